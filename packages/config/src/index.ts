@@ -1,0 +1,2 @@
+export { ConfigError, parseEnv } from './parse-env.ts';
+export * as fields from './fields.ts';
