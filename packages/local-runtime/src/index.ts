@@ -1,0 +1,11 @@
+export {
+  findFreePort,
+  isRedisServerOnPath,
+  REDIS_INSTALL_HINT,
+  RedisServerNotFoundError,
+  startLocalRedis,
+  type LocalRedis,
+  type LocalRedisOptions,
+} from './redis-server.ts';
+export { ensureSelfSignedCertificate, readCertificate, type CertificatePaths } from './self-signed-certificate.ts';
+export { SupervisedProcess, type SupervisedProcessOptions } from './supervised-process.ts';

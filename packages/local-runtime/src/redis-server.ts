@@ -1,0 +1,100 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { once } from 'node:events';
+
+export const REDIS_INSTALL_HINT =
+  'redis-server was not found on PATH. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`, ' +
+  'macOS: `brew install redis`) or point REDIS_URL at a running Redis.';
+
+export class RedisServerNotFoundError extends Error {
+  constructor() {
+    super(REDIS_INSTALL_HINT);
+    this.name = 'RedisServerNotFoundError';
+  }
+}
+
+export function isRedisServerOnPath(): boolean {
+  const probe = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+  return probe.error === undefined && probe.status === 0;
+}
+
+/** Asks the kernel for a free TCP port on loopback. */
+export async function findFreePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('could not allocate a port');
+  return address.port;
+}
+
+export interface LocalRedisOptions {
+  /** Folder for the AOF and RDB files; created when missing. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Append-only file on (the durable local default) or off (throwaway test servers). */
+  appendOnly?: boolean;
+  /** Where the server's own log goes; by default it is discarded. */
+  stdio?: 'ignore' | 'inherit';
+}
+
+export interface LocalRedis {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Shuts the server down (SIGTERM, then SIGKILL after a grace period) and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/** Starts `redis-server` from PATH as a child process and resolves once it accepts connections. */
+export async function startLocalRedis(options: LocalRedisOptions): Promise<LocalRedis> {
+  if (!isRedisServerOnPath()) throw new RedisServerNotFoundError();
+  mkdirSync(options.dataDir, { recursive: true });
+  const port = options.port && options.port > 0 ? options.port : await findFreePort();
+  const args = [
+    '--port', String(port),
+    '--bind', '127.0.0.1',
+    '--dir', options.dataDir,
+    '--appendonly', options.appendOnly === false ? 'no' : 'yes',
+    '--save', '',
+    '--maxmemory-policy', 'noeviction',
+    '--daemonize', 'no',
+  ];
+  const child = spawn('redis-server', args, { stdio: ['ignore', options.stdio ?? 'ignore', 'inherit'] });
+  const exited = once(child, 'exit');
+  const deadline = Date.now() + 10_000;
+  while (!(await canConnect(port))) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode} while starting`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server did not accept connections on port ${port} within 10 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    process: child,
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
