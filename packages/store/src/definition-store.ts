@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import type { KeySpace } from './keys.ts';
+
+/**
+ * Choreo definition snapshots, addressed by the sha256 of their canonical JSON. A run reads the
+ * definition it was accepted with, even after the catalogue changes. Snapshots are immutable, so
+ * readers may cache them forever; they are few (one per version of each Choreo) and never expire.
+ */
+export interface DefinitionStore {
+  save(digest: string, json: string): Promise<void>;
+  load(digest: string): Promise<string | undefined>;
+}
+
+export function createDefinitionStore(deps: { redis: Redis; keys: KeySpace }): DefinitionStore {
+  const { redis, keys } = deps;
+  const saved = new Set<string>();
+  const loaded = new Map<string, string>();
+  return {
+    async save(digest, json) {
+      if (saved.has(digest)) return;
+      await redis.set(keys.definition(digest), json, 'NX');
+      saved.add(digest);
+    },
+    async load(digest) {
+      const cached = loaded.get(digest);
+      if (cached !== undefined) return cached;
+      const json = await redis.get(keys.definition(digest));
+      if (json === null) return undefined;
+      loaded.set(digest, json);
+      return json;
+    },
+  };
+}

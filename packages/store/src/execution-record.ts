@@ -1,0 +1,115 @@
+import type { ExecutionStatus } from './execution-status.ts';
+
+export interface OutputFilter {
+  name: string;
+  path: string;
+  variable: string;
+}
+
+/** An execution as stored in its Redis hash, decoded. Times are epoch milliseconds. */
+export interface ExecutionRecord {
+  id: string;
+  account: string;
+  /** Choreo id with its leading slash. */
+  choreo: string;
+  status: ExecutionStatus;
+  starttime: number;
+  /** Absent while RUNNING. */
+  endtime?: number;
+  /** Address of the worker host running it; '' while it waits in the queue. */
+  host: string;
+  /** The caller's `source_id`, '' when none was given. */
+  sourceId: string;
+  /** sha256 of the definition snapshot the run was accepted with. */
+  definitionDigest: string;
+  inputs: Record<string, string>;
+  /** Checkpoint: index of the next step to run, and the results of the completed ones. */
+  nextStep: number;
+  results: Record<string, unknown>;
+  output: Record<string, string>;
+  lasterror?: string;
+  errortime?: number;
+  /** Epoch ms after which the run stops as TERMINATED_LIMIT. */
+  deadline: number;
+  cancelRequested: boolean;
+  storeResults: boolean;
+  outputFilters: OutputFilter[];
+  /** Id of the worker that holds it, '' when none does. */
+  workerId: string;
+}
+
+export type NewExecution = Pick<
+  ExecutionRecord,
+  | 'id'
+  | 'account'
+  | 'choreo'
+  | 'starttime'
+  | 'sourceId'
+  | 'definitionDigest'
+  | 'inputs'
+  | 'deadline'
+  | 'storeResults'
+  | 'outputFilters'
+>;
+
+/** Field names in the hash; short and stable, since every retained execution stores them. */
+export function encodeNewExecution(execution: NewExecution): string[] {
+  return [
+    'id', execution.id,
+    'account', execution.account,
+    'choreo', execution.choreo,
+    'status', 'RUNNING',
+    'starttime', String(execution.starttime),
+    'host', '',
+    'source', execution.sourceId,
+    'def', execution.definitionDigest,
+    'inputs', JSON.stringify(execution.inputs),
+    'step', '0',
+    'deadline', String(execution.deadline),
+    'store', execution.storeResults ? '1' : '0',
+    ...(execution.outputFilters.length > 0 ? ['filters', JSON.stringify(execution.outputFilters)] : []),
+  ];
+}
+
+export function decodeExecution(hash: Record<string, string>): ExecutionRecord | undefined {
+  if (!hash.id || !hash.status) return undefined;
+  return {
+    id: hash.id,
+    account: hash.account ?? '',
+    choreo: hash.choreo ?? '',
+    status: hash.status as ExecutionStatus,
+    starttime: Number(hash.starttime),
+    ...(hash.endtime ? { endtime: Number(hash.endtime) } : {}),
+    host: hash.host ?? '',
+    sourceId: hash.source ?? '',
+    definitionDigest: hash.def ?? '',
+    inputs: parseJson(hash.inputs, {}),
+    nextStep: Number(hash.step ?? 0),
+    results: parseJson(hash.results, {}),
+    output: parseJson(hash.output, {}),
+    ...(hash.lasterror !== undefined ? { lasterror: hash.lasterror } : {}),
+    ...(hash.errortime ? { errortime: Number(hash.errortime) } : {}),
+    deadline: Number(hash.deadline ?? 0),
+    cancelRequested: hash.cancel === '1',
+    storeResults: hash.store === '1',
+    outputFilters: parseJson(hash.filters, []),
+    workerId: hash.worker ?? '',
+  };
+}
+
+/** Turns ioredis's flat [field, value, …] reply into an object. */
+export function pairsToObject(flat: unknown): Record<string, string> {
+  const result: Record<string, string> = {};
+  if (!Array.isArray(flat)) return result;
+  for (let i = 0; i + 1 < flat.length; i += 2) result[String(flat[i])] = String(flat[i + 1]);
+  return result;
+}
+
+function parseJson<T>(text: string | undefined, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}

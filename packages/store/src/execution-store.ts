@@ -1,0 +1,143 @@
+import type { Redis } from 'ioredis';
+import { decodeExecution, encodeNewExecution, pairsToObject, type ExecutionRecord, type NewExecution } from './execution-record.ts';
+import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
+import type { KeySpace } from './keys.ts';
+import { registerScripts } from './scripts.ts';
+
+export type CreateResult = 'created' | 'exists' | 'quota-exceeded';
+export type CheckpointResult = 'continue' | 'cancel' | 'gone';
+
+export interface Checkpoint {
+  nextStep: number;
+  results: Record<string, unknown>;
+  outputs: Record<string, string>;
+}
+
+export interface FinishRequest {
+  status: TerminalStatus;
+  /** Outputs to keep; omitted keeps the stored ones. */
+  outputs?: Record<string, string>;
+  error?: string;
+  now?: number;
+  /** The execution's account when the caller knows it, which saves a round trip. */
+  account?: string;
+}
+
+export interface FinishResult {
+  /** True when this call ended the execution; false when it had already ended. */
+  applied: boolean;
+  /** The terminal status it has now; undefined when it does not exist. */
+  status?: TerminalStatus;
+}
+
+export interface ExecutionStore {
+  create(execution: NewExecution, options: { maxRunningPerAccount: number }): Promise<CreateResult>;
+  get(id: string): Promise<ExecutionRecord | undefined>;
+  /** A worker takes the execution; returns the record (whatever its status) or undefined. */
+  claim(id: string, host: string, workerId: string): Promise<ExecutionRecord | undefined>;
+  checkpoint(id: string, checkpoint: Checkpoint): Promise<CheckpointResult>;
+  finish(id: string, request: FinishRequest): Promise<FinishResult>;
+  /** Sets the cancellation flag of a RUNNING execution; returns the status it had. */
+  requestTermination(id: string): Promise<ExecutionStatus | undefined>;
+  release(id: string, workerId: string): Promise<boolean>;
+  /** The RUNNING executions of one account. */
+  listRunning(account: string): Promise<ExecutionRecord[]>;
+  /** Ids of all RUNNING executions with their start times, oldest first. */
+  runningIds(limit?: number): Promise<{ id: string; starttime: number }[]>;
+  countRunning(account: string): Promise<number>;
+}
+
+export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
+  const { redis, keys, retentionSeconds } = deps;
+  const run = registerScripts(redis);
+
+  async function get(id: string): Promise<ExecutionRecord | undefined> {
+    return decodeExecution(await redis.hgetall(keys.execution(id)));
+  }
+
+  return {
+    async create(execution, { maxRunningPerAccount }) {
+      const reply = await run(
+        'createExecution',
+        [keys.execution(execution.id), keys.running(), keys.accountRunning(execution.account)],
+        [execution.id, execution.starttime, maxRunningPerAccount, ...encodeNewExecution(execution)],
+      );
+      if (reply === 1) return 'created';
+      if (reply === -1) return 'quota-exceeded';
+      return 'exists';
+    },
+
+    get,
+
+    async claim(id, host, workerId) {
+      const reply = await run('claimExecution', [keys.execution(id)], [host, workerId]);
+      return decodeExecution(pairsToObject(reply));
+    },
+
+    async checkpoint(id, checkpoint) {
+      const reply = await run(
+        'checkpointExecution',
+        [keys.execution(id)],
+        [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs)],
+      );
+      if (reply === 0) return 'continue';
+      if (reply === 1) return 'cancel';
+      return 'gone';
+    },
+
+    async finish(id, request) {
+      // The account is needed for its running set; reading it first is safe because it never changes.
+      const account = request.account ?? (await redis.hget(keys.execution(id), 'account'));
+      if (account === null) return { applied: false };
+      const [applied, status] = (await run(
+        'finishExecution',
+        [keys.execution(id), keys.running(), keys.accountRunning(account)],
+        [
+          request.status,
+          request.now ?? Date.now(),
+          retentionSeconds,
+          request.outputs ? JSON.stringify(request.outputs) : '',
+          request.error ?? '',
+          keys.executionEndedChannel(),
+          id,
+        ],
+      )) as [number, string];
+      return { applied: applied === 1, ...(status ? { status: status as TerminalStatus } : {}) };
+    },
+
+    async requestTermination(id) {
+      const status = (await run('requestTermination', [keys.execution(id)], [keys.cancelRequestedChannel(), id])) as string;
+      return status ? (status as ExecutionStatus) : undefined;
+    },
+
+    async release(id, workerId) {
+      return (await run('releaseExecution', [keys.execution(id)], [workerId])) === 1;
+    },
+
+    async listRunning(account) {
+      const ids = await redis.smembers(keys.accountRunning(account));
+      if (ids.length === 0) return [];
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hgetall(keys.execution(id));
+      const replies = (await pipeline.exec()) ?? [];
+      const records: ExecutionRecord[] = [];
+      for (const [error, hash] of replies) {
+        if (error) throw error;
+        const record = decodeExecution(hash as Record<string, string>);
+        if (record?.status === 'RUNNING') records.push(record);
+      }
+      return records.sort((a, b) => a.starttime - b.starttime || a.id.localeCompare(b.id));
+    },
+
+    async runningIds(limit = 1000) {
+      const flat = await redis.zrange(keys.running(), '0', String(limit - 1), 'WITHSCORES');
+      const result: { id: string; starttime: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) result.push({ id: flat[i]!, starttime: Number(flat[i + 1]) });
+      return result;
+    },
+
+    countRunning(account) {
+      return redis.scard(keys.accountRunning(account));
+    },
+  };
+}

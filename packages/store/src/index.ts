@@ -1,0 +1,22 @@
+export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
+export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+export type { ExecutionRecord, NewExecution, OutputFilter } from './execution-record.ts';
+export {
+  createExecutionStore,
+  type Checkpoint,
+  type CheckpointResult,
+  type CreateResult,
+  type ExecutionStore,
+  type FinishRequest,
+  type FinishResult,
+} from './execution-store.ts';
+export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
+export { createExecutionEvents, type ExecutionEvents } from './execution-events.ts';
+export {
+  createExecutionQueue,
+  enqueueExecution,
+  EXECUTION_JOB_OPTIONS,
+  type ExecutionJobData,
+} from './execution-queue.ts';
+export { createRedisConnection, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';

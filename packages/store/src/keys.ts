@@ -1,0 +1,59 @@
+/**
+ * Every Redis key and channel the service uses, built in this one place.
+ *
+ * The prefix is a Cluster hash tag (`{ces}` by default), so all keys — ours and BullMQ's, whose
+ * queue uses the same prefix — hash to one slot and multi-key Lua scripts stay legal.
+ */
+export interface KeySpace {
+  readonly prefix: string;
+  /** Hash: one execution record. Expires RETENTION_SECONDS after it ends. */
+  execution(id: string): string;
+  /** Sorted set: ids of all RUNNING executions, scored by start time. */
+  running(): string;
+  /** Set: ids of one account's RUNNING executions (list and quota). */
+  accountRunning(account: string): string;
+  /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
+  definition(digest: string): string;
+  /** Set: names of all accounts. */
+  accounts(): string;
+  /** Hash: one account's metadata. */
+  account(name: string): string;
+  /** Hash: user name → JSON credential record. */
+  accountUsers(account: string): string;
+  /** Hash: application name → JSON credential record. */
+  accountApps(account: string): string;
+  /** Hash: operator name → JSON credential record. */
+  operators(): string;
+  /** Hash with TTL: one worker's heartbeat. */
+  worker(id: string): string;
+  /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
+  workers(): string;
+  /** String with TTL: the lock that lets one reconciler run at a time. */
+  reconcilerLock(): string;
+  /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
+  executionEndedChannel(): string;
+  /** Pub/sub channel: an execution id, published when termination is requested. */
+  cancelRequestedChannel(): string;
+}
+
+export const EXECUTION_QUEUE = 'executions';
+
+export function createKeySpace(prefix: string): KeySpace {
+  return {
+    prefix,
+    execution: (id) => `${prefix}:exec:${id}`,
+    running: () => `${prefix}:running`,
+    accountRunning: (account) => `${prefix}:running:account:${account}`,
+    definition: (digest) => `${prefix}:def:${digest}`,
+    accounts: () => `${prefix}:accounts`,
+    account: (name) => `${prefix}:account:${name}`,
+    accountUsers: (account) => `${prefix}:account:${account}:users`,
+    accountApps: (account) => `${prefix}:account:${account}:apps`,
+    operators: () => `${prefix}:operators`,
+    worker: (id) => `${prefix}:worker:${id}`,
+    workers: () => `${prefix}:workers`,
+    reconcilerLock: () => `${prefix}:reconciler:lock`,
+    executionEndedChannel: () => `${prefix}:events:execution-ended`,
+    cancelRequestedChannel: () => `${prefix}:events:cancel-requested`,
+  };
+}

@@ -1,0 +1,46 @@
+--[[
+  Moves a RUNNING execution to a terminal status: the one compare-and-set through which every
+  execution ends. A terminal status is never overwritten. Once termination has been requested
+  (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome reported.
+
+  KEYS[1] execution hash
+  KEYS[2] running sorted set (all accounts)
+  KEYS[3] running set of the execution's account
+
+  ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
+  ARGV[2] end time, epoch milliseconds
+  ARGV[3] seconds to keep the record after it ends
+  ARGV[4] outputs, JSON ('' keeps the stored ones)
+  ARGV[5] error message for ERROR ('' for none)
+  ARGV[6] channel on which to publish the execution id
+  ARGV[7] execution id
+
+  Returns { applied, status }
+   applied  1 when this call ended the execution, 0 when it had already ended (or is gone)
+   status   the execution's terminal status ('' when it does not exist)
+]]
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel')
+if state[1] == false then
+  return { 0, '' }
+end
+if state[1] ~= 'RUNNING' then
+  return { 0, state[1] }
+end
+local status = ARGV[1]
+if state[2] == '1' then
+  status = 'TERMINATED_MANUALLY'
+end
+redis.call('HSET', KEYS[1], 'status', status, 'endtime', ARGV[2])
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'output', ARGV[4])
+end
+if status == 'ERROR' then
+  redis.call('HSET', KEYS[1], 'lasterror', ARGV[5], 'errortime', ARGV[2])
+end
+-- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
+redis.call('HDEL', KEYS[1], 'results')
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('ZREM', KEYS[2], ARGV[7])
+redis.call('SREM', KEYS[3], ARGV[7])
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return { 1, status }

@@ -1,0 +1,45 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * How a connection behaves while Redis is away.
+ * - `request`: serves HTTP requests; fails at once so the API can answer 503 instead of hanging.
+ * - `durable`: workers and BullMQ; waits for Redis to return and retries, so work carries on.
+ * - `subscriber`: pub/sub listening; reconnects and resubscribes by itself.
+ */
+export type ConnectionRole = 'request' | 'durable' | 'subscriber';
+
+export function createRedisConnection(url: string, role: ConnectionRole, name?: string): Redis {
+  const common: RedisOptions = {
+    connectionName: name,
+    // Back off up to 2 s between attempts and never give up: Redis coming back heals everything.
+    retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
+  };
+  const byRole: Record<ConnectionRole, RedisOptions> = {
+    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+    durable: { ...common, maxRetriesPerRequest: null },
+    subscriber: { ...common, maxRetriesPerRequest: null },
+  };
+  return new Redis(url, byRole[role]);
+}
+
+/** Resolves once the connection is ready, or rejects after `timeoutMs`. */
+export async function waitUntilReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          cleanup();
+          reject(new Error(`Redis was not ready within ${timeoutMs} ms`));
+        }, timeoutMs)
+      : undefined;
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+    };
+    redis.on('ready', onReady);
+  });
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+/** The Lua scripts of `lua/`, each registered on a connection as a command of the same name. */
+const SCRIPTS = {
+  createExecution: { file: 'create-execution.lua', keys: 3 },
+  claimExecution: { file: 'claim-execution.lua', keys: 1 },
+  checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
+  finishExecution: { file: 'finish-execution.lua', keys: 3 },
+  requestTermination: { file: 'request-termination.lua', keys: 1 },
+  releaseExecution: { file: 'release-execution.lua', keys: 1 },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
+type ScriptArg = string | number;
+
+export type ScriptRunner = (name: ScriptName, keys: string[], args: ScriptArg[]) => Promise<unknown>;
+
+const sources = new Map<ScriptName, string>();
+function source(name: ScriptName): string {
+  let lua = sources.get(name);
+  if (lua === undefined) {
+    lua = readFileSync(new URL(`./lua/${SCRIPTS[name].file}`, import.meta.url), 'utf8');
+    sources.set(name, lua);
+  }
+  return lua;
+}
+
+/**
+ * Registers the scripts on a connection. ioredis then calls them by EVALSHA and reloads them
+ * by itself after a NOSCRIPT (a restarted or failed-over Redis).
+ */
+export function registerScripts(redis: Redis): ScriptRunner {
+  for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
+    redis.defineCommand(name, { numberOfKeys: SCRIPTS[name].keys, lua: source(name) });
+  }
+  return (name, keys, args) => {
+    if (keys.length !== SCRIPTS[name].keys) throw new Error(`${name} takes ${SCRIPTS[name].keys} keys`);
+    const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
+    return command.call(redis, ...keys, ...args);
+  };
+}
