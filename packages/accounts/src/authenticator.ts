@@ -1,0 +1,79 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { AccountStore, CredentialKind, StoredCredential } from './account-store.ts';
+import { decoyPasswordHash, verifyKey, verifyPassword } from './secrets.ts';
+
+export interface Principal {
+  kind: CredentialKind | 'operator';
+  /** The account, or '' for an operator. */
+  account: string;
+  name: string;
+  choreos: string[];
+}
+
+export interface Authenticator {
+  /** The principal for an account's user or application, or undefined. */
+  authenticate(account: string, name: string, secret: string): Promise<Principal | undefined>;
+  authenticateOperator(name: string, secret: string): Promise<Principal | undefined>;
+}
+
+/**
+ * Checks Basic credentials. A password hash costs milliseconds by design, so a successful check is
+ * remembered for `cacheTtlMs` under an HMAC of (stored hash, secret) with a per-process key: no
+ * secret is kept in clear, and changing or revoking a credential changes its stored hash, which
+ * the cache key includes, so it stops working at once.
+ */
+export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?: number; cacheSize?: number }): Authenticator {
+  const { accounts } = deps;
+  const cacheTtlMs = deps.cacheTtlMs ?? 60_000;
+  const cacheSize = deps.cacheSize ?? 10_000;
+  const cacheKeySecret = randomBytes(32);
+  const verified = new Map<string, number>();
+
+  function cacheKey(stored: StoredCredential, secret: string) {
+    return createHmac('sha256', cacheKeySecret).update(stored.secretHash).update('\0').update(secret).digest('base64');
+  }
+
+  async function verify(stored: StoredCredential, secret: string): Promise<boolean> {
+    const key = cacheKey(stored, secret);
+    const expires = verified.get(key);
+    if (expires !== undefined && expires > Date.now()) return true;
+    const ok = stored.secretHash.startsWith('sha256$')
+      ? verifyKey(secret, stored.secretHash)
+      : await verifyPassword(secret, stored.secretHash);
+    if (ok) {
+      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+      verified.set(key, Date.now() + cacheTtlMs);
+    }
+    return ok;
+  }
+
+  async function decoy(secret: string) {
+    await verifyPassword(secret, await decoyPasswordHash());
+  }
+
+  return {
+    async authenticate(account, name, secret) {
+      const [user, app] = await Promise.all([
+        accounts.getCredential(account, 'user', name),
+        accounts.getCredential(account, 'app', name),
+      ]);
+      if (!user && !app) {
+        await decoy(secret);
+        return undefined;
+      }
+      for (const [kind, stored] of [['user', user], ['app', app]] as const) {
+        if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
+      }
+      return undefined;
+    },
+
+    async authenticateOperator(name, secret) {
+      const stored = await accounts.getOperator(name);
+      if (!stored) {
+        await decoy(secret);
+        return undefined;
+      }
+      return (await verify(stored, secret)) ? { kind: 'operator', account: '', name, choreos: [] } : undefined;
+    },
+  };
+}
