@@ -1,0 +1,32 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/**
+ * Header and field names whose values are secrets. They are removed from every log line, so
+ * that no code path can log a password or key by accident.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'password',
+  'key',
+  'secret',
+  '*.password',
+  '*.key',
+  '*.secret',
+];
+
+/** Structured JSON logs on stdout, one object a line. */
+export function createLogger(options: { name: string; level: string; base?: Record<string, unknown> }, destination?: NodeJS.WritableStream): Logger {
+  const config: LoggerOptions = {
+    name: options.name,
+    level: options.level,
+    base: { pid: process.pid, ...options.base },
+    redact: { paths: REDACTED_PATHS, remove: true },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  return destination ? pino(config, destination as never) : pino(config);
+}
