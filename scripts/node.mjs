@@ -95,6 +95,12 @@ function main(argv) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));
   }
+  // npm does not pass SIGTERM on through the shell it runs scripts in: when our parent goes away
+  // (we are re-parented), stop the child as if we had been told to.
+  const parentPid = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parentPid) child.kill('SIGTERM');
+  }, 500).unref();
   child.on('exit', (code, signal) => {
     if (signal) {
       process.removeAllListeners(signal);

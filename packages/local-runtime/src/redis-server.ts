@@ -63,7 +63,9 @@ export async function startLocalRedis(options: LocalRedisOptions): Promise<Local
     '--maxmemory-policy', 'noeviction',
     '--daemonize', 'no',
   ];
-  const child = spawn('redis-server', args, { stdio: ['ignore', options.stdio ?? 'ignore', 'inherit'] });
+  // Its own process group: a terminal's Ctrl-C must not stop Redis before the workers have handed
+  // their runs back; whoever started it stops it last.
+  const child = spawn('redis-server', args, { stdio: ['ignore', options.stdio ?? 'ignore', 'inherit'], detached: true });
   const exited = once(child, 'exit');
   const deadline = Date.now() + 10_000;
   while (!(await canConnect(port))) {
