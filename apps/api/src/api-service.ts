@@ -1,0 +1,111 @@
+import { applyAccountsFile, createAccountStore, createAuthenticator, readAccountsFile } from '@ces/accounts';
+import { loadCatalogue } from '@ces/choreos';
+import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
+import type { Logger } from '@ces/observability';
+import {
+  createDefinitionStore,
+  createExecutionEvents,
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createRedisConnection,
+  createWorkerRegistry,
+  waitUntilReady,
+} from '@ces/store';
+import { createApp } from './app.ts';
+import type { ApiConfig } from './config.ts';
+import { createRunLauncher } from './runs/run-launcher.ts';
+import { listen, type RunningServer } from './server.ts';
+
+const WORKER_HEARTBEAT_TTL_MS = 15_000;
+
+export interface ApiService {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Wires the API from its configuration: connections, stores, catalogue, accounts, HTTPS server. */
+export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
+  const keys = createKeySpace(config.REDIS_PREFIX);
+  const redis = createRedisConnection(config.REDIS_URL, 'request', 'api');
+  const queueConnection = createRedisConnection(config.REDIS_URL, 'request', 'api-queue');
+  const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
+  for (const connection of [redis, queueConnection, subscriber]) {
+    connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  }
+  logger.info('waiting for Redis');
+  await Promise.all([redis, queueConnection, subscriber].map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
+
+  const catalogue = await loadCatalogue(config.CHOREOS_DIR);
+  const invalid = catalogue.list().filter((entry) => !entry.valid);
+  logger.info({ choreos: catalogue.list().length, invalid: invalid.map((entry) => entry.id) }, 'catalogue loaded');
+
+  const accounts = createAccountStore({ redis, keys });
+  if (config.ACCOUNTS_FILE) {
+    await applyAccountsFile(accounts, await readAccountsFile(config.ACCOUNTS_FILE));
+    logger.info('accounts file applied');
+  }
+
+  const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
+  const definitions = createDefinitionStore({ redis, keys });
+  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  const events = await createExecutionEvents({ subscriber, keys });
+  const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
+  const launcher = createRunLauncher({
+    executions,
+    definitions,
+    queue,
+    events,
+    config: {
+      syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
+      maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
+      defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
+      quotaRetryAfterSeconds: 5,
+    },
+  });
+
+  const app = createApp({
+    config: { serviceHost: config.SERVICE_HOST, trustProxy: config.TRUST_PROXY, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    catalogue,
+    executions,
+    queue,
+    launcher,
+    authenticator: createAuthenticator({ accounts }),
+    probe: {
+      redisAnswers: async () => {
+        try {
+          return (await withTimeout(redis.ping(), 1_000)) === 'PONG';
+        } catch {
+          return false;
+        }
+      },
+      liveWorkers: () => workers.count(),
+    },
+    isRedisAvailable: () => redis.status === 'ready',
+    logger,
+  });
+
+  const tls = config.TRUST_PROXY
+    ? undefined
+    : readCertificate(
+        config.TLS_CERT_FILE && config.TLS_KEY_FILE
+          ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
+          : await ensureSelfSignedCertificate(config.DATA_DIR),
+      );
+  const server: RunningServer = await listen({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_ADDRESS, tls });
+  logger.info({ port: server.port, tls: Boolean(tls) }, 'api listening');
+
+  return {
+    port: server.port,
+    async close() {
+      await server.close();
+      await events.close();
+      await queue.close();
+      await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}

@@ -1,0 +1,11 @@
+import type { Principal } from '@ces/accounts';
+import type { Format } from './formats/negotiate.ts';
+
+/** The typed Hono environment: what middleware puts on the context for the routes. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    format: Format;
+    principal: Principal;
+  };
+}

@@ -1,0 +1,103 @@
+import type { Authenticator } from '@ces/accounts';
+import type { Catalogue } from '@ces/choreos';
+import type { Logger } from '@ces/observability';
+import type { ExecutionJobData, ExecutionStore } from '@ces/store';
+import type { Queue } from 'bullmq';
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './app-env.ts';
+import { ApiError } from './errors/api-error.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
+import { errorBody } from './formats/representations.ts';
+import { respond } from './formats/respond.ts';
+import { authenticateAccount } from './middleware/authenticate.ts';
+import { negotiate } from './middleware/negotiate-format.ts';
+import { requestId } from './middleware/request-id.ts';
+import { requireHttps } from './middleware/require-https.ts';
+import { BASE_PATH } from './base-path.ts';
+import { allowedMethods } from './route-table.ts';
+import { getChoreoRoute } from './routes/get-choreo.ts';
+import { getExecutionRoute } from './routes/get-execution.ts';
+import { healthRoutes, type HealthProbe } from './routes/health.ts';
+import { listChoreosRoute } from './routes/list-choreos.ts';
+import { listExecutionsRoute } from './routes/list-executions.ts';
+import { runChoreoRoute } from './routes/run-choreo.ts';
+import { terminateExecutionRoute } from './routes/terminate-execution.ts';
+import type { RunLauncher } from './runs/run-launcher.ts';
+
+
+export interface AppConfig {
+  serviceHost: string;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+}
+
+export interface AppDeps {
+  config: AppConfig;
+  catalogue: Catalogue;
+  executions: ExecutionStore;
+  queue: Queue<ExecutionJobData>;
+  launcher: RunLauncher;
+  authenticator: Authenticator;
+  probe: HealthProbe;
+  /** False while Redis is unreachable: failures are then answered 503, not 500. */
+  isRedisAvailable: () => boolean;
+  logger: Logger;
+}
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(negotiate());
+  app.route('/', healthRoutes({ probe: deps.probe }));
+
+  const api = new Hono<AppEnv>();
+  api.use(requireHttps({ trustProxy: deps.config.trustProxy }));
+  api.use(authenticateAccount({ authenticator: deps.authenticator, serviceHost: deps.config.serviceHost }));
+  api.route('/', listChoreosRoute(deps));
+  api.route('/', getChoreoRoute({ catalogue: deps.catalogue, basePath: BASE_PATH }));
+  api.route('/', runChoreoRoute({ catalogue: deps.catalogue, launcher: deps.launcher, basePath: BASE_PATH, bodyLimitBytes: deps.config.bodyLimitBytes }));
+  api.route('/', listExecutionsRoute(deps));
+  api.route('/', getExecutionRoute(deps));
+  api.route('/', terminateExecutionRoute(deps));
+  app.route(BASE_PATH, api);
+
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) throw new ApiError('METHOD_NOT_ALLOWED', `Use ${allowed.join(', ')} here.`, { headers: { Allow: allowed.join(', ') } });
+    throw new ApiError('NOT_FOUND');
+  });
+
+  app.onError((error, c) => renderError(c, error, deps));
+  return app;
+}
+
+function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
+  const requestIdValue = c.get('requestId') ?? '';
+  if (!c.get('format')) c.set('format', 'json');
+  let code: ErrorCode;
+  let message: string;
+  let headers: Record<string, string> = {};
+  if (error instanceof ApiError) {
+    ({ code, message, headers } = error);
+  } else if (error instanceof HTTPException && error.status < 500) {
+    code = codeForStatus(error.status) ?? 'BAD_REQUEST';
+    message = error.message || ERROR_CATALOGUE[code].message;
+  } else if (!deps.isRedisAvailable()) {
+    code = 'SERVICE_UNAVAILABLE';
+    message = ERROR_CATALOGUE.SERVICE_UNAVAILABLE.message;
+    headers = { 'Retry-After': '2' };
+    deps.logger.warn({ requestId: requestIdValue, err: error }, 'request failed while Redis is unavailable');
+  } else {
+    code = 'INTERNAL_ERROR';
+    message = ERROR_CATALOGUE.INTERNAL_ERROR.message;
+    deps.logger.error({ requestId: requestIdValue, err: error }, 'request failed');
+  }
+  const status = ERROR_CATALOGUE[code].status as ContentfulStatusCode;
+  return respond(c, status, errorBody(code, message, requestIdValue), headers);
+}
+
+function codeForStatus(status: number): ErrorCode | undefined {
+  return (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).find((code) => ERROR_CATALOGUE[code].status === status);
+}

@@ -1,0 +1,36 @@
+import { fields, parseEnv } from '@ces/config';
+import { z } from 'zod';
+
+/** Every variable the API reads, validated once at start. */
+export const apiConfigSchema = z
+  .object({
+    PORT: fields.port(8443),
+    BIND_ADDRESS: z.string().default('0.0.0.0'),
+    REDIS_URL: fields.redisUrl,
+    REDIS_PREFIX: fields.redisPrefix,
+    ACCOUNTS_FILE: z.string().optional(),
+    SERVICE_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a host name such as choreos.example.com').default('localhost'),
+    CHOREOS_DIR: z.string().default('choreos'),
+    DATA_DIR: z.string().default('.data'),
+    SYNC_WAIT_SECONDS: z.coerce.number().positive().max(600).default(30),
+    RETENTION_SECONDS: fields.retentionSeconds,
+    EXECUTION_TIME_LIMIT_SECONDS: fields.positiveInt(900),
+    MAX_RUNNING_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
+    BODY_LIMIT_BYTES: fields.positiveInt(1024 * 1024),
+    TLS_CERT_FILE: z.string().optional(),
+    TLS_KEY_FILE: z.string().optional(),
+    TRUST_PROXY: fields.boolean(false),
+    LOG_LEVEL: fields.logLevel,
+  })
+  .superRefine((config, context) => {
+    if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
+      const missing = config.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+      context.addIssue({ code: 'custom', path: [missing], message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' });
+    }
+  });
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+
+export function loadApiConfig(env: Record<string, string | undefined>): ApiConfig {
+  return parseEnv(apiConfigSchema, env);
+}

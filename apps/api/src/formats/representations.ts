@@ -1,0 +1,95 @@
+import type { CatalogueEntry } from '@ces/choreos';
+import type { ExecutionRecord } from '@ces/store';
+import type { Representation } from './respond.ts';
+import type { XmlTree } from './xml.ts';
+
+/** The wire shapes of the specification, in JSON and XML, built in one place. */
+
+function outputsXml(output: Record<string, string>): XmlTree {
+  return { output: Object.entries(output).map(([name, value]) => ({ name, value })) };
+}
+
+/** Status-response fields; `lasterror` and `errortime` are extensions present on ERROR only. */
+function executionFields(record: ExecutionRecord): Record<string, string> {
+  return {
+    id: record.id,
+    choreo: record.choreo,
+    starttime: String(record.starttime),
+    endtime: record.endtime === undefined ? '' : String(record.endtime),
+    host: record.host,
+    status: record.status,
+    ...(record.status === 'ERROR'
+      ? { lasterror: record.lasterror ?? '', errortime: record.errortime === undefined ? '' : String(record.errortime) }
+      : {}),
+  };
+}
+
+export function choreoList(ids: string[]): Representation {
+  return { json: { resources: ids }, xml: { root: 'resources', tree: { resource: ids } } };
+}
+
+export function choreoDetails(entry: CatalogueEntry): Representation {
+  const describe = (items: Record<string, { description: string; type: string }>) =>
+    Object.fromEntries(Object.entries(items).map(([name, { description, type }]) => [name, { description, type }]));
+  const inputs = describe(entry.inputs);
+  const outputs = describe(entry.outputs);
+  return {
+    json: { valid: String(entry.valid), inputs, outputs },
+    xml: {
+      root: 'choreo',
+      tree: {
+        valid: String(entry.valid),
+        inputs: { input: Object.entries(inputs).map(([name, d]) => ({ name, ...d })) },
+        outputs: { output: Object.entries(outputs).map(([name, d]) => ({ name, ...d })) },
+      },
+    },
+  };
+}
+
+/** The run response of a finished run: `{output, execution}`; XML `<execution>… <outputs>`. */
+export function runResult(record: ExecutionRecord): Representation {
+  const execution: Record<string, string> = {
+    id: record.id,
+    status: record.status,
+    starttime: String(record.starttime),
+    endtime: record.endtime === undefined ? '' : String(record.endtime),
+    ...(record.status === 'ERROR'
+      ? { lasterror: record.lasterror ?? '', errortime: record.errortime === undefined ? '' : String(record.errortime) }
+      : {}),
+  };
+  return {
+    json: { output: record.output, execution },
+    xml: { root: 'execution', tree: { ...execution, outputs: outputsXml(record.output) } },
+  };
+}
+
+/** The answer to an accepted run that is still going: 202 with the id on top. */
+export function runAccepted(record: ExecutionRecord): Representation {
+  const execution = executionFields(record);
+  return { json: { id: record.id, execution }, xml: { root: 'execution', tree: execution } };
+}
+
+export function executionStatus(record: ExecutionRecord, withOutputs: boolean): Representation {
+  const execution = executionFields(record);
+  return withOutputs
+    ? { json: { execution, output: record.output }, xml: { root: 'execution', tree: { ...execution, outputs: outputsXml(record.output) } } }
+    : { json: { execution }, xml: { root: 'execution', tree: execution } };
+}
+
+export function runningList(records: ExecutionRecord[]): Representation {
+  const executions = records.map((record) => ({
+    id: record.id,
+    choreo: record.choreo,
+    starttime: String(record.starttime),
+    host: record.host,
+    status: record.status,
+  }));
+  return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
+}
+
+export function errorBody(code: string, message: string, requestId: string): Representation {
+  return {
+    json: { error: { code, message, requestId } },
+    xml: { root: 'error', tree: { code, message, requestId } },
+  };
+}

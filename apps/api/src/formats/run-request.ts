@@ -1,0 +1,124 @@
+import type { OutputFilter } from '@ces/store';
+import { ApiError } from '../errors/api-error.ts';
+import { bodyFormat } from './negotiate.ts';
+import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './xml.ts';
+
+/** A run request's body, decoded: inputs by name and optional output filters. */
+export interface RunRequest {
+  inputs: Record<string, string>;
+  outputFilters: OutputFilter[];
+}
+
+const MAX_NAME_LENGTH = 256;
+
+/**
+ * Decodes the optional body of a run. Empty means no inputs whatever the Content-Type; otherwise
+ * the body must be JSON or XML as Content-Type says. Values are strings; JSON numbers and booleans
+ * are taken in their string form; a name given twice is refused.
+ */
+export function parseRunRequest(body: string, contentType: string | undefined): RunRequest {
+  if (body.trim() === '') return { inputs: {}, outputFilters: [] };
+  const format = bodyFormat(contentType);
+  if (format === undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  const pairs = format === 'json' ? fromJson(body) : fromXml(body);
+  const inputs: Record<string, string> = Object.create(null);
+  for (const { name, value } of pairs.inputs) {
+    if (Object.hasOwn(inputs, name)) throw new ApiError('BAD_REQUEST', `Input "${name}" is given more than once.`);
+    inputs[name] = value;
+  }
+  const filterNames = new Set<string>();
+  for (const filter of pairs.outputFilters) {
+    if (filterNames.has(filter.name)) throw new ApiError('BAD_REQUEST', `Output filter "${filter.name}" is given more than once.`);
+    filterNames.add(filter.name);
+  }
+  return { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
+}
+
+interface Pairs {
+  inputs: { name: string; value: string }[];
+  outputFilters: OutputFilter[];
+}
+
+function checkName(name: string, what: string): string {
+  if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
+    throw new ApiError('BAD_REQUEST', `${what} needs a name of 1 to ${MAX_NAME_LENGTH} characters.`);
+  }
+  return name;
+}
+
+function fromJson(body: string): Pairs {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (error) {
+    throw new ApiError('BAD_REQUEST', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new ApiError('BAD_REQUEST', 'The body must be a JSON object such as {"inputs": [{"name": "…", "value": "…"}]}.');
+  }
+  const { inputs = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
+  if (!Array.isArray(inputs)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
+  if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
+  return {
+    inputs: inputs.map((input, index) => {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        throw new ApiError('BAD_REQUEST', `inputs[${index}] must be an object {name, value}.`);
+      }
+      const { name, value } = input as { name?: unknown; value?: unknown };
+      if (typeof name !== 'string') throw new ApiError('BAD_REQUEST', `inputs[${index}].name must be a string.`);
+      return { name: checkName(name, `inputs[${index}]`), value: scalarToString(value, `input "${name}"`) };
+    }),
+    outputFilters: outputFilters.map((filter, index) => {
+      if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
+        throw new ApiError('BAD_REQUEST', `outputFilters[${index}] must be an object {name, path, variable}.`);
+      }
+      const { name, path, variable } = filter as Record<string, unknown>;
+      if (typeof name !== 'string' || typeof path !== 'string' || typeof variable !== 'string') {
+        throw new ApiError('BAD_REQUEST', `outputFilters[${index}] needs string name, path and variable.`);
+      }
+      return { name: checkName(name, `outputFilters[${index}]`), path, variable };
+    }),
+  };
+}
+
+function scalarToString(value: unknown, what: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === undefined) throw new ApiError('BAD_REQUEST', `The value of ${what} is missing.`);
+  throw new ApiError('BAD_REQUEST', `The value of ${what} must be a string, number or boolean.`);
+}
+
+function fromXml(body: string): Pairs {
+  let document: Record<string, XmlNode[]>;
+  try {
+    document = parseXml(body);
+  } catch (error) {
+    if (error instanceof XmlInputError) throw new ApiError('BAD_REQUEST', error.message);
+    throw error;
+  }
+  const roots = Object.keys(document);
+  if (roots.length !== 1 || roots[0] !== 'inputs' || document.inputs?.length !== 1) {
+    throw new ApiError('BAD_REQUEST', 'The XML body must have one root element <inputs>.');
+  }
+  const root = document.inputs[0];
+  const text = (node: XmlNode, child: string, what: string) => {
+    const children = xmlChildren(node, child);
+    if (children.length !== 1) throw new ApiError('BAD_REQUEST', `${what} needs exactly one <${child}>.`);
+    const value = xmlText(children[0]);
+    if (value === undefined) throw new ApiError('BAD_REQUEST', `<${child}> of ${what} must hold text only.`);
+    return value;
+  };
+  return {
+    inputs: xmlChildren(root, 'input').map((input, index) => ({
+      name: checkName(text(input, 'name', `<input> ${index + 1}`), `<input> ${index + 1}`),
+      value: text(input, 'value', `<input> ${index + 1}`),
+    })),
+    outputFilters: xmlChildren(root, 'outputFilters').flatMap((filters) =>
+      xmlChildren(filters, 'filter').map((filter, index) => ({
+        name: checkName(text(filter, 'name', `<filter> ${index + 1}`), `<filter> ${index + 1}`),
+        path: text(filter, 'path', `<filter> ${index + 1}`),
+        variable: text(filter, 'variable', `<filter> ${index + 1}`),
+      })),
+    ),
+  };
+}

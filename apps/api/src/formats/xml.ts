@@ -1,0 +1,106 @@
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+
+export class XmlInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'XmlInputError';
+  }
+}
+
+export const XML_LIMITS = { maxDepth: 32, maxElements: 10_000 } as const;
+
+/** An XML element as the parser gives it: text, or child elements by name (repeated → array). */
+export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  // Only the five predefined entities and character references: a DOCTYPE is refused before parsing.
+  processEntities: true,
+  htmlEntities: false,
+  isArray: () => true,
+});
+
+/**
+ * Parses untrusted XML. DTDs (and so entity definitions and expansion bombs) are refused,
+ * nesting depth and element count are bounded before the parser sees the text.
+ */
+export function parseXml(text: string): Record<string, XmlNode[]> {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlInputError('XML with a DOCTYPE or entity declarations is not accepted');
+  checkShape(text);
+  let parsed: unknown;
+  try {
+    parsed = parser.parse(text, true);
+  } catch (error) {
+    throw new XmlInputError(`XML does not parse: ${(error as Error).message}`);
+  }
+  return parsed as Record<string, XmlNode[]>;
+}
+
+function checkShape(text: string) {
+  let depth = 0;
+  let elements = 0;
+  const tag = /<(\/?)([A-Za-z_][^\s/>]*)[^>]*?(\/?)>/g;
+  for (let match = tag.exec(text); match; match = tag.exec(text)) {
+    if (match[1]) {
+      depth -= 1;
+      continue;
+    }
+    elements += 1;
+    if (elements > XML_LIMITS.maxElements) throw new XmlInputError(`XML has more than ${XML_LIMITS.maxElements} elements`);
+    if (!match[3]) {
+      depth += 1;
+      if (depth > XML_LIMITS.maxDepth) throw new XmlInputError(`XML is nested deeper than ${XML_LIMITS.maxDepth} levels`);
+    }
+  }
+}
+
+/** The text of a leaf element (all `#text` parts joined), or undefined when it has children. */
+export function xmlText(node: XmlNode | undefined): string | undefined {
+  if (node === undefined) return undefined;
+  if (typeof node === 'string') return node;
+  const keys = Object.keys(node);
+  if (keys.length === 0) return '';
+  if (keys.every((key) => key === '#text')) {
+    const text = node['#text'];
+    return Array.isArray(text) ? text.join('') : String(text);
+  }
+  return undefined;
+}
+
+/** Child elements of a node with a given name. */
+export function xmlChildren(node: XmlNode | undefined, name: string): XmlNode[] {
+  if (node === undefined || typeof node === 'string') return [];
+  const children = node[name];
+  if (children === undefined) return [];
+  return Array.isArray(children) ? children : [children];
+}
+
+const builder = new XMLBuilder({
+  ignoreAttributes: true,
+  format: false,
+  suppressEmptyNode: false,
+  processEntities: true,
+});
+
+/** Characters XML 1.0 cannot carry, even escaped. */
+const NOT_XML_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export type XmlTree = string | number | XmlTree[] | { [name: string]: XmlTree };
+
+function sanitize(tree: XmlTree): XmlTree {
+  if (typeof tree === 'string') return tree.replace(NOT_XML_CHARACTER, '\uFFFD');
+  if (typeof tree === 'number') return String(tree);
+  if (Array.isArray(tree)) return tree.map(sanitize);
+  const result: Record<string, XmlTree> = {};
+  for (const [key, value] of Object.entries(tree)) result[key] = sanitize(value);
+  return result;
+}
+
+/** Serialises a tree under one root element; arrays repeat their element. */
+export function buildXml(root: string, tree: XmlTree): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ [root]: sanitize(tree) }) as string}`;
+}

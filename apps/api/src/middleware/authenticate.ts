@@ -1,0 +1,69 @@
+import type { Authenticator } from '@ces/accounts';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { ApiError } from '../errors/api-error.ts';
+
+export const REALM = 'Choreo Execution Service';
+const CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
+
+/** `Basic base64(name:secret)` → [name, secret], or undefined when absent or malformed. */
+export function parseBasicAuthorization(header: string | undefined): [string, string] | undefined {
+  const match = header?.match(/^Basic[ ]+([A-Za-z0-9+/]+={0,2})\s*$/i);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return [decoded.slice(0, colon), decoded.slice(colon + 1)];
+}
+
+/** The account named by `x-service-domain`: `/<account>/master` or `<account>/master`. */
+export function parseDomainHeader(header: string | undefined): string | undefined {
+  const match = header?.trim().match(/^\/?([a-z0-9][a-z0-9-]{0,62})\/master\/?$/);
+  return match?.[1];
+}
+
+export function unauthorized(message?: string) {
+  return new ApiError('UNAUTHORIZED', message, { headers: CHALLENGE });
+}
+
+/**
+ * Account users and applications: the account comes from the domain header, and must agree with
+ * the Host when the Host is `<account>.<serviceHost>`.
+ */
+export function authenticateAccount(options: { authenticator: Authenticator; serviceHost: string }): MiddlewareHandler<AppEnv> {
+  const hostSuffix = `.${options.serviceHost.toLowerCase()}`;
+  return async (c, next) => {
+    const account = parseDomainHeader(c.req.header('x-service-domain'));
+    if (!account) {
+      throw new ApiError('BAD_REQUEST', 'The x-service-domain header must name the account as /<account>/master.');
+    }
+    const host = c.req.header('host')?.toLowerCase().replace(/:\d+$/, '');
+    if (host?.endsWith(hostSuffix)) {
+      const hostAccount = host.slice(0, -hostSuffix.length);
+      if (hostAccount !== account) {
+        throw new ApiError('BAD_REQUEST', 'The account in the host name and in x-service-domain differ.');
+      }
+    }
+    const credentials = parseBasicAuthorization(c.req.header('authorization'));
+    if (!credentials) throw unauthorized();
+    const principal = await options.authenticator.authenticate(account, credentials[0], credentials[1]);
+    if (!principal) throw unauthorized('The credentials are not valid for this account.');
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+/** Operators of the service (not members of any account): the only ones who reach `/ops`. */
+export function authenticateOperator(options: { authenticator: Authenticator }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const credentials = parseBasicAuthorization(c.req.header('authorization'));
+    if (!credentials) throw unauthorized();
+    const principal = await options.authenticator.authenticateOperator(credentials[0], credentials[1]);
+    if (!principal) {
+      // Valid account credentials are still refused here: operators are a separate population.
+      throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
+    }
+    c.set('principal', principal);
+    await next();
+  };
+}

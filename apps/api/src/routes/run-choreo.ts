@@ -1,0 +1,53 @@
+import type { Catalogue } from '@ces/choreos';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../app-env.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { runAccepted, runResult } from '../formats/representations.ts';
+import { respond } from '../formats/respond.ts';
+import { parseRunRequest } from '../formats/run-request.ts';
+import type { RunLauncher } from '../runs/run-launcher.ts';
+import { visibleChoreo } from '../runs/visibility.ts';
+import { choreoIdFromPath } from './choreo-path.ts';
+
+const SOURCE_ID = /^[\x20-\x7e]{0,256}$/;
+
+function wantsAsync(mode: string | undefined, prefer: string | undefined): boolean {
+  if (mode !== undefined) {
+    if (mode === 'async') return true;
+    if (mode === 'sync') return false;
+    throw new ApiError('BAD_REQUEST', 'mode must be "async" or "sync".');
+  }
+  return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') ?? false;
+}
+
+export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
+  return new Hono<AppEnv>().post(
+    '/choreos/*',
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${deps.bodyLimitBytes} bytes.`);
+      },
+    }),
+    async (c) => {
+      const principal = c.get('principal');
+      const entry = visibleChoreo(deps.catalogue, principal, choreoIdFromPath(c, deps.basePath));
+      if (!entry) throw new ApiError('NOT_FOUND', 'No such Choreo.');
+      const runAsync = wantsAsync(c.req.query('mode'), c.req.header('prefer'));
+      const sourceId = c.req.query('source_id') ?? '';
+      if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
+      const storeResults = ['true', '1'].includes(c.req.query('store_results')?.toLowerCase() ?? '');
+      const request = parseRunRequest(await c.req.text(), c.req.header('content-type'));
+
+      const { record, ended } = await deps.launcher.launch(principal, entry, request, {
+        wait: !runAsync,
+        sourceId,
+        storeResults,
+      });
+      if (!runAsync && ended) return respond(c, 200, runResult(record));
+      const location = `${deps.basePath}/choreo-executions/${record.id}`;
+      return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}) });
+    },
+  );
+}

@@ -1,0 +1,17 @@
+import type { ExecutionJobData, ExecutionStore } from '@ces/store';
+import type { Queue } from 'bullmq';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { terminateExecution } from '../runs/terminator.ts';
+import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
+
+export function terminateExecutionRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
+  return new Hono<AppEnv>().delete('/choreo-executions/:id', async (c) => {
+    const id = c.req.param('id');
+    const record = EXECUTION_ID.test(id) ? await deps.executions.get(id) : undefined;
+    if (!record || !isExecutionVisible(c.get('principal'), record)) throw new ApiError('NOT_FOUND', 'No such execution.');
+    await terminateExecution(deps, id);
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '@ces/accounts';
+import { bindInputs, definitionDigest, type CatalogueEntry } from '@ces/choreos';
+import {
+  enqueueExecution,
+  type DefinitionStore,
+  type ExecutionEvents,
+  type ExecutionJobData,
+  type ExecutionRecord,
+  type ExecutionStore,
+} from '@ces/store';
+import type { Queue } from 'bullmq';
+import { ApiError } from '../errors/api-error.ts';
+import type { RunRequest } from '../formats/run-request.ts';
+
+export interface RunLauncherConfig {
+  syncWaitMs: number;
+  maxRunningPerAccount: number;
+  defaultTimeLimitSeconds: number;
+  /** Seconds a client should wait before retrying a refused run. */
+  quotaRetryAfterSeconds: number;
+}
+
+export interface RunLauncherDeps {
+  executions: ExecutionStore;
+  definitions: DefinitionStore;
+  queue: Queue<ExecutionJobData>;
+  events: ExecutionEvents;
+  config: RunLauncherConfig;
+}
+
+export interface LaunchOptions {
+  wait: boolean;
+  sourceId: string;
+  storeResults: boolean;
+}
+
+export interface LaunchResult {
+  record: ExecutionRecord;
+  /** True when the run ended within the wait; false when it goes on asynchronously. */
+  ended: boolean;
+}
+
+/** Cryptographically random, 32 lowercase hex characters. */
+export function newExecutionId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export interface RunLauncher {
+  launch(principal: Principal, entry: CatalogueEntry, request: RunRequest, options: LaunchOptions): Promise<LaunchResult>;
+}
+
+/**
+ * Accepts a run: checks it, snapshots the definition, records the execution as RUNNING and queues
+ * it; then, for a synchronous run, waits for its end up to the configured time. The wait never
+ * cancels anything: a run still going when it ends is answered 202 and carries on.
+ */
+export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
+  const { executions, definitions, queue, events, config } = deps;
+
+  return {
+    async launch(principal, entry, request, options) {
+      if (!entry.valid || !entry.definition) {
+        throw new ApiError('CONFLICT', `Choreo ${entry.id} is not valid and cannot run: ${entry.problems.join('; ')}`);
+      }
+      const definition = entry.definition;
+      const bound = bindInputs(definition, request.inputs);
+      if (!bound.ok) {
+        throw new ApiError('BAD_REQUEST', `Required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}.`);
+      }
+      const digest = definitionDigest(definition);
+      await definitions.save(digest, JSON.stringify(definition));
+
+      const starttime = Date.now();
+      const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
+      const id = newExecutionId();
+      const created = await executions.create(
+        {
+          id,
+          account: principal.account,
+          choreo: entry.id,
+          starttime,
+          sourceId: options.sourceId,
+          definitionDigest: digest,
+          inputs: bound.inputs,
+          deadline: starttime + timeLimitSeconds * 1000,
+          storeResults: options.storeResults,
+          outputFilters: request.outputFilters,
+        },
+        { maxRunningPerAccount: config.maxRunningPerAccount },
+      );
+      if (created === 'quota-exceeded') {
+        throw new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
+          headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
+        });
+      }
+      if (created === 'exists') throw new Error('execution id collision');
+      // Were this process to die right here, the reconciler would queue the orphaned execution.
+      await enqueueExecution(queue, id);
+
+      if (options.wait) {
+        await events.waitForEnd(id, config.syncWaitMs, async () => {
+          const current = await executions.get(id);
+          return current !== undefined && current.status !== 'RUNNING';
+        });
+      }
+      const record = await executions.get(id);
+      if (!record) throw new Error(`execution ${id} vanished after it was created`);
+      return { record, ended: record.status !== 'RUNNING' };
+    },
+  };
+}
