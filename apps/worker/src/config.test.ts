@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from './config.ts';
+import { resolveHostAddress } from './host-address.ts';
+
+describe('worker configuration', () => {
+  it('has working defaults', () => {
+    expect(loadWorkerConfig({})).toMatchObject({
+      WORKER_CONCURRENCY: 8,
+      WORKER_SHUTDOWN_GRACE_SECONDS: 30,
+      HTTP_ALLOW_PRIVATE_NETWORKS: false,
+      REDIS_PREFIX: '{ces}',
+    });
+  });
+
+  it('names a bad concurrency', () => {
+    expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY/);
+  });
+});
+
+describe('host address', () => {
+  it('prefers WORKER_HOST', () => {
+    expect(resolveHostAddress('worker-7.internal')).toBe('worker-7.internal');
+  });
+
+  it('otherwise finds an address or the host name', () => {
+    expect(resolveHostAddress(undefined)).not.toBe('');
+  });
+});

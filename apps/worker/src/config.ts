@@ -1,0 +1,26 @@
+import { fields, parseEnv } from '@ces/config';
+import { z } from 'zod';
+
+/** Every variable a worker reads, validated once at start. */
+export const workerConfigSchema = z.object({
+  REDIS_URL: fields.redisUrl,
+  REDIS_PREFIX: fields.redisPrefix,
+  CHOREOS_DIR: z.string().default('choreos'),
+  WORKER_HOST: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  RETENTION_SECONDS: fields.retentionSeconds,
+  /** Lets the HTTP step reach loopback and private networks (off: a Choreo could probe the inside). */
+  HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
+  HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),
+  HTTP_MAX_RESPONSE_BYTES: fields.positiveInt(5 * 1024 * 1024),
+  LOG_LEVEL: fields.logLevel,
+});
+
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+
+export function loadWorkerConfig(env: Record<string, string | undefined>): WorkerConfig {
+  return parseEnv(workerConfigSchema, env);
+}
