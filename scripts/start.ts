@@ -1,0 +1,169 @@
+// `npm start`: the whole service on one machine — Redis, the API over HTTPS, and WORKERS worker
+// processes — supervised until Ctrl-C or SIGTERM, which stops everything in order.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { resolve } from 'node:path';
+import { ConfigError, fields, parseEnv } from '@ces/config';
+import {
+  ensureSelfSignedCertificate,
+  isRedisServerOnPath,
+  REDIS_INSTALL_HINT,
+  startLocalRedis,
+  SupervisedProcess,
+  type LocalRedis,
+} from '@ces/local-runtime';
+import { z } from 'zod';
+
+const schema = z.object({
+  PORT: fields.port(8443),
+  WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+  DATA_DIR: z.string().default('.data'),
+  ACCOUNTS_FILE: z.string().optional(),
+  TLS_CERT_FILE: z.string().optional(),
+  TLS_KEY_FILE: z.string().optional(),
+  TRUST_PROXY: fields.boolean(false),
+});
+
+let config: z.infer<typeof schema>;
+try {
+  config = parseEnv(schema, process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`start: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const root = resolve(import.meta.dirname, '..');
+const dataDir = resolve(root, config.DATA_DIR);
+const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
+
+if (!config.REDIS_URL && !isRedisServerOnPath()) {
+  process.stderr.write(`[start] ${REDIS_INSTALL_HINT}\n`);
+  process.exit(1);
+}
+
+let redis: LocalRedis | undefined;
+const children: SupervisedProcess[] = [];
+let stopping = false;
+
+async function stopAll(code: number) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping…');
+  // Workers first, so that they hand unfinished runs back while Redis is still there.
+  await Promise.all(children.map((child) => child.stop(35_000)));
+  await redis?.close();
+  say('stopped');
+  process.exit(code);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+
+try {
+  const redisUrl =
+    config.REDIS_URL ??
+    (redis = await startLocalRedis({ dataDir: resolve(dataDir, 'redis'), appendOnly: true })).url;
+  say(config.REDIS_URL ? `using Redis at ${redisUrl}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
+
+  const tls =
+    config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE)
+      ? undefined
+      : await ensureSelfSignedCertificate(dataDir);
+  const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
+  const accountsFile = config.ACCOUNTS_FILE ?? demo!.file;
+
+  const env = {
+    ...process.env,
+    REDIS_URL: redisUrl,
+    DATA_DIR: dataDir,
+    CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),
+    ACCOUNTS_FILE: accountsFile,
+    ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}),
+  };
+  const onExit = ({ name, code, signal, restarting }: { name: string; code: number | null; signal: string | null; restarting: boolean }) => {
+    if (!stopping) say(`${name} exited (${signal ?? `code ${code}`})${restarting ? '; restarting it' : ''}`);
+  };
+  children.push(
+    new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], env, restart: true, onExit }),
+  );
+  for (let i = 1; i <= config.WORKERS; i += 1) {
+    children.push(
+      new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], env, restart: true, onExit }),
+    );
+  }
+  for (const child of children) child.start();
+
+  await waitUntilReady(config.PORT, config.WORKERS, Boolean(tls || config.TLS_CERT_FILE) && !config.TRUST_PROXY);
+  const scheme = config.TRUST_PROXY ? 'http' : 'https';
+  say(`ready: API on ${scheme}://localhost:${config.PORT}/service-api/1.0 with ${config.WORKERS} worker processes`);
+  if (demo) {
+    say(`demo account "demo": user admin / ${demo.password}, application demo-app / ${demo.key}`);
+    say('try it:');
+    process.stdout.write(
+      `curl --cacert ${tls!.certFile} -u 'demo-app:${demo.key}' -H 'x-service-domain: /demo/master' ` +
+        `-H 'Accept: application/json' -H 'Content-Type: application/json' ` +
+        `-d '{"inputs":[{"name":"Text","value":"hello"}]}' ` +
+        `https://localhost:${config.PORT}/service-api/1.0/choreos/Library/Utilities/Encoding/Base64Encode\n`,
+    );
+  }
+  say('Ctrl-C stops everything');
+} catch (error) {
+  process.stderr.write(`[start] ${(error as Error).message}\n`);
+  await stopAll(1);
+}
+
+/** A demo account made once with random secrets, so `npm start` works with nothing prepared. */
+function ensureDemoAccounts(file: string) {
+  if (!existsSync(file)) {
+    const secrets = { password: randomBytes(12).toString('base64url'), key: randomBytes(32).toString('base64url') };
+    const accounts = {
+      accounts: [
+        {
+          name: 'demo',
+          users: [{ name: 'admin', password: secrets.password, choreos: ['/**'] }],
+          apps: [{ name: 'demo-app', key: secrets.key, choreos: ['/**'] }],
+        },
+      ],
+      operators: [{ name: 'oncall', password: secrets.password }],
+    };
+    writeFileSync(file, JSON.stringify(accounts, null, 2), { mode: 0o600 });
+  }
+  const parsed = JSON.parse(readFileSync(file, 'utf8'));
+  return { file, password: parsed.accounts[0].users[0].password as string, key: parsed.accounts[0].apps[0].key as string };
+}
+
+/** Polls /readyz until Redis answers and every worker has sent its first heartbeat. */
+async function waitUntilReady(port: number, workers: number, https: boolean) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const body = await readyz(port, https).catch(() => undefined);
+    if (body?.status === 'ready' && body.workers >= workers) return;
+    if (Date.now() > deadline) throw new Error('the service did not become ready within 60 s');
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+function readyz(port: number, https: boolean): Promise<{ status: string; workers: number }> {
+  return new Promise((resolveBody, reject) => {
+    const options = { host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, timeout: 2_000 };
+    const req = (https ? request : httpRequest)(options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        try {
+          resolveBody(JSON.parse(text));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.end();
+  });
+}
