@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// No Docker engine runs here, so the compose file is checked as data.
+// Compose honours YAML merge keys (`<<: *common-env`), so the parser must too.
+const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8'), { merge: true });
+const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8');
+
+describe('docker-compose.yml', () => {
+  it('has redis, api and worker services', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'redis', 'worker']);
+  });
+
+  it('runs Redis with AOF and noeviction', () => {
+    const command = compose.services.redis.command.join(' ');
+    expect(command).toMatch(/--appendonly yes/);
+    expect(command).toMatch(/--maxmemory-policy noeviction/);
+  });
+
+  it('builds one image for api and worker and scales both with replicas', () => {
+    expect(compose.services.api.image).toBe(compose.services.worker.image);
+    expect(compose.services.api.deploy.replicas).toBeGreaterThan(1);
+    expect(compose.services.worker.deploy.replicas).toBeGreaterThan(1);
+    expect(compose.services.api.command).toEqual(['node', 'apps/api/src/main.ts']);
+    expect(compose.services.worker.command).toEqual(['node', 'apps/worker/src/main.ts']);
+  });
+
+  it('publishes HTTPS and points both at the same Redis and prefix', () => {
+    expect(compose.services.api.ports.some((port: string) => port.endsWith(':8443'))).toBe(true);
+    for (const name of ['api', 'worker']) {
+      expect(compose.services[name].environment.REDIS_URL).toBe('redis://redis:6379');
+      expect(compose.services[name].environment.REDIS_PREFIX).toBe('{ces}');
+    }
+    expect(compose.services.api.environment.TLS_CERT_FILE).toBeTruthy();
+    expect(compose.services.api.environment.TLS_KEY_FILE).toBeTruthy();
+  });
+
+  it('gives workers longer to stop than their own grace period', () => {
+    const grace = Number(compose.services.worker.environment.WORKER_SHUTDOWN_GRACE_SECONDS);
+    expect(Number.parseInt(compose.services.worker.stop_grace_period, 10)).toBeGreaterThan(grace);
+  });
+
+  it('uses Node 24 in the image', () => {
+    expect(dockerfile).toMatch(/FROM node:24/);
+  });
+});
