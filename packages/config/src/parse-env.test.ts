@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fields } from './index.ts';
+import { ConfigError, parseEnv } from './parse-env.ts';
+
+const schema = z.object({
+  PORT: fields.port(8443),
+  TRUST_PROXY: fields.boolean(false),
+  RETENTION_SECONDS: fields.retentionSeconds,
+  REDIS_URL: fields.redisUrl,
+  REDIS_PREFIX: fields.redisPrefix,
+});
+
+describe('parseEnv', () => {
+  it('applies defaults for unset and empty variables', () => {
+    expect(parseEnv(schema, { PORT: '' })).toEqual({
+      PORT: 8443,
+      TRUST_PROXY: false,
+      RETENTION_SECONDS: 3600,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: '{ces}',
+    });
+  });
+
+  it('coerces numbers and boolean words', () => {
+    const config = parseEnv(schema, { PORT: '9000', TRUST_PROXY: 'true', RETENTION_SECONDS: '300' });
+    expect(config).toMatchObject({ PORT: 9000, TRUST_PROXY: true, RETENTION_SECONDS: 300 });
+    expect(parseEnv(schema, { TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('names every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      parseEnv(schema, { PORT: 'eighty', RETENTION_SECONDS: '299', TRUST_PROXY: 'maybe' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variables.sort()).toEqual(['PORT', 'RETENTION_SECONDS', 'TRUST_PROXY']);
+    expect((error as ConfigError).message).toMatch(/RETENTION_SECONDS: must be at least 300/);
+  });
+
+  it('refuses a Redis prefix that is not a hash tag and a URL that is not redis://', () => {
+    expect(() => parseEnv(schema, { REDIS_PREFIX: 'ces' })).toThrow(/REDIS_PREFIX/);
+    expect(() => parseEnv(schema, { REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+  });
+
+  it('ignores variables the schema does not name', () => {
+    expect(parseEnv(schema, { HOME: '/root' })).not.toHaveProperty('HOME');
+  });
+});
