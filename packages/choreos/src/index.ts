@@ -1,0 +1,33 @@
+export type { ChoreoDefinition, InputDefinition, OutputDefinition, RetryPolicy, StepDefinition } from './definition.ts';
+export { DEFAULT_STEP_TIMEOUT_MS, VARIABLE_TYPE } from './definition.ts';
+export { parseDefinition } from './parse-definition.ts';
+export type { ParseDefinitionResult } from './parse-definition.ts';
+export { compileDefinition, renderOutputs } from './compiled-definition.ts';
+export type { CompiledDefinition, CompiledStep } from './compiled-definition.ts';
+export { compileTemplate, TemplateSyntaxError } from './template.ts';
+export type { CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
+export { MissingTemplateValueError, renderValue } from './templated-value.ts';
+export type { CompiledValue } from './templated-value.ts';
+export { bindInputs } from './bind-inputs.ts';
+export type { BindInputsResult } from './bind-inputs.ts';
+export { applyOutputFilters, OutputFilterError } from './output-filters.ts';
+export type { OutputFilter } from './output-filters.ts';
+export { definitionDigest } from './definition-digest.ts';
+export { loadCatalogue } from './catalogue.ts';
+export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEntry } from './catalogue.ts';
+export { renderCatalogueDocs } from './catalogue-docs.ts';
+export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';
+export type { StepLibraryOptions } from './step-library.ts';
+export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
+export type { StepContext, StepKind, StepLibrary } from './step-kind.ts';
+export type { HttpStepOptions, HttpResponse } from './steps/http-request.ts';
+export {
+  ChoreoFailError,
+  EgressRefusedError,
+  errorMessage,
+  InvalidStepInputError,
+  isRetryable,
+  StepAbortedError,
+  StepFailedError,
+  StepTimeoutError,
+} from './step-errors.ts';

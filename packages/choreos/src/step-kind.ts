@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+
+export interface StepContext {
+  /**
+   * Aborted when the run is cancelled, reaches its time limit, the worker shuts down, or the step
+   * passes its own `timeoutMs` (reason: StepTimeoutError). Only steps that lose nothing when
+   * interrupted honour it mid-step.
+   */
+  readonly signal: AbortSignal;
+}
+
+export interface StepKind {
+  readonly kind: string;
+  readonly description: string;
+  /** Validates the rendered arguments; what it outputs is what `run` receives. */
+  readonly argsSchema: z.ZodType;
+  /** An example `args` object, for the documentation. */
+  readonly example?: Readonly<Record<string, unknown>>;
+  run(args: unknown, context: StepContext): Promise<unknown>;
+}
+
+export interface StepLibrary {
+  get(kind: string): StepKind | undefined;
+  list(): readonly StepKind[];
+}
+
+/** Typed helper: `run` sees the schema's output type, the library sees a plain StepKind. */
+export function defineStepKind<Schema extends z.ZodType>(spec: {
+  kind: string;
+  description: string;
+  argsSchema: Schema;
+  example?: Readonly<Record<string, unknown>>;
+  run(args: z.output<Schema>, context: StepContext): Promise<unknown>;
+}): StepKind {
+  return spec as StepKind;
+}
+
+export function stepLibraryFrom(kinds: readonly StepKind[]): StepLibrary {
+  const byKind = new Map<string, StepKind>();
+  for (const kind of kinds) {
+    if (byKind.has(kind.kind)) throw new Error(`step kind ${kind.kind} is defined twice`);
+    byKind.set(kind.kind, kind);
+  }
+  const sorted = [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+  return { get: (kind) => byKind.get(kind), list: () => sorted };
+}

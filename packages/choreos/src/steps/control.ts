@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ChoreoFailError, StepAbortedError } from '../step-errors.ts';
+import { defineStepKind } from '../step-kind.ts';
+import type { StepKind } from '../step-kind.ts';
+import { integerArg } from './arg-types.ts';
+
+const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
+
+/** Resolves after `ms`, or rejects with StepAbortedError as soon as `signal` aborts. */
+export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new StepAbortedError(signal.reason));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new StepAbortedError(signal.reason));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export const controlSteps: readonly StepKind[] = [
+  defineStepKind({
+    kind: 'control.wait',
+    description: `Waits \`milliseconds\` (at most ${MAX_WAIT_MS}). The only step kind that stops mid-step when the run is cancelled, reaches its time limit or its worker shuts down: an interrupted wait loses nothing. Result: \`{ waitedMs }\`.`,
+    argsSchema: z.strictObject({ milliseconds: integerArg(0, MAX_WAIT_MS) }),
+    example: { milliseconds: '{{inputs.StepMilliseconds}}' },
+    run: async (args, context) => {
+      await waitFor(args.milliseconds, context.signal);
+      return { waitedMs: args.milliseconds };
+    },
+  }),
+  defineStepKind({
+    kind: 'control.fail',
+    description:
+      'Ends the run as failed with `message` when `when` is "true" (the default; case and surrounding spaces ignored); any other value lets the run go on. Never retried. Result: `{ failed: false }`.',
+    argsSchema: z.strictObject({ message: z.string().min(1).max(10_000), when: z.string().default('true') }),
+    example: { message: 'Stopped: {{inputs.Reason}}', when: '{{inputs.StopNow}}' },
+    run: async (args) => {
+      if (args.when.trim().toLowerCase() === 'true') throw new ChoreoFailError(args.message);
+      return { failed: false };
+    },
+  }),
+  defineStepKind({
+    kind: 'noop',
+    description: 'Does nothing and returns its (rendered) arguments; for tests and for measuring the cost of a step.',
+    argsSchema: z.record(z.string(), z.unknown()),
+    example: { note: 'step {{run.completedSteps}}' },
+    run: async (args) => args,
+  }),
+];

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { runStep } from './run-step-for-test.ts';
+
+describe('conversion steps', () => {
+  it('xml-to-json keeps values as strings, attributes as @name, repeated elements as arrays', async () => {
+    const { json } = (await runStep('conversion.xml-to-json', {
+      xml: '<?xml version="1.0"?><order id="7"><item>01</item><item>b &amp; c</item><note/></order>',
+    })) as { json: string };
+    expect(JSON.parse(json)).toEqual({ order: { '@id': '7', item: ['01', 'b & c'], note: '' } });
+  });
+
+  it('xml-to-json refuses a DOCTYPE', async () => {
+    await expect(runStep('conversion.xml-to-json', { xml: '<!DOCTYPE x SYSTEM "file:///etc/passwd"><x/>' })).rejects.toThrow(/DOCTYPE/);
+  });
+
+  it('json-to-xml escapes text and writes attributes', async () => {
+    expect(await runStep('conversion.json-to-xml', { json: '{"@id":"1","name":"a < b & c","tag":["x","y"]}', rootElement: 'item' })).toEqual({
+      xml: '<item id="1"><name>a &lt; b &amp; c</name><tag>x</tag><tag>y</tag></item>',
+    });
+  });
+
+  it('json-to-xml without a root needs a single top-level property, and valid names', async () => {
+    expect(await runStep('conversion.json-to-xml', { json: '{"a":{"b":"1"}}' })).toEqual({ xml: '<a><b>1</b></a>' });
+    await expect(runStep('conversion.json-to-xml', { json: '{"a":1,"b":2}' })).rejects.toThrow(/exactly one property/);
+    await expect(runStep('conversion.json-to-xml', { json: '{"bad name":1}', rootElement: 'r' })).rejects.toThrow(/cannot be an XML element/);
+  });
+
+  it('csv-to-json reads quoted fields, with or without a header row', async () => {
+    const csv = 'name,city\n"Doe, Jane","New\nYork"\nBob,Paris\n';
+    expect(await runStep('conversion.csv-to-json', { csv })).toEqual({
+      json: JSON.stringify([{ name: 'Doe, Jane', city: 'New\nYork' }, { name: 'Bob', city: 'Paris' }]),
+      rows: 2,
+    });
+    expect(await runStep('conversion.csv-to-json', { csv: 'a;b\n1;2', delimiter: ';', header: 'false' })).toEqual({
+      json: '[["a","b"],["1","2"]]',
+      rows: 2,
+    });
+  });
+
+  it('csv-to-json reports malformed CSV', async () => {
+    await expect(runStep('conversion.csv-to-json', { csv: 'a,b\n"unclosed,1' })).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('CSV is not valid') });
+  });
+});

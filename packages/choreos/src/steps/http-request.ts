@@ -1,0 +1,163 @@
+import http from 'node:http';
+import https from 'node:https';
+import { z } from 'zod';
+import { InvalidStepInputError, StepFailedError, StepTimeoutError } from '../step-errors.ts';
+import { defineStepKind } from '../step-kind.ts';
+import type { StepKind } from '../step-kind.ts';
+import { integerArg, stringMapArg } from './arg-types.ts';
+import { createEgressPolicy } from './egress-policy.ts';
+import type { EgressOptions } from './egress-policy.ts';
+
+export interface HttpStepOptions extends EgressOptions {
+  /** Upper bound for a whole request, response body included; a step's `timeoutMs` can only lower it. */
+  readonly timeoutMs: number;
+  /** A larger response body fails the step. */
+  readonly maxResponseBytes: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const MAX_REQUEST_BODY = 10 * 1024 * 1024;
+
+export function createHttpRequestStep(options: HttpStepOptions): StepKind {
+  const policy = createEgressPolicy(options);
+  // Own agents: sockets are never shared with other code in the process nor with libraries
+  // created with a different egress policy.
+  const agents = { 'http:': new http.Agent(), 'https:': new https.Agent() };
+
+  return defineStepKind({
+    kind: 'http.request',
+    description:
+      'Sends an HTTP(S) request: `method` (default GET), `url`, `headers` and `query` (objects, or JSON object text), `body` (text), `contentType` (sets Content-Type unless `headers` has one), `timeoutMs`. Redirects are not followed. Destinations that resolve to loopback, private, link-local, metadata or other non-public addresses are refused unless the service allows them. The response body is read as UTF-8 up to a size limit. Never interrupted by a cancellation: the far side may already have acted. Result: `{ status, headers, body }` (header names lower-case).',
+    argsSchema: z.strictObject({
+      method: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .pipe(z.enum(METHODS))
+        .default('GET'),
+      url: z.string().min(1).max(8192),
+      headers: stringMapArg.default({}),
+      query: stringMapArg.default({}),
+      body: z.string().max(MAX_REQUEST_BODY).optional(),
+      contentType: z.string().max(200).optional(),
+      timeoutMs: integerArg(1, 24 * 60 * 60 * 1000).optional(),
+    }),
+    example: { method: 'GET', url: '{{inputs.URL}}', headers: '{{inputs.RequestHeaders}}' },
+    run: async (args, context) => {
+      let url: URL;
+      try {
+        url = new URL(args.url);
+      } catch {
+        throw new InvalidStepInputError(`${JSON.stringify(args.url.slice(0, 200))} is not a valid URL`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        throw new InvalidStepInputError(`only http and https URLs are allowed, not ${url.protocol.slice(0, -1)}`);
+      }
+      if (url.username !== '' || url.password !== '') {
+        throw new InvalidStepInputError('credentials in the URL are not accepted; send an Authorization header instead');
+      }
+      for (const [name, value] of Object.entries(args.query)) url.searchParams.append(name, value);
+      policy.checkHost(url.hostname);
+      const headers = { ...args.headers };
+      const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+      if (args.contentType !== undefined && args.contentType !== '' && !hasContentType) headers['content-type'] = args.contentType;
+      const timeoutMs = Math.min(options.timeoutMs, args.timeoutMs ?? Number.POSITIVE_INFINITY);
+      return send(url, {
+        method: args.method,
+        headers,
+        body: args.body,
+        timeoutMs,
+        maxResponseBytes: options.maxResponseBytes,
+        lookup: policy.lookup,
+        agent: agents[url.protocol],
+        signal: context.signal,
+      });
+    },
+  });
+}
+
+interface SendOptions {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  lookup: http.RequestOptions['lookup'];
+  agent: http.Agent;
+  signal: AbortSignal;
+}
+
+function send(url: URL, options: SendOptions): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, response?: HttpResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      if (error !== undefined) reject(error);
+      else if (response !== undefined) resolve(response);
+    };
+    let request: http.ClientRequest;
+    try {
+      request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: options.method,
+        headers: options.headers,
+        lookup: options.lookup,
+        agent: options.agent,
+      });
+    } catch (error) {
+      // node:http validates header names and values synchronously.
+      reject(new InvalidStepInputError(`the request is not valid: ${(error as Error).message}`));
+      return;
+    }
+    const fail = (error: Error) => {
+      request.destroy();
+      finish(error);
+    };
+    const timer = setTimeout(() => fail(new StepFailedError(`HTTP request timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+    // Cancellation lets the request finish; only the step's own timeout cuts it short.
+    const onAbort = () => {
+      if (options.signal.reason instanceof StepTimeoutError) fail(options.signal.reason);
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+
+    request.on('error', (error) =>
+      finish(error instanceof StepFailedError ? error : new StepFailedError(`HTTP request failed: ${error.message}`, { cause: error })),
+    );
+    request.on('response', (response) => {
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
+        fail(tooLarge(options.maxResponseBytes));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxResponseBytes) fail(tooLarge(options.maxResponseBytes));
+        else chunks.push(chunk);
+      });
+      response.on('error', (error) => finish(new StepFailedError(`HTTP response failed: ${error.message}`, { cause: error })));
+      response.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        finish(undefined, { status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    request.end(options.body);
+  });
+}
+
+function tooLarge(limit: number): StepFailedError {
+  return new StepFailedError(`HTTP response body is larger than ${limit} bytes`, { retryable: false });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { runStep } from './run-step-for-test.ts';
+import { MAX_REGEX_TEXT_LENGTH } from './text.ts';
+
+describe('text steps', () => {
+  it('text.template returns its rendered text', async () => {
+    expect(await runStep('text.template', { text: 'Hello' })).toEqual({ text: 'Hello' });
+  });
+
+  it('text.regex-replace replaces with groups and flags', async () => {
+    expect(await runStep('text.regex-replace', { text: 'John Smith', pattern: '(\\w+) (\\w+)', replacement: '$2, $1' })).toEqual({ text: 'Smith, John' });
+    expect(await runStep('text.regex-replace', { text: 'a A a', pattern: 'a', replacement: 'b', flags: 'gi' })).toEqual({ text: 'b b b' });
+    expect(await runStep('text.regex-replace', { text: 'a a', pattern: 'a', replacement: 'b', flags: '' })).toEqual({ text: 'b a' });
+  });
+
+  it('text.regex-replace refuses bad patterns and oversized input', async () => {
+    await expect(runStep('text.regex-replace', { text: 'x', pattern: '(' })).rejects.toMatchObject({ retryable: false });
+    await expect(runStep('text.regex-replace', { text: 'x'.repeat(MAX_REGEX_TEXT_LENGTH + 1), pattern: 'x' })).rejects.toThrow();
+    await expect(runStep('text.regex-replace', { text: 'x', pattern: 'x', flags: 'gg' })).rejects.toThrow();
+  });
+
+  it('text.split splits, trims, drops empty items and limits', async () => {
+    expect(await runStep('text.split', { text: ' a, b,,c ', separator: ',', trim: 'true', removeEmpty: 'true' })).toEqual({ items: ['a', 'b', 'c'], count: 3 });
+    expect(await runStep('text.split', { text: 'l1\r\nl2\nl3', separator: '\n', limit: '2' })).toEqual({ items: ['l1', 'l2'], count: 2 });
+  });
+
+  it.each([
+    ['upper', 'HELLO WORLD-WIDE'],
+    ['lower', 'hello world-wide'],
+    ['title', 'Hello World-Wide'],
+  ])('text.case %s', async (caseName, expected) => {
+    expect(await runStep('text.case', { text: 'hello wORLD-wide', case: caseName })).toEqual({ text: expected });
+  });
+
+  it('text.length counts code points and bytes', async () => {
+    expect(await runStep('text.length', { text: 'é😀' })).toEqual({ characters: 2, bytes: 6 });
+  });
+});

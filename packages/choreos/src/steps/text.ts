@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { InvalidStepInputError } from '../step-errors.ts';
+import { defineStepKind } from '../step-kind.ts';
+import type { StepKind } from '../step-kind.ts';
+import { booleanArg, integerArg, text } from './arg-types.ts';
+
+/**
+ * JavaScript regular expressions backtrack, so a hostile pattern on a large text can take very
+ * long; bounding both sizes keeps the worst case tolerable for a step that cannot be interrupted.
+ */
+export const MAX_REGEX_TEXT_LENGTH = 1024 * 1024;
+export const MAX_REGEX_PATTERN_LENGTH = 1000;
+
+function titleCase(value: string): string {
+  return value.toLowerCase().replace(/(^|[\s\-_/([{"'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+export const textSteps: readonly StepKind[] = [
+  defineStepKind({
+    kind: 'text.template',
+    description: 'Renders `text` (a template like any argument) and returns it: use it to combine inputs and step results. Result: `{ text }`.',
+    argsSchema: z.strictObject({ text }),
+    example: { text: 'Hello, {{inputs.Name}}!' },
+    run: async (args) => ({ text: args.text }),
+  }),
+  defineStepKind({
+    kind: 'text.regex-replace',
+    description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters and patterns to ${MAX_REGEX_PATTERN_LENGTH}. Result: \`{ text }\`.`,
+    argsSchema: z.strictObject({
+      text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
+      pattern: z.string().min(1).max(MAX_REGEX_PATTERN_LENGTH),
+      replacement: z.string().max(MAX_REGEX_PATTERN_LENGTH).default(''),
+      flags: z.string().regex(/^(?!.*(.).*\1)[gimsuy]*$/, 'expected distinct flags among g, i, m, s, u, y').default('g'),
+    }),
+    example: { text: '{{inputs.Text}}', pattern: '\\s+', replacement: ' ', flags: 'g' },
+    run: async (args) => {
+      let expression: RegExp;
+      try {
+        expression = new RegExp(args.pattern, args.flags);
+      } catch (error) {
+        throw new InvalidStepInputError(`the regular expression is not valid: ${(error as Error).message}`);
+      }
+      return { text: args.text.replace(expression, args.replacement) };
+    },
+  }),
+  defineStepKind({
+    kind: 'text.split',
+    description:
+      'Splits `text` at each occurrence of `separator` (literal text; "\\n" splits lines, CRLF included). `trim` trims each item, `removeEmpty` drops empty ones, `limit` caps their number. Result: `{ items, count }` (`{{steps.x.items}}` is a JSON array).',
+    argsSchema: z.strictObject({
+      text,
+      separator: z.string().min(1),
+      trim: booleanArg.default(false),
+      removeEmpty: booleanArg.default(false),
+      limit: integerArg(1, 1_000_000).optional(),
+    }),
+    example: { text: '{{inputs.Text}}', separator: ',', trim: 'true' },
+    run: async (args) => {
+      const raw = args.separator === '\n' ? args.text.split(/\r?\n/) : args.text.split(args.separator);
+      let items = args.trim ? raw.map((item) => item.trim()) : raw;
+      if (args.removeEmpty) items = items.filter((item) => item !== '');
+      if (args.limit !== undefined) items = items.slice(0, args.limit);
+      return { items, count: items.length };
+    },
+  }),
+  defineStepKind({
+    kind: 'text.case',
+    description: 'Changes the case of `text`: `case` is upper, lower or title (first letter of each word upper-case). Result: `{ text }`.',
+    argsSchema: z.strictObject({ text, case: z.enum(['upper', 'lower', 'title']) }),
+    example: { text: '{{inputs.Text}}', case: 'title' },
+    run: async (args) => {
+      const converted = args.case === 'upper' ? args.text.toUpperCase() : args.case === 'lower' ? args.text.toLowerCase() : titleCase(args.text);
+      return { text: converted };
+    },
+  }),
+  defineStepKind({
+    kind: 'text.length',
+    description: 'Counts the characters (Unicode code points) and UTF-8 bytes of `text`. Result: `{ characters, bytes }`.',
+    argsSchema: z.strictObject({ text }),
+    example: { text: '{{inputs.Text}}' },
+    run: async (args) => ({ characters: [...args.text].length, bytes: Buffer.byteLength(args.text, 'utf8') }),
+  }),
+];
