@@ -1,0 +1,2 @@
+export { runChoreo, stopReasonOf } from './run-choreo.ts';
+export type { Checkpoint, EngineHooks, RunChoreoOptions, RunOutcome, StepEndEvent, StopReason } from './run-choreo.ts';

@@ -1,0 +1,166 @@
+import {
+  compileDefinition,
+  errorMessage,
+  isRetryable,
+  MissingTemplateValueError,
+  renderOutputs,
+  renderValue,
+  StepTimeoutError,
+} from '@ces/choreos';
+import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
+
+export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
+
+export interface Checkpoint {
+  nextStep: number;
+  results: Record<string, unknown>;
+  outputs: Record<string, string>;
+}
+
+export interface EngineHooks {
+  /** Before each step (including the first); returning a reason stops the run without running that step. */
+  beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
+  /** After each completed step, with the checkpoint to persist atomically; may return a reason to stop now. */
+  afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
+}
+
+export type RunOutcome =
+  | { kind: 'completed'; checkpoint: Checkpoint }
+  | { kind: 'failed'; error: string; checkpoint: Checkpoint }
+  | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint };
+
+export interface StepEndEvent {
+  index: number;
+  id: string;
+  kind: string;
+  durationMs: number;
+  ok: boolean;
+}
+
+export interface RunChoreoOptions {
+  definition: ChoreoDefinition;
+  /** Already bound (bindInputs). */
+  inputs: Record<string, string>;
+  steps: StepLibrary;
+  /** Continue after the last completed step. */
+  resumeFrom?: Checkpoint;
+  hooks: EngineHooks;
+  /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
+  signal?: AbortSignal;
+  /** For metrics. */
+  onStepEnd?: (event: StepEndEvent) => void;
+}
+
+const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['cancelled', 'time-limit', 'shutdown']);
+
+export function stopReasonOf(signal: AbortSignal): StopReason {
+  return STOP_REASONS.has(signal.reason) ? (signal.reason as StopReason) : 'cancelled';
+}
+
+type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string } | { type: 'stopped'; reason: StopReason };
+
+/**
+ * Runs the steps of a definition in order, from `resumeFrom.nextStep`. Knows nothing of queues or
+ * storage: the caller persists each checkpoint in `afterStep` and decides about stopping in the hooks.
+ */
+export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> {
+  const { definition, inputs, hooks, signal, onStepEnd } = options;
+  const compiled = compileDefinition(definition);
+  let nextStep = options.resumeFrom?.nextStep ?? 0;
+  let results: Record<string, unknown> = { ...options.resumeFrom?.results };
+  let checkpoint: Checkpoint = {
+    nextStep,
+    results,
+    outputs: renderOutputs(definition, { inputs, results, completedSteps: nextStep }),
+  };
+
+  for (let index = nextStep; index < compiled.steps.length; index++) {
+    const stopBefore = await hooks.beforeStep(index);
+    if (stopBefore !== undefined) return { kind: 'stopped', reason: stopBefore, checkpoint };
+    if (signal?.aborted === true) return { kind: 'stopped', reason: stopReasonOf(signal), checkpoint };
+
+    const step = compiled.steps[index] as CompiledStep;
+    const started = performance.now();
+    const outcome = await runStep(step, options.steps.get(step.kind), { inputs, results, completedSteps: index }, signal);
+    onStepEnd?.({ index, id: step.id, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
+    if (outcome.type === 'failed') return { kind: 'failed', error: `${step.id}: ${outcome.message}`, checkpoint };
+    if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
+
+    // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
+    results = { ...results, [step.id]: outcome.value };
+    nextStep = index + 1;
+    checkpoint = { nextStep, results, outputs: renderOutputs(definition, { inputs, results, completedSteps: nextStep }) };
+    // Honoured after the last step too: a cancellation the API already acknowledged must not turn
+    // into a success (the checkpoint then shows every step completed).
+    const stopAfter = await hooks.afterStep(checkpoint);
+    if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
+  }
+  return { kind: 'completed', checkpoint };
+}
+
+async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
+  if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"` };
+  let rendered: unknown;
+  try {
+    rendered = renderValue(step.args, context);
+  } catch (error) {
+    if (error instanceof MissingTemplateValueError) return { type: 'failed', message: error.message };
+    throw error;
+  }
+  const parsed = kind.argsSchema.safeParse(rendered);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${['args', ...issue.path].join('.')}: ${issue.message}`);
+    return { type: 'failed', message: `invalid arguments: ${issues.join('; ')}` };
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs, signal) };
+    } catch (error) {
+      if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
+      if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error) };
+    }
+    const backoff = step.backoffMs * 2 ** (attempt - 1);
+    if (backoff > 0 && !(await pause(backoff, signal))) return { type: 'stopped', reason: stopReasonOf(signal as AbortSignal) };
+  }
+}
+
+/** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
+async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal?.reason);
+  if (signal !== undefined) {
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new StepTimeoutError(timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as the run is aborted. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
