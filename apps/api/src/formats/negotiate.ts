@@ -6,28 +6,43 @@ const MEDIA_TYPES: Record<string, Format> = {
   'text/xml': 'xml',
 };
 
+const FORMAT_PREFERENCE: Format[] = ['json', 'xml'];
+
 /**
- * Picks the response format from an Accept header, honouring q-values. No header, or one that
- * accepts anything, means JSON; undefined means nothing acceptable can be produced.
+ * Picks the response format from an Accept header, as RFC 9110 §12.5.1 says: each format takes
+ * the q-value of the most specific media range that matches it (so `application/json;q=0, *\/*`
+ * refuses JSON but accepts XML), the highest q wins, then the more specific match, then JSON.
+ * No header means JSON; undefined means nothing acceptable can be produced.
  */
 export function negotiateFormat(accept: string | undefined): Format | undefined {
   if (accept === undefined || accept.trim() === '') return 'json';
-  let best: { format: Format; q: number; specificity: number } | undefined;
+  const ranges: { type: string; subtype: string; q: number }[] = [];
   for (const part of accept.split(',')) {
     const [rawType, ...params] = part.split(';');
-    const type = rawType?.trim().toLowerCase() ?? '';
-    if (!type) continue;
+    const [type, subtype, extra] = (rawType ?? '').trim().toLowerCase().split('/');
+    if (!type || !subtype || extra !== undefined) continue;
     let q = 1;
     for (const param of params) {
       const [name, value] = param.split('=').map((s) => s.trim());
-      if (name?.toLowerCase() === 'q') q = Number.parseFloat(value ?? '');
+      if (name?.toLowerCase() === 'q') q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value ?? '') ? Number(value) : Number.NaN;
     }
-    if (!Number.isFinite(q) || q <= 0 || q > 1) continue;
-    const candidates: [Format, number][] =
-      type === '*/*' ? [['json', 0]] : type === 'application/*' ? [['json', 1], ['xml', 1]] : MEDIA_TYPES[type] ? [[MEDIA_TYPES[type]!, 2]] : [];
-    for (const [format, specificity] of candidates) {
-      if (!best || q > best.q || (q === best.q && specificity > best.specificity)) best = { format, q, specificity };
+    if (Number.isNaN(q)) continue;
+    ranges.push({ type, subtype, q });
+  }
+  let best: { format: Format; q: number; specificity: number } | undefined;
+  for (const format of FORMAT_PREFERENCE) {
+    let match: { q: number; specificity: number } | undefined;
+    for (const mediaType of Object.keys(MEDIA_TYPES).filter((name) => MEDIA_TYPES[name] === format)) {
+      const [type, subtype] = mediaType.split('/') as [string, string];
+      for (const range of ranges) {
+        const specificity =
+          range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+        if (specificity < 0) continue;
+        if (!match || specificity > match.specificity || (specificity === match.specificity && range.q > match.q)) match = { q: range.q, specificity };
+      }
     }
+    if (!match || match.q <= 0) continue;
+    if (!best || match.q > best.q || (match.q === best.q && match.specificity > best.specificity)) best = { format, ...match };
   }
   return best?.format;
 }

@@ -16,7 +16,9 @@ const MAX_NAME_LENGTH = 256;
  * the body must be JSON or XML as Content-Type says. Values are strings; JSON numbers and booleans
  * are taken in their string form; a name given twice is refused.
  */
-export function parseRunRequest(body: string, contentType: string | undefined): RunRequest {
+export function parseRunRequest(rawBody: string, contentType: string | undefined): RunRequest {
+  // Some Windows tools start UTF-8 with a byte order mark, which JSON.parse would refuse.
+  const body = rawBody.startsWith('\uFEFF') ? rawBody.slice(1) : rawBody;
   if (body.trim() === '') return { inputs: {}, outputFilters: [] };
   const format = bodyFormat(contentType);
   if (format === undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');

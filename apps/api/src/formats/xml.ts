@@ -18,9 +18,11 @@ const parser = new XMLParser({
   trimValues: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  // Only the five predefined entities and character references: a DOCTYPE is refused before parsing.
+  // Predefined entities and character references (`&#233;`) only: a DOCTYPE, and so any entity
+  // definition, is refused before parsing. `htmlEntities: false` would leave character references
+  // undecoded; `true` decodes them and also accepts HTML's names such as `&nbsp;`, a harmless leniency.
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true,
   isArray: () => true,
 });
 
