@@ -3,9 +3,9 @@ import { BASE_PATH } from './base-path.ts';
 const BASE_PATH_PATTERN = BASE_PATH.replaceAll('.', '\\.');
 
 const ROUTES: { pattern: RegExp; methods: string[] }[] = [
-  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/?$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/.+$`), methods: ['GET', 'POST'] },
-  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/?$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+$`), methods: ['GET', 'DELETE'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
 ];

@@ -16,14 +16,21 @@ export function parseBasicAuthorization(header: string | undefined): [string, st
   return [decoded.slice(0, colon), decoded.slice(colon + 1)];
 }
 
-/** The account named by `x-service-domain`: `/<account>/master` or `<account>/master`. */
+/**
+ * The account named by `x-service-domain`: `/<account>/master` or `<account>/master`. Account
+ * names are stored in lowercase, and clients of the original service were not strict about case.
+ */
 export function parseDomainHeader(header: string | undefined): string | undefined {
-  const match = header?.trim().match(/^\/?([a-z0-9][a-z0-9-]{0,62})\/master\/?$/);
+  const match = header?.trim().toLowerCase().match(/^\/?([a-z0-9][a-z0-9-]{0,62})\/master\/?$/);
   return match?.[1];
 }
 
-export function unauthorized(message?: string) {
-  return new ApiError('UNAUTHORIZED', message, { headers: CHALLENGE });
+/**
+ * Every failed authentication gets this same answer — missing header, unknown account or name,
+ * wrong secret — so that it tells a prober nothing about which part was wrong.
+ */
+export function unauthorized() {
+  return new ApiError('UNAUTHORIZED', undefined, { headers: CHALLENGE });
 }
 
 /**
@@ -47,7 +54,7 @@ export function authenticateAccount(options: { authenticator: Authenticator; ser
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
     const principal = await options.authenticator.authenticate(account, credentials[0], credentials[1]);
-    if (!principal) throw unauthorized('The credentials are not valid for this account.');
+    if (!principal) throw unauthorized();
     c.set('principal', principal);
     await next();
   };

@@ -23,7 +23,7 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
 
 export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
   return new Hono<AppEnv>().post(
-    '/choreos/*',
+    '/choreos/:id{.+}',
     bodyLimit({
       maxSize: deps.bodyLimitBytes,
       onError: () => {
