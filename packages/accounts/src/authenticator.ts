@@ -64,6 +64,9 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
       for (const [kind, stored] of [['user', user], ['app', app]] as const) {
         if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
       }
+      // A wrong application key is checked in microseconds; without a hash here it would answer
+      // faster than an unknown name does, telling a prober which application names exist.
+      if (!user) await decoy(secret);
       return undefined;
     },
 
