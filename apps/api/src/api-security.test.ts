@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { REALM } from './middleware/authenticate.ts';
+import { startInProcessApp, type InProcessApp, type TestCredential } from './test-support/in-process-app.ts';
+
+// Who may see what, in process: authentication, accounts, scoped credentials, host and HTTPS rules.
+const ENCODE = '/choreos/Library/Utilities/Encoding/Base64Encode';
+const ECHO = '/choreos/Library/Utilities/Development/Echo';
+
+describe('access rules in process', () => {
+  let t: InProcessApp;
+
+  beforeAll(async () => {
+    t = await startInProcessApp({ redisUrl: inject('redisUrl') });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function runAsync(path: string, credential: TestCredential, value = 'x') {
+    const name = path === ECHO ? 'Message' : 'Text';
+    const res = await t.call('POST', `${path}?mode=async`, credential, { body: JSON.stringify({ inputs: [{ name, value }] }) });
+    expect(res.status).toBe(202);
+    return (await res.json()).id as string;
+  }
+
+  describe('failed authentication', () => {
+    const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
+
+    it('answers every kind of failure with the same 401 and a Basic challenge', async () => {
+      const { alice, acmeApp } = t.credentials;
+      const attempts: { label: string; headers: Record<string, string> }[] = [
+        { label: 'no Authorization', headers: { authorization: '' } },
+        { label: 'wrong password', headers: { authorization: basic(`alice:${alice.secret}x`) } },
+        { label: 'unknown name', headers: { authorization: basic(`mallory:${alice.secret}`) } },
+        { label: 'empty secret', headers: { authorization: basic('alice:') } },
+        { label: 'no colon', headers: { authorization: basic('alice') } },
+        { label: 'another scheme', headers: { authorization: `Bearer ${alice.secret}` } },
+        { label: 'not base64', headers: { authorization: 'Basic !!!***' } },
+        { label: 'unknown account', headers: { 'x-service-domain': '/nobody/master' } },
+        { label: "another account's credentials", headers: { 'x-service-domain': '/other/master' } },
+        { label: "an application's key for a user", headers: { authorization: basic(`alice:${acmeApp.secret}`) } },
+      ];
+      const bodies = new Set<string>();
+      for (const { label, headers } of attempts) {
+        const res = await t.call('GET', '/choreos', alice, { headers });
+        expect(res.status, label).toBe(401);
+        expect(res.headers.get('www-authenticate'), label).toBe(`Basic realm="${REALM}", charset="UTF-8"`);
+        const { error } = await res.json();
+        expect(error.requestId).toBe(res.headers.get('x-request-id'));
+        bodies.add(JSON.stringify({ ...error, requestId: undefined }));
+      }
+      expect(bodies.size).toBe(1);
+      expect(JSON.parse([...bodies][0]!).code).toBe('UNAUTHORIZED');
+    });
+
+    it('still refuses a wrong password right after a right one (only successes are remembered)', async () => {
+      const { alice } = t.credentials;
+      expect((await t.call('GET', '/choreos', alice)).status).toBe(200);
+      expect((await t.call('GET', '/choreos', { ...alice, secret: `${alice.secret}!` })).status).toBe(401);
+      expect((await t.call('GET', '/choreos', alice)).status).toBe(200);
+    });
+
+    it('answers a missing or malformed domain header with 400', async () => {
+      for (const domain of ['', '/acme', 'acme/main', '/ac me/master', '/../master', '/acme/master/extra']) {
+        const res = await t.call('GET', '/choreos', t.credentials.alice, { headers: { 'x-service-domain': domain } });
+        expect(res.status, domain).toBe(400);
+        expect((await res.json()).error.code).toBe('BAD_REQUEST');
+      }
+    });
+  });
+
+  describe('accounts', () => {
+    it("hides another account's executions: status, list and terminate", async () => {
+      const id = await runAsync(ENCODE, t.credentials.alice);
+      const { bob } = t.credentials;
+      expect((await t.call('GET', `/choreo-executions/${id}`, bob)).status).toBe(404);
+      expect((await t.call('GET', `/choreo-executions/${id}?view=outputs`, bob)).status).toBe(404);
+      const deleted = await t.call('DELETE', `/choreo-executions/${id}`, bob);
+      expect(deleted.status).toBe(404);
+      expect((await deleted.json()).error.message).toBe('No such execution.');
+      expect((await t.executions.get(id))?.status).toBe('RUNNING');
+      expect((await t.executions.get(id))?.cancelRequested).toBe(false);
+      const { executions } = await (await t.call('GET', '/choreo-executions', bob)).json();
+      expect(executions.map((e: { id: string }) => e.id)).not.toContain(id);
+
+      const unknown = await t.call('GET', '/choreo-executions/0123456789abcdef0123456789abcdef', bob);
+      expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: 'No such execution.' } });
+    });
+  });
+
+  describe('credentials limited to Choreo patterns', () => {
+    it('lists, shows and runs only the Choreos the credential may access', async () => {
+      const { encodingApp } = t.credentials;
+      const { resources } = await (await t.call('GET', '/choreos', encodingApp)).json();
+      expect(resources.length).toBeGreaterThan(0);
+      expect(resources.every((id: string) => id.startsWith('/Library/Utilities/Encoding/'))).toBe(true);
+      expect((await t.call('GET', ENCODE, encodingApp)).status).toBe(200);
+      expect((await t.call('GET', ECHO, encodingApp)).status).toBe(404);
+      const before = await t.executions.countRunning('acme');
+      const run = await t.call('POST', `${ECHO}?mode=async`, encodingApp, { body: '{"inputs": [{"name": "Message", "value": "x"}]}' });
+      expect(run.status).toBe(404);
+      expect(await t.executions.countRunning('acme')).toBe(before);
+    });
+
+    it('sees only executions of Choreos it may access, in its own account', async () => {
+      const { encodingApp, alice } = t.credentials;
+      const echo = await runAsync(ECHO, alice);
+      const encode = await runAsync(ENCODE, encodingApp);
+      expect((await t.call('GET', `/choreo-executions/${echo}`, encodingApp)).status).toBe(404);
+      expect((await t.call('DELETE', `/choreo-executions/${echo}`, encodingApp)).status).toBe(404);
+      expect((await t.executions.get(echo))?.status).toBe('RUNNING');
+      const listed = (await (await t.call('GET', '/choreo-executions', encodingApp)).json()).executions.map((e: { id: string }) => e.id);
+      expect(listed).toContain(encode);
+      expect(listed).not.toContain(echo);
+      // A user of the same account with every Choreo sees the application's run.
+      expect((await t.call('GET', `/choreo-executions/${encode}`, alice)).status).toBe(200);
+    });
+  });
+
+  describe('host and domain header', () => {
+    it.each([
+      ['acme.choreos.test', 200],
+      ['ACME.Choreos.Test:8443', 200],
+      ['other.choreos.test', 400],
+      ['x.acme.choreos.test', 400],
+      ['127.0.0.1:8443', 200],
+      ['choreos.test', 200],
+      ['lb.internal', 200],
+    ])('Host %s answers %i', async (host, status) => {
+      const res = await t.call('GET', '/choreos', t.credentials.alice, { headers: { host } });
+      expect(res.status).toBe(status);
+      if (status === 400) expect((await res.json()).error.message).toMatch(/host/i);
+    });
+  });
+
+  describe('behind a TLS-terminating proxy', () => {
+    let proxied: InProcessApp;
+
+    beforeAll(async () => {
+      proxied = await startInProcessApp({ redisUrl: inject('redisUrl'), config: { trustProxy: true } });
+    });
+
+    afterAll(async () => {
+      await proxied?.close();
+    });
+
+    it.each([
+      [undefined, 403],
+      ['http', 403],
+      ['http, https', 403],
+      ['ftp', 403],
+      ['https', 200],
+      ['HTTPS', 200],
+      ['https, http', 200],
+    ])('X-Forwarded-Proto %s answers %i', async (proto, status) => {
+      const res = await proxied.call('GET', '/choreos', proxied.credentials.alice, { headers: proto ? { 'x-forwarded-proto': proto } : {} });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      if (status === 403) expect((await res.json()).error.code).toBe('FORBIDDEN');
+    });
+
+    it('refuses before authenticating, and leaves health checks reachable', async () => {
+      expect((await proxied.call('GET', '/choreos', undefined)).status).toBe(403);
+      expect((await proxied.app.request('/healthz')).status).toBe(200);
+    });
+  });
+});

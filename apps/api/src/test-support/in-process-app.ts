@@ -1,0 +1,148 @@
+import { fileURLToPath } from 'node:url';
+import { applyAccountsFile, createAccountStore, createAuthenticator } from '@ces/accounts';
+import { loadCatalogue } from '@ces/choreos';
+import { createLogger } from '@ces/observability';
+import {
+  createDefinitionStore,
+  createExecutionEvents,
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createRedisConnection,
+  waitUntilReady,
+  type ExecutionStore,
+  type KeySpace,
+} from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import type { Redis } from 'ioredis';
+import { createApp, type AppConfig } from '../app.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { createRunLauncher } from '../runs/run-launcher.ts';
+
+export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
+
+export interface TestCredential {
+  account: string;
+  name: string;
+  secret: string;
+}
+
+export interface CallOptions {
+  body?: string;
+  accept?: string;
+  headers?: Record<string, string>;
+}
+
+export interface InProcessApp {
+  app: ReturnType<typeof createApp>;
+  redis: Redis;
+  keys: KeySpace;
+  executions: ExecutionStore;
+  credentials: {
+    /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
+    alice: TestCredential;
+    encodingApp: TestCredential;
+    acmeApp: TestCredential;
+    /** other: a second account. */
+    bob: TestCredential;
+  };
+  /** A request to the interface under BASE_PATH, with Basic credentials and the domain header. */
+  call(method: string, path: string, credential: TestCredential | undefined, options?: CallOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * The API app in this process, on real stores over the real test Redis (an isolated prefix), the
+ * real catalogue and real accounts — no worker: runs stay queued, which is all these tests need.
+ */
+export async function startInProcessApp(options: {
+  redisUrl: string;
+  config?: Partial<AppConfig>;
+  syncWaitMs?: number;
+  maxRunningPerAccount?: number;
+  catalogueDir?: string;
+}): Promise<InProcessApp> {
+  const keys = createKeySpace(isolatedPrefix('api'));
+  const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
+  const queueConnection = createRedisConnection(options.redisUrl, 'request', 'api-test-queue');
+  const subscriber = createRedisConnection(options.redisUrl, 'subscriber', 'api-test-events');
+  await Promise.all([redis, queueConnection, subscriber].map((connection) => waitUntilReady(connection)));
+
+  const secret = (label: string) => `${label}-${Math.random().toString(36).slice(2)}-0123456789abcdef0123456789`;
+  const credentials = {
+    alice: { account: 'acme', name: 'alice', secret: secret('alice') },
+    encodingApp: { account: 'acme', name: 'encoding-app', secret: secret('encoding') },
+    acmeApp: { account: 'acme', name: 'acme-app', secret: secret('acme') },
+    bob: { account: 'other', name: 'bob', secret: secret('bob') },
+  };
+  const accounts = createAccountStore({ redis, keys });
+  await applyAccountsFile(accounts, {
+    accounts: [
+      {
+        name: 'acme',
+        users: [{ name: 'alice', password: credentials.alice.secret, choreos: ['/**'] }],
+        apps: [
+          { name: 'encoding-app', key: credentials.encodingApp.secret, choreos: ['/Library/Utilities/Encoding/**'] },
+          { name: 'acme-app', key: credentials.acmeApp.secret, choreos: ['/**'] },
+        ],
+      },
+      { name: 'other', users: [{ name: 'bob', password: credentials.bob.secret, choreos: ['/**'] }], apps: [] },
+    ],
+    operators: [],
+  });
+
+  const catalogue = await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR);
+  const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
+  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
+  const launcher = createRunLauncher({
+    executions,
+    definitions: createDefinitionStore({ redis, keys }),
+    queue,
+    events,
+    config: {
+      syncWaitMs: options.syncWaitMs ?? 100,
+      maxRunningPerAccount: options.maxRunningPerAccount ?? 1000,
+      defaultTimeLimitSeconds: 900,
+      quotaRetryAfterSeconds: 5,
+    },
+  });
+  const app = createApp({
+    config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, ...options.config },
+    catalogue,
+    executions,
+    queue,
+    launcher,
+    authenticator: createAuthenticator({ accounts }),
+    probe: { redisAnswers: async () => (await redis.ping()) === 'PONG', liveWorkers: async () => 0 },
+    isRedisAvailable: () => redis.status === 'ready',
+    logger: createLogger({ name: 'api-test', level: 'silent' }),
+  });
+
+  return {
+    app,
+    redis,
+    keys,
+    executions,
+    credentials,
+    call(method, path, credential, callOptions = {}) {
+      const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
+      if (credential) {
+        headers.authorization = `Basic ${Buffer.from(`${credential.name}:${credential.secret}`).toString('base64')}`;
+        headers['x-service-domain'] = `/${credential.account}/master`;
+      }
+      if (callOptions.body !== undefined) headers['content-type'] = 'application/json';
+      Object.assign(headers, callOptions.headers);
+      for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
+      return Promise.resolve(
+        app.request(`${BASE_PATH}${path}`, { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) }),
+      );
+    },
+    async close() {
+      await events.close();
+      await queue.close();
+      await deleteKeysWithPrefix(redis, keys.prefix);
+      await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+    },
+  };
+}
