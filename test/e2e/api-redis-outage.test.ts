@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalRedis, type LocalRedis } from '@ces/local-runtime';
+import { waitFor } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack.ts';
+
+// A Redis of its own, stopped and started again under the API: 503 with Retry-After while it is
+// away, and service again once it is back, without restarting the API.
+describe('the API while Redis is unreachable', () => {
+  let redisDir: string;
+  let redis: LocalRedis;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    redisDir = mkdtempSync(join(tmpdir(), 'ces-outage-redis-'));
+    redis = await startLocalRedis({ dataDir: redisDir, appendOnly: true });
+    stack = await startStack({ redisUrl: redis.url, workers: 0 });
+    stack.redis.on('error', () => {});
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await redis?.close();
+    if (redisDir) rmSync(redisDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After, shows no internals, and recovers by itself', async () => {
+    const { alice } = stack.credentials;
+    expect((await stack.call('GET', '/choreos', alice)).status).toBe(200);
+    const apiPid = stack.api.pid;
+
+    await redis.close();
+    const down = await waitFor(
+      async () => {
+        const res = await stack.call('GET', '/choreo-executions', alice);
+        return res.status === 503 ? res : undefined;
+      },
+      { what: 'a 503 while Redis is down' },
+    );
+    expect(Number(down.headers['retry-after'])).toBeGreaterThan(0);
+    expect(down.json().error).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is briefly unavailable. Retry shortly.',
+      requestId: down.headers['x-request-id'],
+    });
+    expect(down.text).not.toMatch(/redis|ECONN|stack|at /i);
+
+    const run = await stack.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async', alice, {
+      accept: 'application/xml',
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
+    });
+    expect(run.status).toBe(503);
+    expect(run.headers['retry-after']).toBeDefined();
+    expect(run.text).toContain('<code>SERVICE_UNAVAILABLE</code>');
+    expect((await stack.http.request('GET', '/readyz')).status).toBe(503);
+    expect((await stack.http.request('GET', '/healthz')).status).toBe(200);
+
+    redis = await startLocalRedis({ dataDir: redisDir, port: redis.port, appendOnly: true });
+    await waitFor(async () => (await stack.call('GET', '/choreo-executions', alice)).status === 200, {
+      timeoutMs: 20_000,
+      intervalMs: 200,
+      what: 'the API to serve again',
+    });
+    const accepted = await stack.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async', alice, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const { id } = accepted.json();
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution.status).toBe('RUNNING');
+    expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
+    expect((await stack.http.request('GET', '/readyz')).status).toBe(200);
+    expect(stack.api.running).toBe(true);
+    expect(stack.api.pid).toBe(apiPid);
+  });
+});
