@@ -1,1 +1,13 @@
 export { createLogger, REDACTED_PATHS, type Logger } from './logger.ts';
+export { createMetricsRegistry, type MetricsRegistry } from './metrics-registry.ts';
+export { createHttpMetrics, HTTP_DURATION_BUCKETS, type HttpMetrics, type RequestObservation } from './http-metrics.ts';
+export {
+  createExecutionMetrics,
+  EXECUTION_DURATION_BUCKETS,
+  STEP_DURATION_BUCKETS,
+  type ExecutionMetrics,
+} from './execution-metrics.ts';
+export { registerClusterMetrics, type ClusterSources } from './cluster-metrics.ts';
+export { registerWorkerMetrics } from './worker-metrics.ts';
+export { createRedisMetrics, type RedisEventSource, type RedisMetrics } from './redis-metrics.ts';
+export { ACCESS_LOG_MESSAGE, accessLogFields, accessLogLevel, type AccessLogEntry, type AccessLogLevel } from './access-log.ts';

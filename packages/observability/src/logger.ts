@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -23,7 +24,8 @@ export function createLogger(options: { name: string; level: string; base?: Reco
   const config: LoggerOptions = {
     name: options.name,
     level: options.level,
-    base: { pid: process.pid, ...options.base },
+    // `hostname` is the machine; a worker adds `host`, the address it writes on executions.
+    base: { pid: process.pid, hostname: hostname(), ...options.base },
     redact: { paths: REDACTED_PATHS, remove: true },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },

@@ -1,0 +1,68 @@
+import { Gauge } from 'prom-client';
+import type { MetricsRegistry } from './metrics-registry.ts';
+
+/** Where the cluster-wide gauges read their values, at scrape time. */
+export interface ClusterSources {
+  queueCounts(): Promise<{ waiting: number; active: number; delayed: number }>;
+  /** Epoch ms at which the oldest waiting execution was queued; undefined when none waits. */
+  oldestWaitingSince(): Promise<number | undefined>;
+  runningByAccount(): Promise<Record<string, number>>;
+  liveWorkers(): Promise<number>;
+}
+
+/**
+ * Gauges that describe the whole service rather than this process: read from Redis on each
+ * scrape, so they are exact whenever Prometheus looks, and the same on every API instance (take
+ * `max` over instances). A source that fails (Redis away) drops its series for that scrape
+ * instead of failing the whole scrape, so process metrics stay visible during an outage.
+ */
+export function registerClusterMetrics(registry: MetricsRegistry, sources: ClusterSources, now: () => number = Date.now): void {
+  new Gauge({
+    name: 'ces_queue_jobs',
+    help: 'Executions in the queue, by state: waiting, active, delayed (retry back-off).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const counts = await sources.queueCounts().catch(() => undefined);
+      if (!counts) return;
+      for (const state of ['waiting', 'active', 'delayed'] as const) this.set({ state }, counts[state]);
+    },
+  });
+  new Gauge({
+    name: 'ces_queue_oldest_waiting_age_seconds',
+    help: 'How long the oldest waiting execution has waited for a worker; 0 when none waits.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const since = await sources.oldestWaitingSince().then(
+        (value) => ({ value }),
+        () => undefined,
+      );
+      if (!since) return;
+      this.set(since.value === undefined ? 0 : Math.max(0, (now() - since.value) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'ces_executions_running',
+    help: 'RUNNING executions (queued or executing), by account.',
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const byAccount = await sources.runningByAccount().catch(() => undefined);
+      if (!byAccount) return;
+      for (const [account, count] of Object.entries(byAccount)) this.set({ account }, count);
+    },
+  });
+  new Gauge({
+    name: 'ces_workers_live',
+    help: 'Worker processes with a live heartbeat.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const live = await sources.liveWorkers().catch(() => undefined);
+      if (live !== undefined) this.set(live);
+    },
+  });
+}

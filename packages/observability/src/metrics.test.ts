@@ -1,0 +1,137 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { waitFor } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { accessLogFields, accessLogLevel } from './access-log.ts';
+import { registerClusterMetrics } from './cluster-metrics.ts';
+import { createExecutionMetrics } from './execution-metrics.ts';
+import { createHttpMetrics } from './http-metrics.ts';
+import { createLogger } from './logger.ts';
+import { createMetricsRegistry } from './metrics-registry.ts';
+import { createRedisMetrics } from './redis-metrics.ts';
+import { registerWorkerMetrics } from './worker-metrics.ts';
+
+async function value(registry: ReturnType<typeof createMetricsRegistry>, name: string, labels: Record<string, string> = {}) {
+  const metric = await registry.getSingleMetric(name)?.get();
+  const match = metric?.values.find((v) => Object.entries(labels).every(([key, wanted]) => String(v.labels[key]) === wanted));
+  return match?.value;
+}
+
+describe('metrics registries', () => {
+  it('are per process and never collide, unlike the global default registry', async () => {
+    const a = createMetricsRegistry({ service: 'api', processMetrics: false });
+    const b = createMetricsRegistry({ service: 'api', processMetrics: false });
+    const httpA = createHttpMetrics(a);
+    createHttpMetrics(b);
+    httpA.observe({ method: 'GET', route: '/choreos', status: 200, durationSeconds: 0.01 });
+    expect(await value(a, 'ces_http_requests_total', { route: '/choreos', status: '200' })).toBe(1);
+    expect(await value(b, 'ces_http_requests_total', { route: '/choreos', status: '200' })).toBeUndefined();
+    expect(await a.metrics()).toContain('service="api"');
+  });
+
+  it('count executions by Choreo and status, with duration histograms', async () => {
+    const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
+    const executions = createExecutionMetrics(registry);
+    executions.started('/A');
+    executions.ended({ choreo: '/A', status: 'SUCCESS', durationMs: 1500 });
+    executions.step({ kind: 'control.wait', ok: true, durationMs: 20 });
+    expect(await value(registry, 'ces_executions_started_total', { choreo: '/A' })).toBe(1);
+    expect(await value(registry, 'ces_executions_ended_total', { choreo: '/A', status: 'SUCCESS' })).toBe(1);
+    const text = await registry.metrics();
+    expect(text).toMatch(/ces_execution_duration_seconds_bucket\{le="2\.5",service="worker",choreo="\/A",status="SUCCESS"\} 1/);
+    expect(text).toMatch(/ces_execution_duration_seconds_bucket\{le="1",service="worker",choreo="\/A",status="SUCCESS"\} 0/);
+    expect(text).toMatch(/ces_step_duration_seconds_count\{service="worker",kind="control.wait",ok="true"\} 1/);
+  });
+
+  it('read cluster gauges at scrape time, and drop a failing source without failing the scrape', async () => {
+    const registry = createMetricsRegistry({ service: 'api', processMetrics: false });
+    let waiting = 3;
+    let redisUp = true;
+    registerClusterMetrics(
+      registry,
+      {
+        queueCounts: async () => ({ waiting, active: 2, delayed: 1 }),
+        oldestWaitingSince: async () => (waiting > 0 ? 10_000 : undefined),
+        runningByAccount: async () => {
+          if (!redisUp) throw new Error('Redis is away');
+          return { acme: 5 };
+        },
+        liveWorkers: async () => 4,
+      },
+      () => 70_000,
+    );
+    expect(await value(registry, 'ces_queue_jobs', { state: 'waiting' })).toBe(3);
+    expect(await value(registry, 'ces_queue_oldest_waiting_age_seconds')).toBe(60);
+    expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBe(5);
+    expect(await value(registry, 'ces_workers_live')).toBe(4);
+    waiting = 0;
+    redisUp = false;
+    expect(await value(registry, 'ces_queue_jobs', { state: 'waiting' })).toBe(0);
+    expect(await value(registry, 'ces_queue_oldest_waiting_age_seconds')).toBe(0);
+    expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBeUndefined();
+    expect(await registry.metrics()).toContain('ces_workers_live{service="api"} 4');
+  });
+
+  it('report a worker’s concurrency and current load', async () => {
+    const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
+    let active = 1;
+    registerWorkerMetrics(registry, { concurrency: 8, activeCount: () => active });
+    expect(await value(registry, 'ces_worker_concurrency')).toBe(8);
+    active = 3;
+    expect(await value(registry, 'ces_worker_active_executions')).toBe(3);
+  });
+
+  it('count the errors and reconnects of a real Redis connection that cannot connect', async () => {
+    // A port that was just free: nothing listens there, so every attempt is refused.
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+
+    const registry = createMetricsRegistry({ service: 'api', processMetrics: false });
+    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 20, maxRetriesPerRequest: null });
+    createRedisMetrics(registry).instrument(redis, 'api');
+    expect(await value(registry, 'ces_redis_errors_total', { connection: 'api' })).toBe(0);
+    redis.connect().catch(() => {});
+    try {
+      await waitFor(async () => ((await value(registry, 'ces_redis_reconnects_total', { connection: 'api' })) ?? 0) >= 2, {
+        what: 'reconnection attempts to be counted',
+      });
+      expect(await value(registry, 'ces_redis_errors_total', { connection: 'api' })).toBeGreaterThanOrEqual(1);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('carry the host name and never a secret field', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ name: 'api', level: 'info' }, sink);
+    logger.info({ password: 'hunter2-hunter2', credential: { key: 'k-123', name: 'robot' }, authorization: 'Basic abc' }, 'hello');
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ msg: 'hello', name: 'api', level: 'info', credential: { name: 'robot' } });
+    expect(typeof line.hostname).toBe('string');
+    expect(lines[0]).not.toMatch(/hunter2|k-123|Basic abc/);
+  });
+
+  it('build one access line per request, levelled by status', () => {
+    expect(accessLogFields({ requestId: 'r1', method: 'GET', path: '/x', route: '/x', status: 200, durationMs: 1.234, account: '' })).toEqual({
+      requestId: 'r1',
+      method: 'GET',
+      path: '/x',
+      route: '/x',
+      status: 200,
+      durationMs: 1.2,
+    });
+    expect([accessLogLevel(200), accessLogLevel(404), accessLogLevel(503)]).toEqual(['info', 'warn', 'error']);
+  });
+});
