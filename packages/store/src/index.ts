@@ -20,3 +20,4 @@ export {
 } from './execution-queue.ts';
 export { createRedisConnection, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
 export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
+export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';
