@@ -12,8 +12,10 @@ import {
   createWorkerRegistry,
   waitUntilReady,
 } from '@ces/store';
+import { createApiMetrics } from './api-metrics.ts';
 import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
+import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { listen, type RunningServer } from './server.ts';
 
@@ -51,7 +53,11 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   const queue = createExecutionQueue({ connection: queueConnection, keys });
   const events = await createExecutionEvents({ subscriber, keys });
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
-  const launcher = createRunLauncher({
+  const metrics = createApiMetrics({ queue, executions, accounts, workers });
+  metrics.redis.instrument(redis, 'api');
+  metrics.redis.instrument(queueConnection, 'api-queue');
+  metrics.redis.instrument(subscriber, 'api-events');
+  const launcher = countStartedRuns(createRunLauncher({
     executions,
     definitions,
     queue,
@@ -62,12 +68,12 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
       quotaRetryAfterSeconds: 5,
     },
-  });
+  }), metrics.executions);
 
   const app = createApp({
     config: { serviceHost: config.SERVICE_HOST, trustProxy: config.TRUST_PROXY, bodyLimitBytes: config.BODY_LIMIT_BYTES },
     catalogue,
-    executions,
+    executions: countEndedRuns(executions, metrics.executions),
     queue,
     launcher,
     authenticator: createAuthenticator({ accounts }),
@@ -81,8 +87,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       },
       liveWorkers: () => workers.count(),
     },
-    isRedisAvailable: () => redis.status === 'ready',
+    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready',
     logger,
+    metrics: { registry: metrics.registry, http: metrics.http },
+    ops: { workers, queue },
   });
 
   const tls = config.TRUST_PROXY

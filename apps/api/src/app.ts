@@ -1,6 +1,6 @@
 import type { Authenticator } from '@ces/accounts';
 import type { Catalogue } from '@ces/choreos';
-import type { Logger } from '@ces/observability';
+import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
 import type { ExecutionJobData, ExecutionStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
@@ -11,10 +11,12 @@ import { ApiError } from './errors/api-error.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
 import { errorBody } from './formats/representations.ts';
 import { respond } from './formats/respond.ts';
+import { accessLog } from './middleware/access-log.ts';
 import { authenticateAccount } from './middleware/authenticate.ts';
 import { negotiate } from './middleware/negotiate-format.ts';
 import { requestId } from './middleware/request-id.ts';
-import { requireHttps } from './middleware/require-https.ts';
+import { requestMetrics } from './middleware/request-metrics.ts';
+import { requireHttps, strictTransportSecurity } from './middleware/require-https.ts';
 import { BASE_PATH } from './base-path.ts';
 import { allowedMethods } from './route-table.ts';
 import { getChoreoRoute } from './routes/get-choreo.ts';
@@ -22,6 +24,8 @@ import { getExecutionRoute } from './routes/get-execution.ts';
 import { healthRoutes, type HealthProbe } from './routes/health.ts';
 import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
+import { metricsRoute } from './routes/metrics.ts';
+import { OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -44,13 +48,22 @@ export interface AppDeps {
   /** False while Redis is unreachable: failures are then answered 503, not 500. */
   isRedisAvailable: () => boolean;
   logger: Logger;
+  /** Request metrics and `/metrics`; omitted in tests that do not need them. */
+  metrics?: { registry: MetricsRegistry; http: HttpMetrics };
+  /** `/ops` for operators; omitted in tests that do not need it. */
+  ops?: OpsDeps;
 }
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  app.use(accessLog({ logger: deps.logger }));
+  if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
+  app.use(strictTransportSecurity());
   app.use(negotiate());
   app.route('/', healthRoutes({ probe: deps.probe }));
+  if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authenticator: deps.authenticator, trustProxy: deps.config.trustProxy }));
+  if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authenticator: deps.authenticator, trustProxy: deps.config.trustProxy }));
 
   const api = new Hono<AppEnv>();
   api.use(requireHttps({ trustProxy: deps.config.trustProxy }));
@@ -65,7 +78,8 @@ export function createApp(deps: AppDeps) {
 
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
-    if (allowed.length > 0) throw new ApiError('METHOD_NOT_ALLOWED', `Use ${allowed.join(', ')} here.`, { headers: { Allow: allowed.join(', ') } });
+    // A known path with an allowed method that still found no handler (an empty id) is simply absent.
+    if (allowed.length > 0 && !allowed.includes(c.req.method === 'HEAD' ? 'GET' : c.req.method)) throw new ApiError('METHOD_NOT_ALLOWED', `Use ${allowed.join(', ')} here.`, { headers: { Allow: allowed.join(', ') } });
     throw new ApiError('NOT_FOUND');
   });
 

@@ -1,0 +1,58 @@
+import type { AccountStore } from '@ces/accounts';
+import {
+  createExecutionMetrics,
+  createHttpMetrics,
+  createMetricsRegistry,
+  createRedisMetrics,
+  registerClusterMetrics,
+  type ExecutionMetrics,
+  type HttpMetrics,
+  type MetricsRegistry,
+  type RedisMetrics,
+} from '@ces/observability';
+import type { ExecutionJobData, ExecutionStore, WorkerRegistry } from '@ces/store';
+import type { Queue } from 'bullmq';
+
+export interface ApiMetrics {
+  registry: MetricsRegistry;
+  http: HttpMetrics;
+  executions: ExecutionMetrics;
+  redis: RedisMetrics;
+}
+
+/**
+ * The API's metrics: its requests, the executions it starts (and the queued ones it ends by
+ * termination), its Redis connections, and the cluster-wide gauges read from Redis on scrape —
+ * queue, running executions per account, live workers.
+ */
+export function createApiMetrics(deps: {
+  queue: Queue<ExecutionJobData>;
+  executions: ExecutionStore;
+  accounts: AccountStore;
+  workers: WorkerRegistry;
+}): ApiMetrics {
+  const registry = createMetricsRegistry({ service: 'api' });
+  registerClusterMetrics(registry, {
+    async queueCounts() {
+      const counts = await deps.queue.getJobCounts('waiting', 'active', 'delayed');
+      return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
+    },
+    async oldestWaitingSince() {
+      // Ascending: the job a worker will take next, which has waited longest.
+      const [oldest] = await deps.queue.getWaiting(0, 0);
+      return oldest?.timestamp;
+    },
+    async runningByAccount() {
+      const accounts = await deps.accounts.listAccounts();
+      const counts = await Promise.all(accounts.map((account) => deps.executions.countRunning(account)));
+      return Object.fromEntries(accounts.map((account, i) => [account, counts[i]!]));
+    },
+    liveWorkers: () => deps.workers.count(),
+  });
+  return {
+    registry,
+    http: createHttpMetrics(registry),
+    executions: createExecutionMetrics(registry),
+    redis: createRedisMetrics(registry),
+  };
+}

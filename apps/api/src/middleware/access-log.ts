@@ -1,0 +1,41 @@
+import { ACCESS_LOG_MESSAGE, accessLogFields, accessLogLevel, type Logger } from '@ces/observability';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { matchedRoute } from './matched-route.ts';
+
+const EXECUTION_PATH = new RegExp(`^${BASE_PATH.replaceAll('.', '\\.')}/choreo-executions/([0-9a-f]{32})$`);
+const CHOREO_PATH = new RegExp(`^${BASE_PATH.replaceAll('.', '\\.')}/choreos(/.+)$`);
+/** Probed every few seconds by balancers: their successes would drown the other lines. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * One JSON line per request once it is answered: request id, method, path (never the query or a
+ * header, so never a secret), route, status, duration, and who asked — account and credential
+ * name — with the execution or Choreo the path names.
+ */
+export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const path = c.req.path;
+      const principal = c.get('principal');
+      const fields = accessLogFields({
+        requestId: c.get('requestId') ?? '',
+        method: c.req.method,
+        path,
+        route: matchedRoute(c),
+        status: c.res.status,
+        durationMs: performance.now() - started,
+        account: principal?.account,
+        principal: principal?.name,
+        executionId: EXECUTION_PATH.exec(path)?.[1] ?? c.res.headers.get('location')?.match(/([0-9a-f]{32})$/)?.[1],
+        choreo: CHOREO_PATH.exec(path)?.[1],
+      });
+      const level = PROBES.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);
+      options.logger[level](fields, ACCESS_LOG_MESSAGE);
+    }
+  };
+}

@@ -1,0 +1,30 @@
+import type { Authenticator } from '@ces/accounts';
+import type { ExecutionJobData, WorkerRegistry } from '@ces/store';
+import type { Queue } from 'bullmq';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { authenticateOperator } from '../middleware/authenticate.ts';
+import { requireHttps } from '../middleware/require-https.ts';
+import { opsQueuesRoute } from './ops-queues.ts';
+import { opsWorkersRoute } from './ops-workers.ts';
+
+export const OPS_PATH = '/ops';
+
+export interface OpsDeps {
+  workers: WorkerRegistry;
+  queue: Queue<ExecutionJobData>;
+}
+
+/**
+ * Everything under `/ops`, for operators only: account users and applications get 403, and no
+ * credentials 401 with a Basic challenge (which makes a browser ask, for the dashboard).
+ * Mount at OPS_PATH: the middleware here covers every path below it, known or not.
+ */
+export function opsRoutes(deps: OpsDeps & { authenticator: Authenticator; trustProxy: boolean }) {
+  const ops = new Hono<AppEnv>();
+  ops.use(requireHttps({ trustProxy: deps.trustProxy }));
+  ops.use(authenticateOperator({ authenticator: deps.authenticator }));
+  ops.route('/', opsWorkersRoute({ workers: deps.workers }));
+  ops.route('/queues', opsQueuesRoute({ queue: deps.queue, basePath: `${OPS_PATH}/queues` }) as unknown as Hono<AppEnv>);
+  return ops;
+}

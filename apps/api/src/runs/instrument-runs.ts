@@ -1,0 +1,34 @@
+import type { ExecutionMetrics } from '@ces/observability';
+import type { ExecutionStore } from '@ces/store';
+import type { RunLauncher } from './run-launcher.ts';
+
+/** Counts every run the launcher accepts, by Choreo. */
+export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetrics): RunLauncher {
+  return {
+    async launch(principal, entry, request, options) {
+      const result = await launcher.launch(principal, entry, request, options);
+      metrics.started(result.record.choreo);
+      return result;
+    },
+  };
+}
+
+/**
+ * Counts the executions this process ends. In the API that is a queued run taken out of the queue
+ * by termination; workers count the rest. The record is read back only when the end applied.
+ */
+export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMetrics): ExecutionStore {
+  return {
+    ...executions,
+    async finish(id, request) {
+      const result = await executions.finish(id, request);
+      if (result.applied && result.status) {
+        const record = await executions.get(id).catch(() => undefined);
+        if (record) {
+          metrics.ended({ choreo: record.choreo, status: result.status, durationMs: (record.endtime ?? Date.now()) - record.starttime });
+        }
+      }
+      return result;
+    },
+  };
+}
