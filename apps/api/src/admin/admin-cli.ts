@@ -1,0 +1,190 @@
+import { parseArgs } from 'node:util';
+import { AccountError, isValidChoreoPattern } from '@ces/accounts';
+import { addOperator, addUser, createAccount, createKey, listAccounts, listOperators, revokeKey, rotateKey, showAccount } from './account-commands.ts';
+import { AdminError, EXIT, UsageError } from './admin-error.ts';
+import type { CommandContext } from './command-context.ts';
+import { listExecutions, terminate } from './execution-commands.ts';
+
+export const USAGE = `Usage: npm run admin -- <command> [options]
+
+Accounts
+  accounts create <account>                      create an account
+  accounts list                                  accounts with their users, apps and running executions
+  accounts show <account>                        an account's users and applications (never a secret)
+  users add <account> <user> [--choreo P]...     add a user, or reset its password and patterns;
+        [--password-stdin]                       the password is read from stdin, or generated and shown once
+  keys create <account> <app> [--choreo P]...    create an application; its key is shown once
+  keys rotate <account> <app> [--choreo P]...    give it a new key (the old one stops working at once)
+  keys revoke <account> <app>                    remove the application and its key
+  operators add <name> [--password-stdin]        add an operator (may use /ops and /metrics)
+  operators list
+
+Executions
+  executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
+  executions terminate <id>                      as DELETE /choreo-executions/<id>: at once when queued,
+                                                 after its current step when running
+
+Options
+  --choreo P   a Choreo pattern such as /Library/Utilities/** (repeatable; default /**)
+  --json       results as JSON on stdout, for scripts
+  -h, --help   this text
+
+Environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX (default {ces}),
+RETENTION_SECONDS (default 3600). Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
+
+interface Parsed {
+  positionals: string[];
+  choreo?: string[];
+  passwordStdin: boolean;
+  account?: string;
+  limit?: string;
+}
+
+type Command = {
+  args: string[];
+  options?: ('choreo' | 'passwordStdin' | 'account' | 'limit')[];
+  run(context: CommandContext, args: string[], parsed: Parsed): Promise<void>;
+};
+
+const COMMANDS: Record<string, Command> = {
+  'accounts create': { args: ['account'], run: (c, [account]) => createAccount(c, account!) },
+  'accounts list': { args: [], run: (c) => listAccounts(c) },
+  'accounts show': { args: ['account'], run: (c, [account]) => showAccount(c, account!) },
+  'users add': {
+    args: ['account', 'user'],
+    options: ['choreo', 'passwordStdin'],
+    run: async (c, [account, user], parsed) => addUser(c, account!, user!, patterns(parsed) ?? ['/**'], await stdinSecret(c, parsed)),
+  },
+  'keys create': {
+    args: ['account', 'app'],
+    options: ['choreo'],
+    run: (c, [account, app], parsed) => createKey(c, account!, app!, patterns(parsed) ?? ['/**']),
+  },
+  'keys rotate': {
+    args: ['account', 'app'],
+    options: ['choreo'],
+    run: (c, [account, app], parsed) => rotateKey(c, account!, app!, patterns(parsed)),
+  },
+  'keys revoke': { args: ['account', 'app'], run: (c, [account, app]) => revokeKey(c, account!, app!) },
+  'operators add': {
+    args: ['name'],
+    options: ['passwordStdin'],
+    run: async (c, [name], parsed) => addOperator(c, name!, await stdinSecret(c, parsed)),
+  },
+  'operators list': { args: [], run: (c) => listOperators(c) },
+  'executions list': {
+    args: [],
+    options: ['account', 'limit'],
+    run: (c, _args, parsed) => listExecutions(c, { ...(parsed.account !== undefined ? { account: parsed.account } : {}), limit: limit(parsed) }),
+  },
+  'executions terminate': {
+    args: ['id'],
+    run: (c, [id]) => {
+      if (!/^[0-9a-f]{32}$/.test(id!)) throw new UsageError(`"${id}" is not an execution id (32 lowercase hex characters)`);
+      return terminate(c, id!);
+    },
+  },
+};
+
+function patterns(parsed: Parsed): string[] | undefined {
+  if (!parsed.choreo) return undefined;
+  for (const pattern of parsed.choreo) {
+    if (!isValidChoreoPattern(pattern)) throw new UsageError(`--choreo "${pattern}" is not a Choreo pattern such as /Library/Utilities/**`);
+  }
+  return parsed.choreo;
+}
+
+function limit(parsed: Parsed): number {
+  if (parsed.limit === undefined) return 1000;
+  const value = Number(parsed.limit);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--limit must be a whole number from 1, not "${parsed.limit}"`);
+  return value;
+}
+
+async function stdinSecret(context: CommandContext, parsed: Parsed): Promise<string | undefined> {
+  if (!parsed.passwordStdin) return undefined;
+  // One line; the newline a shell or a file adds is not part of the password.
+  const password = (await context.io.readStdin()).replace(/\r?\n$/, '');
+  if (password === '') throw new UsageError('--password-stdin read nothing from stdin');
+  return password;
+}
+
+const OPTION_FLAGS = { choreo: '--choreo', passwordStdin: '--password-stdin', account: '--account', limit: '--limit' } as const;
+
+/** Parses the command line; throws UsageError when it is wrong. `undefined` asks for help. */
+export function parseCommandLine(argv: string[]): { command: Command; args: string[]; parsed: Parsed; json: boolean } | undefined {
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        choreo: { type: 'string', multiple: true },
+        'password-stdin': { type: 'boolean' },
+        account: { type: 'string' },
+        limit: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help || positionals.length === 0 || positionals[0] === 'help') return undefined;
+  const name = positionals.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(`unknown command "${name}"`);
+  const args = positionals.slice(2);
+  if (args.length !== command.args.length) {
+    const expected = command.args.map((arg) => `<${arg}>`).join(' ');
+    throw new UsageError(`${name} takes ${expected || 'no arguments'}${args.length > command.args.length ? `, not "${args.join(' ')}"` : ''}`);
+  }
+  const parsed: Parsed = {
+    positionals,
+    passwordStdin: values['password-stdin'] === true,
+    ...(values.choreo !== undefined ? { choreo: values.choreo as string[] } : {}),
+    ...(values.account !== undefined ? { account: values.account as string } : {}),
+    ...(values.limit !== undefined ? { limit: values.limit as string } : {}),
+  };
+  for (const option of Object.keys(OPTION_FLAGS) as (keyof typeof OPTION_FLAGS)[]) {
+    const given = option === 'passwordStdin' ? parsed.passwordStdin : parsed[option] !== undefined;
+    if (given && !command.options?.includes(option)) throw new UsageError(`${name} does not take ${OPTION_FLAGS[option]}`);
+  }
+  return { command, args, parsed, json: values.json === true };
+}
+
+/**
+ * Runs one admin command and returns its exit status. Messages go to stderr, results to stdout.
+ * `connect` opens the stores only once the command line is known to be right.
+ */
+export async function runAdmin(argv: string[], io: CommandContext['io'], connect: (json: boolean) => Promise<CommandContext>): Promise<number> {
+  let line: ReturnType<typeof parseCommandLine>;
+  try {
+    line = parseCommandLine(argv);
+  } catch (error) {
+    io.err(`admin: ${(error as Error).message}\nRun \`npm run admin -- help\` for the commands.`);
+    return EXIT.usage;
+  }
+  if (!line) {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  try {
+    const context = await connect(line.json);
+    await line.command.run(context, line.args, line.parsed);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`admin: ${error.message}\nRun \`npm run admin -- help\` for the commands.`);
+      return EXIT.usage;
+    }
+    if (error instanceof AdminError || error instanceof AccountError) {
+      io.err(`admin: ${error.message}`);
+      return EXIT.failed;
+    }
+    io.err(`admin: failed: ${(error as Error).message}`);
+    return EXIT.failed;
+  }
+}

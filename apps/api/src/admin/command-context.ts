@@ -1,0 +1,28 @@
+import type { AccountStore } from '@ces/accounts';
+import type { ExecutionJobData, ExecutionStore } from '@ces/store';
+import type { Queue } from 'bullmq';
+import type { AdminIo } from './admin-io.ts';
+
+/** What every admin command works with. */
+export interface CommandContext {
+  accounts: AccountStore;
+  executions: ExecutionStore;
+  /** The execution queue, opened on first use: most commands never need it. */
+  queue(): Queue<ExecutionJobData>;
+  io: AdminIo;
+  /** `--json`: results as one JSON document on stdout, for scripts. */
+  json: boolean;
+}
+
+/** Writes a result: its JSON form with `--json`, otherwise the lines for people. */
+export function emit(context: CommandContext, value: unknown, lines: string[]): void {
+  if (context.json) context.io.out(JSON.stringify(value, null, 2));
+  else for (const line of lines) context.io.out(line);
+}
+
+/** A plain text table: a header and left-aligned columns. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return [format(header), ...rows.map(format)];
+}
