@@ -1,0 +1,171 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startStack, type Credential, type Stack } from '../support/stack.ts';
+
+const ADMIN = fileURLToPath(new URL('../../apps/api/src/admin/main.ts', import.meta.url));
+const COUNTDOWN = '/Library/Utilities/Development/Countdown';
+
+interface AdminResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// Each command is a fresh Node process: allow for their start-up on a busy machine.
+describe('admin command line, run as a real process against a running API', { timeout: 60_000 }, () => {
+  let stack: Stack;
+
+  /** `npm run admin -- <args>`, as a child process on the stack's Redis and key prefix. */
+  function admin(args: string[], stdin = ''): Promise<AdminResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [ADMIN, ...args], {
+        env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: stack.prefix },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(stdin);
+    });
+  }
+
+  async function adminJson(args: string[], stdin?: string) {
+    const result = await admin([...args, '--json'], stdin);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  }
+
+  const listChoreos = (credential: Credential) => stack.call('GET', '/choreos', credential);
+
+  beforeAll(async () => {
+    // No workers: a run stays queued, for the execution commands.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('creates an account and an application key that authenticates, limited to its Choreo patterns', async () => {
+    expect(await adminJson(['accounts', 'create', 'tenant-x'])).toEqual({ account: 'tenant-x', created: true });
+    const again = await admin(['accounts', 'create', 'tenant-x']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('account "tenant-x" exists already');
+
+    const accounts = (await adminJson(['accounts', 'list'])).accounts as { account: string }[];
+    expect(accounts.map((a) => a.account)).toEqual(['acme', 'other', 'tenant-x']);
+
+    const created = await admin(['keys', 'create', 'tenant-x', 'robot', '--choreo', '/Library/Utilities/Encoding/**']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('shown this once');
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const res = await listChoreos({ account: 'tenant-x', name: 'robot', secret: key });
+    expect(res.status, res.text).toBe(200);
+    const resources = res.json().resources as string[];
+    expect(resources.length).toBeGreaterThan(0);
+    expect(resources.every((id) => id.startsWith('/Library/Utilities/Encoding/'))).toBe(true);
+
+    // The key itself is nowhere in Redis: only its digest is stored.
+    const stored = await stack.redis.hget(`${stack.prefix}:account:tenant-x:apps`, 'robot');
+    expect(stored).not.toContain(key);
+    const shown = await admin(['accounts', 'show', 'tenant-x']);
+    expect(shown.stdout).toMatch(/app\s+robot\s+\/Library\/Utilities\/Encoding\/\*\*/);
+    expect(shown.stdout).not.toContain(key);
+  });
+
+  it('rotates a key (the old one stops working) and revokes it (the new one stops too)', async () => {
+    const { key: first } = await adminJson(['keys', 'create', 'tenant-x', 'rotating']);
+    const robot = (secret: string) => ({ account: 'tenant-x', name: 'rotating', secret });
+    expect((await listChoreos(robot(first))).status).toBe(200);
+
+    const { key: second, choreos } = await adminJson(['keys', 'rotate', 'tenant-x', 'rotating']);
+    expect(choreos).toEqual(['/**']);
+    expect(second).not.toBe(first);
+    expect((await listChoreos(robot(second))).status).toBe(200);
+    expect((await listChoreos(robot(first))).status).toBe(401);
+
+    expect(await adminJson(['keys', 'revoke', 'tenant-x', 'rotating'])).toEqual({ account: 'tenant-x', app: 'rotating', revoked: true });
+    expect((await listChoreos(robot(second))).status).toBe(401);
+
+    const missing = await admin(['keys', 'revoke', 'tenant-x', 'rotating']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no application "rotating" in account "tenant-x"');
+    const rotateMissing = await admin(['keys', 'rotate', 'tenant-x', 'rotating']);
+    expect(rotateMissing.code).toBe(1);
+  });
+
+  it('adds a user whose password comes from stdin, or is generated and shown once', async () => {
+    const password = 'correct horse battery staple';
+    expect(await adminJson(['users', 'add', 'tenant-x', 'carol', '--password-stdin'], `${password}\n`)).toEqual({
+      account: 'tenant-x',
+      user: 'carol',
+      choreos: ['/**'],
+      created: true,
+    });
+    expect((await listChoreos({ account: 'tenant-x', name: 'carol', secret: password })).status).toBe(200);
+
+    const generated = await adminJson(['users', 'add', 'tenant-x', 'dave', '--choreo', '/Library/**']);
+    expect((await listChoreos({ account: 'tenant-x', name: 'dave', secret: generated.password })).status).toBe(200);
+  });
+
+  it('answers mistakes with clear messages and exit codes', async () => {
+    const unknownAccount = await admin(['keys', 'create', 'nope', 'robot']);
+    expect(unknownAccount).toMatchObject({ code: 1, stdout: '' });
+    expect(unknownAccount.stderr).toContain('no account named "nope"');
+
+    const unknownCommand = await admin(['keys', 'frobnicate']);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('unknown command "keys frobnicate"');
+
+    const badPattern = await admin(['keys', 'create', 'tenant-x', 'bad', '--choreo', 'Library']);
+    expect(badPattern.code).toBe(2);
+    expect(badPattern.stderr).toContain('is not a Choreo pattern');
+
+    const missingArgument = await admin(['accounts', 'create']);
+    expect(missingArgument.code).toBe(2);
+    expect(missingArgument.stderr).toContain('accounts create takes <account>');
+
+    const badName = await admin(['accounts', 'create', 'Bad Name!']);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toContain('invalid account name');
+
+    const help = await admin(['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('keys rotate <account> <app>');
+  });
+
+  it('lists running executions and terminates one by the API’s rules', async () => {
+    const run = await stack.call('POST', `/choreos${COUNTDOWN}?mode=async`, stack.credentials.acmeApp, {
+      body: JSON.stringify({ inputs: [{ name: 'StepMilliseconds', value: '1000' }] }),
+    });
+    expect(run.status, run.text).toBe(202);
+    const id = run.json().id as string;
+
+    const all = (await adminJson(['executions', 'list'])).executions as { id: string; account: string; choreo: string; host: string }[];
+    expect(all).toContainEqual(expect.objectContaining({ id, account: 'acme', choreo: COUNTDOWN, host: '' }));
+    const ofOther = (await adminJson(['executions', 'list', '--account', 'other'])).executions;
+    expect(ofOther).toEqual([]);
+    const table = await admin(['executions', 'list', '--account', 'acme']);
+    expect(table.stdout).toMatch(new RegExp(`${id}\\s+acme\\s+${COUNTDOWN}\\s+\\S+\\s+\\(queued\\)`));
+
+    // No worker holds it: it leaves the queue and ends at once.
+    expect(await stack.redis.exists(`${stack.prefix}:executions:${id}`)).toBe(1);
+    expect(await adminJson(['executions', 'terminate', id])).toEqual({ id, outcome: 'ended' });
+    const status = await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.acmeApp);
+    expect(status.json().execution.status).toBe('TERMINATED_MANUALLY');
+    expect(await stack.redis.exists(`${stack.prefix}:executions:${id}`)).toBe(0);
+    expect(await adminJson(['executions', 'terminate', id])).toEqual({ id, outcome: 'already-terminated' });
+    expect((await adminJson(['executions', 'list'])).executions).toEqual([]);
+
+    const unknown = await admin(['executions', 'terminate', '0'.repeat(32)]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no execution');
+    expect((await admin(['executions', 'terminate', 'not-an-id'])).code).toBe(2);
+  });
+});
