@@ -11,3 +11,4 @@ export { registerClusterMetrics, type ClusterSources } from './cluster-metrics.t
 export { registerWorkerMetrics } from './worker-metrics.ts';
 export { createRedisMetrics, type RedisEventSource, type RedisMetrics } from './redis-metrics.ts';
 export { ACCESS_LOG_MESSAGE, accessLogFields, accessLogLevel, type AccessLogEntry, type AccessLogLevel } from './access-log.ts';
+export { runService, type StoppableService } from './run-service.ts';
