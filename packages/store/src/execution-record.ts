@@ -36,6 +36,8 @@ export interface ExecutionRecord {
   outputFilters: OutputFilter[];
   /** Id of the worker that holds it, '' when none does. */
   workerId: string;
+  /** The current holder's lease (unique to one take), '' when none holds it. */
+  lease: string;
 }
 
 export type NewExecution = Pick<
@@ -94,6 +96,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     storeResults: hash.store === '1',
     outputFilters: parseJson(hash.filters, []),
     workerId: hash.worker ?? '',
+    lease: hash.lease ?? '',
   };
 }
 

@@ -5,7 +5,12 @@ import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
 
 export type CreateResult = 'created' | 'exists' | 'quota-exceeded';
-export type CheckpointResult = 'continue' | 'cancel' | 'gone';
+/**
+ * - `continue`: recorded; `cancel`: recorded, and termination was requested;
+ * - `gone`: not recorded, the execution has ended (or expired);
+ * - `superseded`: not recorded, another worker has taken the execution since this lease.
+ */
+export type CheckpointResult = 'continue' | 'cancel' | 'gone' | 'superseded';
 
 export interface Checkpoint {
   nextStep: number;
@@ -21,25 +26,36 @@ export interface FinishRequest {
   now?: number;
   /** The execution's account when the caller knows it, which saves a round trip. */
   account?: string;
+  /** A worker's lease: the execution ends only if no other worker has taken it since. */
+  lease?: string;
+  /** The index of the step reached, recorded with the end. */
+  nextStep?: number;
 }
 
 export interface FinishResult {
   /** True when this call ended the execution; false when it had already ended. */
   applied: boolean;
-  /** The terminal status it has now; undefined when it does not exist. */
+  /** The terminal status it has now; undefined when it does not exist or is still running. */
   status?: TerminalStatus;
+  /** True when nothing changed because the execution runs under another worker's lease. */
+  superseded?: boolean;
 }
 
 export interface ExecutionStore {
   create(execution: NewExecution, options: { maxRunningPerAccount: number }): Promise<CreateResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
-  /** A worker takes the execution; returns the record (whatever its status) or undefined. */
-  claim(id: string, host: string, workerId: string): Promise<ExecutionRecord | undefined>;
-  checkpoint(id: string, checkpoint: Checkpoint): Promise<CheckpointResult>;
+  /**
+   * A worker takes the execution under a lease (a token unique to this take); returns the record
+   * (whatever its status) or undefined. Any earlier lease is void from now on.
+   */
+  claim(id: string, host: string, workerId: string, lease: string): Promise<ExecutionRecord | undefined>;
+  /** Records progress after a step, atomically with the checks of status, lease and cancellation. */
+  checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
   finish(id: string, request: FinishRequest): Promise<FinishResult>;
   /** Sets the cancellation flag of a RUNNING execution; returns the status it had. */
   requestTermination(id: string): Promise<ExecutionStatus | undefined>;
-  release(id: string, workerId: string): Promise<boolean>;
+  /** Hands a RUNNING execution back (host '' again) when the lease is still the current one. */
+  release(id: string, lease: string): Promise<boolean>;
   /** The RUNNING executions of one account. */
   listRunning(account: string): Promise<ExecutionRecord[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
@@ -69,19 +85,20 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     get,
 
-    async claim(id, host, workerId) {
-      const reply = await run('claimExecution', [keys.execution(id)], [host, workerId]);
+    async claim(id, host, workerId, lease) {
+      const reply = await run('claimExecution', [keys.execution(id)], [host, workerId, lease]);
       return decodeExecution(pairsToObject(reply));
     },
 
-    async checkpoint(id, checkpoint) {
+    async checkpoint(id, checkpoint, lease) {
       const reply = await run(
         'checkpointExecution',
         [keys.execution(id)],
-        [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs)],
+        [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs), lease],
       );
       if (reply === 0) return 'continue';
       if (reply === 1) return 'cancel';
+      if (reply === -2) return 'superseded';
       return 'gone';
     },
 
@@ -100,8 +117,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.error ?? '',
           keys.executionEndedChannel(),
           id,
+          request.lease ?? '',
+          request.nextStep ?? '',
         ],
       )) as [number, string];
+      if (applied === -1) return { applied: false, superseded: true };
       return { applied: applied === 1, ...(status ? { status: status as TerminalStatus } : {}) };
     },
 
@@ -110,8 +130,8 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       return status ? (status as ExecutionStatus) : undefined;
     },
 
-    async release(id, workerId) {
-      return (await run('releaseExecution', [keys.execution(id)], [workerId])) === 1;
+    async release(id, lease) {
+      return (await run('releaseExecution', [keys.execution(id)], [lease])) === 1;
     },
 
     async listRunning(account) {

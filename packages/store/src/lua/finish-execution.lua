@@ -14,17 +14,24 @@
   ARGV[5] error message for ERROR ('' for none)
   ARGV[6] channel on which to publish the execution id
   ARGV[7] execution id
+  ARGV[8] lease token of the worker ending it ('' when the caller holds no lease: the API, a
+          reconciler); with a lease, the execution ends only if no other take happened since
+  ARGV[9] index of the step reached ('' keeps the stored one)
 
   Returns { applied, status }
-   applied  1 when this call ended the execution, 0 when it had already ended (or is gone)
-   status   the execution's terminal status ('' when it does not exist)
+   applied   1 when this call ended the execution, 0 when it had already ended (or is gone),
+            -1 when it is still RUNNING but under another lease (nothing changed)
+   status    the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel')
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
 if state[1] == false then
   return { 0, '' }
 end
 if state[1] ~= 'RUNNING' then
   return { 0, state[1] }
+end
+if ARGV[8] ~= '' and state[3] ~= ARGV[8] then
+  return { -1, state[1] }
 end
 local status = ARGV[1]
 if state[2] == '1' then
@@ -34,11 +41,14 @@ redis.call('HSET', KEYS[1], 'status', status, 'endtime', ARGV[2])
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'output', ARGV[4])
 end
+if ARGV[9] ~= '' then
+  redis.call('HSET', KEYS[1], 'step', ARGV[9])
+end
 if status == 'ERROR' then
   redis.call('HSET', KEYS[1], 'lasterror', ARGV[5], 'errortime', ARGV[2])
 end
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results')
+redis.call('HDEL', KEYS[1], 'results', 'lease')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
