@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { applyOutputFilters, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
@@ -10,7 +11,14 @@ export interface ProcessingContext {
   handBack(): Promise<void>;
 }
 
-export type ProcessResult = 'ended' | 'skipped' | 'handed-back';
+/**
+ * - `ended`: the execution reached a terminal status here;
+ * - `skipped`: nothing to do (already ended, or ended by someone else meanwhile);
+ * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
+ * - `superseded`: another worker took the execution over (this worker lost its job lock, as
+ *   after a long Redis outage); this run stopped without touching the execution or its job.
+ */
+export type ProcessResult = 'ended' | 'skipped' | 'handed-back' | 'superseded';
 
 export interface ExecutionProcessor {
   process(context: ProcessingContext): Promise<ProcessResult>;
@@ -26,7 +34,14 @@ export interface ExecutionProcessor {
 interface ActiveRun {
   controller: AbortController;
   stop?: StopReason;
+  /** Set when the store refused a checkpoint: the execution is no longer this run's to write. */
+  detached?: 'gone' | 'superseded';
+  /** Settles when this run's `process` call is over. */
+  done: Promise<void>;
 }
+
+/** setTimeout's longest delay; a later deadline is still caught by the check between steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const STATUS_FOR_STOP: Record<Exclude<StopReason, 'shutdown'>, TerminalStatus> = {
   cancelled: 'TERMINATED_MANUALLY',
@@ -47,6 +62,7 @@ export function createExecutionProcessor(deps: {
   const active = new Map<string, ActiveRun>();
   const parsedDefinitions = new Map<string, ChoreoDefinition>();
   let shuttingDown = false;
+  let takes = 0;
 
   async function definitionFor(record: ExecutionRecord): Promise<ChoreoDefinition | undefined> {
     const cached = parsedDefinitions.get(record.definitionDigest);
@@ -58,7 +74,14 @@ export function createExecutionProcessor(deps: {
     return definition;
   }
 
-  async function end(record: ExecutionRecord, status: TerminalStatus, outputs: Record<string, string>, error?: string) {
+  async function end(
+    record: ExecutionRecord,
+    lease: string,
+    status: TerminalStatus,
+    checkpoint: { outputs: Record<string, string>; nextStep?: number },
+    error?: string,
+  ): Promise<ProcessResult> {
+    const outputs = checkpoint.outputs;
     let finalOutputs = outputs;
     let finalStatus = status;
     let finalError = error;
@@ -76,72 +99,127 @@ export function createExecutionProcessor(deps: {
       status: finalStatus,
       outputs: finalOutputs,
       account: record.account,
+      lease,
+      ...(checkpoint.nextStep !== undefined ? { nextStep: checkpoint.nextStep } : {}),
       ...(finalError !== undefined ? { error: finalError } : {}),
     });
+    if (result.superseded) return 'superseded';
     if (result.applied && result.status) {
       deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
       logger.info({ executionId: record.id, account: record.account, choreo: record.choreo, status: result.status }, 'execution ended');
+    }
+    return 'ended';
+  }
+
+  async function execute(
+    record: ExecutionRecord,
+    definition: ChoreoDefinition,
+    run: ActiveRun,
+    lease: string,
+    handBack: () => Promise<void>,
+  ): Promise<ProcessResult> {
+    const executionId = record.id;
+    const log = logger.child({ executionId, account: record.account, choreo: record.choreo });
+    // A wait in progress at the time limit stops there; any other step finishes first.
+    const untilDeadline = record.deadline - Date.now();
+    const deadlineTimer =
+      untilDeadline <= MAX_TIMER_MS
+        ? setTimeout(() => {
+            run.stop ??= 'time-limit';
+            run.controller.abort('time-limit');
+          }, Math.max(0, untilDeadline))
+        : undefined;
+    log.info({ resumeAt: record.nextStep }, 'execution taken');
+    let outcome: RunOutcome;
+    try {
+      outcome = await runChoreo({
+        definition,
+        inputs: record.inputs,
+        steps,
+        resumeFrom: { nextStep: record.nextStep, results: record.results, outputs: record.output },
+        signal: run.controller.signal,
+        hooks: {
+          beforeStep: () => {
+            if (run.stop) return run.stop;
+            if (shuttingDown) return 'shutdown';
+            if (Date.now() >= record.deadline) return 'time-limit';
+            return undefined;
+          },
+          afterStep: async (checkpoint) => {
+            const result = await executions.checkpoint(executionId, checkpoint, lease);
+            if (result === 'cancel') run.stop = 'cancelled';
+            if (result === 'gone' || result === 'superseded') {
+              run.detached = result;
+              // Any reason stops the engine; `detached` decides what happens next.
+              return 'shutdown';
+            }
+            return run.stop;
+          },
+        },
+        onStepEnd: (event) => deps.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok }),
+      });
+    } finally {
+      clearTimeout(deadlineTimer);
+      // The same execution may have been taken again by this worker meanwhile; keep that run.
+      if (active.get(executionId) === run) active.delete(executionId);
+    }
+
+    if (run.detached === 'gone') {
+      log.info('execution ended elsewhere; stopped');
+      return 'skipped';
+    }
+    if (run.detached === 'superseded') {
+      log.warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
+      return 'superseded';
+    }
+    switch (outcome.kind) {
+      case 'completed':
+        return end(record, lease, 'SUCCESS', outcome.checkpoint);
+      case 'failed':
+        return end(record, lease, 'ERROR', outcome.checkpoint, outcome.error);
+      case 'stopped':
+        if (outcome.reason === 'shutdown') {
+          // The checkpoint is already stored after every completed step; the next worker resumes there.
+          if (!(await executions.release(executionId, lease))) {
+            const current = await executions.get(executionId);
+            log.info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
+            return current?.status === 'RUNNING' ? 'superseded' : 'skipped';
+          }
+          await handBack();
+          log.info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
+          return 'handed-back';
+        }
+        return end(record, lease, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
     }
   }
 
   return {
     async process({ executionId, handBack }) {
-      const record = await executions.claim(executionId, host, workerId);
+      // Unique to this take: a worker that takes the same execution again (after losing its job
+      // lock) must not be mistaken for its earlier self.
+      takes += 1;
+      const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
+      const record = await executions.claim(executionId, host, workerId, lease);
       if (!record || record.status !== 'RUNNING') return 'skipped';
-      const log = logger.child({ executionId, account: record.account, choreo: record.choreo });
       const definition = await definitionFor(record);
       if (!definition) {
-        await end(record, 'ERROR', record.output, 'the definition this run was accepted with is missing');
-        return 'ended';
+        return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
       }
-      const run: ActiveRun = { controller: new AbortController() };
+      let settle = () => {};
+      const run: ActiveRun = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) };
       if (record.cancelRequested) run.stop = 'cancelled';
       active.set(executionId, run);
-      log.debug({ resumeAt: record.nextStep }, 'execution taken');
-      let outcome: RunOutcome;
       try {
-        outcome = await runChoreo({
-          definition,
-          inputs: record.inputs,
-          steps,
-          resumeFrom: { nextStep: record.nextStep, results: record.results, outputs: record.output },
-          signal: run.controller.signal,
-          hooks: {
-            beforeStep: () => {
-              if (run.stop) return run.stop;
-              if (shuttingDown) return 'shutdown';
-              if (Date.now() >= record.deadline) return 'time-limit';
-              return undefined;
-            },
-            afterStep: async (checkpoint) => {
-              const result = await executions.checkpoint(executionId, checkpoint);
-              if (result === 'cancel' || result === 'gone') run.stop = 'cancelled';
-              return run.stop;
-            },
-          },
-          onStepEnd: (event) => deps.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok }),
-        });
+        const result = await execute(record, definition, run, lease, handBack);
+        const newer = active.get(executionId);
+        if (result === 'superseded' && newer !== undefined && newer !== run) {
+          // This worker holds the newer take itself. BullMQ tracks job locks by job id, so ending
+          // this call first would stop the renewal of the newer take's lock.
+          await newer.done;
+        }
+        return result;
       } finally {
-        active.delete(executionId);
-      }
-
-      switch (outcome.kind) {
-        case 'completed':
-          await end(record, 'SUCCESS', outcome.checkpoint.outputs);
-          return 'ended';
-        case 'failed':
-          await end(record, 'ERROR', outcome.checkpoint.outputs, outcome.error);
-          return 'ended';
-        case 'stopped':
-          if (outcome.reason === 'shutdown') {
-            // The checkpoint is already stored after every completed step; the next worker resumes there.
-            await executions.release(executionId, workerId);
-            await handBack();
-            log.info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
-            return 'handed-back';
-          }
-          await end(record, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint.outputs);
-          return 'ended';
+        settle();
       }
     },
 

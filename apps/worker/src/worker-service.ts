@@ -16,17 +16,21 @@ import {
 import { WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
+import { startHealthServer } from './health-server.ts';
 import { HEARTBEAT_TTL_MS, startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
-import { createReconciler } from './reconciler.ts';
+import { createWorkerMetrics } from './worker-metrics.ts';
+import { createReconciler, JOB_FAILED_MESSAGE } from './reconciler.ts';
 
 export const WORKER_VERSION = '0.1.0';
 
 /**
  * Lock and stall settings. A worker renews its job locks every LOCK_DURATION/2; when it dies, its
- * locks lapse within LOCK_DURATION and the next stall check (every STALLED_INTERVAL) on any live
- * worker puts the job back, so a crashed run is resumed within about ten seconds — not the thirty
- * or more of BullMQ's defaults. Steps are asynchronous, so the event loop never blocks long enough
+ * locks lapse within LOCK_DURATION and the stall check (once per STALLED_INTERVAL across the fleet;
+ * it marks the active jobs on one pass and moves those still without a lock on the next) puts the
+ * job back, so a crashed run is resumed within 5 to 15 seconds — not the minute or more of
+ * BullMQ's defaults (30 s locks, 30 s checks). Shorter would cost every worker more Redis calls
+ * and risk false stalls on a busy host. Steps are asynchronous, so the event loop never blocks long enough
  * to miss a renewal. A job that stalls MAX_STALLED times in a row (a Choreo that kills its worker)
  * fails instead of taking the fleet down one worker at a time.
  */
@@ -37,6 +41,8 @@ export const MAX_STALLED_COUNT = 5;
 export interface WorkerService {
   id: string;
   host: string;
+  /** Port of the health and metrics server; undefined when WORKER_HEALTH_PORT is unset. */
+  healthPort?: number;
   /** Graceful stop: no new work, current steps finish, unfinished runs go back to the queue. */
   close(): Promise<void>;
 }
@@ -66,7 +72,38 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
       maxResponseBytes: config.HTTP_MAX_RESPONSE_BYTES,
     },
   });
-  const processor = createExecutionProcessor({ executions, definitions, steps, host, workerId, logger: log });
+  const metrics = createWorkerMetrics({ concurrency: config.WORKER_CONCURRENCY, activeCount: () => processor.activeIds().length });
+  metrics.redis.instrument(redis, 'worker');
+  metrics.redis.instrument(queueConnection, 'worker-queue');
+  metrics.redis.instrument(subscriber, 'worker-events');
+  const processor = createExecutionProcessor({
+    executions,
+    definitions,
+    steps,
+    host,
+    workerId,
+    logger: log,
+    onStepEnd: (event) => metrics.executions.step(event),
+    onExecutionEnd: (event) => metrics.executions.ended(event),
+  });
+  // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
+  let takingWork = false;
+  let stopping = false;
+  const health =
+    config.WORKER_HEALTH_PORT === undefined
+      ? undefined
+      : await startHealthServer({
+          port: config.WORKER_HEALTH_PORT,
+          registry: metrics.registry,
+          notReadyReasons: () => {
+            if (!takingWork) return [stopping ? 'stopping' : 'starting'];
+            const reasons: string[] = [];
+            if (redis.status !== 'ready' || queueConnection.status !== 'ready') reasons.push('Redis is not connected');
+            if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
+            return reasons;
+          },
+        });
+  if (health) log.info({ port: health.port }, 'worker health server listening');
   const unsubscribeCancel = events.onCancelRequested((id) => processor.cancel(id));
 
   let processed = 0;
@@ -82,7 +119,9 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
           await job.moveToWait(token);
         },
       });
-      if (result === 'handed-back') throw new WaitingError();
+      // Handed back, the job is in the wait list already; superseded, it belongs to another take.
+      // Either way BullMQ must leave it alone, which is what WaitingError asks for.
+      if (result === 'handed-back' || result === 'superseded') throw new WaitingError();
       processed += 1;
     },
     {
@@ -96,15 +135,19 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     },
   );
   worker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
+  // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
+  queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
   worker.on('failed', (job, error) => {
     failed += 1;
     if (!job) return;
-    const attemptsLeft = (job.opts.attempts ?? 1) - job.attemptsMade;
-    log.error({ executionId: job.data.executionId, err: error.message, attemptsLeft }, 'execution job failed');
-    if (attemptsLeft <= 0) {
+    // finishedOn is set only when the job failed for good: out of attempts, or failed without a
+    // retry (BullMQ fails a job that stalled more than MAX_STALLED_COUNT times that way).
+    const final = job.finishedOn !== undefined;
+    log.error({ executionId: job.data.executionId, err: error.message, attemptsMade: job.attemptsMade, final }, 'execution job failed');
+    if (final) {
       // Out of retries: the run cannot go on, so it must not stay RUNNING.
       executions
-        .finish(job.data.executionId, { status: 'ERROR', error: 'The execution could not be run: the worker kept failing.' })
+        .finish(job.data.executionId, { status: 'ERROR', error: JOB_FAILED_MESSAGE })
         .catch((finishError: unknown) => log.error({ err: finishError }, 'could not record the failed execution'));
     }
   });
@@ -131,13 +174,17 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   await heartbeat.beat();
   reconciler.start();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
+  takingWork = true;
 
   let closing: Promise<void> | undefined;
   return {
     id: workerId,
     host,
+    ...(health ? { healthPort: health.port } : {}),
     close() {
       closing ??= (async () => {
+        takingWork = false;
+        stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
         reconciler.stop();
         processor.beginShutdown();
@@ -151,6 +198,8 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
         await events.close();
         await queue.close();
         await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+        // Last: liveness answers for as long as the process drains.
+        await health?.close();
         log.info('worker stopped');
       })();
       return closing;
