@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
+import { createExecutionStore, createKeySpace, createWorkerRegistry, type ExecutionStore, type KeySpace, type WorkerHeartbeat } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { createHttpsClient, type HttpResponse, type HttpsClient, type RequestOptions } from './https-client.ts';
@@ -32,6 +33,13 @@ export interface StackOptions {
 
 export type Credential = { account: string; name: string; secret: string };
 
+/** One API process of the stack; several may share its Redis prefix, as replicas do. */
+export interface ApiInstance {
+  process: ServiceProcess;
+  port: number;
+  http: HttpsClient;
+}
+
 /**
  * A running service for end-to-end tests: one API process and N worker processes against a real
  * Redis, under a key prefix of their own, speaking real HTTPS.
@@ -40,16 +48,22 @@ export class Stack {
   readonly prefix = isolatedPrefix('e2e');
   readonly dataDir = mkdtempSync(join(tmpdir(), 'ces-e2e-'));
   readonly workers: ServiceProcess[] = [];
+  /** Every API process; `api`, `port` and `http` are the first one's. */
+  readonly apis: ApiInstance[] = [];
   readonly credentials: StackCredentials;
+  readonly keys: KeySpace;
   api!: ServiceProcess;
   port = 0;
   http!: HttpsClient;
   redis!: Redis;
   private readonly options: StackOptions;
   private readonly env: Record<string, string>;
+  private certificate = '';
+  private store: ExecutionStore | undefined;
 
   constructor(options: StackOptions) {
     this.options = options;
+    this.keys = createKeySpace(this.prefix);
     const secret = () => `s-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
     this.credentials = {
       alice: { account: 'acme', name: 'alice', secret: secret() },
@@ -92,11 +106,43 @@ export class Stack {
     const tls = await ensureSelfSignedCertificate(this.dataDir);
     this.port = await findFreePort();
     this.redis = new Redis(this.options.redisUrl);
+    // Tests may stop Redis on purpose; the client reconnects by itself.
+    this.redis.on('error', () => {});
     this.api = new ServiceProcess('api', 'api', { ...this.env, PORT: String(this.port), BIND_ADDRESS: '127.0.0.1' });
     for (let i = 0; i < (this.options.workers ?? 1); i += 1) this.addWorker();
-    this.http = createHttpsClient(`https://127.0.0.1:${this.port}`, readFileSync(tls.certFile, 'utf8'));
+    this.certificate = readFileSync(tls.certFile, 'utf8');
+    this.http = createHttpsClient(`https://127.0.0.1:${this.port}`, this.certificate);
+    this.apis.push({ process: this.api, port: this.port, http: this.http });
     await this.waitForWorkers(this.workers.length);
     return this;
+  }
+
+  /** Starts one more API process on the same Redis prefix; resolves with its index in `apis` once it is ready. */
+  async addApi(): Promise<number> {
+    const port = await findFreePort();
+    const index = this.apis.length;
+    const process = new ServiceProcess(`api-${index + 1}`, 'api', { ...this.env, PORT: String(port), BIND_ADDRESS: '127.0.0.1' });
+    const http = createHttpsClient(`https://127.0.0.1:${port}`, this.certificate);
+    this.apis.push({ process, port, http });
+    await waitFor(
+      async () => {
+        if (!process.running) throw new Error(`${process.name} exited:\n${process.logs()}`);
+        return (await http.request('GET', '/readyz')).status === 200;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: `${process.name} to be ready` },
+    );
+    return index;
+  }
+
+  /** The execution store on the stack's prefix, for reading records (checkpoints, leases) directly. */
+  get executions(): ExecutionStore {
+    this.store ??= createExecutionStore({ redis: this.redis, keys: this.keys, retentionSeconds: 3600 });
+    return this.store;
+  }
+
+  /** The heartbeat records of live workers, as the registry reads them. */
+  liveWorkers(): Promise<WorkerHeartbeat[]> {
+    return createWorkerRegistry({ redis: this.redis, keys: this.keys, ttlMs: 15_000 }).list();
   }
 
   addWorker(env: Record<string, string> = {}): ServiceProcess {
@@ -124,7 +170,12 @@ export class Stack {
   }
 
   /** A request to the interface with Basic credentials and the domain header of their account. */
-  call(method: string, path: string, credential: Credential, options: RequestOptions & { accept?: string } = {}): Promise<HttpResponse> {
+  call(
+    method: string,
+    path: string,
+    credential: Credential,
+    options: RequestOptions & { accept?: string; /** Index in `apis` of the API process to ask (default 0). */ via?: number } = {},
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       authorization: `Basic ${Buffer.from(`${credential.name}:${credential.secret}`).toString('base64')}`,
       'x-service-domain': `/${credential.account}/master`,
@@ -132,7 +183,17 @@ export class Stack {
       ...options.headers,
     };
     if (options.body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
-    return this.http.request(method, `/service-api/1.0${path}`, { ...options, headers });
+    const { via, accept: _accept, ...request } = options;
+    const http = via === undefined ? this.http : this.apis[via]!.http;
+    return http.request(method, `/service-api/1.0${path}`, { ...request, headers });
+  }
+
+  /** Starts an asynchronous run and resolves with its execution id (the answer must be 202). */
+  async startRun(choreo: string, credential: Credential, inputs: Record<string, string> = {}, via?: number): Promise<string> {
+    const body = JSON.stringify({ inputs: Object.entries(inputs).map(([name, value]) => ({ name, value })) });
+    const res = await this.call('POST', `/choreos/${choreo.replace(/^\//, '')}?mode=async`, credential, { body, ...(via === undefined ? {} : { via }) });
+    if (res.status !== 202) throw new Error(`run of ${choreo} answered ${res.status}: ${res.text}`);
+    return res.json().id as string;
   }
 
   /** Polls an execution's status until it is no longer RUNNING. */
@@ -148,11 +209,14 @@ export class Stack {
   }
 
   logs(): string {
-    return [this.api, ...this.workers].map((p) => `--- ${p.name}\n${p.logs()}`).join('\n');
+    const apis = this.apis.length > 0 ? this.apis.map((a) => a.process) : [this.api];
+    return [...apis, ...this.workers].filter(Boolean).map((p) => `--- ${p.name}\n${p.logs()}`).join('\n');
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.api, ...this.workers].filter(Boolean).map((p) => p.stop()));
+    const apis = this.apis.length > 0 ? this.apis.map((a) => a.process) : [this.api];
+    await Promise.all([...apis, ...this.workers].filter(Boolean).map((p) => p.stop()));
+    for (const api of this.apis.slice(1)) api.http.close();
     this.http?.close();
     if (this.redis) {
       await deleteKeysWithPrefix(this.redis, this.prefix).catch(() => {});

@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const completedSteps = {
+  description: 'Steps completed, also when the run stopped early.',
+  type: 'STRING_VARIABLE',
+  value: '{{run.completedSteps}}',
+};
+const counterUrl = { description: 'Base URL of the test step counter for this run.', type: 'STRING_VARIABLE', required: true };
+const call = (id: string, step: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  kind: 'http.request',
+  args: { method: 'POST', url: `{{inputs.CounterURL}}/step/${step}` },
+  ...extra,
+});
+const wait = (id: string, input = 'WaitMilliseconds') => ({ id, kind: 'control.wait', args: { milliseconds: `{{inputs.${input}}}` } });
+const waits = (count: number) => Array.from({ length: count }, (_, i) => wait(`wait${i + 1}`, 'StepMilliseconds'));
+const stepMilliseconds = { description: 'How long each wait lasts.', type: 'STRING_VARIABLE', default: '500' };
+
+/**
+ * Choreos for the worker tests, by id (under `/Test`). Steps that call the StepCounter are the
+ * side effects a test counts; every step index is in the URL, so a repeated step shows.
+ */
+export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
+  // Calls at even indexes 0-6, waits at odd ones.
+  'Test/Counted': {
+    description: 'Four counted calls with waits between them.',
+    inputs: { CounterURL: counterUrl, WaitMilliseconds: { description: 'Each wait.', type: 'STRING_VARIABLE', default: '500' } },
+    outputs: {
+      CompletedSteps: completedSteps,
+      Third: { description: 'The answer to the third call.', type: 'STRING_VARIABLE', value: '{{steps.call2.body}}' },
+      Last: { description: 'The answer to the last call.', type: 'STRING_VARIABLE', value: '{{steps.call6.body}}' },
+    },
+    steps: [call('call0', 0), wait('wait1'), call('call2', 2), wait('wait3'), call('call4', 4), wait('wait5'), call('call6', 6)],
+  },
+  'Test/Waits': {
+    description: 'Ten waits.',
+    inputs: { StepMilliseconds: stepMilliseconds },
+    outputs: { CompletedSteps: completedSteps },
+    steps: waits(10),
+  },
+  'Test/Limited': {
+    description: 'Ten waits under a one-second time limit.',
+    timeLimitSeconds: 1,
+    inputs: { StepMilliseconds: stepMilliseconds },
+    outputs: { CompletedSteps: completedSteps },
+    steps: waits(10),
+  },
+  'Test/LimitedCalls': {
+    description: 'Two counted calls under a one-second time limit.',
+    timeLimitSeconds: 1,
+    inputs: { CounterURL: counterUrl },
+    outputs: {
+      CompletedSteps: completedSteps,
+      First: { description: 'The answer to the first call.', type: 'STRING_VARIABLE', value: '{{steps.call0.body}}' },
+    },
+    steps: [call('call0', 0), call('call1', 1)],
+  },
+  'Test/TimedOut': {
+    description: 'A call that never gets an answer, timed out and retried.',
+    inputs: { CounterURL: counterUrl },
+    outputs: { CompletedSteps: completedSteps },
+    steps: [
+      call('call0', 0),
+      {
+        id: 'hang',
+        kind: 'http.request',
+        args: { method: 'POST', url: '{{inputs.CounterURL}}/hang' },
+        timeoutMs: 300,
+        retry: { attempts: 3, backoffMs: 50 },
+      },
+    ],
+  },
+  'Test/Flaky': {
+    description: 'A call whose connection drops twice before it succeeds, retried.',
+    inputs: { CounterURL: counterUrl },
+    outputs: { Answer: { description: 'The answer.', type: 'STRING_VARIABLE', value: '{{steps.flaky.body}}' } },
+    steps: [
+      {
+        id: 'flaky',
+        kind: 'http.request',
+        args: { method: 'POST', url: '{{inputs.CounterURL}}/flaky/2' },
+        retry: { attempts: 3, backoffMs: 50 },
+      },
+    ],
+  },
+  'Test/Quick': {
+    description: 'One step that does nothing.',
+    outputs: { CompletedSteps: completedSteps },
+    steps: [{ id: 'nothing', kind: 'noop', args: {} }],
+  },
+};
+
+/** Writes the worker test Choreos into a fresh folder, for a Stack's `choreosDir`. */
+export function writeWorkerTestCatalogue(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'ces-choreos-'));
+  for (const [id, definition] of Object.entries(WORKER_TEST_CHOREOS)) {
+    const file = join(dir, `${id}.json`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(definition, null, 2));
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
