@@ -1,0 +1,71 @@
+import { waitFor } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack.ts';
+import { StepCounter } from '../support/step-counter.ts';
+import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
+
+describe('limits: time limit, step timeout and retries', () => {
+  const catalogue = writeWorkerTestCatalogue();
+  const counter = new StepCounter();
+  let stack: Stack;
+
+  beforeAll(async () => {
+    await counter.start();
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, choreosDir: catalogue.dir });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await counter.close();
+    catalogue.remove();
+  });
+
+  const outputsOf = async (id: string) => (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice)).json();
+
+  it('stops a run past its time limit as TERMINATED_LIMIT, interrupting a wait', async () => {
+    const alice = stack.credentials.alice;
+    const id = await stack.startRun('Test/Limited', alice, { StepMilliseconds: '400' });
+    const ended = await stack.waitForEnd(id, alice);
+    expect(ended.status).toBe('TERMINATED_LIMIT');
+    const completed = Number((await outputsOf(id)).output.CompletedSteps);
+    expect(completed).toBeGreaterThanOrEqual(1);
+    expect(completed).toBeLessThan(10);
+  });
+
+  it('lets the step in progress at the time limit finish, then stops', async () => {
+    const alice = stack.credentials.alice;
+    counter.hold(0);
+    const id = await stack.startRun('Test/LimitedCalls', alice, { CounterURL: counter.urlFor('limit') });
+    await waitFor(() => counter.count('limit', 0) === 1, { what: 'the run to reach call0' });
+    const { starttime } = (await stack.executions.get(id))!;
+    await waitFor(() => Date.now() > starttime + 1_200, { what: 'the time limit to pass' });
+    expect((await stack.executions.get(id))!.status).toBe('RUNNING');
+    counter.release(0);
+
+    const ended = await stack.waitForEnd(id, alice);
+    expect(ended.status).toBe('TERMINATED_LIMIT');
+    expect((await outputsOf(id)).output).toEqual({ CompletedSteps: '1', First: '{"step":0}' });
+    expect(counter.stepsOf('limit')).toEqual([0]);
+  });
+
+  it('times a hanging step out, retries it, then ends the run as ERROR with lasterror', async () => {
+    const alice = stack.credentials.alice;
+    const id = await stack.startRun('Test/TimedOut', alice, { CounterURL: counter.urlFor('hang') });
+    const ended = await stack.waitForEnd(id, alice);
+    expect(ended.status).toBe('ERROR');
+    expect(ended.lasterror).toMatch(/^hang: .*timed out after 300 ms/);
+    expect(Number(ended.errortime)).toBeGreaterThanOrEqual(Number(ended.starttime));
+    // The first step ran once; the hanging one was attempted three times.
+    expect(counter.stepsOf('hang')).toEqual([0, -1, -1, -1]);
+    expect((await outputsOf(id)).output).toEqual({ CompletedSteps: '1' });
+  });
+
+  it('retries a step whose connection drops, and succeeds', async () => {
+    const res = await stack.call('POST', '/choreos/Test/Flaky', stack.credentials.alice, {
+      body: JSON.stringify({ inputs: [{ name: 'CounterURL', value: counter.urlFor('flaky') }] }),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json()).toMatchObject({ execution: { status: 'SUCCESS' }, output: { Answer: '{"attempt":3}' } });
+    expect(counter.count('flaky')).toBe(3);
+  });
+});

@@ -1,0 +1,96 @@
+import { createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// The store's atomic transitions against a real Redis: takes, checkpoints, hand-backs and ends,
+// each one compare-and-set, fenced by the lease of the worker that took the execution last.
+describe('execution leases and checkpoints', () => {
+  const prefix = isolatedPrefix('lease');
+  const keys = createKeySpace(prefix);
+  let redis: Redis;
+  let store: ExecutionStore;
+  let counter = 0;
+
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'));
+    store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  async function running(): Promise<string> {
+    counter += 1;
+    const execution: NewExecution = {
+      id: `${counter.toString(16).padStart(4, '0')}${'cd'.repeat(14)}`,
+      account: 'acme',
+      choreo: '/Test/Counted',
+      starttime: Date.now(),
+      sourceId: '',
+      definitionDigest: 'digest',
+      inputs: {},
+      deadline: Date.now() + 60_000,
+      storeResults: false,
+      outputFilters: [],
+    };
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+    return execution.id;
+  }
+  const step = (nextStep: number) => ({ nextStep, results: { [`s${nextStep}`]: nextStep }, outputs: { Steps: String(nextStep) } });
+
+  it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
+    const id = await running();
+    expect((await store.get(id))!.host).toBe('');
+    expect(await store.claim(id, '10.0.0.1', 'a', 'lease-a')).toMatchObject({ host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('continue');
+
+    // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
+    expect(await store.claim(id, '10.0.0.2', 'b', 'lease-b')).toMatchObject({ host: '10.0.0.2', nextStep: 1, results: { s1: 1 } });
+    expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
+    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: false, superseded: true });
+    expect(await store.release(id, 'lease-a')).toBe(false);
+    expect(await store.get(id)).toMatchObject({ status: 'RUNNING', nextStep: 1, host: '10.0.0.2' });
+
+    expect(await store.checkpoint(id, step(2), 'lease-b')).toBe('continue');
+    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ applied: true, status: 'SUCCESS' });
+    const ended = await store.get(id);
+    expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 2, output: { Steps: '2' }, results: {}, lease: '' });
+    expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
+  });
+
+  it('hands an execution back with host "" and lets the next take resume from the checkpoint', async () => {
+    const id = await running();
+    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    expect(await store.checkpoint(id, step(3), 'lease-a')).toBe('continue');
+    expect(await store.release(id, 'lease-a')).toBe(true);
+    expect(await store.get(id)).toMatchObject({ status: 'RUNNING', host: '', workerId: '', lease: '', nextStep: 3 });
+    // Released means released: no further writes under that lease.
+    expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
+    expect(await store.claim(id, '10.0.0.3', 'c', 'lease-c')).toMatchObject({ host: '10.0.0.3', nextStep: 3, results: { s3: 3 } });
+  });
+
+  it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {
+    const id = await running();
+    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    expect(await store.requestTermination(id)).toBe('RUNNING');
+    expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('cancel');
+    expect((await store.get(id))!.nextStep).toBe(1);
+    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: true, status: 'TERMINATED_MANUALLY' });
+    expect((await store.get(id))!.output).toEqual({ Steps: '1' });
+  });
+
+  it('keeps lasterror and errortime on ERROR, and never leaves a terminal status', async () => {
+    const id = await running();
+    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    expect(await store.finish(id, { status: 'ERROR', error: 'call2: boom', lease: 'lease-a', now: 1234 })).toEqual({ applied: true, status: 'ERROR' });
+    expect(await store.get(id)).toMatchObject({ status: 'ERROR', lasterror: 'call2: boom', errortime: 1234, endtime: 1234 });
+    expect(await store.claim(id, '10.0.0.2', 'b', 'lease-b')).toMatchObject({ status: 'ERROR', host: '10.0.0.1' });
+    expect(await store.requestTermination(id)).toBe('ERROR');
+    expect(await store.finish(id, { status: 'SUCCESS' })).toEqual({ applied: false, status: 'ERROR' });
+    expect(await store.release(id, 'lease-a')).toBe(false);
+    expect((await store.get(id))!.status).toBe('ERROR');
+  });
+});

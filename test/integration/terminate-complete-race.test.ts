@@ -1,0 +1,92 @@
+import { createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// A worker finishing a run and an API terminating it, at the same moment, on separate
+// connections: whichever Redis sees first, the execution ends exactly once, and stays so.
+describe('terminate versus complete', () => {
+  const prefix = isolatedPrefix('race');
+  const keys = createKeySpace(prefix);
+  let workerSide: Redis;
+  let apiSide: Redis;
+  let subscriber: Redis;
+  let worker: ExecutionStore;
+  let api: ExecutionStore;
+  const published: string[] = [];
+
+  beforeAll(async () => {
+    workerSide = new Redis(inject('redisUrl'));
+    apiSide = new Redis(inject('redisUrl'));
+    subscriber = new Redis(inject('redisUrl'));
+    worker = createExecutionStore({ redis: workerSide, keys, retentionSeconds: 300 });
+    api = createExecutionStore({ redis: apiSide, keys, retentionSeconds: 300 });
+    subscriber.on('message', (_channel: string, id: string) => published.push(id));
+    await subscriber.subscribe(keys.executionEndedChannel());
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(workerSide, prefix);
+    for (const connection of [workerSide, apiSide, subscriber]) connection.disconnect();
+  });
+
+  const newExecution = (i: number): NewExecution => ({
+    id: `${i.toString(16).padStart(4, '0')}${'ab'.repeat(14)}`,
+    account: 'acme',
+    choreo: '/Test/Quick',
+    starttime: Date.now(),
+    sourceId: '',
+    definitionDigest: 'digest',
+    inputs: {},
+    deadline: Date.now() + 60_000,
+    storeResults: false,
+    outputFilters: [],
+  });
+
+  it('ends each of 100 executions exactly once, with the status the DELETE answer promised', { timeout: 60_000 }, async () => {
+    const outcomes = { terminated: 0, succeeded: 0 };
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i += 1) {
+      const execution = newExecution(i);
+      ids.push(execution.id);
+      expect(await api.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+      const lease = `worker-a:${i}`;
+      await worker.claim(execution.id, '10.0.0.1', 'worker-a', lease);
+
+      // Alternate which side sends first; the two connections then race to Redis.
+      const finish = () => worker.finish(execution.id, { status: 'SUCCESS', outputs: { Done: 'yes' }, lease, account: 'acme', nextStep: 1 });
+      const terminate = () => api.requestTermination(execution.id);
+      const [finished, before] =
+        i % 2 === 0
+          ? await Promise.all([finish(), terminate()])
+          : await Promise.all([terminate(), finish()]).then(([t, f]) => [f, t] as const);
+
+      // Termination accepted (it was RUNNING, answered 204) means TERMINATED_MANUALLY, never SUCCESS.
+      const expected = before === 'RUNNING' ? 'TERMINATED_MANUALLY' : 'SUCCESS';
+      if (before === 'RUNNING') outcomes.terminated += 1;
+      else {
+        expect(before).toBe('SUCCESS');
+        outcomes.succeeded += 1;
+      }
+      expect(finished).toEqual({ applied: true, status: expected });
+
+      // Later attempts change nothing: terminal statuses are final.
+      expect(await api.finish(execution.id, { status: 'TERMINATED_MANUALLY' })).toEqual({ applied: false, status: expected });
+      expect(await worker.finish(execution.id, { status: 'ERROR', error: 'late', lease })).toEqual({ applied: false, status: expected });
+      expect(await worker.checkpoint(execution.id, { nextStep: 1, results: {}, outputs: {} }, lease)).toBe('gone');
+      expect(await api.requestTermination(execution.id)).toBe(expected);
+      const record = await api.get(execution.id);
+      expect(record).toMatchObject({ status: expected, output: { Done: 'yes' }, nextStep: 1, lease: '' });
+      expect(record?.lasterror).toBeUndefined();
+    }
+    // Both orders happened, so both branches above were checked.
+    expect(outcomes.terminated).toBeGreaterThan(0);
+    expect(outcomes.succeeded).toBeGreaterThan(0);
+
+    // One end, one notification: never a second end for any execution.
+    await waitFor(() => published.length >= 100, { what: 'the end notifications' });
+    expect([...published].sort()).toEqual([...ids].sort());
+    expect(await apiSide.zcard(keys.running())).toBe(0);
+    expect(await apiSide.scard(keys.accountRunning('acme'))).toBe(0);
+  });
+});
