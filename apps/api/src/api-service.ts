@@ -51,6 +51,8 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
   const queue = createExecutionQueue({ connection: queueConnection, keys });
+  // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
+  queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
   const events = await createExecutionEvents({ subscriber, keys });
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
   const metrics = createApiMetrics({ queue, executions, accounts, workers });

@@ -137,6 +137,15 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   worker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
   // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
   queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
+  async function endFailedExecution(id: string) {
+    const record = await executions.get(id);
+    if (!record) return;
+    const result = await executions.finish(id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
+    // Counted like any other end, so that the ended-executions metric misses none.
+    if (result.applied && result.status) {
+      metrics.executions.ended({ choreo: record.choreo, status: result.status, durationMs: Date.now() - record.starttime });
+    }
+  }
   worker.on('failed', (job, error) => {
     failed += 1;
     if (!job) return;
@@ -146,9 +155,9 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     log.error({ executionId: job.data.executionId, err: error.message, attemptsMade: job.attemptsMade, final }, 'execution job failed');
     if (final) {
       // Out of retries: the run cannot go on, so it must not stay RUNNING.
-      executions
-        .finish(job.data.executionId, { status: 'ERROR', error: JOB_FAILED_MESSAGE })
-        .catch((finishError: unknown) => log.error({ err: finishError }, 'could not record the failed execution'));
+      endFailedExecution(job.data.executionId).catch((finishError: unknown) =>
+        log.error({ err: finishError }, 'could not record the failed execution'),
+      );
     }
   });
 
