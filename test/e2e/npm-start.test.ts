@@ -1,0 +1,115 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '@ces/local-runtime';
+import { waitFor } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const START = join(ROOT, 'scripts/start.ts');
+
+/** The process ids still alive among `pids`. */
+function alive(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Every descendant of a process, from /proc. */
+function descendants(pid: number): number[] {
+  const result = spawnSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const line of result.stdout.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+// `npm start` as a person runs it: the whole service, the printed curl line, Ctrl-C.
+describe('npm start', () => {
+  let dataDir: string;
+  let start: ChildProcess;
+  let output = '';
+  let port: number;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ces-start-'));
+    port = await findFreePort();
+    start = spawn(process.execPath, [START], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), WORKERS: '2', DATA_DIR: dataDir, REDIS_URL: '', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    start.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    start.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await waitFor(() => output.includes('Ctrl-C stops everything') || start.exitCode !== null, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'npm start to say it is ready',
+    });
+  });
+
+  afterAll(async () => {
+    if (start.exitCode === null) {
+      start.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says ready with two workers and prints a curl line that works when pasted', () => {
+    expect(output, output).toMatch(/ready: API on https:\/\/localhost:\d+\/service-api\/1\.0 with 2 worker processes/);
+    const curlLine = output.split('\n').find((line) => line.startsWith('curl '));
+    expect(curlLine, output).toBeDefined();
+    const result = spawnSync('sh', ['-c', `${curlLine} --silent --show-error`], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    const answer = JSON.parse(result.stdout);
+    expect(answer.output.Base64EncodedText).toBe(Buffer.from('hello').toString('base64'));
+    expect(answer.execution.status).toBe('SUCCESS');
+  });
+
+  it('keeps its certificate and demo account under the data folder', () => {
+    expect(output).toContain(join(dataDir, 'tls'));
+    expect(output).toMatch(/demo account "demo"/);
+  });
+
+  it('stops every process it started on SIGTERM', async () => {
+    const children = descendants(start.pid!);
+    expect(children.length).toBeGreaterThanOrEqual(4); // redis-server, the API, two workers
+    start.kill('SIGTERM');
+    const [code] = await once(start, 'exit');
+    expect(code).toBe(0);
+    await waitFor(() => alive(children).length === 0, { timeoutMs: 15_000, what: 'every child to exit' });
+  });
+});
+
+describe('npm start without redis-server', () => {
+  it('says how to install it and exits 1', () => {
+    // A PATH with node alone: no redis-server to be found.
+    const result = spawnSync(process.execPath, [START], {
+      cwd: ROOT,
+      env: { PATH: dirname(process.execPath), REDIS_URL: '' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/redis-server was not found on PATH/);
+    expect(result.stderr).toMatch(/apt-get install redis-server/);
+  });
+});
