@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { AccountStore, CredentialKind, StoredCredential } from './account-store.ts';
 import { decoyPasswordHash, verifyKey, verifyPassword } from './secrets.ts';
 
@@ -26,7 +26,9 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
   const { accounts } = deps;
   const cacheTtlMs = deps.cacheTtlMs ?? 60_000;
   const cacheSize = deps.cacheSize ?? 10_000;
-  const cacheKeySecret = randomBytes(32);
+  // A KeyObject made once: given a Buffer, createHmac builds one on every call, which costs several
+  // times the HMAC itself — and this runs on every authenticated request.
+  const cacheKeySecret = createSecretKey(randomBytes(32));
   const verified = new Map<string, number>();
 
   function cacheKey(stored: StoredCredential, secret: string) {
