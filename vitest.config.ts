@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: [fileURLToPath(new URL('./packages/testing/src/global-setup.ts', import.meta.url))],
     reporters: ['default', fileURLToPath(new URL('./test/support/summary-reporter.ts', import.meta.url))],
     pool: 'forks',

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
+import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { summarize } from './latency-summary.ts';
+import { evaluate, formatTable } from './report.ts';
+import { runLoad } from './run-load.ts';
+
+// The harness itself, not the figures: targets are judged by `npm run bench`, never here.
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+describe('benchmark report', () => {
+  it('takes nearest-rank percentiles, so p99 of few samples is the worst one', () => {
+    const summary = summarize([5, 1, 4, 2, 3, 10, 6, 7, 8, 9]);
+    expect(summary).toMatchObject({ count: 10, p50: 5, p90: 9, p99: 10, max: 10, mean: 5.5 });
+    expect(summarize([])).toMatchObject({ count: 0, p99: 0 });
+  });
+
+  it('judges each kind of target against its baseline', () => {
+    const ratio = { scenario: 's', figure: 'f', unit: '/s', target: { kind: 'at-least-ratio', factor: 0.5 } as const };
+    expect(evaluate({ ...ratio, value: 60, baseline: { label: 'b', value: 100 } })).toMatchObject({ ratio: 0.6, pass: true });
+    expect(evaluate({ ...ratio, value: 40, baseline: { label: 'b', value: 100 } })).toMatchObject({ ratio: 0.4, pass: false });
+    const plus = { scenario: 's', figure: 'p50', unit: 'ms', target: { kind: 'at-most-baseline-plus', amount: 2 } as const };
+    expect(evaluate({ ...plus, value: 5, baseline: { label: 'b', value: 3 } }).pass).toBe(true);
+    expect(evaluate({ ...plus, value: 5.1, baseline: { label: 'b', value: 3 } }).pass).toBe(false);
+    const limit = { scenario: 's', figure: 'p99', unit: 'ms', target: { kind: 'at-most', limit: 50 } as const };
+    expect(evaluate({ ...limit, value: 50 }).pass).toBe(true);
+    expect(evaluate({ ...limit, value: 51 }).pass).toBe(false);
+    expect(evaluate({ scenario: 's', figure: 'f', unit: 'B', value: 1 }).pass).toBeUndefined();
+  });
+
+  it('prints one line per figure with its verdict', () => {
+    const table = formatTable([
+      evaluate({ scenario: '1 a', figure: 'x', unit: '/s', value: 10, baseline: { label: 'b', value: 100 }, target: { kind: 'at-least-ratio', factor: 0.5 } }),
+      evaluate({ scenario: '2 b', figure: 'y', unit: 'ms', value: 1, target: { kind: 'at-most', limit: 2 } }),
+    ]);
+    const lines = table.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[2]).toMatch(/1 a .*0\.10× .*FAIL/);
+    expect(lines[3]).toMatch(/2 b .*PASS/);
+  });
+});
+
+describe('load generator against real processes', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ces-bench-test-'));
+  const prefix = isolatedPrefix('bench');
+  const processes: BenchProcess[] = [];
+  let origin = '';
+  let caFile = '';
+  let redis: Redis;
+
+  beforeAll(async () => {
+    const tls = await ensureSelfSignedCertificate(dataDir);
+    caFile = tls.certFile;
+    const port = await findFreePort();
+    origin = `https://127.0.0.1:${port}`;
+    redis = new Redis(inject('redisUrl'));
+    processes.push(
+      startBenchProcess({
+        name: 'bare-hono',
+        entry: join(ROOT, 'bench/bare-hono-server.ts'),
+        args: [JSON.stringify({ port, certFile: tls.certFile, keyFile: tls.keyFile })],
+        cwd: ROOT,
+        logFile: join(dataDir, 'bare-hono.log'),
+        env: {},
+      }),
+      startBenchProcess({
+        name: 'noop-worker',
+        entry: join(ROOT, 'bench/bullmq-noop-worker.ts'),
+        args: [JSON.stringify({ redisUrl: inject('redisUrl'), prefix, queue: 'q', concurrency: 2 })],
+        cwd: ROOT,
+        logFile: join(dataDir, 'noop-worker.log'),
+        env: {},
+      }),
+    );
+    const queue = new Queue('q', { connection: redis, prefix });
+    await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: 'the no-op worker' });
+    await queue.close();
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    if (redis) {
+      await deleteKeysWithPrefix(redis, prefix);
+      redis.disconnect();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops by itself at its request count, over HTTPS keep-alive', async () => {
+    const result = await runLoad({
+      kind: 'http',
+      origin,
+      caFile,
+      connections: 4,
+      durationMs: 60_000,
+      maxRequests: 40,
+      request: { method: 'GET', path: '/anything', headers: { accept: 'application/json' } },
+      okStatuses: [200],
+    });
+    expect(result).toMatchObject({ kind: 'http', count: 40, ok: 40, statuses: { '200': 40 } });
+    expect(result.latencyMs.count).toBe(40);
+    expect(result.latencyMs.p99).toBeGreaterThan(0);
+    expect(result.generatorCpuMs).toBeGreaterThan(0);
+  });
+
+  it('counts answers outside the expected statuses as failures', async () => {
+    const result = await runLoad({
+      kind: 'http',
+      origin,
+      caFile,
+      connections: 1,
+      durationMs: 60_000,
+      maxRequests: 3,
+      request: { method: 'GET', path: '/anything', headers: {} },
+      okStatuses: [204],
+    });
+    expect(result).toMatchObject({ count: 3, ok: 0 });
+    expect(result.firstError).toMatch(/^HTTP 200/);
+  });
+
+  it('runs raw BullMQ add + wait-until-finished round trips against a no-op worker', async () => {
+    const result = await runLoad({ kind: 'bullmq-sync', redisUrl: inject('redisUrl'), prefix, queue: 'q', durationMs: 60_000, maxJobs: 10 });
+    expect(result).toMatchObject({ kind: 'bullmq-sync', count: 10, ok: 10 });
+    expect(result.firstError).toBeUndefined();
+  });
+});

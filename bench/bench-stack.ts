@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureSelfSignedCertificate, findFreePort, startLocalRedis, type LocalRedis } from '@ces/local-runtime';
+import { createKeySpace, type KeySpace } from '@ces/store';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+
+export const BASELINE_QUEUE = 'bench-baseline';
+export const BASELINE_PREFIX = '{bench-baseline}';
+/** The service's default; the baseline workers use the same. */
+export const WORKER_CONCURRENCY = 8;
+
+export interface BenchStackOptions {
+  root: string;
+  /** Where process logs (and CPU profiles) go. */
+  logDir: string;
+  workers: number;
+  baselineWorkers: number;
+  /** Processes started with --cpu-prof. */
+  profile: { api: boolean; worker: boolean; dir: string };
+}
+
+/**
+ * Everything the benchmark measures, started by itself on 127.0.0.1: a Redis of its own, the API
+ * and worker processes from the repository's entry points, and the baselines (bare Hono over the
+ * same TLS setup, raw BullMQ no-op workers on the same Redis).
+ */
+export interface BenchStack {
+  origin: string;
+  caFile: string;
+  redisUrl: string;
+  redis: Redis;
+  keys: KeySpace;
+  /** Headers of an application key of the bench account, as a program calling the API sends them. */
+  headers: Record<string, string>;
+  bareHonoOrigin: string;
+  baselineQueue: Queue;
+  setWorkers(count: number): Promise<void>;
+  /** Process ids by name (api, worker-N, redis, bare-hono, bullmq-baseline-N), for CPU accounting. */
+  pids(): Record<string, number>;
+  workerCount(): number;
+  close(): Promise<void>;
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ces-bench-'));
+  mkdirSync(options.logDir, { recursive: true });
+  const processes: BenchProcess[] = [];
+  const workers: BenchProcess[] = [];
+  let redisServer: LocalRedis | undefined;
+  let redis: Redis | undefined;
+  let baselineQueue: Queue | undefined;
+
+  async function close() {
+    await Promise.all([...processes, ...workers].map((p) => p.stop()));
+    await baselineQueue?.close().catch(() => {});
+    redis?.disconnect();
+    await redisServer?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  try {
+    // Throwaway data: no AOF, so the figures are not those of fsync on a shared disk.
+    redisServer = await startLocalRedis({ dataDir: join(dataDir, 'redis'), appendOnly: false });
+    redis = new Redis(redisServer.url);
+    const tls = await ensureSelfSignedCertificate(dataDir);
+    const prefix = '{ces}';
+    const keys = createKeySpace(prefix);
+    const appKey = randomBytes(32).toString('base64url');
+    const accountsFile = join(dataDir, 'accounts.json');
+    writeFileSync(
+      accountsFile,
+      JSON.stringify({ accounts: [{ name: 'bench', users: [], apps: [{ name: 'bench-app', key: appKey, choreos: ['/**'] }] }] }),
+      { mode: 0o600 },
+    );
+    const port = await findFreePort();
+    const honoPort = await findFreePort();
+    const env = {
+      REDIS_URL: redisServer.url,
+      REDIS_PREFIX: prefix,
+      CHOREOS_DIR: join(options.root, 'choreos'),
+      LOG_LEVEL: 'info',
+    };
+    const logFile = (name: string) => join(options.logDir, `${name}.log`);
+    const profileArgs = (on: boolean) => (on ? ['--cpu-prof', `--cpu-prof-dir=${options.profile.dir}`] : []);
+
+    const api = startBenchProcess({
+      name: 'api',
+      entry: join(options.root, 'apps/api/src/main.ts'),
+      cwd: options.root,
+      logFile: logFile('api'),
+      nodeArgs: profileArgs(options.profile.api),
+      env: {
+        ...env,
+        PORT: String(port),
+        BIND_ADDRESS: '127.0.0.1',
+        ACCOUNTS_FILE: accountsFile,
+        DATA_DIR: dataDir,
+        TLS_CERT_FILE: tls.certFile,
+        TLS_KEY_FILE: tls.keyFile,
+        // Load far beyond any sensible quota is the point here.
+        MAX_RUNNING_PER_ACCOUNT: '0',
+      },
+    });
+    processes.push(api);
+    processes.push(
+      startBenchProcess({
+        name: 'bare-hono',
+        entry: join(options.root, 'bench/bare-hono-server.ts'),
+        args: [JSON.stringify({ port: honoPort, certFile: tls.certFile, keyFile: tls.keyFile })],
+        cwd: options.root,
+        logFile: logFile('bare-hono'),
+        env: {},
+      }),
+    );
+    for (let i = 0; i < options.baselineWorkers; i += 1) {
+      processes.push(
+        startBenchProcess({
+          name: `bullmq-baseline-${i + 1}`,
+          entry: join(options.root, 'bench/bullmq-noop-worker.ts'),
+          args: [JSON.stringify({ redisUrl: redisServer.url, prefix: BASELINE_PREFIX, queue: BASELINE_QUEUE, concurrency: WORKER_CONCURRENCY })],
+          cwd: options.root,
+          logFile: logFile(`bullmq-baseline-${i + 1}`),
+          env: {},
+        }),
+      );
+    }
+    baselineQueue = new Queue(BASELINE_QUEUE, { connection: new Redis(redisServer.url, { maxRetriesPerRequest: null }), prefix: BASELINE_PREFIX });
+    const ca = readFileSync(tls.certFile, 'utf8');
+    const origin = `https://127.0.0.1:${port}`;
+    const bareHonoOrigin = `https://127.0.0.1:${honoPort}`;
+
+    let started = 0;
+    const addWorker = () => {
+      started += 1;
+      const worker = startBenchProcess({
+        name: `worker-${started}`,
+        entry: join(options.root, 'apps/worker/src/main.ts'),
+        cwd: options.root,
+        logFile: logFile(`worker-${started}`),
+        nodeArgs: profileArgs(options.profile.worker),
+        env: { ...env, WORKER_HOST: `10.0.0.${started}`, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) },
+      });
+      workers.push(worker);
+    };
+
+    const readyWorkers = async (): Promise<number> => {
+      for (const p of [...processes, ...workers]) {
+        if (!p.running()) throw new Error(`${p.name} exited:\n${p.logTail()}`);
+      }
+      const answer = await httpsJson(`${origin}/readyz`, ca).catch(() => undefined);
+      return answer?.status === 'ready' ? Number(answer.workers) : -1;
+    };
+
+    const setWorkers = async (count: number) => {
+      while (workers.length > count) await workers.pop()!.stop();
+      while (workers.length < count) addWorker();
+      // A stopped worker removes its heartbeat on the way out, so the count is exact.
+      await until(async () => (await readyWorkers()) === count, 60_000, `the API and ${count} workers`);
+    };
+
+    await setWorkers(options.workers);
+    await until(async () => (await httpsJson(`${bareHonoOrigin}/`, ca).catch(() => undefined)) !== undefined, 30_000, 'bare Hono');
+    await until(async () => (await baselineQueue!.getWorkersCount()) >= options.baselineWorkers, 30_000, 'the BullMQ baseline workers');
+
+    return {
+      origin,
+      caFile: tls.certFile,
+      redisUrl: redisServer.url,
+      redis,
+      keys,
+      headers: {
+        authorization: `Basic ${Buffer.from(`bench-app:${appKey}`).toString('base64')}`,
+        'x-service-domain': '/bench/master',
+        accept: 'application/json',
+      },
+      bareHonoOrigin,
+      baselineQueue,
+      setWorkers,
+      workerCount: () => workers.length,
+      pids: () => {
+        const pids: Record<string, number> = { redis: redisServer!.process.pid! };
+        for (const p of [...processes, ...workers]) if (p.child.pid !== undefined && p.running()) pids[p.name] = p.child.pid;
+        return pids;
+      },
+      close,
+    };
+  } catch (error) {
+    const logs = [...processes, ...workers].map((p) => `--- ${p.name}\n${p.logTail(2_000)}`).join('\n');
+    await close();
+    throw new Error(`${(error as Error).message}\n${logs}`);
+  }
+}
+
+/** Polls until `probe` is true; fails after `timeoutMs`. Returns the epoch ms at which it was. */
+export async function until(probe: () => Promise<boolean>, timeoutMs: number, what: string, intervalMs = 25): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return Date.now();
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** A one-off GET for readiness checks (not for measuring: the load generator does that). */
+export function httpsJson(url: string, ca: string): Promise<Record<string, any>> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { ca, servername: 'localhost', agent: false }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(text) as Record<string, any>);
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+    });
+    request.on('error', reject);
+    request.setTimeout(2_000, () => request.destroy(new Error('timeout')));
+  });
+}

@@ -1,0 +1,276 @@
+// The load generator: a process of its own, so that the load it makes is not served by the same
+// event loop it measures. It takes one JSON job as its argument, runs it against 127.0.0.1 (HTTPS
+// keep-alive for the service and bare Hono, Redis for the raw BullMQ baselines), stops by itself
+// at the job's time or count limit, and prints one JSON result line.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { EXECUTION_JOB_OPTIONS } from '@ces/store';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Pool } from 'undici';
+import { summarize } from './latency-summary.ts';
+import type { BullmqAddJob, BullmqSyncJob, CancelJob, HttpLoadJob, LoadJob, LoadResult } from './load-job.ts';
+
+function tally(statuses: Record<string, number>, key: string | number) {
+  statuses[key] = (statuses[key] ?? 0) + 1;
+}
+
+function result(kind: LoadJob['kind'], fields: { count: number; ok: number; startedAt: number; elapsedMs: number; latencies: number[]; statuses: Record<string, number>; firstError: string | undefined }): LoadResult {
+  return {
+    kind,
+    count: fields.count,
+    ok: fields.ok,
+    startedAt: fields.startedAt,
+    endedAt: fields.startedAt + Math.round(fields.elapsedMs),
+    elapsedMs: Math.round(fields.elapsedMs),
+    perSecond: fields.elapsedMs > 0 ? Math.round((fields.ok / fields.elapsedMs) * 1000 * 10) / 10 : 0,
+    latencyMs: summarize(fields.latencies),
+    statuses: fields.statuses,
+    ...(fields.firstError !== undefined ? { firstError: fields.firstError } : {}),
+  };
+}
+
+function pool(origin: string, caFile: string, connections: number): Pool {
+  return new Pool(origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    connect: { ca: readFileSync(caFile, 'utf8'), servername: 'localhost' },
+  });
+}
+
+/** Closed loop: each of `connections` lanes sends its next request when its last one is answered. */
+async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
+  const client = pool(job.origin, job.caFile, job.connections);
+  const latencies: number[] = [];
+  const durations: number[] = [];
+  const statuses: Record<string, number> = {};
+  let issued = 0;
+  let ok = 0;
+  let firstError: string | undefined;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + job.durationMs;
+
+  async function lane() {
+    while (issued < job.maxRequests && performance.now() < deadline) {
+      issued += 1;
+      const start = performance.now();
+      try {
+        const response = await client.request({
+          method: job.request.method,
+          path: job.request.path,
+          headers: job.request.headers,
+          ...(job.request.body !== undefined ? { body: job.request.body } : {}),
+        });
+        const text = await response.body.text();
+        latencies.push(performance.now() - start);
+        tally(statuses, response.statusCode);
+        if (!job.okStatuses.includes(response.statusCode)) {
+          firstError ??= `HTTP ${response.statusCode}: ${text.slice(0, 300)}`;
+          continue;
+        }
+        ok += 1;
+        if (job.executionDurations) {
+          const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
+          if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
+        }
+      } catch (error) {
+        tally(statuses, 'error');
+        firstError ??= (error as Error).message;
+      }
+    }
+  }
+
+  await Promise.all(Array.from({ length: job.connections }, lane));
+  const elapsedMs = performance.now() - t0;
+  await client.close();
+  return {
+    ...result('http', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError }),
+    ...(job.executionDurations ? { executionDurationMs: summarize(durations) } : {}),
+  };
+}
+
+function redisFor(url: string) {
+  return new Redis(url, { maxRetriesPerRequest: null });
+}
+
+/** The same job shape and options the service queues: its id as job id, nothing else in the data. */
+function addJob(queue: Queue, id: string) {
+  return queue.add('run', { executionId: id }, { ...EXECUTION_JOB_OPTIONS, jobId: id });
+}
+
+async function runBullmqAdd(job: BullmqAddJob): Promise<LoadResult> {
+  const connection = redisFor(job.redisUrl);
+  const queue = new Queue(job.queue, { connection, prefix: job.prefix });
+  await queue.waitUntilReady();
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let issued = 0;
+  let ok = 0;
+  let firstError: string | undefined;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + job.durationMs;
+  async function lane() {
+    while (issued < job.maxJobs && performance.now() < deadline) {
+      issued += 1;
+      const start = performance.now();
+      try {
+        await addJob(queue, randomBytes(16).toString('hex'));
+        latencies.push(performance.now() - start);
+        ok += 1;
+        tally(statuses, 'added');
+      } catch (error) {
+        tally(statuses, 'error');
+        firstError ??= (error as Error).message;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: job.concurrency }, lane));
+  const elapsedMs = performance.now() - t0;
+  await queue.close();
+  connection.disconnect();
+  return result('bullmq-add', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError });
+}
+
+async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
+  const connection = redisFor(job.redisUrl);
+  const queue = new Queue(job.queue, { connection, prefix: job.prefix });
+  const eventsConnection = redisFor(job.redisUrl);
+  // Read events from the stream's current end, not from "$" at whatever moment the reader's first
+  // XREAD goes out: a job that finishes before that would otherwise never be heard of.
+  const [last] = await connection.xrevrange(`${job.prefix}:${job.queue}:events`, '+', '-', 'COUNT', 1);
+  const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
+  await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let issued = 0;
+  let ok = 0;
+  let firstError: string | undefined;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + job.durationMs;
+  while (issued < job.maxJobs && performance.now() < deadline) {
+    issued += 1;
+    const start = performance.now();
+    try {
+      const added = await addJob(queue, randomBytes(16).toString('hex'));
+      await added.waitUntilFinished(queueEvents, 30_000).catch((error: Error) => {
+        // removeOnComplete: a job that finished before the check is already gone, which BullMQ
+        // reports as a missing key. Gone means completed here; anything else is a real failure.
+        if (!/Missing key for job/.test(error.message)) throw error;
+      });
+      latencies.push(performance.now() - start);
+      ok += 1;
+      tally(statuses, 'finished');
+    } catch (error) {
+      tally(statuses, 'error');
+      firstError ??= (error as Error).message;
+    }
+  }
+  const elapsedMs = performance.now() - t0;
+  await queueEvents.close();
+  await queue.close();
+  connection.disconnect();
+  eventsConnection.disconnect();
+  return result('bullmq-sync', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One sample: start Countdown (long waits), wait until a worker holds it, let it get into its
+ * wait, DELETE it, then read when it ended. The figure is `endtime − DELETE sent`, less the part of
+ * the current step that was still to run when it did run to its end (none when the wait was cut short).
+ */
+async function runCancel(job: CancelJob): Promise<LoadResult> {
+  const client = pool(job.origin, job.caFile, 2);
+  const call = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) => {
+    const response = await client.request({
+      method,
+      path,
+      headers: body !== undefined ? { ...job.headers, 'content-type': 'application/json' } : job.headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, json: () => JSON.parse(text) as Record<string, any>, text };
+  };
+  const latencies: number[] = [];
+  const cancelLatencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let count = 0;
+  let ok = 0;
+  let interrupted = 0;
+  let firstError: string | undefined;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + job.durationMs;
+  const body = JSON.stringify({ inputs: [{ name: 'StepMilliseconds', value: String(job.stepMilliseconds) }] });
+
+  while (count < job.maxSamples && performance.now() < deadline) {
+    count += 1;
+    try {
+      const started = await call('POST', `${job.choreoPath}?mode=async`, body);
+      if (started.status !== 202) throw new Error(`run answered ${started.status}: ${started.text.slice(0, 200)}`);
+      const id = started.json().id as string;
+      const statusPath = `/service-api/1.0/choreo-executions/${id}`;
+      let takenAt = 0;
+      while (takenAt === 0) {
+        if (performance.now() > deadline + 10_000) throw new Error('no worker took the run');
+        const execution = (await call('GET', statusPath)).json().execution;
+        if (execution.host !== '') takenAt = Date.now();
+        else await sleep(2);
+      }
+      // Somewhere inside the first wait, not at its very start.
+      await sleep(10 + Math.random() * 40);
+      const sentAt = Date.now();
+      const sentPerf = performance.now();
+      const deleted = await call('DELETE', statusPath);
+      latencies.push(performance.now() - sentPerf);
+      tally(statuses, deleted.status);
+      if (deleted.status !== 204) throw new Error(`DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}`);
+      let ended: Record<string, any> | undefined;
+      while (!ended) {
+        if (performance.now() > deadline + 20 * job.stepMilliseconds) throw new Error('the run did not end after DELETE');
+        const answer = (await call('GET', `${statusPath}?view=outputs`)).json();
+        if (answer.execution.status !== 'RUNNING') ended = answer;
+        else await sleep(10);
+      }
+      if (ended.execution.status !== 'TERMINATED_MANUALLY') throw new Error(`ended as ${ended.execution.status}`);
+      const completedSteps = Number(ended.output?.CompletedSteps ?? 0);
+      // Each completed step waited stepMilliseconds from about takenAt; what ran past the DELETE was owed.
+      const remainingStepMs = completedSteps > 0 ? Math.max(0, takenAt + completedSteps * job.stepMilliseconds - sentAt) : 0;
+      if (completedSteps === 0) interrupted += 1;
+      cancelLatencies.push(Number(ended.execution.endtime) - sentAt - remainingStepMs);
+      ok += 1;
+    } catch (error) {
+      tally(statuses, 'error');
+      firstError ??= (error as Error).message;
+    }
+  }
+  const elapsedMs = performance.now() - t0;
+  await client.close();
+  return {
+    ...result('cancel', { count, ok, startedAt, elapsedMs, latencies, statuses, firstError }),
+    cancelLatencyMs: summarize(cancelLatencies),
+    interruptedMidStep: interrupted,
+  };
+}
+
+const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob;
+const runners: { [K in LoadJob['kind']]: (job: Extract<LoadJob, { kind: K }>) => Promise<LoadResult> } = {
+  http: runHttp,
+  'bullmq-add': runBullmqAdd,
+  'bullmq-sync': runBullmqSync,
+  cancel: runCancel,
+};
+const runner = runners[job.kind] as ((job: LoadJob) => Promise<LoadResult>) | undefined;
+if (!runner) {
+  process.stderr.write(`load-generator: unknown job kind ${String(job.kind)}\n`);
+  process.exit(2);
+}
+const outcome = await runner(job);
+const cpu = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ ...outcome, generatorCpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
+process.exit(0);

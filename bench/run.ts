@@ -1,0 +1,128 @@
+// `npm run bench`: starts its own Redis, API, workers and baselines on 127.0.0.1, runs every
+// scenario with a load generator in a separate process, prints a table and writes the same as
+// JSON under bench/results/. This entry point is the only bench file that reads the environment:
+//   BENCH_SECONDS  measured seconds per phase (default 8)
+//   BENCH_ONLY     scenario numbers to run, e.g. "1,3" (default: all)
+//   BENCH_PROFILE  "api", "worker" or "api,worker": run those processes with --cpu-prof
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startBenchStack, type BenchStack } from './bench-stack.ts';
+import { evaluate, formatMarkdown, formatTable, type Row } from './report.ts';
+import { asyncThroughput } from './scenarios/async-throughput.ts';
+import { cancellation } from './scenarios/cancellation.ts';
+import { readThroughput } from './scenarios/read-throughput.ts';
+import { retainedMemory } from './scenarios/retained-memory.ts';
+import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
+import { stepCost } from './scenarios/step-cost.ts';
+import { syncLatency } from './scenarios/sync-latency.ts';
+import { workerScaling } from './scenarios/worker-scaling.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? '8');
+if (!Number.isFinite(seconds) || seconds < 1 || seconds > 120) {
+  process.stderr.write('bench: BENCH_SECONDS must be a number of seconds from 1 to 120\n');
+  process.exit(1);
+}
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => Number(s.trim()))) : undefined;
+const profiled = new Set((process.env.BENCH_PROFILE ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+// Run order: latency-sensitive scenarios first, on a quiet Redis; the memory figure after every
+// throughput run (BullMQ's event stream is at its cap by then); worker scaling last, as it restarts workers.
+const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
+  { number: 2, name: 'sync run latency', run: syncLatency },
+  { number: 4, name: 'cost per step', run: stepCost },
+  { number: 5, name: 'cancellation latency', run: cancellation },
+  { number: 3, name: 'GET execution throughput', run: readThroughput },
+  { number: 1, name: 'async run throughput', run: asyncThroughput },
+  { number: 6, name: 'Redis memory per retained execution', run: retainedMemory },
+  { number: 7, name: 'throughput with 1, 2 and 4 workers', run: workerScaling },
+];
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const workDir = join(tmpdir(), `ces-bench-${stamp}`);
+const log = (message: string) => process.stdout.write(`[bench] ${message}\n`);
+
+function redisVersion(): string {
+  try {
+    return execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+  freeMemoryGiB: Math.round((freemem() / 1024 ** 3) * 10) / 10,
+  platform: `${platform()} ${release()}`,
+  node: process.version,
+  redis: redisVersion(),
+  loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
+};
+log(`${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverageAtStart.join(' ')}`);
+log(`${seconds} s per measured phase; logs${profiled.size > 0 ? ' and CPU profiles' : ''} in ${workDir}`);
+
+let stack: BenchStack | undefined;
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) return;
+  interrupted = true;
+  log('interrupted; stopping');
+  void (stack?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+});
+
+const rows: Row[] = [];
+const raw: Record<string, unknown> = {};
+const startedAt = Date.now();
+try {
+  stack = await startBenchStack({
+    root,
+    logDir: workDir,
+    workers: 2,
+    baselineWorkers: 2,
+    profile: { api: profiled.has('api'), worker: profiled.has('worker'), dir: join(workDir, 'profiles') },
+  });
+  log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
+  const context: ScenarioContext = { stack, durationMs: seconds * 1000, warmupMs: Math.min(2_000, seconds * 250), log, raw };
+  for (const scenario of SCENARIOS) {
+    if (only && !only.has(scenario.number)) continue;
+    if (interrupted) break;
+    log(`scenario ${scenario.number}: ${scenario.name}`);
+    const started = Date.now();
+    rows.push(...(await scenario.run(context)));
+    log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+} catch (error) {
+  process.stderr.write(`[bench] failed: ${(error as Error).stack ?? String(error)}\n`);
+  await stack?.close();
+  process.exit(1);
+}
+await stack.close();
+
+const evaluated = rows.sort((a, b) => a.scenario.localeCompare(b.scenario, 'en', { numeric: true })).map(evaluate);
+process.stdout.write(`\n${formatTable(evaluated)}\n\n`);
+const outFile = join(root, 'bench', 'results', `${stamp}.json`);
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+writeFileSync(
+  outFile,
+  `${JSON.stringify(
+    {
+      startedAt: new Date(startedAt).toISOString(),
+      durationSeconds: Math.round((Date.now() - startedAt) / 1000),
+      settings: { benchSeconds: seconds, only: only ? [...only] : 'all', profiled: [...profiled], redisAppendOnly: false },
+      machine: { ...machine, loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100) },
+      rows: evaluated,
+      markdown: formatMarkdown(evaluated),
+      raw,
+    },
+    null,
+    2,
+  )}\n`,
+);
+const failed = evaluated.filter((row) => row.pass === false).length;
+log(`${evaluated.filter((row) => row.pass === true).length} targets met, ${failed} missed; written to ${outFile}`);
+log(`total ${Math.round((Date.now() - startedAt) / 1000)} s`);
+process.exit(0);

@@ -1,0 +1,33 @@
+import type { Row } from '../report.ts';
+import { runLoad } from '../run-load.ts';
+import { API_BASE, COUNTDOWN, type ScenarioContext } from './scenario-context.ts';
+
+/** Long enough that a step that was not cut short would stand out by a minute. */
+const STEP_MILLISECONDS = 60_000;
+
+/** DELETE → TERMINATED_MANUALLY on a run inside a long wait step, one run at a time. */
+export async function cancellation(context: ScenarioContext): Promise<Row[]> {
+  const result = await runLoad(
+    {
+      kind: 'cancel',
+      origin: context.stack.origin,
+      caFile: context.stack.caFile,
+      headers: context.stack.headers,
+      choreoPath: `${API_BASE}/choreos${COUNTDOWN}`,
+      stepMilliseconds: STEP_MILLISECONDS,
+      durationMs: context.durationMs,
+      maxSamples: 500,
+    },
+    // A run whose wait would not stop ends only after its step: let the generator see that through.
+    2 * STEP_MILLISECONDS,
+  );
+  if (result.firstError) context.log(`  ${result.firstError}`);
+  context.raw.cancellation = result;
+  const latency = result.cancelLatencyMs!;
+  const scenario = '5 cancellation';
+  const details = { samples: latency.count, interruptedMidStep: result.interruptedMidStep, deleteAnswerMs: result.latencyMs, statuses: result.statuses };
+  return [
+    { scenario, figure: 'DELETE → TERMINATED_MANUALLY p50', unit: 'ms', value: latency.p50, details },
+    { scenario, figure: 'DELETE → TERMINATED_MANUALLY p99', unit: 'ms', value: latency.p99, target: { kind: 'at-most', limit: 50 }, details },
+  ];
+}

@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import { round } from '../latency-summary.ts';
+import type { Row } from '../report.ts';
+import { runLoad } from '../run-load.ts';
+import { BASE64_BODY, BASE64_ENCODE, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
+
+const RUNS = 2_000;
+
+async function usedMemory(redis: Redis): Promise<number> {
+  const info = await redis.info('memory');
+  const match = /^used_memory:(\d+)/m.exec(info);
+  if (!match) throw new Error('INFO memory has no used_memory');
+  return Number(match[1]);
+}
+
+/**
+ * Redis memory per retained completed execution: used_memory before and after RUNS async runs of
+ * Base64Encode (all completed and retained), divided by RUNS. It runs after the other scenarios,
+ * so BullMQ's event stream is already at its cap and does not grow with the runs.
+ */
+export async function retainedMemory(context: ScenarioContext): Promise<Row[]> {
+  const { redis, keys } = context.stack;
+  const running = await runningCount(context);
+  await drainService(context, running);
+  await redis.call('MEMORY', 'PURGE');
+  const before = await usedMemory(redis);
+  const load = await runLoad(runJob(context, BASE64_ENCODE, { async: true, connections: 16, durationMs: 120_000, maxRequests: RUNS, body: BASE64_BODY }));
+  await drainService(context, running);
+  await redis.call('MEMORY', 'PURGE');
+  const after = await usedMemory(redis);
+  if (load.firstError) context.log(`  ${load.firstError}`);
+
+  const usages: number[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', keys.execution('*'), 'COUNT', 500);
+    cursor = next;
+    for (const key of found) {
+      if (usages.length >= 20) break;
+      if ((await redis.hget(key, 'choreo')) !== BASE64_ENCODE || (await redis.hget(key, 'status')) !== 'SUCCESS') continue;
+      usages.push(Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')));
+    }
+  } while (cursor !== '0' && usages.length < 20);
+  const keyUsage = usages.length > 0 ? Math.round(usages.reduce((a, b) => a + b, 0) / usages.length) : 0;
+  const perExecution = round((after - before) / Math.max(1, load.ok), 0);
+  context.raw.retainedMemory = { runs: load.ok, usedMemoryBefore: before, usedMemoryAfter: after, keyUsageSamples: usages };
+
+  const scenario = '6 Redis memory';
+  return [
+    {
+      scenario,
+      figure: 'used_memory Δ per retained execution',
+      unit: 'B',
+      value: perExecution,
+      target: { kind: 'at-most', limit: 2048 },
+      details: { runs: load.ok, usedMemoryBefore: before, usedMemoryAfter: after },
+    },
+    { scenario, figure: 'MEMORY USAGE of one execution hash', unit: 'B', value: keyUsage, details: { samples: usages.length } },
+  ];
+}
