@@ -74,7 +74,7 @@ describe('worker crash: resume on another worker', () => {
       steps: [{ id: 'nothing', kind: 'noop', args: {} }],
     };
     const digest = 'orphan-test-definition';
-    await createDefinitionStore({ redis: stack.redis, keys: stack.keys }).save(digest, JSON.stringify(definition));
+    await createDefinitionStore({ redis: stack.redis, keys: stack.keys }).save(digest, definition);
     const id = 'feedfacefeedfacefeedfacefeedface';
     const starttime = Date.now() - 60_000;
     const created = await stack.executions.create(

@@ -30,13 +30,12 @@ export interface ApiService {
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
   const redis = createRedisConnection(config.REDIS_URL, 'request', 'api');
-  const queueConnection = createRedisConnection(config.REDIS_URL, 'request', 'api-queue');
   const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
-  for (const connection of [redis, queueConnection, subscriber]) {
+  for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
   logger.info('waiting for Redis');
-  await Promise.all([redis, queueConnection, subscriber].map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
+  await Promise.all([redis, subscriber].map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
 
   const catalogue = await loadCatalogue(config.CHOREOS_DIR);
   const invalid = catalogue.list().filter((entry) => !entry.valid);
@@ -50,14 +49,14 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
-  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  // The queue shares the store's connection, so a run's record and its job reach Redis in order.
+  const queue = createExecutionQueue({ connection: redis, keys });
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
   queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
   const events = await createExecutionEvents({ subscriber, keys });
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
   const metrics = createApiMetrics({ queue, executions, accounts, workers });
   metrics.redis.instrument(redis, 'api');
-  metrics.redis.instrument(queueConnection, 'api-queue');
   metrics.redis.instrument(subscriber, 'api-events');
   const launcher = countStartedRuns(createRunLauncher({
     executions,
@@ -89,7 +88,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       },
       liveWorkers: () => workers.count(),
     },
-    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready',
+    isRedisAvailable: () => redis.status === 'ready',
     logger,
     metrics: { registry: metrics.registry, http: metrics.http },
     ops: { workers, queue },
@@ -111,7 +110,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       await server.close();
       await events.close();
       await queue.close();
-      await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }

@@ -7,7 +7,8 @@ import type { KeySpace } from './keys.ts';
  * readers may cache them forever; they are few (one per version of each Choreo) and never expire.
  */
 export interface DefinitionStore {
-  save(digest: string, json: string): Promise<void>;
+  /** Stores the snapshot once; later calls with a digest already saved cost nothing. */
+  save(digest: string, definition: unknown): Promise<void>;
   load(digest: string): Promise<string | undefined>;
 }
 
@@ -16,9 +17,9 @@ export function createDefinitionStore(deps: { redis: Redis; keys: KeySpace }): D
   const saved = new Set<string>();
   const loaded = new Map<string, string>();
   return {
-    async save(digest, json) {
+    async save(digest, definition) {
       if (saved.has(digest)) return;
-      await redis.set(keys.definition(digest), json, 'NX');
+      await redis.set(keys.definition(digest), JSON.stringify(definition), 'NX');
       saved.add(digest);
     },
     async load(digest) {

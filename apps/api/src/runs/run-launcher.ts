@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
-import { bindInputs, definitionDigest, type CatalogueEntry } from '@ces/choreos';
+import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   enqueueExecution,
   type DefinitionStore,
@@ -68,13 +68,13 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       if (!bound.ok) {
         throw new ApiError('BAD_REQUEST', `Required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}.`);
       }
-      const digest = definitionDigest(definition);
-      await definitions.save(digest, JSON.stringify(definition));
+      const digest = entry.digest;
+      await definitions.save(digest, definition);
 
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       const id = newExecutionId();
-      const created = await executions.create(
+      const creating = executions.create(
         {
           id,
           account: principal.account,
@@ -89,20 +89,35 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         },
         { maxRunningPerAccount: config.maxRunningPerAccount },
       );
+      // Recording and queueing go out together on one connection, so Redis applies them in this
+      // order and a worker cannot take the job before the record exists; were this process to die
+      // between the two, the reconciler would queue the orphaned execution.
+      const queued = enqueueExecution(queue, id);
+      queued.catch(() => {});
+      const created = await creating;
       if (created === 'quota-exceeded') {
+        // The job was sent along with the refused record; it would find nothing to run.
+        await queued.then(() => queue.remove(id)).catch(() => {});
         throw new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
           headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
         });
       }
       if (created === 'exists') throw new Error('execution id collision');
-      // Were this process to die right here, the reconciler would queue the orphaned execution.
-      await enqueueExecution(queue, id);
-
       if (options.wait) {
-        await events.waitForEnd(id, config.syncWaitMs, async () => {
+        // Listening before the job exists means the end cannot be missed, so no poll is needed yet.
+        const ending = events.watchEnd(id, async () => {
           const current = await executions.get(id);
           return current !== undefined && current.status !== 'RUNNING';
         });
+        try {
+          await queued;
+        } catch (error) {
+          ending.cancel();
+          throw error;
+        }
+        await ending.wait(config.syncWaitMs);
+      } else {
+        await queued;
       }
       const record = await executions.get(id);
       if (!record) throw new Error(`execution ${id} vanished after it was created`);

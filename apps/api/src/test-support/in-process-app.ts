@@ -64,9 +64,8 @@ export async function startInProcessApp(options: {
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
-  const queueConnection = createRedisConnection(options.redisUrl, 'request', 'api-test-queue');
   const subscriber = createRedisConnection(options.redisUrl, 'subscriber', 'api-test-events');
-  await Promise.all([redis, queueConnection, subscriber].map((connection) => waitUntilReady(connection)));
+  await Promise.all([redis, subscriber].map((connection) => waitUntilReady(connection)));
 
   const secret = (label: string) => `${label}-${Math.random().toString(36).slice(2)}-0123456789abcdef0123456789`;
   const credentials = {
@@ -93,7 +92,7 @@ export async function startInProcessApp(options: {
 
   const catalogue = await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR);
   const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
   const launcher = createRunLauncher({
     executions,
@@ -142,7 +141,7 @@ export async function startInProcessApp(options: {
       await events.close();
       await queue.close();
       await deleteKeysWithPrefix(redis, keys.prefix);
-      await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }
