@@ -129,7 +129,8 @@ export function createExecutionProcessor(deps: {
             run.controller.abort('time-limit');
           }, Math.max(0, untilDeadline))
         : undefined;
-    log.info({ resumeAt: record.nextStep }, 'execution taken');
+    // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
+    log[record.nextStep > 0 ? 'info' : 'debug']({ resumeAt: record.nextStep }, 'execution taken');
     let outcome: RunOutcome;
     try {
       outcome = await runChoreo({
@@ -146,6 +147,9 @@ export function createExecutionProcessor(deps: {
             return undefined;
           },
           afterStep: async (checkpoint) => {
+            // After the last step the run ends next, and finish records the step reached and the
+            // outputs in the same atomic operation: a checkpoint here would only add a round trip.
+            if (checkpoint.nextStep >= definition.steps.length) return run.stop;
             const result = await executions.checkpoint(executionId, checkpoint, lease);
             if (result === 'cancel') run.stop = 'cancelled';
             if (result === 'gone' || result === 'superseded') {
