@@ -30,5 +30,7 @@ export function createLogger(options: { name: string; level: string; base?: Reco
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  return destination ? pino(config, destination as never) : pino(config);
+  // Asynchronous writes keep logging off the request path: lines written while one write is in
+  // flight go out together. pino flushes what is pending when the process exits.
+  return pino(config, (destination as never) ?? pino.destination({ dest: 1, sync: false }));
 }
