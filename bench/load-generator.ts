@@ -15,18 +15,68 @@ function tally(statuses: Record<string, number>, key: string | number) {
   statuses[key] = (statuses[key] ?? 0) + 1;
 }
 
-function result(kind: LoadJob['kind'], fields: { count: number; ok: number; startedAt: number; elapsedMs: number; latencies: number[]; statuses: Record<string, number>; firstError: string | undefined }): LoadResult {
+/** One operation's outcome: how it is tallied, how long it took, and whether it counts as done. */
+interface Sample {
+  status: string | number;
+  latencyMs?: number;
+  ok: boolean;
+  error?: string;
+}
+
+interface LoopTotals {
+  count: number;
+  ok: number;
+  startedAt: number;
+  elapsedMs: number;
+  latencies: number[];
+  statuses: Record<string, number>;
+  firstError: string | undefined;
+}
+
+/**
+ * Closed loop: each of `lanes` sends its next operation when its last one is done, until the count
+ * or the time runs out. A sample that throws is tallied as an error.
+ */
+async function closedLoop(limits: { lanes: number; maxCount: number; durationMs: number }, sample: () => Promise<Sample>): Promise<LoopTotals> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let count = 0;
+  let ok = 0;
+  let firstError: string | undefined;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + limits.durationMs;
+  async function lane() {
+    while (count < limits.maxCount && performance.now() < deadline) {
+      count += 1;
+      try {
+        const outcome = await sample();
+        tally(statuses, outcome.status);
+        if (outcome.latencyMs !== undefined) latencies.push(outcome.latencyMs);
+        if (outcome.ok) ok += 1;
+        else firstError ??= outcome.error;
+      } catch (error) {
+        tally(statuses, 'error');
+        firstError ??= (error as Error).message;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: limits.lanes }, lane));
+  return { count, ok, startedAt, elapsedMs: performance.now() - t0, latencies, statuses, firstError };
+}
+
+function result(kind: LoadJob['kind'], totals: LoopTotals): LoadResult {
   return {
     kind,
-    count: fields.count,
-    ok: fields.ok,
-    startedAt: fields.startedAt,
-    endedAt: fields.startedAt + Math.round(fields.elapsedMs),
-    elapsedMs: Math.round(fields.elapsedMs),
-    perSecond: fields.elapsedMs > 0 ? Math.round((fields.ok / fields.elapsedMs) * 1000 * 10) / 10 : 0,
-    latencyMs: summarize(fields.latencies),
-    statuses: fields.statuses,
-    ...(fields.firstError !== undefined ? { firstError: fields.firstError } : {}),
+    count: totals.count,
+    ok: totals.ok,
+    startedAt: totals.startedAt,
+    endedAt: totals.startedAt + Math.round(totals.elapsedMs),
+    elapsedMs: Math.round(totals.elapsedMs),
+    perSecond: totals.elapsedMs > 0 ? Math.round((totals.ok / totals.elapsedMs) * 1000 * 10) / 10 : 0,
+    latencyMs: summarize(totals.latencies),
+    statuses: totals.statuses,
+    ...(totals.firstError !== undefined ? { firstError: totals.firstError } : {}),
   };
 }
 
@@ -39,54 +89,32 @@ function pool(origin: string, caFile: string, connections: number): Pool {
   });
 }
 
-/** Closed loop: each of `connections` lanes sends its next request when its last one is answered. */
+/** Requests over keep-alive HTTPS connections, one lane per connection. */
 async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
   const client = pool(job.origin, job.caFile, job.connections);
-  const latencies: number[] = [];
   const durations: number[] = [];
-  const statuses: Record<string, number> = {};
-  let issued = 0;
-  let ok = 0;
-  let firstError: string | undefined;
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const deadline = t0 + job.durationMs;
-
-  async function lane() {
-    while (issued < job.maxRequests && performance.now() < deadline) {
-      issued += 1;
-      const start = performance.now();
-      try {
-        const response = await client.request({
-          method: job.request.method,
-          path: job.request.path,
-          headers: job.request.headers,
-          ...(job.request.body !== undefined ? { body: job.request.body } : {}),
-        });
-        const text = await response.body.text();
-        latencies.push(performance.now() - start);
-        tally(statuses, response.statusCode);
-        if (!job.okStatuses.includes(response.statusCode)) {
-          firstError ??= `HTTP ${response.statusCode}: ${text.slice(0, 300)}`;
-          continue;
-        }
-        ok += 1;
-        if (job.executionDurations) {
-          const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
-          if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
-        }
-      } catch (error) {
-        tally(statuses, 'error');
-        firstError ??= (error as Error).message;
-      }
+  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs }, async () => {
+    const start = performance.now();
+    const response = await client.request({
+      method: job.request.method,
+      path: job.request.path,
+      headers: job.request.headers,
+      ...(job.request.body !== undefined ? { body: job.request.body } : {}),
+    });
+    const text = await response.body.text();
+    const latencyMs = performance.now() - start;
+    if (!job.okStatuses.includes(response.statusCode)) {
+      return { status: response.statusCode, latencyMs, ok: false, error: `HTTP ${response.statusCode}: ${text.slice(0, 300)}` };
     }
-  }
-
-  await Promise.all(Array.from({ length: job.connections }, lane));
-  const elapsedMs = performance.now() - t0;
+    if (job.executionDurations) {
+      const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
+      if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
+    }
+    return { status: response.statusCode, latencyMs, ok: true };
+  });
   await client.close();
   return {
-    ...result('http', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError }),
+    ...result('http', totals),
     ...(job.executionDurations ? { executionDurationMs: summarize(durations) } : {}),
   };
 }
@@ -104,34 +132,14 @@ async function runBullmqAdd(job: BullmqAddJob): Promise<LoadResult> {
   const connection = redisFor(job.redisUrl);
   const queue = new Queue(job.queue, { connection, prefix: job.prefix });
   await queue.waitUntilReady();
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let issued = 0;
-  let ok = 0;
-  let firstError: string | undefined;
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const deadline = t0 + job.durationMs;
-  async function lane() {
-    while (issued < job.maxJobs && performance.now() < deadline) {
-      issued += 1;
-      const start = performance.now();
-      try {
-        await addJob(queue, randomBytes(16).toString('hex'));
-        latencies.push(performance.now() - start);
-        ok += 1;
-        tally(statuses, 'added');
-      } catch (error) {
-        tally(statuses, 'error');
-        firstError ??= (error as Error).message;
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: job.concurrency }, lane));
-  const elapsedMs = performance.now() - t0;
+  const totals = await closedLoop({ lanes: job.concurrency, maxCount: job.maxJobs, durationMs: job.durationMs }, async () => {
+    const start = performance.now();
+    await addJob(queue, randomBytes(16).toString('hex'));
+    return { status: 'added', latencyMs: performance.now() - start, ok: true };
+  });
   await queue.close();
   connection.disconnect();
-  return result('bullmq-add', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError });
+  return result('bullmq-add', totals);
 }
 
 async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
@@ -143,38 +151,21 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   const [last] = await connection.xrevrange(`${job.prefix}:${job.queue}:events`, '+', '-', 'COUNT', 1);
   const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
   await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let issued = 0;
-  let ok = 0;
-  let firstError: string | undefined;
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const deadline = t0 + job.durationMs;
-  while (issued < job.maxJobs && performance.now() < deadline) {
-    issued += 1;
+  const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs }, async () => {
     const start = performance.now();
-    try {
-      const added = await addJob(queue, randomBytes(16).toString('hex'));
-      await added.waitUntilFinished(queueEvents, 30_000).catch((error: Error) => {
-        // removeOnComplete: a job that finished before the check is already gone, which BullMQ
-        // reports as a missing key. Gone means completed here; anything else is a real failure.
-        if (!/Missing key for job/.test(error.message)) throw error;
-      });
-      latencies.push(performance.now() - start);
-      ok += 1;
-      tally(statuses, 'finished');
-    } catch (error) {
-      tally(statuses, 'error');
-      firstError ??= (error as Error).message;
-    }
-  }
-  const elapsedMs = performance.now() - t0;
+    const added = await addJob(queue, randomBytes(16).toString('hex'));
+    await added.waitUntilFinished(queueEvents, 30_000).catch((error: Error) => {
+      // removeOnComplete: a job that finished before the check is already gone, which BullMQ
+      // reports as a missing key. Gone means completed here; anything else is a real failure.
+      if (!/Missing key for job/.test(error.message)) throw error;
+    });
+    return { status: 'finished', latencyMs: performance.now() - start, ok: true };
+  });
   await queueEvents.close();
   await queue.close();
   connection.disconnect();
   eventsConnection.disconnect();
-  return result('bullmq-sync', { count: issued, ok, startedAt, elapsedMs, latencies, statuses, firstError });
+  return result('bullmq-sync', totals);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -196,63 +187,48 @@ async function runCancel(job: CancelJob): Promise<LoadResult> {
     const text = await response.body.text();
     return { status: response.statusCode, json: () => JSON.parse(text) as Record<string, any>, text };
   };
-  const latencies: number[] = [];
   const cancelLatencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let count = 0;
-  let ok = 0;
   let interrupted = 0;
-  let firstError: string | undefined;
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const deadline = t0 + job.durationMs;
   const body = JSON.stringify({ inputs: [{ name: 'StepMilliseconds', value: String(job.stepMilliseconds) }] });
+  const deadline = performance.now() + job.durationMs;
 
-  while (count < job.maxSamples && performance.now() < deadline) {
-    count += 1;
-    try {
-      const started = await call('POST', `${job.choreoPath}?mode=async`, body);
-      if (started.status !== 202) throw new Error(`run answered ${started.status}: ${started.text.slice(0, 200)}`);
-      const id = started.json().id as string;
-      const statusPath = `/service-api/1.0/choreo-executions/${id}`;
-      let takenAt = 0;
-      while (takenAt === 0) {
-        if (performance.now() > deadline + 10_000) throw new Error('no worker took the run');
-        const execution = (await call('GET', statusPath)).json().execution;
-        if (execution.host !== '') takenAt = Date.now();
-        else await sleep(2);
-      }
-      // Somewhere inside the first wait, not at its very start.
-      await sleep(10 + Math.random() * 40);
-      const sentAt = Date.now();
-      const sentPerf = performance.now();
-      const deleted = await call('DELETE', statusPath);
-      latencies.push(performance.now() - sentPerf);
-      tally(statuses, deleted.status);
-      if (deleted.status !== 204) throw new Error(`DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}`);
-      let ended: Record<string, any> | undefined;
-      while (!ended) {
-        if (performance.now() > deadline + 20 * job.stepMilliseconds) throw new Error('the run did not end after DELETE');
-        const answer = (await call('GET', `${statusPath}?view=outputs`)).json();
-        if (answer.execution.status !== 'RUNNING') ended = answer;
-        else await sleep(10);
-      }
-      if (ended.execution.status !== 'TERMINATED_MANUALLY') throw new Error(`ended as ${ended.execution.status}`);
-      const completedSteps = Number(ended.output?.CompletedSteps ?? 0);
-      // Each completed step waited stepMilliseconds from about takenAt; what ran past the DELETE was owed.
-      const remainingStepMs = completedSteps > 0 ? Math.max(0, takenAt + completedSteps * job.stepMilliseconds - sentAt) : 0;
-      if (completedSteps === 0) interrupted += 1;
-      cancelLatencies.push(Number(ended.execution.endtime) - sentAt - remainingStepMs);
-      ok += 1;
-    } catch (error) {
-      tally(statuses, 'error');
-      firstError ??= (error as Error).message;
+  const totals = await closedLoop({ lanes: 1, maxCount: job.maxSamples, durationMs: job.durationMs }, async () => {
+    const started = await call('POST', `${job.choreoPath}?mode=async`, body);
+    if (started.status !== 202) throw new Error(`run answered ${started.status}: ${started.text.slice(0, 200)}`);
+    const id = started.json().id as string;
+    const statusPath = `/service-api/1.0/choreo-executions/${id}`;
+    let takenAt = 0;
+    while (takenAt === 0) {
+      if (performance.now() > deadline + 10_000) throw new Error('no worker took the run');
+      const execution = (await call('GET', statusPath)).json().execution;
+      if (execution.host !== '') takenAt = Date.now();
+      else await sleep(2);
     }
-  }
-  const elapsedMs = performance.now() - t0;
+    // Somewhere inside the first wait, not at its very start.
+    await sleep(10 + Math.random() * 40);
+    const sentAt = Date.now();
+    const sentPerf = performance.now();
+    const deleted = await call('DELETE', statusPath);
+    const latencyMs = performance.now() - sentPerf;
+    if (deleted.status !== 204) return { status: deleted.status, latencyMs, ok: false, error: `DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}` };
+    let ended: Record<string, any> | undefined;
+    while (!ended) {
+      if (performance.now() > deadline + 20 * job.stepMilliseconds) throw new Error('the run did not end after DELETE');
+      const answer = (await call('GET', `${statusPath}?view=outputs`)).json();
+      if (answer.execution.status !== 'RUNNING') ended = answer;
+      else await sleep(10);
+    }
+    if (ended.execution.status !== 'TERMINATED_MANUALLY') throw new Error(`ended as ${ended.execution.status}`);
+    const completedSteps = Number(ended.output?.CompletedSteps ?? 0);
+    // Each completed step waited stepMilliseconds from about takenAt; what ran past the DELETE was owed.
+    const remainingStepMs = completedSteps > 0 ? Math.max(0, takenAt + completedSteps * job.stepMilliseconds - sentAt) : 0;
+    if (completedSteps === 0) interrupted += 1;
+    cancelLatencies.push(Number(ended.execution.endtime) - sentAt - remainingStepMs);
+    return { status: deleted.status, latencyMs, ok: true };
+  });
   await client.close();
   return {
-    ...result('cancel', { count, ok, startedAt, elapsedMs, latencies, statuses, firstError }),
+    ...result('cancel', totals),
     cancelLatencyMs: summarize(cancelLatencies),
     interruptedMidStep: interrupted,
   };
