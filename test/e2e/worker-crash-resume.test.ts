@@ -1,5 +1,5 @@
 import { createDefinitionStore } from '@ces/store';
-import { waitFor } from '@ces/testing';
+import { newExecutionFixture, waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
@@ -78,18 +78,7 @@ describe('worker crash: resume on another worker', () => {
     const id = 'feedfacefeedfacefeedfacefeedface';
     const starttime = Date.now() - 60_000;
     const created = await stack.executions.create(
-      {
-        id,
-        account: 'acme',
-        choreo: '/Test/Quick',
-        starttime,
-        sourceId: '',
-        definitionDigest: digest,
-        inputs: {},
-        deadline: Date.now() + 600_000,
-        storeResults: false,
-        outputFilters: [],
-      },
+      newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }),
       { maxRunningPerAccount: 0 },
     );
     expect(created).toBe('created');

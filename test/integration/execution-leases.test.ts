@@ -1,5 +1,5 @@
-import { createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -24,18 +24,7 @@ describe('execution leases and checkpoints', () => {
 
   async function running(): Promise<string> {
     counter += 1;
-    const execution: NewExecution = {
-      id: `${counter.toString(16).padStart(4, '0')}${'cd'.repeat(14)}`,
-      account: 'acme',
-      choreo: '/Test/Counted',
-      starttime: Date.now(),
-      sourceId: '',
-      definitionDigest: 'digest',
-      inputs: {},
-      deadline: Date.now() + 60_000,
-      storeResults: false,
-      outputFilters: [],
-    };
+    const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'cd'.repeat(14)}`, choreo: '/Test/Counted' });
     expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
     return execution.id;
   }

@@ -1,5 +1,5 @@
-import { createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -30,18 +30,7 @@ describe('terminate versus complete', () => {
     for (const connection of [workerSide, apiSide, subscriber]) connection.disconnect();
   });
 
-  const newExecution = (i: number): NewExecution => ({
-    id: `${i.toString(16).padStart(4, '0')}${'ab'.repeat(14)}`,
-    account: 'acme',
-    choreo: '/Test/Quick',
-    starttime: Date.now(),
-    sourceId: '',
-    definitionDigest: 'digest',
-    inputs: {},
-    deadline: Date.now() + 60_000,
-    storeResults: false,
-    outputFilters: [],
-  });
+  const newExecution = (i: number) => newExecutionFixture({ id: `${i.toString(16).padStart(4, '0')}${'ab'.repeat(14)}` });
 
   it('ends each of 100 executions exactly once, with the status the DELETE answer promised', { timeout: 60_000 }, async () => {
     const outcomes = { terminated: 0, succeeded: 0 };

@@ -6,9 +6,8 @@ import {
   EXECUTION_QUEUE,
   enqueueExecution,
   type ExecutionJobData,
-  type NewExecution,
 } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -40,18 +39,7 @@ describe('reconciler', () => {
 
   async function running(ageMs: number): Promise<string> {
     counter += 1;
-    const execution: NewExecution = {
-      id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`,
-      account: 'acme',
-      choreo: '/Test/Quick',
-      starttime: Date.now() - ageMs,
-      sourceId: '',
-      definitionDigest: 'digest',
-      inputs: {},
-      deadline: Date.now() + 60_000,
-      storeResults: false,
-      outputFilters: [],
-    };
+    const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: Date.now() - ageMs });
     expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toBe('created');
     return execution.id;
   }
