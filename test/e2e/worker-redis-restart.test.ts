@@ -66,8 +66,7 @@ describe('Redis restarted mid-run', () => {
 
     // Interrupting the first wait needs the cancellation message: the workers' subscriptions are back.
     const id = await stack.startRun('Test/Waits', alice, { StepMilliseconds: '20000' });
-    const taken = new RegExp(`"executionId":"${id}"[^\\n]*execution taken`);
-    await waitFor(() => stack.workers.some((worker) => taken.test(worker.logs())), {
+    await waitFor(async () => ((await stack.executions.get(id))?.host ?? '') !== '', {
       timeoutMs: 20_000,
       what: 'a worker to take the run',
     });
