@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { ConfigError, fields, parseEnv } from '@ces/config';
 import {
   ensureSelfSignedCertificate,
+  isPortFree,
   isRedisServerOnPath,
   REDIS_INSTALL_HINT,
   startLocalRedis,
@@ -16,10 +17,14 @@ import {
 } from '@ces/local-runtime';
 import { z } from 'zod';
 
+const DEFAULT_REDIS_PORT = 6379;
+
 const schema = z.object({
   PORT: fields.port(8443),
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+  /** Port of the local Redis when REDIS_URL is not set; another free port when it is taken. */
+  LOCAL_REDIS_PORT: fields.port(DEFAULT_REDIS_PORT),
   DATA_DIR: z.string().default('.data'),
   ACCOUNTS_FILE: z.string().optional(),
   TLS_CERT_FILE: z.string().optional(),
@@ -66,8 +71,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 try {
   const redisUrl =
     config.REDIS_URL ??
-    (redis = await startLocalRedis({ dataDir: resolve(dataDir, 'redis'), appendOnly: true })).url;
+    (redis = await startLocalRedis({
+      dataDir: resolve(dataDir, 'redis'),
+      appendOnly: true,
+      // The usual port when it is free, so that `npm run admin` finds this Redis with its defaults.
+      port: (await isPortFree(config.LOCAL_REDIS_PORT)) ? config.LOCAL_REDIS_PORT : 0,
+    })).url;
   say(config.REDIS_URL ? `using Redis at ${redisUrl}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
+  if (!config.REDIS_URL && redis && redis.port !== DEFAULT_REDIS_PORT) {
+    say(`the admin command line reaches this Redis as REDIS_URL=${redisUrl} npm run admin -- …`);
+  }
 
   const tls =
     config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE)

@@ -54,7 +54,8 @@ describe('npm start', () => {
     port = await findFreePort();
     start = spawn(process.execPath, [START], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), WORKERS: '2', DATA_DIR: dataDir, REDIS_URL: '', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn' },
+      // LOCAL_REDIS_PORT 0: a free port, whatever may be listening on the usual one.
+      env: { ...process.env, PORT: String(port), WORKERS: '2', DATA_DIR: dataDir, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     start.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

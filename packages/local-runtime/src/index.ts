@@ -1,5 +1,6 @@
 export {
   findFreePort,
+  isPortFree,
   isRedisServerOnPath,
   REDIS_INSTALL_HINT,
   RedisServerNotFoundError,

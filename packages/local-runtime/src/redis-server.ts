@@ -19,6 +19,15 @@ export function isRedisServerOnPath(): boolean {
   return probe.error === undefined && probe.status === 0;
 }
 
+/** True when nothing listens on a loopback TCP port (so a server may take it). */
+export async function isPortFree(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 /** Asks the kernel for a free TCP port on loopback. */
 export async function findFreePort(): Promise<number> {
   const server = createServer();
