@@ -54,6 +54,21 @@ export type NewExecution = Pick<
   | 'outputFilters'
 >;
 
+/** The record exactly as `create` stores it: RUNNING, in the queue, no worker, nothing done. */
+export function acceptedRecord(execution: NewExecution): ExecutionRecord {
+  return {
+    ...execution,
+    status: 'RUNNING',
+    host: '',
+    nextStep: 0,
+    results: {},
+    output: {},
+    cancelRequested: false,
+    workerId: '',
+    lease: '',
+  };
+}
+
 /** Field names in the hash; short and stable, since every retained execution stores them. */
 export function encodeNewExecution(execution: NewExecution): string[] {
   return [

@@ -1,6 +1,6 @@
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
-export type { ExecutionRecord, NewExecution, OutputFilter } from './execution-record.ts';
+export { acceptedRecord, type ExecutionRecord, type NewExecution, type OutputFilter } from './execution-record.ts';
 export {
   createExecutionStore,
   type Checkpoint,

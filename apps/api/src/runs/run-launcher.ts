@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
 import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
+  acceptedRecord,
   enqueueExecution,
   type DefinitionStore,
   type ExecutionEvents,
   type ExecutionJobData,
   type ExecutionRecord,
   type ExecutionStore,
+  type NewExecution,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
@@ -74,51 +76,50 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       const id = newExecutionId();
-      const creating = executions.create(
-        {
-          id,
-          account: principal.account,
-          choreo: entry.id,
-          starttime,
-          sourceId: options.sourceId,
-          definitionDigest: digest,
-          inputs: bound.inputs,
-          deadline: starttime + timeLimitSeconds * 1000,
-          storeResults: options.storeResults,
-          outputFilters: request.outputFilters,
-        },
-        { maxRunningPerAccount: config.maxRunningPerAccount },
-      );
-      // Recording and queueing go out together on one connection, so Redis applies them in this
-      // order and a worker cannot take the job before the record exists; were this process to die
-      // between the two, the reconciler would queue the orphaned execution.
-      const queued = enqueueExecution(queue, id);
-      queued.catch(() => {});
-      const created = await creating;
-      if (created === 'quota-exceeded') {
-        // The job was sent along with the refused record; it would find nothing to run.
-        await queued.then(() => queue.remove(id)).catch(() => {});
-        throw new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
-          headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
-        });
-      }
-      if (created === 'exists') throw new Error('execution id collision');
-      if (options.wait) {
-        // Listening before the job exists means the end cannot be missed, so no poll is needed yet.
-        const ending = events.watchEnd(id, async () => {
-          const current = await executions.get(id);
-          return current !== undefined && current.status !== 'RUNNING';
-        });
-        try {
-          await queued;
-        } catch (error) {
-          ending.cancel();
-          throw error;
+      const accepted: NewExecution = {
+        id,
+        account: principal.account,
+        choreo: entry.id,
+        starttime,
+        sourceId: options.sourceId,
+        definitionDigest: digest,
+        inputs: bound.inputs,
+        deadline: starttime + timeLimitSeconds * 1000,
+        storeResults: options.storeResults,
+        outputFilters: request.outputFilters,
+      };
+      // A synchronous run listens before its job exists, so its end cannot be missed and need not
+      // be polled for at once.
+      const ending = options.wait
+        ? events.watchEnd(id, async () => {
+            const current = await executions.get(id);
+            return current !== undefined && current.status !== 'RUNNING';
+          })
+        : undefined;
+      try {
+        // Recording and queueing go out together on one connection, so Redis applies them in this
+        // order and a worker cannot take the job before the record exists; were this process to die
+        // between the two, the reconciler would queue the orphaned execution.
+        const creating = executions.create(accepted, { maxRunningPerAccount: config.maxRunningPerAccount });
+        const queued = enqueueExecution(queue, id);
+        queued.catch(() => {});
+        const created = await creating;
+        if (created === 'quota-exceeded') {
+          // The job was sent along with the refused record; it would find nothing to run.
+          await queued.then(() => queue.remove(id)).catch(() => {});
+          throw new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
+            headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
+          });
         }
-        await ending.wait(config.syncWaitMs);
-      } else {
+        if (created === 'exists') throw new Error('execution id collision');
         await queued;
+      } catch (error) {
+        ending?.cancel();
+        throw error;
       }
+      // Asynchronous: answered as accepted, whatever a fast worker has done since.
+      if (!ending) return { record: acceptedRecord(accepted), ended: false };
+      await ending.wait(config.syncWaitMs);
       const record = await executions.get(id);
       if (!record) throw new Error(`execution ${id} vanished after it was created`);
       return { record, ended: record.status !== 'RUNNING' };
