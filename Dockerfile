@@ -7,10 +7,13 @@ COPY apps/worker/package.json apps/worker/
 COPY packages/ packages/
 COPY scripts/package.json scripts/
 COPY test/package.json test/
+COPY bench/package.json bench/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# Writable by the unprivileged user, for a self-signed certificate when no TLS files are mounted.
+ENV DATA_DIR=/tmp/ces-data
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY package.json tsconfig.json ./

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -43,5 +43,23 @@ describe('docker-compose.yml', () => {
 
   it('uses Node 24 in the image', () => {
     expect(dockerfile).toMatch(/FROM node:24/);
+  });
+
+  it('copies every workspace manifest before npm ci, or the lock file does not match', () => {
+    const root = new URL('../', import.meta.url);
+    const { workspaces } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { workspaces: string[] };
+    const folders = workspaces.flatMap((pattern) =>
+      pattern.endsWith('/*')
+        ? readdirSync(new URL(pattern.slice(0, -1), root), { withFileTypes: true })
+            .filter((entry) => entry.isDirectory())
+            .map((entry) => `${pattern.slice(0, -1)}${entry.name}`)
+        : [pattern],
+    );
+    const beforeInstall = dockerfile.slice(0, dockerfile.indexOf('RUN npm ci'));
+    const copied = [...beforeInstall.matchAll(/^COPY (\S+)/gm)].map((match) => match[1]!);
+    for (const folder of folders) {
+      const covered = copied.some((source) => source === `${folder}/package.json` || `${folder}/`.startsWith(source.endsWith('/') ? source : `${source}/`));
+      expect(covered, `${folder}/package.json is not copied before npm ci`).toBe(true);
+    }
   });
 });
