@@ -33,8 +33,9 @@ export function rawHttpsRequest(
     // Written, never ended: a TLS close_notify from the client would make the server drop the request.
     function writeFrom(offset: number) {
       if (settled || received.length > 0 || socket.destroyed || offset >= bytes.length || offset >= pauseAfterBytes) return;
-      socket.write(bytes.subarray(offset, offset + CHUNK_BYTES), (error) => {
-        if (!error) writeFrom(offset + CHUNK_BYTES);
+      const end = Math.min(offset + CHUNK_BYTES, pauseAfterBytes);
+      socket.write(bytes.subarray(offset, end), (error) => {
+        if (!error) writeFrom(end);
       });
     }
 
@@ -74,6 +75,11 @@ export function rawHttpsRequest(
     socket.on('end', () => settle(parse()));
     socket.on('error', (error) => settle(parse(), error));
   });
+}
+
+/** How many bytes of a raw request are its request line and headers. */
+export function headerLength(request: string): number {
+  return Buffer.byteLength(request.slice(0, request.indexOf('\r\n\r\n') + 4));
 }
 
 /** A request line and headers in HTTP/1.1 form; the body, when given, gets its Content-Length. */
