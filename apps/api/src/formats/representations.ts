@@ -9,18 +9,23 @@ function outputsXml(output: Record<string, string>): XmlTree {
   return { output: Object.entries(output).map(([name, value]) => ({ name, value })) };
 }
 
-/** Status-response fields; `lasterror` and `errortime` are extensions present on ERROR only. */
+const timeText = (epochMs: number | undefined) => (epochMs === undefined ? '' : String(epochMs));
+
+/** `lasterror` and `errortime`: extensions present on ERROR only. */
+function errorFields(record: ExecutionRecord): Record<string, string> {
+  return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
+}
+
+/** Status-response fields. */
 function executionFields(record: ExecutionRecord): Record<string, string> {
   return {
     id: record.id,
     choreo: record.choreo,
     starttime: String(record.starttime),
-    endtime: record.endtime === undefined ? '' : String(record.endtime),
+    endtime: timeText(record.endtime),
     host: record.host,
     status: record.status,
-    ...(record.status === 'ERROR'
-      ? { lasterror: record.lasterror ?? '', errortime: record.errortime === undefined ? '' : String(record.errortime) }
-      : {}),
+    ...errorFields(record),
   };
 }
 
@@ -52,10 +57,8 @@ export function runResult(record: ExecutionRecord): Representation {
     id: record.id,
     status: record.status,
     starttime: String(record.starttime),
-    endtime: record.endtime === undefined ? '' : String(record.endtime),
-    ...(record.status === 'ERROR'
-      ? { lasterror: record.lasterror ?? '', errortime: record.errortime === undefined ? '' : String(record.errortime) }
-      : {}),
+    endtime: timeText(record.endtime),
+    ...errorFields(record),
   };
   return {
     json: { output: record.output, execution },
