@@ -27,10 +27,11 @@ export interface WorkerRegistry {
 export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs: number }): WorkerRegistry {
   const { redis, keys, ttlMs } = deps;
 
+  // The sorted set indexes the expiring records by last heartbeat; older than the TTL is dead.
+  const cutoff = () => Date.now() - ttlMs;
+
   async function liveIds(): Promise<string[]> {
-    // The sorted set indexes the expiring records; entries older than the TTL are dead workers.
-    const cutoff = Date.now() - ttlMs;
-    await redis.zremrangebyscore(keys.workers(), '-inf', `(${cutoff}`);
+    await redis.zremrangebyscore(keys.workers(), '-inf', `(${cutoff()}`);
     return redis.zrevrange(keys.workers(), 0, -1);
   }
 
@@ -54,8 +55,9 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs
       return records.flatMap((json) => (json === null ? [] : [JSON.parse(json) as WorkerHeartbeat]));
     },
 
-    async count() {
-      return (await this.list()).length;
+    // Asked by every readiness probe and metrics scrape: one ZCOUNT, not every record read and parsed.
+    count() {
+      return redis.zcount(keys.workers(), cutoff(), '+inf');
     },
   };
 }
