@@ -11,7 +11,8 @@ import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } fr
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createReconciler, JOB_FAILED_MESSAGE, ORPHAN_GRACE_MS } from './reconciler.ts';
+import { JOB_FAILED_MESSAGE } from './end-failed-execution.ts';
+import { createReconciler, ORPHAN_GRACE_MS } from './reconciler.ts';
 
 // Against a real Redis and real BullMQ queue: what the reconciler does with each kind of job.
 describe('reconciler', () => {

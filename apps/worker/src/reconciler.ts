@@ -2,12 +2,11 @@ import type { Logger } from '@ces/observability';
 import { enqueueExecution, type ExecutionJobData, type ExecutionStore, type KeySpace } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { endFailedExecution, type ExecutionEndListener } from './end-failed-execution.ts';
 
 export const RECONCILE_INTERVAL_MS = 10_000;
 /** An execution younger than this may still be on its way into the queue. */
 export const ORPHAN_GRACE_MS = 30_000;
-/** Said on an execution whose job failed for good without the failure being recorded. */
-export const JOB_FAILED_MESSAGE = 'The execution could not be run: the worker kept failing.';
 
 export interface ReconcileReport {
   /** Queued again: they had no job at all (or a completed one). */
@@ -36,6 +35,7 @@ export function createReconciler(deps: {
   queue: Queue<ExecutionJobData>;
   workerId: string;
   logger: Logger;
+  onExecutionEnd?: ExecutionEndListener;
 }) {
   const { redis, keys, executions, queue, logger } = deps;
 
@@ -52,8 +52,7 @@ export function createReconciler(deps: {
       const record = await executions.get(id);
       if (!record || record.status !== 'RUNNING') continue;
       if (state === 'failed') {
-        const result = await executions.finish(id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
-        if (result.applied) {
+        if (await endFailedExecution(deps, record)) {
           report.failed.push(id);
           logger.warn({ executionId: id }, 'running execution had a failed job; ended it as ERROR');
         }

@@ -20,7 +20,8 @@ import { startHealthServer } from './health-server.ts';
 import { HEARTBEAT_TTL_MS, startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
 import { createWorkerMetrics } from './worker-metrics.ts';
-import { createReconciler, JOB_FAILED_MESSAGE } from './reconciler.ts';
+import { endFailedExecution } from './end-failed-execution.ts';
+import { createReconciler } from './reconciler.ts';
 
 export const WORKER_VERSION = '0.1.0';
 
@@ -76,6 +77,8 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   metrics.redis.instrument(redis, 'worker');
   metrics.redis.instrument(queueConnection, 'worker-queue');
   metrics.redis.instrument(subscriber, 'worker-events');
+  // Every end a worker records is counted, whoever records it: the processor or a failed job.
+  const onExecutionEnd = (event: { choreo: string; status: string; durationMs: number }) => metrics.executions.ended(event);
   const processor = createExecutionProcessor({
     executions,
     definitions,
@@ -84,7 +87,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     workerId,
     logger: log,
     onStepEnd: (event) => metrics.executions.step(event),
-    onExecutionEnd: (event) => metrics.executions.ended(event),
+    onExecutionEnd,
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
   let takingWork = false;
@@ -137,15 +140,6 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   worker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
   // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
   queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
-  async function endFailedExecution(id: string) {
-    const record = await executions.get(id);
-    if (!record) return;
-    const result = await executions.finish(id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
-    // Counted like any other end, so that the ended-executions metric misses none.
-    if (result.applied && result.status) {
-      metrics.executions.ended({ choreo: record.choreo, status: result.status, durationMs: Date.now() - record.starttime });
-    }
-  }
   worker.on('failed', (job, error) => {
     failed += 1;
     if (!job) return;
@@ -155,9 +149,10 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     log.error({ executionId: job.data.executionId, err: error.message, attemptsMade: job.attemptsMade, final }, 'execution job failed');
     if (final) {
       // Out of retries: the run cannot go on, so it must not stay RUNNING.
-      endFailedExecution(job.data.executionId).catch((finishError: unknown) =>
-        log.error({ err: finishError }, 'could not record the failed execution'),
-      );
+      executions
+        .get(job.data.executionId)
+        .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
+        .catch((finishError: unknown) => log.error({ err: finishError }, 'could not record the failed execution'));
     }
   });
 
@@ -176,7 +171,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     }),
     onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
   });
-  const reconciler = createReconciler({ redis, keys, executions, queue, workerId, logger: log });
+  const reconciler = createReconciler({ redis, keys, executions, queue, workerId, logger: log, onExecutionEnd });
 
   worker.run().catch((error: unknown) => log.error({ err: error }, 'worker stopped with an error'));
   await worker.waitUntilReady();

@@ -1,0 +1,24 @@
+import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
+
+/** Said on an execution whose job failed for good. */
+export const JOB_FAILED_MESSAGE = 'The execution could not be run: the worker kept failing.';
+
+export type ExecutionEndListener = (event: { choreo: string; account: string; status: TerminalStatus; durationMs: number }) => void;
+
+/**
+ * Ends as ERROR a RUNNING execution whose job failed for good (out of attempts, or stalled too
+ * often): running it again would fail the same way, and it must not stay RUNNING. The worker that
+ * sees the job fail and the reconciler that finds it later both end it here, so both count it.
+ * Resolves true when this call ended it.
+ */
+export async function endFailedExecution(
+  deps: { executions: ExecutionStore; onExecutionEnd?: ExecutionEndListener },
+  record: ExecutionRecord,
+): Promise<boolean> {
+  if (record.status !== 'RUNNING') return false;
+  const result = await deps.executions.finish(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
+  if (result.applied && result.status) {
+    deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
+  }
+  return result.applied;
+}
