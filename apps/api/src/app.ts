@@ -30,7 +30,6 @@ import { runChoreoRoute } from './routes/run-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
 
-
 export interface AppConfig {
   serviceHost: string;
   trustProxy: boolean;
