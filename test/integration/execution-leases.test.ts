@@ -82,4 +82,42 @@ describe('execution leases and checkpoints', () => {
     expect(await store.release(id, 'lease-a')).toBe(false);
     expect((await store.get(id))!.status).toBe('ERROR');
   });
+
+  describe('an instant run, ended without a take', () => {
+    const runner = { host: '10.0.0.9', workerId: 'fast' };
+
+    it('ends a never-taken execution and records who ran it', async () => {
+      const id = await running();
+      expect(await store.finish(id, { status: 'SUCCESS', outputs: { Steps: '1' }, untakenBy: runner, nextStep: 1 })).toEqual({
+        applied: true,
+        status: 'SUCCESS',
+      });
+      expect(await store.get(id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.9', workerId: 'fast', output: { Steps: '1' }, lease: '' });
+      expect(await redis.zscore(keys.running(), id)).toBeNull();
+    });
+
+    it('changes nothing once a worker has taken the execution, even after handing it back', async () => {
+      const taken = await running();
+      await store.claim(taken, '10.0.0.1', 'a', 'lease-a');
+      expect(await store.finish(taken, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
+      expect(await store.get(taken)).toMatchObject({ status: 'RUNNING', host: '10.0.0.1', lease: 'lease-a' });
+
+      const released = await running();
+      await store.claim(released, '10.0.0.1', 'a', 'lease-a');
+      expect(await store.release(released, 'lease-a')).toBe(true);
+      expect(await store.finish(released, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
+      expect((await store.get(released))!.status).toBe('RUNNING');
+    });
+
+    it('ends as TERMINATED_MANUALLY when termination was requested, and never overwrites an end', async () => {
+      const cancelled = await running();
+      expect(await store.requestTermination(cancelled)).toBe('RUNNING');
+      expect(await store.finish(cancelled, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: true, status: 'TERMINATED_MANUALLY' });
+
+      const ended = await running();
+      expect(await store.finish(ended, { status: 'TERMINATED_LIMIT' })).toEqual({ applied: true, status: 'TERMINATED_LIMIT' });
+      expect(await store.finish(ended, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, status: 'TERMINATED_LIMIT' });
+      expect(await store.get(ended)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '' });
+    });
+  });
 });

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { applyOutputFilters, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
+import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
-import type { DefinitionStore, ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
+import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
 
 /** What the processor asks of the queue: nothing of BullMQ leaks past this interface. */
 export interface ProcessingContext {
   executionId: string;
+  /** The execution as accepted, when the queue carries it (instant Choreos only). */
+  accepted?: NewExecution;
   /** Puts the execution back in the queue for another worker (graceful shutdown). */
   handBack(): Promise<void>;
 }
@@ -64,19 +66,20 @@ export function createExecutionProcessor(deps: {
   let shuttingDown = false;
   let takes = 0;
 
-  async function definitionFor(record: ExecutionRecord): Promise<ChoreoDefinition | undefined> {
-    const cached = parsedDefinitions.get(record.definitionDigest);
+  async function definitionFor(digest: string): Promise<ChoreoDefinition | undefined> {
+    const cached = parsedDefinitions.get(digest);
     if (cached) return cached;
-    const json = await definitions.load(record.definitionDigest);
+    const json = await definitions.load(digest);
     if (json === undefined) return undefined;
     const definition = JSON.parse(json) as ChoreoDefinition;
-    parsedDefinitions.set(record.definitionDigest, definition);
+    parsedDefinitions.set(digest, definition);
     return definition;
   }
 
+  /** `lease` undefined: an instant run, ended only if no worker has taken the execution. */
   async function end(
     record: ExecutionRecord,
-    lease: string,
+    lease: string | undefined,
     status: TerminalStatus,
     checkpoint: { outputs: Record<string, string>; nextStep?: number },
     error?: string,
@@ -99,7 +102,7 @@ export function createExecutionProcessor(deps: {
       status: finalStatus,
       outputs: finalOutputs,
       account: record.account,
-      lease,
+      ...(lease !== undefined ? { lease } : { untakenBy: { host, workerId } }),
       ...(checkpoint.nextStep !== undefined ? { nextStep: checkpoint.nextStep } : {}),
       ...(finalError !== undefined ? { error: finalError } : {}),
     });
@@ -115,7 +118,7 @@ export function createExecutionProcessor(deps: {
     record: ExecutionRecord,
     definition: ChoreoDefinition,
     run: ActiveRun,
-    lease: string,
+    lease: string | undefined,
     handBack: () => Promise<void>,
   ): Promise<ProcessResult> {
     const executionId = record.id;
@@ -142,14 +145,16 @@ export function createExecutionProcessor(deps: {
         hooks: {
           beforeStep: () => {
             if (run.stop) return run.stop;
-            if (shuttingDown) return 'shutdown';
+            // An instant run is over sooner than a hand-back would be.
+            if (shuttingDown && lease !== undefined) return 'shutdown';
             if (Date.now() >= record.deadline) return 'time-limit';
             return undefined;
           },
           afterStep: async (checkpoint) => {
             // After the last step the run ends next, and finish records the step reached and the
             // outputs in the same atomic operation: a checkpoint here would only add a round trip.
-            if (checkpoint.nextStep >= definition.steps.length) return run.stop;
+            // An instant run has no lease to checkpoint under, and would simply run again.
+            if (checkpoint.nextStep >= definition.steps.length || lease === undefined) return run.stop;
             const result = await executions.checkpoint(executionId, checkpoint, lease);
             if (result === 'cancel') run.stop = 'cancelled';
             if (result === 'gone' || result === 'superseded') {
@@ -183,8 +188,9 @@ export function createExecutionProcessor(deps: {
         return end(record, lease, 'ERROR', outcome.checkpoint, outcome.error);
       case 'stopped':
         if (outcome.reason === 'shutdown') {
-          // The checkpoint is already stored after every completed step; the next worker resumes there.
-          if (!(await executions.release(executionId, lease))) {
+          // The checkpoint is already stored after every completed step; the next worker resumes
+          // there. An instant run holds nothing to release.
+          if (lease !== undefined && !(await executions.release(executionId, lease))) {
             const current = await executions.get(executionId);
             log.info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
             return current?.status === 'RUNNING' ? 'superseded' : 'skipped';
@@ -197,34 +203,58 @@ export function createExecutionProcessor(deps: {
     }
   }
 
+  /** Runs a take (or an instant run) as one of the active runs, so that it can be cancelled. */
+  async function track(record: ExecutionRecord, definition: ChoreoDefinition, lease: string | undefined, handBack: () => Promise<void>) {
+    const executionId = record.id;
+    let settle = () => {};
+    const run: ActiveRun = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) };
+    if (record.cancelRequested) run.stop = 'cancelled';
+    active.set(executionId, run);
+    try {
+      const result = await execute(record, definition, run, lease, handBack);
+      const newer = active.get(executionId);
+      if (result === 'superseded' && newer !== undefined && newer !== run) {
+        // This worker holds the newer take itself. BullMQ tracks job locks by job id, so ending
+        // this call first would stop the renewal of the newer take's lock.
+        await newer.done;
+      }
+      return result;
+    } finally {
+      settle();
+    }
+  }
+
+  /**
+   * An instant Choreo runs from the execution as accepted, without a take: its record is read and
+   * written once, by the finish, which applies only if no worker has taken the execution since it
+   * was accepted. A run that ended meanwhile (terminated, say) is simply not recorded, which is
+   * harmless because instant steps change nothing outside the run. Undefined: run it the usual way.
+   */
+  async function runUntaken(accepted: NewExecution, handBack: () => Promise<void>): Promise<ProcessResult | undefined> {
+    const definition = await definitionFor(accepted.definitionDigest);
+    if (!definition || !isInstantChoreo(definition, steps)) return undefined;
+    return track(acceptedRecord(accepted), definition, undefined, handBack);
+  }
+
   return {
-    async process({ executionId, handBack }) {
+    async process({ executionId, accepted, handBack }) {
+      if (accepted !== undefined && !shuttingDown) {
+        const result = await runUntaken(accepted, handBack);
+        // Superseded: a worker has taken the execution (this job was handed back or stalled);
+        // take it over the usual way, as anyone holding the job would.
+        if (result !== undefined && result !== 'superseded') return result;
+      }
       // Unique to this take: a worker that takes the same execution again (after losing its job
       // lock) must not be mistaken for its earlier self.
       takes += 1;
       const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
       const record = await executions.claim(executionId, host, workerId, lease);
       if (!record || record.status !== 'RUNNING') return 'skipped';
-      const definition = await definitionFor(record);
+      const definition = await definitionFor(record.definitionDigest);
       if (!definition) {
         return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
       }
-      let settle = () => {};
-      const run: ActiveRun = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) };
-      if (record.cancelRequested) run.stop = 'cancelled';
-      active.set(executionId, run);
-      try {
-        const result = await execute(record, definition, run, lease, handBack);
-        const newer = active.get(executionId);
-        if (result === 'superseded' && newer !== undefined && newer !== run) {
-          // This worker holds the newer take itself. BullMQ tracks job locks by job id, so ending
-          // this call first would stop the renewal of the newer take's lock.
-          await newer.done;
-        }
-        return result;
-      } finally {
-        settle();
-      }
+      return track(record, definition, lease, handBack);
     },
 
     cancel(executionId) {

@@ -118,6 +118,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     async (job, token) => {
       const result = await processor.process({
         executionId: job.data.executionId,
+        ...(job.data.accepted ? { accepted: job.data.accepted } : {}),
         handBack: async () => {
           await job.moveToWait(token);
         },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { inputDefinitionSchema, outputDefinitionSchema } from './definition.ts';
 import type { ChoreoDefinition, InputDefinition, OutputDefinition } from './definition.ts';
 import { definitionDigest } from './definition-digest.ts';
+import { isInstantChoreo } from './instant-choreo.ts';
 import { parseDefinition } from './parse-definition.ts';
 import { createStepLibrary } from './step-library.ts';
 import type { StepLibrary } from './step-kind.ts';
@@ -26,6 +27,8 @@ export interface ValidCatalogueEntry extends EntryBase {
   readonly definition: ChoreoDefinition;
   /** definitionDigest(definition), to record which definition a run was accepted with. */
   readonly digest: string;
+  /** isInstantChoreo(definition): its runs may be handed to workers whole (see the job data). */
+  readonly instant: boolean;
 }
 
 /** Listed so that operators see it, but never run. */
@@ -102,6 +105,7 @@ async function loadEntry(file: string, segments: string[], steps: StepLibrary): 
     outputs: definition.outputs,
     definition,
     digest: definitionDigest(definition),
+    instant: isInstantChoreo(definition, steps),
   };
 }
 

@@ -16,6 +16,11 @@ export interface StepKind {
   readonly argsSchema: z.ZodType;
   /** An example `args` object, for the documentation. */
   readonly example?: Readonly<Record<string, unknown>>;
+  /**
+   * Works on its arguments alone, in far less than a millisecond: no I/O, no waiting, nothing
+   * outside the run changes, so running it twice or for nothing is harmless. Absent means false.
+   */
+  readonly instant?: boolean;
   run(args: unknown, context: StepContext): Promise<unknown>;
 }
 
@@ -30,6 +35,7 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   description: string;
   argsSchema: Schema;
   example?: Readonly<Record<string, unknown>>;
+  instant?: boolean;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;
 }): StepKind {
   return spec as StepKind;

@@ -1,10 +1,16 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { NewExecution } from './execution-record.ts';
 import { EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 
-/** What a queued job carries: only the id; everything else lives in the execution record. */
+/** What a queued job carries: the id; the execution record is the source of truth. */
 export interface ExecutionJobData {
   executionId: string;
+  /**
+   * For an instant Choreo, the execution as accepted: a worker may run it from this without
+   * reading the record first, and end it only if no worker has taken it meanwhile.
+   */
+  accepted?: NewExecution;
 }
 
 /**
@@ -27,6 +33,6 @@ export function createExecutionQueue(deps: { connection: Redis; keys: KeySpace }
   });
 }
 
-export function enqueueExecution(queue: Queue<ExecutionJobData>, executionId: string) {
-  return queue.add('run', { executionId }, { jobId: executionId });
+export function enqueueExecution(queue: Queue<ExecutionJobData>, executionId: string, accepted?: NewExecution) {
+  return queue.add('run', accepted ? { executionId, accepted } : { executionId }, { jobId: executionId });
 }

@@ -30,6 +30,11 @@ export interface FinishRequest {
   lease?: string;
   /** The index of the step reached, recorded with the end. */
   nextStep?: number;
+  /**
+   * The worker that ran an instant Choreo without taking the execution first (no lease): the
+   * execution ends only if no worker has ever taken it, and records this worker as its runner.
+   */
+  untakenBy?: { host: string; workerId: string };
 }
 
 export interface FinishResult {
@@ -37,7 +42,10 @@ export interface FinishResult {
   applied: boolean;
   /** The terminal status it has now; undefined when it does not exist or is still running. */
   status?: TerminalStatus;
-  /** True when nothing changed because the execution runs under another worker's lease. */
+  /**
+   * True when nothing changed because the execution runs under another worker's lease (or, with
+   * `untakenBy`, because a worker has taken it).
+   */
   superseded?: boolean;
 }
 
@@ -119,6 +127,8 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           id,
           request.lease ?? '',
           request.nextStep ?? '',
+          request.untakenBy?.host ?? '',
+          request.untakenBy?.workerId ?? '',
         ],
       )) as [number, string];
       if (applied === -1) return { applied: false, superseded: true };

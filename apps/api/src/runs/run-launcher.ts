@@ -101,7 +101,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
         const creating = executions.create(accepted, { maxRunningPerAccount: config.maxRunningPerAccount });
-        const queued = enqueueExecution(queue, id);
+        const queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
         const created = await creating;
         if (created === 'quota-exceeded') {

@@ -35,6 +35,7 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'control.fail',
+    instant: true,
     description:
       'Ends the run as failed with `message` when `when` is "true" (the default; case and surrounding spaces ignored); any other value lets the run go on. Never retried. Result: `{ failed: false }`.',
     argsSchema: z.strictObject({ message: z.string().min(1).max(10_000), when: z.string().default('true') }),
@@ -46,6 +47,7 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'noop',
+    instant: true,
     description: 'Does nothing and returns its (rendered) arguments; for tests and for measuring the cost of a step.',
     argsSchema: z.record(z.string(), z.unknown()),
     example: { note: 'step {{run.completedSteps}}' },

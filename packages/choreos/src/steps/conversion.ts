@@ -13,6 +13,7 @@ const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 export const conversionSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'conversion.xml-to-json',
+    instant: true,
     description:
       'Converts the XML text `xml` to JSON: elements become properties, repeated elements arrays, attributes "@name", mixed text "#text"; all values stay strings. DOCTYPE is refused. Result: `{ json }`.',
     argsSchema: z.strictObject({ xml: text, pretty: booleanArg.default(false) }),
@@ -21,6 +22,7 @@ export const conversionSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'conversion.json-to-xml',
+    instant: true,
     description:
       'Converts the JSON text `json` to XML, reading "@name" properties as attributes and "#text" as text. Without `rootElement` the JSON must be an object with exactly one property, the root. Result: `{ xml }`.',
     argsSchema: z.strictObject({
@@ -42,6 +44,7 @@ export const conversionSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'conversion.csv-to-json',
+    instant: true,
     description:
       'Parses the CSV text `csv` (RFC 4180 quoting; `delimiter` defaults to ","). With `header` (default true) each row becomes an object keyed by the first row, otherwise an array. Result: `{ json, rows }`.',
     argsSchema: z.strictObject({

@@ -9,6 +9,7 @@ import { booleanArg, integerArg, text } from './arg-types.ts';
 export const jsonSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'json.query',
+    instant: true,
     description:
       'Selects from the JSON text `json` with the JSONPath `path` (script expressions disabled). Result: `{ result, count }`: a single scalar match is its text, anything else JSON text.',
     argsSchema: z.strictObject({ json: text, path: z.string().max(10_000) }),
@@ -20,6 +21,7 @@ export const jsonSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'json.build',
+    instant: true,
     description:
       'Builds a JSON object from `fields` (name → value; templated strings stay strings) and then `entries` (a list of `{ name, value, json }`, for names that are themselves templated). Fields named in `jsonFields`, and entries with `json` "true", are parsed as JSON first, to embed numbers, arrays or objects. Result: `{ json }`.',
     argsSchema: z.strictObject({
@@ -41,6 +43,7 @@ export const jsonSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'json.format',
+    instant: true,
     description:
       'Parses the JSON text `json` (failing with what is wrong when it is not valid) and writes it again, indented by `indent` spaces (0 = compact). Result: `{ json }`.',
     argsSchema: z.strictObject({ json: text, indent: integerArg(0, 8).default(2) }),

@@ -17,10 +17,15 @@
   ARGV[8] lease token of the worker ending it ('' when the caller holds no lease: the API, a
           reconciler); with a lease, the execution ends only if no other take happened since
   ARGV[9] index of the step reached ('' keeps the stored one)
+  ARGV[10] host address of the worker, with ARGV[11]
+  ARGV[11] worker id ('' for none): given, the worker ran an instant Choreo without taking the
+          execution first, so it ends only if no worker has ever taken it (no lease field at all,
+          not even a released one), and this worker is recorded as the one that ran it
 
   Returns { applied, status }
    applied   1 when this call ended the execution, 0 when it had already ended (or is gone),
-            -1 when it is still RUNNING but under another lease (nothing changed)
+            -1 when it is still RUNNING but under another lease, or has been taken when ARGV[11]
+            says it was not (nothing changed)
    status    the execution's status ('' when it does not exist)
 ]]
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
@@ -30,7 +35,12 @@ end
 if state[1] ~= 'RUNNING' then
   return { 0, state[1] }
 end
-if ARGV[8] ~= '' and state[3] ~= ARGV[8] then
+if ARGV[11] ~= '' then
+  if state[3] ~= false then
+    return { -1, state[1] }
+  end
+  redis.call('HSET', KEYS[1], 'host', ARGV[10], 'worker', ARGV[11])
+elseif ARGV[8] ~= '' and state[3] ~= ARGV[8] then
   return { -1, state[1] }
 end
 local status = ARGV[1]

@@ -1,0 +1,126 @@
+import { createStepLibrary, definitionDigest, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
+import { createLogger } from '@ces/observability';
+import { createDefinitionStore, createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createExecutionProcessor } from './execution-processor.ts';
+
+// The processor against a real Redis and the real step library; no queue: the processor never
+// sees BullMQ. These cases are about instant Choreos, which run before (or without) a take.
+describe('execution processor: instant runs', () => {
+  const prefix = isolatedPrefix('processor');
+  const keys = createKeySpace(prefix);
+  const steps = createStepLibrary();
+  const logger = createLogger({ name: 'processor-test', level: 'silent' });
+  let redis: Redis;
+  let store: ExecutionStore;
+  let claims: string[];
+
+  function define(raw: unknown): { definition: ChoreoDefinition; digest: string } {
+    const parsed = parseDefinition(raw, steps);
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    return { definition: parsed.definition, digest: definitionDigest(parsed.definition) };
+  }
+
+  const encode = define({
+    description: 'Base64 of Text',
+    inputs: { Text: { description: 'Text', required: true } },
+    outputs: { Encoded: { description: 'Base64', value: '{{steps.encode.text}}' } },
+    steps: [{ id: 'encode', kind: 'encoding.base64-encode', args: { text: '{{inputs.Text}}' } }],
+  });
+  const pause = define({
+    description: 'Waits a moment',
+    outputs: { Waited: { description: 'ms', value: '{{steps.pause.waitedMs}}' } },
+    steps: [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '1' } }],
+  });
+
+  beforeAll(async () => {
+    redis = new Redis(inject('redisUrl'));
+    const plain = createExecutionStore({ redis, keys, retentionSeconds: 300 });
+    // Counts takes; everything else goes straight to the real store.
+    store = {
+      ...plain,
+      claim: (id, host, workerId, lease) => {
+        claims.push(id);
+        return plain.claim(id, host, workerId, lease);
+      },
+    };
+    const definitions = createDefinitionStore({ redis, keys });
+    for (const { digest, definition } of [encode, pause]) await definitions.save(digest, definition);
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  function processor() {
+    claims = [];
+    return createExecutionProcessor({
+      executions: store,
+      definitions: createDefinitionStore({ redis, keys }),
+      steps,
+      host: '10.0.0.7',
+      workerId: 'w7',
+      logger,
+    });
+  }
+
+  async function accept(digest: string, inputs: Record<string, string> = {}): Promise<NewExecution> {
+    const execution = newExecutionFixture({ definitionDigest: digest, inputs });
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+    return execution;
+  }
+  const handBack = async () => {
+    throw new Error('an instant run is never handed back');
+  };
+
+  it('runs an instant Choreo from the accepted execution, without taking it', async () => {
+    const worker = processor();
+    const accepted = await accept(encode.digest, { Text: 'hello' });
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(claims).toEqual([]);
+    expect(await store.get(accepted.id)).toMatchObject({
+      status: 'SUCCESS',
+      output: { Encoded: 'aGVsbG8=' },
+      host: '10.0.0.7',
+      workerId: 'w7',
+      nextStep: 1,
+    });
+  });
+
+  it('takes the execution over the usual way when a worker has taken it already', async () => {
+    const worker = processor();
+    const accepted = await accept(encode.digest, { Text: 'again' });
+    // A worker took it and vanished; its job came back (stalled), still carrying the accepted run.
+    await store.claim(accepted.id, '10.0.0.1', 'gone', 'lease-gone');
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(claims).toEqual([accepted.id, accepted.id]);
+    expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Encoded: 'YWdhaW4=' }, host: '10.0.0.7', workerId: 'w7' });
+  });
+
+  it('ends as TERMINATED_MANUALLY a run whose termination was asked before it ran', async () => {
+    const worker = processor();
+    const accepted = await accept(encode.digest, { Text: 'stop' });
+    expect(await store.requestTermination(accepted.id)).toBe('RUNNING');
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect((await store.get(accepted.id))!.status).toBe('TERMINATED_MANUALLY');
+  });
+
+  it('leaves an execution that ended meanwhile as it is', async () => {
+    const worker = processor();
+    const accepted = await accept(encode.digest, { Text: 'late' });
+    await store.finish(accepted.id, { status: 'TERMINATED_LIMIT' });
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await store.get(accepted.id)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '', output: {} });
+  });
+
+  it('takes a Choreo that is not instant before running it, whatever the job carries', async () => {
+    const worker = processor();
+    const accepted = await accept(pause.digest);
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(claims).toEqual([accepted.id]);
+    expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Waited: '1' }, host: '10.0.0.7' });
+  });
+});
