@@ -1,17 +1,22 @@
 import type { Redis } from 'ioredis';
+import { decodeExecution, pairsToObject, type ExecutionRecord } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
+
+/** How a wait for an execution's end came out. */
+export interface EndOfWait {
+  /** True when the execution has ended, false when the wait timed out (or was cancelled). */
+  ended: boolean;
+  /** The ended record, when the end message carried it; otherwise read it. */
+  record?: ExecutionRecord;
+}
 
 export interface ExecutionEvents {
   /**
-   * Resolves true as soon as the execution ends, or false after `timeoutMs`. `hasEnded` reads
-   * the stored status: it is asked once at the start (the end may precede the wait) and then
-   * every `pollMs`, because a message published while the subscriber reconnects is lost.
-   */
-  waitForEnd(id: string, timeoutMs: number, hasEnded: () => Promise<boolean>): Promise<boolean>;
-  /**
    * Starts listening for the end of an execution that has not been queued yet, so that its end
    * cannot be missed and need not be polled for at once. Call `wait` once the run is queued, or
-   * `cancel` when it will not be.
+   * `cancel` when it will not be. `hasEnded` reads the stored status every `pollMs` while
+   * waiting, because a message published while the subscriber reconnects is lost. Only an
+   * execution created with `notifyEnd` has its end published.
    */
   watchEnd(id: string, hasEnded: () => Promise<boolean>): EndWatch;
   /** Calls `listener` with the id of every execution whose termination is requested. */
@@ -20,8 +25,8 @@ export interface ExecutionEvents {
 }
 
 export interface EndWatch {
-  /** Resolves true when the execution has ended, false after `timeoutMs`. */
-  wait(timeoutMs: number): Promise<boolean>;
+  /** Resolves when the execution has ended, or after `timeoutMs`. */
+  wait(timeoutMs: number): Promise<EndOfWait>;
   cancel(): void;
 }
 
@@ -35,15 +40,20 @@ export async function createExecutionEvents(deps: {
   const pollMs = deps.pollMs ?? 1_000;
   const endedChannel = keys.executionEndedChannel();
   const cancelChannel = keys.cancelRequestedChannel();
-  const endWaiters = new Map<string, Set<(ended: boolean) => void>>();
+  const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const cancelListeners = new Set<(id: string) => void>();
 
-  subscriber.on('message', (channel: string, id: string) => {
+  subscriber.on('message', (channel: string, message: string) => {
     if (channel === endedChannel) {
+      // "<id>" or "<id>\n<the ended record's fields as a JSON array>" (see finish-execution.lua).
+      const newline = message.indexOf('\n');
+      const id = newline < 0 ? message : message.slice(0, newline);
       const waiters = endWaiters.get(id);
-      if (waiters) for (const finish of [...waiters]) finish(true);
+      if (!waiters) return;
+      const record = newline < 0 ? undefined : decodeEndedRecord(message.slice(newline + 1));
+      for (const finish of [...waiters]) finish(true, record);
     } else if (channel === cancelChannel) {
-      for (const listener of cancelListeners) listener(id);
+      for (const listener of cancelListeners) listener(message);
     }
   });
   await subscriber.subscribe(endedChannel, cancelChannel);
@@ -52,15 +62,15 @@ export async function createExecutionEvents(deps: {
     let settled = false;
     let pollTimer: NodeJS.Timeout | undefined;
     let deadline: NodeJS.Timeout | undefined;
-    let resolveWait: ((ended: boolean) => void) | undefined;
-    let endedEarly = false;
-    const waiters = endWaiters.get(id) ?? new Set<(ended: boolean) => void>();
+    let resolveWait: ((outcome: EndOfWait) => void) | undefined;
+    let endedEarly: EndOfWait | undefined;
+    const waiters = endWaiters.get(id) ?? new Set<(ended: boolean, record?: ExecutionRecord) => void>();
     endWaiters.set(id, waiters);
-    const finish = (ended: boolean) => {
+    const finish = (ended: boolean, record?: ExecutionRecord) => {
       if (settled) return;
       if (!resolveWait) {
         // The end arrived before anyone waits: remember it for `wait`.
-        if (ended) endedEarly = true;
+        if (ended) endedEarly = { ended, ...(record ? { record } : {}) };
         return;
       }
       settled = true;
@@ -68,7 +78,7 @@ export async function createExecutionEvents(deps: {
       clearTimeout(pollTimer);
       waiters.delete(finish);
       if (waiters.size === 0) endWaiters.delete(id);
-      resolveWait?.(ended);
+      resolveWait?.({ ended, ...(record ? { record } : {}) });
     };
     const poll = () => {
       hasEnded().then(
@@ -83,16 +93,15 @@ export async function createExecutionEvents(deps: {
     };
     waiters.add(finish);
     return {
-      wait(timeoutMs: number, options: { pollNow?: boolean } = {}) {
-        return new Promise<boolean>((resolve) => {
+      wait(timeoutMs: number) {
+        return new Promise<EndOfWait>((resolve) => {
           resolveWait = resolve;
           if (endedEarly) {
-            finish(true);
+            finish(true, endedEarly.record);
             return;
           }
           deadline = setTimeout(() => finish(false), timeoutMs);
-          if (options.pollNow) poll();
-          else pollTimer = setTimeout(poll, pollMs);
+          pollTimer = setTimeout(poll, pollMs);
         });
       },
       cancel() {
@@ -103,11 +112,6 @@ export async function createExecutionEvents(deps: {
   }
 
   return {
-    waitForEnd(id, timeoutMs, hasEnded) {
-      const watch = watchEnd(id, hasEnded);
-      return watch.wait(timeoutMs, { pollNow: true });
-    },
-
     watchEnd: (id, hasEnded) => watchEnd(id, hasEnded),
 
     onCancelRequested(listener) {
@@ -123,4 +127,13 @@ export async function createExecutionEvents(deps: {
       await subscriber.unsubscribe().catch(() => {});
     },
   };
+}
+
+function decodeEndedRecord(json: string): ExecutionRecord | undefined {
+  try {
+    return decodeExecution(pairsToObject(JSON.parse(json)));
+  } catch {
+    // Unreadable, it is as if the message had carried the id alone: the waiter reads the record.
+    return undefined;
+  }
 }

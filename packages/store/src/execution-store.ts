@@ -50,7 +50,8 @@ export interface FinishResult {
 }
 
 export interface ExecutionStore {
-  create(execution: NewExecution, options: { maxRunningPerAccount: number }): Promise<CreateResult>;
+  /** `notifyEnd`: publish the end of this execution, for a caller that waits for it. */
+  create(execution: NewExecution, options: { maxRunningPerAccount: number; notifyEnd?: boolean }): Promise<CreateResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
   /**
    * A worker takes the execution under a lease (a token unique to this take); returns the record
@@ -80,11 +81,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
   }
 
   return {
-    async create(execution, { maxRunningPerAccount }) {
+    async create(execution, { maxRunningPerAccount, notifyEnd }) {
       const reply = await run(
         'createExecution',
         [keys.execution(execution.id), keys.running(), keys.accountRunning(execution.account)],
-        [execution.id, execution.starttime, maxRunningPerAccount, ...encodeNewExecution(execution)],
+        [execution.id, execution.starttime, maxRunningPerAccount, ...encodeNewExecution(execution), ...(notifyEnd ? ['notify', '1'] : [])],
       );
       if (reply === 1) return 'created';
       if (reply === -1) return 'quota-exceeded';

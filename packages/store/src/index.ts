@@ -11,7 +11,7 @@ export {
   type FinishResult,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
-export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
+export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEvents } from './execution-events.ts';
 export {
   createExecutionQueue,
   enqueueExecution,

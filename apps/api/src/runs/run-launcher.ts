@@ -100,7 +100,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const creating = executions.create(accepted, { maxRunningPerAccount: config.maxRunningPerAccount });
+        const creating = executions.create(accepted, { maxRunningPerAccount: config.maxRunningPerAccount, notifyEnd: options.wait });
         const queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
         const created = await creating;
@@ -119,8 +119,8 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       }
       // Asynchronous: answered as accepted, whatever a fast worker has done since.
       if (!ending) return { record: acceptedRecord(accepted), ended: false };
-      await ending.wait(config.syncWaitMs);
-      const record = await executions.get(id);
+      const { record: ended } = await ending.wait(config.syncWaitMs);
+      const record = ended ?? (await executions.get(id));
       if (!record) throw new Error(`execution ${id} vanished after it was created`);
       return { record, ended: record.status !== 'RUNNING' };
     },

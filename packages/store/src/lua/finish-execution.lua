@@ -2,6 +2,9 @@
   Moves a RUNNING execution to a terminal status: the one compare-and-set through which every
   execution ends. A terminal status is never overwritten. Once termination has been requested
   (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome reported.
+  When someone waits for the end (the record's `notify` field, set at creation), the end is
+  published: the id, a newline and the ended record's fields as a JSON array, so the waiter need
+  not read it; the id alone when that would be larger than 64 KiB.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -12,7 +15,7 @@
   ARGV[3] seconds to keep the record after it ends
   ARGV[4] outputs, JSON ('' keeps the stored ones)
   ARGV[5] error message for ERROR ('' for none)
-  ARGV[6] channel on which to publish the execution id
+  ARGV[6] channel on which to publish the end
   ARGV[7] execution id
   ARGV[8] lease token of the worker ending it ('' when the caller holds no lease: the API, a
           reconciler); with a lease, the execution ends only if no other take happened since
@@ -28,7 +31,7 @@
             says it was not (nothing changed)
    status    the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify')
 if state[1] == false then
   return { 0, '' }
 end
@@ -58,9 +61,16 @@ if status == 'ERROR' then
   redis.call('HSET', KEYS[1], 'lasterror', ARGV[5], 'errortime', ARGV[2])
 end
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease')
+redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
-redis.call('PUBLISH', ARGV[6], ARGV[7])
+if state[4] == '1' then
+  local record = cjson.encode(redis.call('HGETALL', KEYS[1]))
+  if string.len(record) <= 65536 then
+    redis.call('PUBLISH', ARGV[6], ARGV[7] .. '\n' .. record)
+  else
+    redis.call('PUBLISH', ARGV[6], ARGV[7])
+  end
+end
 return { 1, status }
