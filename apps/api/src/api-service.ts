@@ -1,4 +1,4 @@
-import { applyAccountsFile, createAccountStore, createAuthenticator, readAccountsFile } from '@ces/accounts';
+import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore, readAccountsFile } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
@@ -54,6 +54,9 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
   queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
   const events = await createExecutionEvents({ subscriber, keys });
+  // Authentication reads credentials on every request; the store's writes announce each change, so
+  // remembering them in process keeps a revocation effective at once.
+  const credentials = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
   const metrics = createApiMetrics({ queue, executions, accounts, workers });
   metrics.redis.instrument(redis, 'api');
@@ -77,7 +80,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     executions: countEndedRuns(executions, metrics.executions),
     queue,
     launcher,
-    authenticator: createAuthenticator({ accounts }),
+    authenticator: createAuthenticator({ accounts: credentials }),
     probe: {
       redisAnswers: async () => {
         try {
@@ -108,6 +111,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     port: server.port,
     async close() {
       await server.close();
+      await credentials.close();
       await events.close();
       await queue.close();
       await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));

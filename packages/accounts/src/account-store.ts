@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { KeySpace } from '@ces/store';
 import { digestKey, generateKey, hashPassword } from './secrets.ts';
 
@@ -69,11 +69,27 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     if (!(await redis.sismember(keys.accounts(), name))) throw new AccountError(`no account named "${name}"`);
   }
 
+  /**
+   * Changes one credential and announces it in one transaction: API processes remember credential
+   * records until told otherwise, so a change without its message would go unnoticed there. Returns
+   * the reply to `change`.
+   */
+  async function changeCredential(key: string, name: string, change: (multi: ChainableCommander) => ChainableCommander) {
+    const replies = await change(redis.multi())
+      .publish(keys.credentialsChangedChannel(), `${key}\n${name}`)
+      .exec();
+    if (!replies) throw new Error(`the change to "${name}" in ${key} was not applied`);
+    const failure = replies.find(([error]) => error)?.[0];
+    if (failure) throw failure;
+    return replies[0]![1];
+  }
+
   async function putCredential(account: string, kind: CredentialKind, name: string, secretHash: string, choreos: string[]) {
     checkCredentialName(name);
     await requireAccount(account);
     const record: StoredCredential = { secretHash, choreos: choreos.length > 0 ? choreos : ['/**'], created: Date.now() };
-    await redis.hset(credentialsKey(account, kind), name, JSON.stringify(record));
+    const key = credentialsKey(account, kind);
+    await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(record)));
   }
 
   async function readCredential(key: string, name: string): Promise<StoredCredential | undefined> {
@@ -118,7 +134,10 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     },
 
     async revokeApp(account, name) {
-      return (await redis.hdel(keys.accountApps(account), name)) === 1;
+      // Announced even when there was nothing to delete: it also clears a record that was removed
+      // by hand and is still remembered.
+      const key = keys.accountApps(account);
+      return (await changeCredential(key, name, (multi) => multi.hdel(key, name))) === 1;
     },
 
     getCredential(account, kind, name) {
@@ -141,7 +160,8 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       checkCredentialName(name);
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
       const record: StoredCredential = { secretHash: await hashPassword(password), choreos: [], created: Date.now() };
-      await redis.hset(keys.operators(), name, JSON.stringify(record));
+      const key = keys.operators();
+      await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(record)));
     },
 
     getOperator(name) {

@@ -6,6 +6,7 @@ export {
   type CredentialSummary,
   type StoredCredential,
 } from './account-store.ts';
+export { createCachedAccountStore, type CachedAccountStore } from './credential-cache.ts';
 export { createAuthenticator, type Authenticator, type Principal } from './authenticator.ts';
 export { applyAccountsFile, AccountsFileError, readAccountsFile, type AccountsFile } from './accounts-file.ts';
 export { isValidChoreoPattern, mayAccessChoreo, matchesChoreoPattern } from './choreo-patterns.ts';

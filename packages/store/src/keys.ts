@@ -34,6 +34,12 @@ export interface KeySpace {
   executionEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
   cancelRequestedChannel(): string;
+  /**
+   * Pub/sub channel: `<credential hash key>\n<name>`, published in the same transaction as every
+   * change to a user, application or operator, so that API processes drop the credential records
+   * they remember.
+   */
+  credentialsChangedChannel(): string;
 }
 
 export const EXECUTION_QUEUE = 'executions';
@@ -55,5 +61,6 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
     cancelRequestedChannel: () => `${prefix}:events:cancel-requested`,
+    credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
   };
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { applyAccountsFile, createAccountStore, createAuthenticator } from '@ces/accounts';
+import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
 import { createLogger } from '@ces/observability';
 import {
@@ -94,6 +94,7 @@ export async function startInProcessApp(options: {
   const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
   const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
+  const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const launcher = createRunLauncher({
     executions,
     definitions: createDefinitionStore({ redis, keys }),
@@ -112,7 +113,7 @@ export async function startInProcessApp(options: {
     executions,
     queue,
     launcher,
-    authenticator: createAuthenticator({ accounts }),
+    authenticator: createAuthenticator({ accounts: cachedAccounts }),
     probe: { redisAnswers: async () => (await redis.ping()) === 'PONG', liveWorkers: async () => 0 },
     isRedisAvailable: () => redis.status === 'ready',
     logger: createLogger({ name: 'api-test', level: 'silent' }),
@@ -138,6 +139,7 @@ export async function startInProcessApp(options: {
       );
     },
     async close() {
+      await cachedAccounts.close();
       await events.close();
       await queue.close();
       await deleteKeysWithPrefix(redis, keys.prefix);
