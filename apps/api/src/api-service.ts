@@ -30,12 +30,14 @@ export interface ApiService {
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
   const redis = createRedisConnection(config.REDIS_URL, 'request', 'api');
+  const queueConnection = createRedisConnection(config.REDIS_URL, 'queue', 'api-queue');
   const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
-  for (const connection of [redis, subscriber]) {
+  const connections = [redis, queueConnection, subscriber];
+  for (const connection of connections) {
     connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
   logger.info('waiting for Redis');
-  await Promise.all([redis, subscriber].map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
+  await Promise.all(connections.map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
 
   const catalogue = await loadCatalogue(config.CHOREOS_DIR);
   const invalid = catalogue.list().filter((entry) => !entry.valid);
@@ -49,8 +51,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
-  // The queue shares the store's connection, so a run's record and its job reach Redis in order.
-  const queue = createExecutionQueue({ connection: redis, keys });
+  // A run's record and its job go out on one connection, so that they reach Redis in that order.
+  // Everything else has its own connection, free of BullMQ's scripts (see the `queue` role).
+  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  const acceptedExecutions = createExecutionStore({ redis: queueConnection, keys, retentionSeconds: config.RETENTION_SECONDS });
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
   queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
   const events = await createExecutionEvents({ subscriber, keys });
@@ -60,9 +64,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
   const metrics = createApiMetrics({ queue, executions, accounts, workers });
   metrics.redis.instrument(redis, 'api');
+  metrics.redis.instrument(queueConnection, 'api-queue');
   metrics.redis.instrument(subscriber, 'api-events');
   const launcher = countStartedRuns(createRunLauncher({
-    executions,
+    executions: acceptedExecutions,
     definitions,
     queue,
     events,
@@ -91,7 +96,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       },
       liveWorkers: () => workers.count(),
     },
-    isRedisAvailable: () => redis.status === 'ready',
+    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready',
     logger,
     metrics: { registry: metrics.registry, http: metrics.http },
     ops: { workers, queue },
@@ -114,7 +119,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       await credentials.close();
       await events.close();
       await queue.close();
-      await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }

@@ -64,8 +64,10 @@ export async function startInProcessApp(options: {
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
+  const queueConnection = createRedisConnection(options.redisUrl, 'queue', 'api-test-queue');
   const subscriber = createRedisConnection(options.redisUrl, 'subscriber', 'api-test-events');
-  await Promise.all([redis, subscriber].map((connection) => waitUntilReady(connection)));
+  const connections = [redis, queueConnection, subscriber];
+  await Promise.all(connections.map((connection) => waitUntilReady(connection)));
 
   const secret = (label: string) => `${label}-${Math.random().toString(36).slice(2)}-0123456789abcdef0123456789`;
   const credentials = {
@@ -92,11 +94,12 @@ export async function startInProcessApp(options: {
 
   const catalogue = await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR);
   const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-  const queue = createExecutionQueue({ connection: redis, keys });
+  // Wired as the service wires them: the queue and the records its jobs follow on their own connection.
+  const queue = createExecutionQueue({ connection: queueConnection, keys });
   const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
   const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const launcher = createRunLauncher({
-    executions,
+    executions: createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 }),
     definitions: createDefinitionStore({ redis, keys }),
     queue,
     events,
@@ -143,7 +146,7 @@ export async function startInProcessApp(options: {
       await events.close();
       await queue.close();
       await deleteKeysWithPrefix(redis, keys.prefix);
-      await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }
