@@ -1,12 +1,26 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { negotiateFormat } from '../formats/negotiate.ts';
+import { negotiateFormat, type Format } from '../formats/negotiate.ts';
+
+/** Distinct Accept headers remembered; clients send a handful, so more means someone is probing. */
+const REMEMBERED_ACCEPT_HEADERS = 256;
 
 /** Sets the response format from Accept; 406 (in JSON) when nothing acceptable can be produced. */
 export function negotiate(): MiddlewareHandler<AppEnv> {
+  // Parsing Accept cost more than anything else this middleware does, and every client repeats
+  // its own header on each request.
+  const formats = new Map<string, Format | undefined>();
+  function formatFor(accept: string | undefined): Format | undefined {
+    if (accept === undefined) return negotiateFormat(accept);
+    if (formats.has(accept)) return formats.get(accept);
+    const format = negotiateFormat(accept);
+    if (formats.size >= REMEMBERED_ACCEPT_HEADERS) formats.clear();
+    formats.set(accept, format);
+    return format;
+  }
   return async (c, next) => {
-    const format = negotiateFormat(c.req.header('accept'));
+    const format = formatFor(c.req.header('accept'));
     c.set('format', format ?? 'json');
     c.header('Vary', 'Accept');
     if (format === undefined) throw new ApiError('NOT_ACCEPTABLE');
