@@ -47,7 +47,8 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'noop',
-    instant: true,
+    // Not instant, although it could be: NoOpSteps measures what a step costs a run that is
+    // checkpointed after every step, which is what a Choreo with any real work in it pays.
     description: 'Does nothing and returns its (rendered) arguments; for tests and for measuring the cost of a step.',
     argsSchema: z.record(z.string(), z.unknown()),
     example: { note: 'step {{run.completedSteps}}' },
