@@ -221,11 +221,13 @@ describe('operations: metrics, live workers and operator access over real proces
       principal: 'alice',
       hostname: expect.any(String),
     });
-    const ended = stack.workers
-      .flatMap((w) => w.logs().split('\n'))
-      .filter((l) => l.includes('"execution ended"'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(ended.length).toBeGreaterThan(0);
+    const ended = await waitFor(() => {
+      const lines = stack.workers
+        .flatMap((w) => w.logs().split('\n'))
+        .filter((l) => l.includes('"execution ended"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return lines.length > 0 && lines;
+    }, { what: 'an "execution ended" line' });
     expect(ended[0]).toMatchObject({ executionId: expect.any(String), account: 'acme', choreo: COUNTDOWN, workerId: expect.any(String), host: expect.stringMatching(/^10\.0\.0\./) });
 
     const logs = stack.logs();

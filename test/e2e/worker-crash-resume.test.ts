@@ -51,7 +51,8 @@ describe('worker crash: resume on another worker', () => {
     expect(ended.host).toBe(`10.0.0.${2 - victimIndex}`);
     // The completed call0 ran once; only call2, the step the kill interrupted, ran again.
     expect(counter.stepsOf('kill')).toEqual([0, 2, 2, 4, 6]);
-    expect(survivor.logs()).toMatch(new RegExp(`"executionId":"${id}".*"resumeAt":2`));
+    // Logs are written in batches: the line may still be on its way.
+    await waitFor(() => new RegExp(`"executionId":"${id}".*"resumeAt":2`).test(survivor.logs()), { what: 'the resume logged' });
 
     const outputs = await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice);
     expect(outputs.json().output).toMatchObject({ CompletedSteps: '7', Third: '{"step":2}', Last: '{"step":6}' });
@@ -86,6 +87,6 @@ describe('worker crash: resume on another worker', () => {
     const ended = await stack.waitForEnd(id, stack.credentials.alice, 45_000);
     expect(ended.status).toBe('SUCCESS');
     expect(ended.host).toMatch(/^10\.0\.0\.\d$/);
-    expect(stack.logs()).toContain('running execution had no job; queued it again');
+    await waitFor(() => stack.logs().includes('running execution had no job; queued it again'), { what: 'the requeue logged' });
   });
 });

