@@ -1,8 +1,8 @@
 import type { Catalogue } from '@ces/choreos';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { requestBodyLimit } from '../middleware/request-body-limit.ts';
 import { runAccepted, runResult } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
@@ -24,12 +24,7 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
 export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
   return new Hono<AppEnv>().post(
     '/choreos/:id{.+}',
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${deps.bodyLimitBytes} bytes.`);
-      },
-    }),
+    requestBodyLimit({ maxBytes: deps.bodyLimitBytes }),
     async (c) => {
       const principal = c.get('principal');
       const entry = visibleChoreo(deps.catalogue, principal, choreoIdFromPath(c, deps.basePath));
