@@ -54,6 +54,15 @@ export type NewExecution = Pick<
   | 'outputFilters'
 >;
 
+/** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
+export type ExecutionSummary = Pick<
+  ExecutionRecord,
+  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output'
+>;
+
+/** The hash fields a summary is read from (see encodeNewExecution for the names). */
+export const SUMMARY_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'lasterror', 'errortime'] as const;
+
 /** The record exactly as `create` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
   return {

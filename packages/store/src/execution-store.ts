@@ -1,5 +1,13 @@
 import type { Redis } from 'ioredis';
-import { decodeExecution, encodeNewExecution, pairsToObject, type ExecutionRecord, type NewExecution } from './execution-record.ts';
+import {
+  decodeExecution,
+  encodeNewExecution,
+  pairsToObject,
+  SUMMARY_FIELDS,
+  type ExecutionRecord,
+  type ExecutionSummary,
+  type NewExecution,
+} from './execution-record.ts';
 import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
@@ -54,6 +62,11 @@ export interface ExecutionStore {
   create(execution: NewExecution, options: { maxRunningPerAccount: number; notifyEnd?: boolean }): Promise<CreateResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
   /**
+   * The fields a status answer needs (`output` only with `withOutputs`, otherwise {}): a status poll
+   * then never carries the inputs, results or outputs of a run over the wire.
+   */
+  summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
+  /**
    * A worker takes the execution under a lease (a token unique to this take); returns the record
    * (whatever its status) or undefined. Any earlier lease is void from now on.
    */
@@ -93,6 +106,17 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     get,
+
+    async summary(id, { withOutputs }) {
+      const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, 'output'] : [...SUMMARY_FIELDS];
+      const values = await redis.hmget(keys.execution(id), ...fields);
+      const hash: Record<string, string> = {};
+      fields.forEach((field, index) => {
+        const value = values[index];
+        if (value !== null && value !== undefined) hash[field] = value;
+      });
+      return decodeExecution(hash);
+    },
 
     async claim(id, host, workerId, lease) {
       const reply = await run('claimExecution', [keys.execution(id)], [host, workerId, lease]);

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/choreos';
-import type { ExecutionRecord } from '@ces/store';
+import type { ExecutionRecord, ExecutionSummary } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -12,12 +12,12 @@ function outputsXml(output: Record<string, string>): XmlTree {
 const timeText = (epochMs: number | undefined) => (epochMs === undefined ? '' : String(epochMs));
 
 /** `lasterror` and `errortime`: extensions present on ERROR only. */
-function errorFields(record: ExecutionRecord): Record<string, string> {
+function errorFields(record: ExecutionSummary): Record<string, string> {
   return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
 }
 
 /** Status-response fields. */
-function executionFields(record: ExecutionRecord): Record<string, string> {
+function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
     id: record.id,
     choreo: record.choreo,
@@ -72,7 +72,7 @@ export function runAccepted(record: ExecutionRecord): Representation {
   return { json: { id: record.id, execution }, xml: { root: 'execution', tree: execution } };
 }
 
-export function executionStatus(record: ExecutionRecord, withOutputs: boolean): Representation {
+export function executionStatus(record: ExecutionSummary, withOutputs: boolean): Representation {
   const execution = executionFields(record);
   return withOutputs
     ? { json: { execution, output: record.output }, xml: { root: 'execution', tree: { ...execution, outputs: outputsXml(record.output) } } }

@@ -11,7 +11,7 @@ export function getExecutionRoute(deps: { executions: ExecutionStore }) {
     const id = c.req.param('id');
     const view = c.req.query('view');
     if (view !== undefined && view !== 'outputs') throw new ApiError('BAD_REQUEST', 'view must be "outputs" when given.');
-    const record = EXECUTION_ID.test(id) ? await deps.executions.get(id) : undefined;
+    const record = EXECUTION_ID.test(id) ? await deps.executions.summary(id, { withOutputs: view === 'outputs' }) : undefined;
     if (!record || !isExecutionVisible(c.get('principal'), record)) throw new ApiError('NOT_FOUND', 'No such execution.');
     return respond(c, 200, executionStatus(record, view === 'outputs'));
   });

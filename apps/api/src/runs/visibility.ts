@@ -9,7 +9,7 @@ export function visibleChoreo(catalogue: Catalogue, principal: Principal, id: st
 }
 
 /** Executions are visible to credentials of their account that may access their Choreo. */
-export function isExecutionVisible(principal: Principal, record: ExecutionRecord): boolean {
+export function isExecutionVisible(principal: Principal, record: Pick<ExecutionRecord, 'account' | 'choreo'>): boolean {
   return record.account === principal.account && mayAccessChoreo(principal.choreos, record.choreo);
 }
 
