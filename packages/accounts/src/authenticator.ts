@@ -17,17 +17,17 @@ export interface Authenticator {
 }
 
 /**
- * Checks Basic credentials. A password hash costs milliseconds by design, so a successful check is
- * remembered for `cacheTtlMs` under an HMAC of (stored hash, secret) with a per-process key: no
- * secret is kept in clear, and changing or revoking a credential changes its stored hash, which
- * the cache key includes, so it stops working at once.
+ * Checks Basic credentials. A password hash costs milliseconds by design, so a successful check of
+ * a password is remembered for `cacheTtlMs` under an HMAC of (stored hash, secret) with a
+ * per-process key: no secret is kept in clear, and changing or revoking a credential changes its
+ * stored hash, which the cache key includes, so it stops working at once.
  */
 export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?: number; cacheSize?: number }): Authenticator {
   const { accounts } = deps;
   const cacheTtlMs = deps.cacheTtlMs ?? 60_000;
   const cacheSize = deps.cacheSize ?? 10_000;
   // A KeyObject made once: given a Buffer, createHmac builds one on every call, which costs several
-  // times the HMAC itself — and this runs on every authenticated request.
+  // times the HMAC itself — and this runs on every request of a user.
   const cacheKeySecret = createSecretKey(randomBytes(32));
   const verified = new Map<string, number>();
 
@@ -36,12 +36,12 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
   }
 
   async function verify(stored: StoredCredential, secret: string): Promise<boolean> {
+    // An application key's digest is a single SHA-256, cheaper than the cache's own HMAC.
+    if (stored.secretHash.startsWith('sha256$')) return verifyKey(secret, stored.secretHash);
     const key = cacheKey(stored, secret);
     const expires = verified.get(key);
     if (expires !== undefined && expires > Date.now()) return true;
-    const ok = stored.secretHash.startsWith('sha256$')
-      ? verifyKey(secret, stored.secretHash)
-      : await verifyPassword(secret, stored.secretHash);
+    const ok = await verifyPassword(secret, stored.secretHash);
     if (ok) {
       if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
       verified.set(key, Date.now() + cacheTtlMs);
