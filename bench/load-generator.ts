@@ -31,13 +31,20 @@ interface LoopTotals {
   latencies: number[];
   statuses: Record<string, number>;
   firstError: string | undefined;
+  /** Operations of the unrecorded warm-up. */
+  warmupCount: number;
 }
 
 /**
  * Closed loop: each of `lanes` sends its next operation when its last one is done, until the count
- * or the time runs out. A sample that throws is tallied as an error.
+ * or the time runs out. A sample that throws is tallied as an error. With `warmupMs`, the loop first
+ * runs that long unrecorded (`sample` is told), so that this process's JIT and connections are warm.
  */
-async function closedLoop(limits: { lanes: number; maxCount: number; durationMs: number }, sample: () => Promise<Sample>): Promise<LoopTotals> {
+async function closedLoop(
+  limits: { lanes: number; maxCount: number; durationMs: number; warmupMs?: number },
+  sample: (recording: boolean) => Promise<Sample>,
+): Promise<LoopTotals> {
+  const warmupCount = limits.warmupMs ? (await closedLoop({ ...limits, durationMs: limits.warmupMs, warmupMs: 0 }, () => sample(false))).count : 0;
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let count = 0;
@@ -50,7 +57,7 @@ async function closedLoop(limits: { lanes: number; maxCount: number; durationMs:
     while (count < limits.maxCount && performance.now() < deadline) {
       count += 1;
       try {
-        const outcome = await sample();
+        const outcome = await sample(true);
         tally(statuses, outcome.status);
         if (outcome.latencyMs !== undefined) latencies.push(outcome.latencyMs);
         if (outcome.ok) ok += 1;
@@ -62,10 +69,10 @@ async function closedLoop(limits: { lanes: number; maxCount: number; durationMs:
     }
   }
   await Promise.all(Array.from({ length: limits.lanes }, lane));
-  return { count, ok, startedAt, elapsedMs: performance.now() - t0, latencies, statuses, firstError };
+  return { count, ok, startedAt, elapsedMs: performance.now() - t0, latencies, statuses, firstError, warmupCount };
 }
 
-function result(kind: LoadJob['kind'], totals: LoopTotals): LoadResult {
+function result(kind: LoadJob['kind'], totals: LoopTotals, keepSamples = false): LoadResult {
   return {
     kind,
     count: totals.count,
@@ -75,7 +82,9 @@ function result(kind: LoadJob['kind'], totals: LoopTotals): LoadResult {
     elapsedMs: Math.round(totals.elapsedMs),
     perSecond: totals.elapsedMs > 0 ? Math.round((totals.ok / totals.elapsedMs) * 1000 * 10) / 10 : 0,
     latencyMs: summarize(totals.latencies),
+    ...(keepSamples ? { latencySamplesMs: totals.latencies.map((ms) => Math.round(ms * 1000) / 1000) } : {}),
     statuses: totals.statuses,
+    ...(totals.warmupCount > 0 ? { warmupCount: totals.warmupCount } : {}),
     ...(totals.firstError !== undefined ? { firstError: totals.firstError } : {}),
   };
 }
@@ -93,7 +102,7 @@ function pool(origin: string, caFile: string, connections: number): Pool {
 async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
   const client = pool(job.origin, job.caFile, job.connections);
   const durations: number[] = [];
-  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs }, async () => {
+  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async (recording) => {
     const start = performance.now();
     const response = await client.request({
       method: job.request.method,
@@ -106,7 +115,7 @@ async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
     if (!job.okStatuses.includes(response.statusCode)) {
       return { status: response.statusCode, latencyMs, ok: false, error: `HTTP ${response.statusCode}: ${text.slice(0, 300)}` };
     }
-    if (job.executionDurations) {
+    if (job.executionDurations && recording) {
       const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
       if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
     }
@@ -114,7 +123,7 @@ async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
   });
   await client.close();
   return {
-    ...result('http', totals),
+    ...result('http', totals, job.keepSamples),
     ...(job.executionDurations ? { executionDurationMs: summarize(durations) } : {}),
   };
 }
@@ -151,7 +160,7 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   const [last] = await connection.xrevrange(`${job.prefix}:${job.queue}:events`, '+', '-', 'COUNT', 1);
   const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
   await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
-  const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs }, async () => {
+  const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async () => {
     const start = performance.now();
     const added = await addJob(queue, randomBytes(16).toString('hex'));
     await added.waitUntilFinished(queueEvents, 30_000).catch((error: Error) => {
@@ -165,7 +174,7 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   await queue.close();
   connection.disconnect();
   eventsConnection.disconnect();
-  return result('bullmq-sync', totals);
+  return result('bullmq-sync', totals, job.keepSamples);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,6 +24,10 @@ export interface HttpLoadJob {
   okStatuses: number[];
   /** Also collect `execution.endtime - execution.starttime` from each JSON answer. */
   executionDurations?: boolean;
+  /** Also return every latency, to merge the samples of several rounds. */
+  keepSamples?: boolean;
+  /** Run this long first, unrecorded (a fresh generator's JIT and connections are cold). */
+  warmupMs?: number;
 }
 
 /** Raw BullMQ producer: `concurrency` adds in flight. */
@@ -45,6 +49,8 @@ export interface BullmqSyncJob {
   queue: string;
   durationMs: number;
   maxJobs: number;
+  keepSamples?: boolean;
+  warmupMs?: number;
 }
 
 /** Start a long run, DELETE it mid-step, and see when it ended. One sample at a time. */
@@ -83,6 +89,10 @@ export interface LoadResult {
   /** Successful operations per second over the elapsed time. */
   perSecond: number;
   latencyMs: LatencySummary;
+  /** Operations of the unrecorded warm-up (warmupMs), which the process's CPU time includes. */
+  warmupCount?: number;
+  /** Every latency, when the job asked for them (keepSamples). */
+  latencySamplesMs?: number[];
   statuses: Record<string, number>;
   /** Server-side durations (end − start of each execution) when asked for. */
   executionDurationMs?: LatencySummary;

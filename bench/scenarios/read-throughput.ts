@@ -11,6 +11,8 @@ const CONNECTIONS = 16;
  * after the other did not guarantee (the ratio swung from 0.22 to 0.45 between runs minutes apart).
  */
 const ROUNDS = 4;
+/** Each round's generator is a fresh process: it runs this long unrecorded first. */
+const ROUND_WARMUP_MS = 500;
 
 /** GET /choreo-executions/<id> (authenticated, one Redis read) beside bare Hono's constant JSON. */
 export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
@@ -18,8 +20,9 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
   if (created.ok !== 1) throw new Error(`could not create an execution to read: ${created.firstError}`);
   const id = await someExecutionId(context);
 
-  const job = (origin: string, path: string, headers: Record<string, string>, durationMs: number): HttpLoadJob => ({
+  const job = (origin: string, path: string, headers: Record<string, string>, durationMs: number, warmupMs = 0): HttpLoadJob => ({
     kind: 'http',
+    warmupMs,
     origin,
     caFile: context.stack.caFile,
     connections: CONNECTIONS,
@@ -28,13 +31,17 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
     request: { method: 'GET', path, headers },
     okStatuses: [200],
   });
-  const serviceJob = (durationMs: number) => job(context.stack.origin, `${API_BASE}/choreo-executions/${id}`, context.stack.headers, durationMs);
-  const baselineJob = (durationMs: number) => job(context.stack.bareHonoOrigin, `${API_BASE}/choreo-executions/${id}`, { accept: 'application/json' }, durationMs);
+  const serviceJob = (durationMs: number, warmupMs?: number) =>
+    job(context.stack.origin, `${API_BASE}/choreo-executions/${id}`, context.stack.headers, durationMs, warmupMs);
+  const baselineJob = (durationMs: number, warmupMs?: number) =>
+    job(context.stack.bareHonoOrigin, `${API_BASE}/choreo-executions/${id}`, { accept: 'application/json' }, durationMs, warmupMs);
 
-  const measure = async (make: (durationMs: number) => HttpLoadJob, label: string) => {
+  const measure = async (make: (durationMs: number, warmupMs?: number) => HttpLoadJob, label: string) => {
     const pids = context.stack.pids();
+    // CPU is read around the whole generator run, warm-up included: it is shared over the
+    // warm-up's requests as well as the measured ones.
     const before = cpuSnapshot(pids);
-    const result: LoadResult = await runLoad(make(roundMs));
+    const result: LoadResult = await runLoad(make(roundMs, ROUND_WARMUP_MS));
     const cpuMs = cpuMsPerOperation(before, cpuSnapshot(pids), 1);
     if (result.firstError) context.log(`  ${label}: ${result.firstError}`);
     return { result, cpuMs };
@@ -95,18 +102,27 @@ async function someExecutionId(context: ScenarioContext): Promise<string> {
 }
 
 /** The rounds of one side as one result: requests and time added up (latencies stay per round). */
-function combineRounds(rounds: LoadResult[]): { ok: number; count: number; elapsedMs: number; perSecond: number; generatorCpuMs: number } {
+function combineRounds(rounds: LoadResult[]): {
+  ok: number;
+  count: number;
+  elapsedMs: number;
+  perSecond: number;
+  generatorCpuMs: number;
+  /** Requests answered in all, the warm-ups' included: what the CPU time was spent on. */
+  served: number;
+} {
   const ok = rounds.reduce((sum, r) => sum + r.ok, 0);
   const count = rounds.reduce((sum, r) => sum + r.count, 0);
   const elapsedMs = rounds.reduce((sum, r) => sum + r.elapsedMs, 0);
   const generatorCpuMs = rounds.reduce((sum, r) => sum + (r.generatorCpuMs ?? 0), 0);
-  return { ok, count, elapsedMs, perSecond: Math.round((ok / Math.max(1, elapsedMs)) * 1000 * 10) / 10, generatorCpuMs };
+  const served = ok + rounds.reduce((sum, r) => sum + (r.warmupCount ?? 0), 0);
+  return { ok, count, elapsedMs, perSecond: Math.round((ok / Math.max(1, elapsedMs)) * 1000 * 10) / 10, generatorCpuMs, served };
 }
 
 /** CPU ms per request of each process group over all rounds of one side, the generator included. */
-function cpuPerRequest(rounds: { cpuMs: Record<string, number> }[], combined: { ok: number; generatorCpuMs: number }): Record<string, number> {
+function cpuPerRequest(rounds: { cpuMs: Record<string, number> }[], combined: { served: number; generatorCpuMs: number }): Record<string, number> {
   const total: Record<string, number> = {};
   for (const { cpuMs } of rounds) for (const [group, ms] of Object.entries(cpuMs)) total[group] = (total[group] ?? 0) + ms;
-  const perRequest = (ms: number) => Math.round((ms / Math.max(1, combined.ok)) * 1000) / 1000;
+  const perRequest = (ms: number) => Math.round((ms / Math.max(1, combined.served)) * 1000) / 1000;
   return { ...Object.fromEntries(Object.entries(total).map(([group, ms]) => [group, perRequest(ms)])), generator: perRequest(combined.generatorCpuMs) };
 }

@@ -32,7 +32,7 @@ export const BASE64_BODY = textBody('The quick brown fox jumps over the lazy dog
 export function runJob(
   context: ScenarioContext,
   choreo: string,
-  options: { async: boolean; connections: number; durationMs: number; maxRequests: number; body?: string; executionDurations?: boolean },
+  options: { async: boolean; connections: number; durationMs: number; maxRequests: number; body?: string; executionDurations?: boolean; keepSamples?: boolean; warmupMs?: number },
 ): HttpLoadJob {
   return {
     kind: 'http',
@@ -49,6 +49,8 @@ export function runJob(
     },
     okStatuses: options.async ? [202] : [200],
     ...(options.executionDurations ? { executionDurations: true } : {}),
+    ...(options.keepSamples ? { keepSamples: true } : {}),
+    ...(options.warmupMs ? { warmupMs: options.warmupMs } : {}),
   };
 }
 
