@@ -21,7 +21,8 @@ describe('terminate versus complete', () => {
     subscriber = new Redis(inject('redisUrl'));
     worker = createExecutionStore({ redis: workerSide, keys, retentionSeconds: 300 });
     api = createExecutionStore({ redis: apiSide, keys, retentionSeconds: 300 });
-    subscriber.on('message', (_channel: string, id: string) => published.push(id));
+    // "<id>\n<ended record>": only the id matters here.
+    subscriber.on('message', (_channel: string, message: string) => published.push(message.split('\n')[0]!));
     await subscriber.subscribe(keys.executionEndedChannel());
   });
 
@@ -38,7 +39,8 @@ describe('terminate versus complete', () => {
     for (let i = 0; i < 100; i += 1) {
       const execution = newExecution(i);
       ids.push(execution.id);
-      expect(await api.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+      // As a synchronous run is: someone waits for its end, so the end is published.
+      expect(await api.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toBe('created');
       const lease = `worker-a:${i}`;
       await worker.claim(execution.id, '10.0.0.1', 'worker-a', lease);
 
