@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The store's atomic transitions against a real Redis: takes, checkpoints, hand-backs and ends,
-// each one compare-and-set, fenced by the lease of the worker that took the execution last.
+// each one compare-and-set, fenced by the lease of the worker that took the execution last; and
+// the summary a status poll reads.
 describe('execution leases and checkpoints', () => {
   const prefix = isolatedPrefix('lease');
   const keys = createKeySpace(prefix);
@@ -118,6 +119,36 @@ describe('execution leases and checkpoints', () => {
       expect(await store.finish(ended, { status: 'TERMINATED_LIMIT' })).toEqual({ applied: true, status: 'TERMINATED_LIMIT' });
       expect(await store.finish(ended, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, status: 'TERMINATED_LIMIT' });
       expect(await store.get(ended)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '' });
+    });
+  });
+
+  // A status poll reads only what the answer shows: never the inputs or the step results.
+  describe('summary', () => {
+    it('reads the status fields, and the outputs only when asked for', async () => {
+      const execution = newExecutionFixture({ inputs: { Secretish: 'x'.repeat(1000) } });
+      await store.create(execution, { maxRunningPerAccount: 0 });
+      await store.claim(execution.id, '10.0.0.4', 'w', 'lease');
+      await store.finish(execution.id, { status: 'ERROR', error: 'boom', outputs: { Out: '1' }, lease: 'lease', now: execution.starttime + 5 });
+
+      const plain = await store.summary(execution.id, { withOutputs: false });
+      expect(plain).toMatchObject({
+        id: execution.id,
+        account: execution.account,
+        choreo: execution.choreo,
+        status: 'ERROR',
+        starttime: execution.starttime,
+        endtime: execution.starttime + 5,
+        host: '10.0.0.4',
+        lasterror: 'boom',
+        errortime: execution.starttime + 5,
+        output: {},
+      });
+      expect(plain).toMatchObject({ inputs: {} });
+      expect((await store.summary(execution.id, { withOutputs: true }))!.output).toEqual({ Out: '1' });
+    });
+
+    it('is undefined for an execution that does not exist', async () => {
+      expect(await store.summary('0'.repeat(32), { withOutputs: true })).toBeUndefined();
     });
   });
 });
