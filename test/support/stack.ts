@@ -4,23 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
 import { createExecutionStore, createKeySpace, createWorkerRegistry, type ExecutionStore, type KeySpace, type WorkerHeartbeat } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, testAccounts, waitFor, type TestCredentials } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { createHttpsClient, type HttpResponse, type HttpsClient, type RequestOptions } from './https-client.ts';
 import { ServiceProcess } from './service-process.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../choreos', import.meta.url));
-
-/** Credentials every stack knows; secrets are random per stack. */
-export interface StackCredentials {
-  /** acme: a user with every Choreo, an app limited to Encoding, and a full app. */
-  alice: { account: 'acme'; name: 'alice'; secret: string };
-  encodingApp: { account: 'acme'; name: 'encoding-app'; secret: string };
-  acmeApp: { account: 'acme'; name: 'acme-app'; secret: string };
-  /** other: another tenant. */
-  bob: { account: 'other'; name: 'bob'; secret: string };
-  operator: { name: 'oncall'; secret: string };
-}
 
 export interface StackOptions {
   redisUrl: string;
@@ -50,7 +39,8 @@ export class Stack {
   readonly workers: ServiceProcess[] = [];
   /** Every API process; `api`, `port` and `http` are the first one's. */
   readonly apis: ApiInstance[] = [];
-  readonly credentials: StackCredentials;
+  /** Credentials every stack knows; secrets are random per stack. */
+  readonly credentials: TestCredentials;
   readonly keys: KeySpace;
   api!: ServiceProcess;
   port = 0;
@@ -64,33 +54,10 @@ export class Stack {
   constructor(options: StackOptions) {
     this.options = options;
     this.keys = createKeySpace(this.prefix);
-    const secret = () => `s-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
-    this.credentials = {
-      alice: { account: 'acme', name: 'alice', secret: secret() },
-      encodingApp: { account: 'acme', name: 'encoding-app', secret: secret() },
-      acmeApp: { account: 'acme', name: 'acme-app', secret: secret() },
-      bob: { account: 'other', name: 'bob', secret: secret() },
-      operator: { name: 'oncall', secret: secret() },
-    };
+    const { credentials, file } = testAccounts({ withOperator: true });
+    this.credentials = credentials;
     const accountsFile = join(this.dataDir, 'accounts.json');
-    const c = this.credentials;
-    writeFileSync(
-      accountsFile,
-      JSON.stringify({
-        accounts: [
-          {
-            name: 'acme',
-            users: [{ name: 'alice', password: c.alice.secret, choreos: ['/**'] }],
-            apps: [
-              { name: 'encoding-app', key: c.encodingApp.secret, choreos: ['/Library/Utilities/Encoding/**'] },
-              { name: 'acme-app', key: c.acmeApp.secret, choreos: ['/**'] },
-            ],
-          },
-          { name: 'other', users: [{ name: 'bob', password: c.bob.secret, choreos: ['/**'] }] },
-        ],
-        operators: [{ name: 'oncall', password: c.operator.secret }],
-      }),
-    );
+    writeFileSync(accountsFile, JSON.stringify(file));
     this.env = {
       REDIS_URL: options.redisUrl,
       REDIS_PREFIX: this.prefix,

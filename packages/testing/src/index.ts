@@ -3,3 +3,4 @@ export { deleteKeysWithPrefix, isolatedPrefix } from './isolation.ts';
 export { waitFor } from './wait-for.ts';
 export type {} from './provided-context.ts';
 export { newExecutionFixture } from './execution-fixture.ts';
+export { testAccounts, type TestCredentials } from './test-accounts.ts';

@@ -13,7 +13,7 @@ import {
   type ExecutionStore,
   type KeySpace,
 } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
 import type { Redis } from 'ioredis';
 import { createApp, type AppConfig } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
@@ -69,28 +69,9 @@ export async function startInProcessApp(options: {
   const connections = [redis, queueConnection, subscriber];
   await Promise.all(connections.map((connection) => waitUntilReady(connection)));
 
-  const secret = (label: string) => `${label}-${Math.random().toString(36).slice(2)}-0123456789abcdef0123456789`;
-  const credentials = {
-    alice: { account: 'acme', name: 'alice', secret: secret('alice') },
-    encodingApp: { account: 'acme', name: 'encoding-app', secret: secret('encoding') },
-    acmeApp: { account: 'acme', name: 'acme-app', secret: secret('acme') },
-    bob: { account: 'other', name: 'bob', secret: secret('bob') },
-  };
+  const { credentials, file } = testAccounts({ withOperator: false });
   const accounts = createAccountStore({ redis, keys });
-  await applyAccountsFile(accounts, {
-    accounts: [
-      {
-        name: 'acme',
-        users: [{ name: 'alice', password: credentials.alice.secret, choreos: ['/**'] }],
-        apps: [
-          { name: 'encoding-app', key: credentials.encodingApp.secret, choreos: ['/Library/Utilities/Encoding/**'] },
-          { name: 'acme-app', key: credentials.acmeApp.secret, choreos: ['/**'] },
-        ],
-      },
-      { name: 'other', users: [{ name: 'bob', password: credentials.bob.secret, choreos: ['/**'] }], apps: [] },
-    ],
-    operators: [],
-  });
+  await applyAccountsFile(accounts, file);
 
   const catalogue = await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR);
   const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
