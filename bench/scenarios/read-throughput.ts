@@ -2,17 +2,10 @@ import { cpuMsPerOperation, cpuSnapshot } from '../cpu-usage.ts';
 import type { HttpLoadJob, LoadResult } from '../load-job.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
+import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { API_BASE, BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scenario-context.ts';
 
 const CONNECTIONS = 16;
-/**
- * The measured time is split into this many rounds, service and baseline taking turns: on a shared
- * machine whose speed drifts over seconds, both then see the same conditions, which one phase each
- * after the other did not guarantee (the ratio swung from 0.22 to 0.45 between runs minutes apart).
- */
-const ROUNDS = 4;
-/** Each round's generator is a fresh process: it runs this long unrecorded first. */
-const ROUND_WARMUP_MS = 500;
 
 /** GET /choreo-executions/<id> (authenticated, one Redis read) beside bare Hono's constant JSON. */
 export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
@@ -36,25 +29,19 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
   const baselineJob = (durationMs: number, warmupMs?: number) =>
     job(context.stack.bareHonoOrigin, `${API_BASE}/choreo-executions/${id}`, { accept: 'application/json' }, durationMs, warmupMs);
 
-  const measure = async (make: (durationMs: number, warmupMs?: number) => HttpLoadJob, label: string) => {
+  const measure = async (side: 'service' | 'baseline', roundMs: number) => {
     const pids = context.stack.pids();
     // CPU is read around the whole generator run, warm-up included: it is shared over the
     // warm-up's requests as well as the measured ones.
     const before = cpuSnapshot(pids);
-    const result: LoadResult = await runLoad(make(roundMs, ROUND_WARMUP_MS));
+    const result: LoadResult = await runLoad((side === 'service' ? serviceJob : baselineJob)(roundMs, ROUND_WARMUP_MS));
     const cpuMs = cpuMsPerOperation(before, cpuSnapshot(pids), 1);
-    if (result.firstError) context.log(`  ${label}: ${result.firstError}`);
+    if (result.firstError) context.log(`  ${side}: ${result.firstError}`);
     return { result, cpuMs };
   };
-  const roundMs = Math.max(1_000, Math.round(context.durationMs / ROUNDS));
   await runLoad(serviceJob(context.warmupMs));
   await runLoad(baselineJob(context.warmupMs));
-  const serviceRounds: Awaited<ReturnType<typeof measure>>[] = [];
-  const baselineRounds: Awaited<ReturnType<typeof measure>>[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    serviceRounds.push(await measure(serviceJob, 'service'));
-    baselineRounds.push(await measure(baselineJob, 'baseline'));
-  }
+  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, measure);
   const service = combineRounds(serviceRounds.map((r) => r.result));
   const baseline = combineRounds(baselineRounds.map((r) => r.result));
   const cpuMsPerRequest = cpuPerRequest(serviceRounds, service);

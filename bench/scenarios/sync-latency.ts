@@ -3,17 +3,11 @@ import { summarize } from '../latency-summary.ts';
 import type { LoadResult } from '../load-job.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
+import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scenario-context.ts';
 
-/** One request at a time: latency, not throughput. */
+/** One request at a time: latency, not throughput. Each side's samples are pooled over its rounds. */
 const MAX_RUNS = 5_000;
-/**
- * Service and baseline take turns in this many rounds, and each side's samples are pooled: both
- * then see the same machine, whose speed drifts over seconds (see read-throughput.ts).
- */
-const ROUNDS = 4;
-/** Each round's generator is a fresh process: it runs this long unrecorded first. */
-const ROUND_WARMUP_MS = 500;
 
 export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
   const job = (durationMs: number, warmupMs = 0) =>
@@ -39,13 +33,9 @@ export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
   });
   await runLoad(job(context.warmupMs));
   await runLoad(baselineJob(context.warmupMs));
-  const roundMs = Math.max(1_000, Math.round(context.durationMs / ROUNDS));
-  const serviceRounds: LoadResult[] = [];
-  const baselineRounds: LoadResult[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    serviceRounds.push(await runLoad(job(roundMs, ROUND_WARMUP_MS)));
-    baselineRounds.push(await runLoad(baselineJob(roundMs, ROUND_WARMUP_MS)));
-  }
+  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, (side, roundMs) =>
+    runLoad(side === 'service' ? job(roundMs, ROUND_WARMUP_MS) : baselineJob(roundMs, ROUND_WARMUP_MS)),
+  );
   for (const [label, rounds] of [['service', serviceRounds], ['baseline', baselineRounds]] as const) {
     const error = rounds.find((r) => r.firstError)?.firstError;
     if (error) context.log(`  ${label}: ${error}`);
