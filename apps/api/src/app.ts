@@ -18,6 +18,7 @@ import { requestId } from './middleware/request-id.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { requireHttps, strictTransportSecurity } from './middleware/require-https.ts';
 import { BASE_PATH } from './base-path.ts';
+import { createPrefixRouter } from './prefix-router.ts';
 import { allowedMethods } from './route-table.ts';
 import { getChoreoRoute } from './routes/get-choreo.ts';
 import { getExecutionRoute } from './routes/get-execution.ts';
@@ -54,7 +55,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH) });
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
