@@ -10,5 +10,12 @@ export {
 export { registerClusterMetrics, type ClusterSources } from './cluster-metrics.ts';
 export { registerWorkerMetrics } from './worker-metrics.ts';
 export { createRedisMetrics, type RedisEventSource, type RedisMetrics } from './redis-metrics.ts';
-export { ACCESS_LOG_MESSAGE, accessLogFields, accessLogLevel, type AccessLogEntry, type AccessLogLevel } from './access-log.ts';
+export {
+  ACCESS_LOG_MESSAGE,
+  accessLogLevel,
+  createAccessLogWriter,
+  type AccessLogEntry,
+  type AccessLogLevel,
+  type AccessLogWriter,
+} from './access-log.ts';
 export { runService, type StoppableService } from './run-service.ts';

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { accessLogFields, accessLogLevel } from './access-log.ts';
+import { ACCESS_LOG_MESSAGE, accessLogLevel, createAccessLogWriter } from './access-log.ts';
 import { registerClusterMetrics } from './cluster-metrics.ts';
 import { createExecutionMetrics } from './execution-metrics.ts';
 import { createHttpMetrics } from './http-metrics.ts';
@@ -123,15 +123,39 @@ describe('logs', () => {
     expect(lines[0]).not.toMatch(/hunter2|k-123|Basic abc/);
   });
 
-  it('build one access line per request, levelled by status', () => {
-    expect(accessLogFields({ requestId: 'r1', method: 'GET', path: '/x', route: '/x', status: 200, durationMs: 1.234, account: '' })).toEqual({
+  it('build one access line per request, levelled by status, as the logger itself would write it', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ name: 'api', level: 'info' }, sink);
+    const writeLine = createAccessLogWriter(logger);
+    const entry = {
       requestId: 'r1',
       method: 'GET',
-      path: '/x',
-      route: '/x',
-      status: 200,
-      durationMs: 1.2,
-    });
+      path: '/x/"quoted"\\back\u0001\u2028é',
+      route: '/x/:id',
+      status: 404,
+      durationMs: 1.26,
+      account: 'acme',
+      principal: '',
+      executionId: undefined,
+      choreo: '/Library/Ünïcode',
+    };
+    writeLine('warn', entry);
+    logger.warn({ ...entry, principal: undefined, durationMs: 1.3 }, ACCESS_LOG_MESSAGE);
+    writeLine('debug', entry);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.endsWith('}\n')).toBe(true);
+    const [ours, pinos] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Date.parse(String(ours!.time))).toBeGreaterThan(0);
+    expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 });
+    expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
+    expect(ours).toMatchObject({ level: 'warn', msg: 'request', path: entry.path, durationMs: 1.3 });
+    expect(ours).not.toHaveProperty('principal');
     expect([accessLogLevel(200), accessLogLevel(404), accessLogLevel(503)]).toEqual(['info', 'warn', 'error']);
   });
 });

@@ -1,4 +1,4 @@
-import { ACCESS_LOG_MESSAGE, accessLogFields, accessLogLevel, type Logger } from '@ces/observability';
+import { accessLogLevel, createAccessLogWriter, type Logger } from '@ces/observability';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
@@ -15,9 +15,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
  * name — with the execution or Choreo the path names.
  */
 export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv> {
-  // Every field of the line comes from accessLogFields' fixed list, which holds no secret: the
-  // redaction pass of the other lines would only cost time on every request.
-  const logger = options.logger.child({}, { redact: [] });
+  const writeLine = createAccessLogWriter(options.logger);
   return async (c, next) => {
     const started = performance.now();
     try {
@@ -25,7 +23,8 @@ export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv
     } finally {
       const path = c.req.path;
       const principal = c.get('principal');
-      const fields = accessLogFields({
+      const level = PROBES.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);
+      writeLine(level, {
         requestId: c.get('requestId') ?? '',
         method: c.req.method,
         path,
@@ -37,8 +36,6 @@ export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv
         executionId: EXECUTION_PATH.exec(path)?.[1] ?? c.res.headers.get('location')?.match(/([0-9a-f]{32})$/)?.[1],
         choreo: CHOREO_PATH.exec(path)?.[1],
       });
-      const level = PROBES.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);
-      logger[level](fields, ACCESS_LOG_MESSAGE);
     }
   };
 }
