@@ -192,8 +192,10 @@ describe('the interface in process: formats, negotiation and runs', () => {
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const made = await t.call('GET', '/choreos', t.credentials.alice, { headers: { 'x-request-id': 'bad id\u00e9' } });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // The health answer is made by the route itself, the others by respond(): both get the headers.
     for (const res of [given, await t.app.request('/healthz'), await t.app.request('/nowhere')]) {
       expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect(res.headers.get('x-request-id')).toBeTruthy();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Principal } from '@ces/accounts';
 import type { Format } from './formats/negotiate.ts';
+import type { PendingResponseHeaders } from './middleware/response-headers.ts';
 
 /** The typed Hono environment: what middleware puts on the context for the routes. */
 export interface AppEnv {
@@ -7,5 +8,6 @@ export interface AppEnv {
     requestId: string;
     format: Format;
     principal: Principal;
+    responseHeaders: PendingResponseHeaders;
   };
 }

@@ -16,6 +16,7 @@ import { authenticateAccount } from './middleware/authenticate.ts';
 import { negotiate } from './middleware/negotiate-format.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
+import { responseHeaders } from './middleware/response-headers.ts';
 import { requireHttps, strictTransportSecurity } from './middleware/require-https.ts';
 import { BASE_PATH } from './base-path.ts';
 import { createPrefixRouter } from './prefix-router.ts';
@@ -56,6 +57,7 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH) });
+  app.use(responseHeaders());
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env.ts';
+import { takeResponseHeaders } from '../middleware/response-headers.ts';
 import { buildXml, type XmlTree } from './xml.ts';
 
 /** A response body in both formats: the JSON value, and the XML root element with its tree. */
@@ -9,11 +10,18 @@ export interface Representation {
   xml: { root: string; tree: XmlTree };
 }
 
-export function respond(c: Context<AppEnv>, status: ContentfulStatusCode, body: Representation, headers: Record<string, string> = {}) {
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  if (c.get('format') === 'xml') {
-    c.header('Content-Type', 'application/xml; charset=UTF-8');
-    return c.body(buildXml(body.xml.root, body.xml.tree), status);
-  }
-  return c.json(body.json, status);
+/**
+ * The answer in the negotiated format, with the headers middleware asked for. Its headers are a
+ * plain record, which @hono/node-server writes without building a web `Headers`.
+ */
+export function respond(c: Context<AppEnv>, status: ContentfulStatusCode, body: Representation, headers: Record<string, string> = {}): Response {
+  const xml = c.get('format') === 'xml';
+  return new Response(xml ? buildXml(body.xml.root, body.xml.tree) : JSON.stringify(body.json), {
+    status,
+    headers: {
+      ...takeResponseHeaders(c),
+      ...headers,
+      'Content-Type': xml ? 'application/xml; charset=UTF-8' : 'application/json',
+    },
+  });
 }

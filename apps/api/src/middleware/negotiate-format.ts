@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { negotiateFormat, type Format } from '../formats/negotiate.ts';
+import { addResponseHeader } from './response-headers.ts';
 
 /** Distinct Accept headers remembered; clients send a handful, so more means someone is probing. */
 const REMEMBERED_ACCEPT_HEADERS = 256;
@@ -22,7 +23,7 @@ export function negotiate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const format = formatFor(c.req.header('accept'));
     c.set('format', format ?? 'json');
-    c.header('Vary', 'Accept');
+    addResponseHeader(c, 'Vary', 'Accept');
     if (format === undefined) throw new ApiError('NOT_ACCEPTABLE');
     await next();
   };

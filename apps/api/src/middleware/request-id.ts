@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
+import { addResponseHeader } from './response-headers.ts';
 
 const ACCEPTABLE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -10,7 +11,7 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     const offered = c.req.header('x-request-id');
     const id = offered && ACCEPTABLE_ID.test(offered) ? offered : randomUUID();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
+    addResponseHeader(c, 'X-Request-Id', id);
     await next();
   };
 }

@@ -1,11 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { addResponseHeader } from './response-headers.ts';
 
 /** Every response carries HSTS, errors and health checks included: the service is HTTPS-only. */
 export function strictTransportSecurity(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.header('Strict-Transport-Security', 'max-age=31536000');
+    addResponseHeader(c, 'Strict-Transport-Security', 'max-age=31536000');
     await next();
   };
 }
