@@ -19,6 +19,18 @@ async function value(registry: ReturnType<typeof createMetricsRegistry>, name: s
   return match?.value;
 }
 
+/** A stream that keeps every line written to it. */
+function captureLines() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('metrics registries', () => {
   it('are per process and never collide, unlike the global default registry', async () => {
     const a = createMetricsRegistry({ service: 'api', processMetrics: false });
@@ -108,13 +120,7 @@ describe('metrics registries', () => {
 
 describe('logs', () => {
   it('carry the host name and never a secret field', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
     logger.info({ password: 'hunter2-hunter2', credential: { key: 'k-123', name: 'robot' }, authorization: 'Basic abc' }, 'hello');
     const line = JSON.parse(lines[0]!);
@@ -124,13 +130,7 @@ describe('logs', () => {
   });
 
   it('build one access line per request, levelled by status, as the logger itself would write it', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
     const writeLine = createAccessLogWriter(logger);
     const entry = {
