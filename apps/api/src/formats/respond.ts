@@ -12,7 +12,9 @@ export interface Representation {
 
 /**
  * The answer in the negotiated format, with the headers middleware asked for. Its headers are a
- * plain record, which @hono/node-server writes without building a web `Headers`.
+ * plain record, which @hono/node-server writes without building a web `Headers`. It is a new
+ * Response, so a header set with `c.header()` before it would be lost: pass it in `headers`, or
+ * add it with `addResponseHeader()`.
  */
 export function respond(c: Context<AppEnv>, status: ContentfulStatusCode, body: Representation, headers: Record<string, string> = {}): Response {
   const xml = c.get('format') === 'xml';
