@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { coalesceWrites } from './coalesce-writes.ts';
 
 /**
  * How a connection behaves while Redis is away.
@@ -17,17 +18,19 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
   };
   const byRole: Record<ConnectionRole, RedisOptions> = {
-    // Many requests at once each send a command or two: commands issued in the same tick go out in
-    // one write, rather than a system call each.
-    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true },
-    // BullMQ defines its fifty-odd scripts on the connection it is given, and ioredis copies every
-    // script defined on a connection onto each pipeline it builds: here a pipeline per event-loop
-    // turn would cost more than the writes it saves.
+    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     queue: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     durable: { ...common, maxRetriesPerRequest: null },
     subscriber: { ...common, maxRetriesPerRequest: null },
   };
-  return new Redis(url, byRole[role]);
+  const redis = new Redis(url, byRole[role]);
+  // Many requests and runs at once each send a command or two: what one turn of the event loop
+  // issues goes out in one write rather than a system call each. Not ioredis's auto-pipelining,
+  // which builds a pipeline object per turn (copying every script BullMQ defined on the
+  // connection) and holds a turn's commands back while the previous pipeline is unanswered.
+  // A subscriber only ever sends (un)subscriptions.
+  if (role !== 'subscriber') coalesceWrites(redis);
+  return redis;
 }
 
 /** Resolves once the connection is ready, or rejects after `timeoutMs`. */
