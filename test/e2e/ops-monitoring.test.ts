@@ -4,6 +4,7 @@ import type { ServiceProcess } from '../support/service-process.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const COUNTDOWN = '/Library/Utilities/Development/Countdown';
+const BASE64_ENCODE = '/Library/Utilities/Encoding/Base64Encode';
 /** The workers' heartbeat TTL: a dead worker must be gone from /ops/workers within it. */
 const HEARTBEAT_TTL_MS = 15_000;
 
@@ -195,11 +196,8 @@ describe('operations: metrics, live workers and operator access over real proces
     }
   });
 
-  it('logs one JSON access line per request, with its request id, and never a secret', async () => {
-    const requestId = `ops-test-${Date.now()}`;
-    const res = await stack.call('GET', '/choreos', stack.credentials.alice, { headers: { 'x-request-id': requestId } });
-    expect(res.status).toBe(200);
-    const line = await waitFor(
+  const accessLine = (requestId: string) =>
+    waitFor(
       () =>
         stack.api
           .logs()
@@ -207,8 +205,14 @@ describe('operations: metrics, live workers and operator access over real proces
           .filter((l) => l.includes(requestId))
           .map((l) => JSON.parse(l) as Record<string, unknown>)
           .find((l) => l.msg === 'request'),
-      { what: 'the access line' },
+      { what: `the access line of ${requestId}` },
     );
+
+  it('logs one JSON access line per request, with its request id, and never a secret', async () => {
+    const requestId = `ops-test-${Date.now()}`;
+    const res = await stack.call('GET', '/choreos', stack.credentials.alice, { headers: { 'x-request-id': requestId } });
+    expect(res.status).toBe(200);
+    const line = await accessLine(requestId);
     expect(line).toMatchObject({
       level: 'info',
       name: 'api',
@@ -233,6 +237,22 @@ describe('operations: metrics, live workers and operator access over real proces
     const logs = stack.logs();
     for (const credential of Object.values(stack.credentials)) expect(logs).not.toContain(credential.secret);
     expect(logs).not.toMatch(/authorization/i);
+  });
+
+  it('names the execution a run started in its access line', async () => {
+    const requestId = `ops-run-${Date.now()}`;
+    const res = await stack.call('POST', `/choreos${BASE64_ENCODE}?mode=async`, stack.credentials.acmeApp, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'hello' }] }),
+      headers: { 'x-request-id': requestId },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect(await accessLine(requestId)).toMatchObject({
+      method: 'POST',
+      status: 202,
+      executionId: res.json().id,
+      choreo: BASE64_ENCODE,
+      account: 'acme',
+    });
   });
 
   it('drops a worker killed with SIGKILL from /ops/workers within the heartbeat TTL', async () => {

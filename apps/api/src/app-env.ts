@@ -9,5 +9,7 @@ export interface AppEnv {
     format: Format;
     principal: Principal;
     responseHeaders: PendingResponseHeaders;
+    /** The execution a request started, for the access line (a path names the others). */
+    executionId: string;
   };
 }

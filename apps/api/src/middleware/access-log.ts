@@ -12,7 +12,7 @@ const PROBES = new Set(['/healthz', '/readyz']);
 /**
  * One JSON line per request once it is answered: request id, method, path (never the query or a
  * header, so never a secret), route, status, duration, and who asked — account and credential
- * name — with the execution or Choreo the path names.
+ * name — with the execution the request started or the path names, and the Choreo it names.
  */
 export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv> {
   const writeLine = createAccessLogWriter(options.logger);
@@ -33,7 +33,7 @@ export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv
         durationMs: performance.now() - started,
         account: principal?.account,
         principal: principal?.name,
-        executionId: EXECUTION_PATH.exec(path)?.[1] ?? c.res.headers.get('location')?.match(/([0-9a-f]{32})$/)?.[1],
+        executionId: c.get('executionId') ?? EXECUTION_PATH.exec(path)?.[1],
         choreo: CHOREO_PATH.exec(path)?.[1],
       });
     }

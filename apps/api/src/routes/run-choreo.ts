@@ -40,6 +40,7 @@ export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLaunch
         sourceId,
         storeResults,
       });
+      c.set('executionId', record.id);
       if (!runAsync && ended) return respond(c, 200, runResult(record));
       const location = `${deps.basePath}/choreo-executions/${record.id}`;
       return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}) });
