@@ -42,7 +42,6 @@ if ARGV[11] ~= '' then
   if state[3] ~= false then
     return { -1, state[1] }
   end
-  redis.call('HSET', KEYS[1], 'host', ARGV[10], 'worker', ARGV[11])
 elseif ARGV[8] ~= '' and state[3] ~= ARGV[8] then
   return { -1, state[1] }
 end
@@ -50,16 +49,29 @@ local status = ARGV[1]
 if state[2] == '1' then
   status = 'TERMINATED_MANUALLY'
 end
-redis.call('HSET', KEYS[1], 'status', status, 'endtime', ARGV[2])
+-- One HSET for every field the end writes.
+local fields = { 'status', status, 'endtime', ARGV[2] }
+if ARGV[11] ~= '' then
+  table.insert(fields, 'host')
+  table.insert(fields, ARGV[10])
+  table.insert(fields, 'worker')
+  table.insert(fields, ARGV[11])
+end
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'output', ARGV[4])
+  table.insert(fields, 'output')
+  table.insert(fields, ARGV[4])
 end
 if ARGV[9] ~= '' then
-  redis.call('HSET', KEYS[1], 'step', ARGV[9])
+  table.insert(fields, 'step')
+  table.insert(fields, ARGV[9])
 end
 if status == 'ERROR' then
-  redis.call('HSET', KEYS[1], 'lasterror', ARGV[5], 'errortime', ARGV[2])
+  table.insert(fields, 'lasterror')
+  table.insert(fields, ARGV[5])
+  table.insert(fields, 'errortime')
+  table.insert(fields, ARGV[2])
 end
+redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
