@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBenchProcess, type BenchProcess } from './bench-process.ts';
 import { summarize } from './latency-summary.ts';
+import { redisWorkPerOperation, redisWorkSnapshot } from './redis-work.ts';
 import { evaluate, formatTable } from './report.ts';
 import { runLoad } from './run-load.ts';
 
@@ -44,6 +45,18 @@ describe('benchmark report', () => {
     expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(/1 a .*0\.10× .*FAIL/);
     expect(lines[3]).toMatch(/2 b .*PASS/);
+  });
+
+  it('shares what Redis did over the operations, scripts and the commands inside them alike', () => {
+    const before = { commands: { evalsha: 10, hset: 40, get: 5 }, reads: 100, writes: 100 };
+    const after = { commands: { evalsha: 30, hset: 80, get: 5, zadd: 1 }, reads: 110, writes: 112 };
+    expect(redisWorkPerOperation(before, after, 10)).toEqual({
+      commands: 6.1,
+      scripts: 2,
+      reads: 1,
+      writes: 1.2,
+      byCommand: { hset: 4, evalsha: 2, zadd: 0.1 },
+    });
   });
 });
 
@@ -123,6 +136,16 @@ describe('load generator against real processes', () => {
     });
     expect(result).toMatchObject({ count: 3, ok: 0 });
     expect(result.firstError).toMatch(/^HTTP 200/);
+  });
+
+  it("reads Redis's own counters of commands, reads and writes", async () => {
+    const before = await redisWorkSnapshot(redis);
+    await Promise.all(Array.from({ length: 10 }, () => redis.incr(`${prefix}:counted`)));
+    const after = await redisWorkSnapshot(redis);
+    // Other test files share this Redis: at least what this test sent.
+    expect((after.commands.incr ?? 0) - (before.commands.incr ?? 0)).toBeGreaterThanOrEqual(10);
+    expect(after.reads).toBeGreaterThan(before.reads);
+    expect(after.writes).toBeGreaterThan(before.writes);
   });
 
   it('runs raw BullMQ add + wait-until-finished round trips against a no-op worker', async () => {

@@ -1,6 +1,7 @@
 import { BASELINE_PREFIX, BASELINE_QUEUE } from '../bench-stack.ts';
 import { cpuMsPerOperation, cpuSnapshot, type CpuSnapshot } from '../cpu-usage.ts';
 import { round } from '../latency-summary.ts';
+import { redisWorkPerOperation, redisWorkSnapshot, type RedisWorkPerOperation, type RedisWorkSnapshot } from '../redis-work.ts';
 import type { LoadResult } from '../load-job.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
@@ -17,12 +18,23 @@ export interface Throughput {
   drainedAt: number;
   /** CPU ms per run by process (api, worker, redis, generator, …), from load start to drained. */
   cpuMsPerRun: Record<string, number>;
+  /** What Redis did per run, from load start to drained. */
+  redisPerRun: RedisWorkPerOperation;
+}
+
+interface Snapshots {
+  cpu: CpuSnapshot;
+  redis: RedisWorkSnapshot;
+}
+
+async function snapshots(context: ScenarioContext): Promise<Snapshots> {
+  return { cpu: cpuSnapshot(context.stack.pids()), redis: await redisWorkSnapshot(context.stack.redis) };
 }
 
 /** Accepted per second while loading; completed per second from the first run to the last one's end. */
-function throughputOf(load: LoadResult, drainedAt: number, cpuBefore: CpuSnapshot, cpuAfter: CpuSnapshot): Throughput {
+function throughputOf(load: LoadResult, drainedAt: number, before: Snapshots, after: Snapshots): Throughput {
   const spanMs = Math.max(drainedAt, load.endedAt) - load.startedAt;
-  const cpuMsPerRun = cpuMsPerOperation(cpuBefore, cpuAfter, load.ok);
+  const cpuMsPerRun = cpuMsPerOperation(before.cpu, after.cpu, load.ok);
   if (load.generatorCpuMs !== undefined) cpuMsPerRun.generator = Math.round((load.generatorCpuMs / Math.max(1, load.ok)) * 1000) / 1000;
   return {
     acceptedPerSecond: load.perSecond,
@@ -31,6 +43,7 @@ function throughputOf(load: LoadResult, drainedAt: number, cpuBefore: CpuSnapsho
     load,
     drainedAt,
     cpuMsPerRun,
+    redisPerRun: redisWorkPerOperation(before.redis, after.redis, load.ok),
   };
 }
 
@@ -41,12 +54,11 @@ export async function measureServiceThroughput(context: ScenarioContext): Promis
     runJob(context, BASE64_ENCODE, { async: true, connections: THROUGHPUT_CONNECTIONS, durationMs, maxRequests: 500_000, body: BASE64_BODY });
   await runLoad(job(context.warmupMs));
   await drainService(context, before);
-  const pids = context.stack.pids();
-  const cpuBefore = cpuSnapshot(pids);
+  const start = await snapshots(context);
   const load = await runLoad(job(context.durationMs));
   if (load.firstError) context.log(`  service: ${load.firstError}`);
   const drainedAt = await drainService(context, before);
-  return throughputOf(load, drainedAt, cpuBefore, cpuSnapshot(pids));
+  return throughputOf(load, drainedAt, start, await snapshots(context));
 }
 
 /** Raw BullMQ: add → a no-op processor on as many worker processes, same Redis, same concurrency. */
@@ -62,12 +74,11 @@ export async function measureBaselineThroughput(context: ScenarioContext): Promi
   });
   await runLoad(job(context.warmupMs));
   await drainBaseline(context);
-  const pids = context.stack.pids();
-  const cpuBefore = cpuSnapshot(pids);
+  const start = await snapshots(context);
   const load = await runLoad(job(context.durationMs));
   if (load.firstError) context.log(`  baseline: ${load.firstError}`);
   const drainedAt = await drainBaseline(context);
-  return throughputOf(load, drainedAt, cpuBefore, cpuSnapshot(pids));
+  return throughputOf(load, drainedAt, start, await snapshots(context));
 }
 
 export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> {
@@ -91,7 +102,14 @@ export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> 
       value: service.completedPerSecond,
       baseline: { label: 'BullMQ no-op', value: baseline.completedPerSecond },
       target: { kind: 'at-least-ratio', factor: 0.5 },
-      details: { runs: service.accepted, baselineJobs: baseline.accepted, cpuMsPerRun: service.cpuMsPerRun, baselineCpuMsPerJob: baseline.cpuMsPerRun },
+      details: {
+        runs: service.accepted,
+        baselineJobs: baseline.accepted,
+        cpuMsPerRun: service.cpuMsPerRun,
+        baselineCpuMsPerJob: baseline.cpuMsPerRun,
+        redisPerRun: service.redisPerRun,
+        baselineRedisPerJob: baseline.redisPerRun,
+      },
     },
   ];
 }

@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+
+/** Redis's own counters: every command run (scripts' inner calls included), reads and writes. */
+export interface RedisWorkSnapshot {
+  commands: Record<string, number>;
+  reads: number;
+  writes: number;
+}
+
+function infoFields(info: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of info.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  return fields;
+}
+
+export async function redisWorkSnapshot(redis: Redis): Promise<RedisWorkSnapshot> {
+  const [commandStats, stats] = await Promise.all([redis.info('commandstats'), redis.info('stats')]);
+  const commands: Record<string, number> = {};
+  for (const [name, value] of infoFields(commandStats)) {
+    const calls = /calls=(\d+)/.exec(value);
+    if (name.startsWith('cmdstat_') && calls) commands[name.slice('cmdstat_'.length)] = Number(calls[1]);
+  }
+  const fields = infoFields(stats);
+  return { commands, reads: Number(fields.get('total_reads_processed') ?? 0), writes: Number(fields.get('total_writes_processed') ?? 0) };
+}
+
+export interface RedisWorkPerOperation {
+  /** Commands Redis ran per operation, those inside scripts included. */
+  commands: number;
+  /** Script calls (EVALSHA, EVAL) per operation. */
+  scripts: number;
+  /** Reads from and writes to client sockets per operation: Redis's system calls. */
+  reads: number;
+  writes: number;
+  /** Commands per operation by name, the most frequent first (those under 0.05 left out). */
+  byCommand: Record<string, number>;
+}
+
+const perOperation = (count: number, operations: number) => Math.round((count / Math.max(1, operations)) * 100) / 100;
+
+/**
+ * What Redis did per operation between two snapshots: why one run costs Redis more than one raw
+ * BullMQ job, in commands rather than guesses. The snapshot's own INFO calls are counted too, a
+ * handful against the thousands of operations of a phase.
+ */
+export function redisWorkPerOperation(before: RedisWorkSnapshot, after: RedisWorkSnapshot, operations: number): RedisWorkPerOperation {
+  const byCommand: [string, number][] = [];
+  let commands = 0;
+  for (const [name, calls] of Object.entries(after.commands)) {
+    const delta = calls - (before.commands[name] ?? 0);
+    commands += delta;
+    if (perOperation(delta, operations) >= 0.05) byCommand.push([name, perOperation(delta, operations)]);
+  }
+  byCommand.sort((a, b) => b[1] - a[1]);
+  return {
+    commands: perOperation(commands, operations),
+    scripts: perOperation(
+      ['evalsha', 'eval'].reduce((sum, name) => sum + (after.commands[name] ?? 0) - (before.commands[name] ?? 0), 0),
+      operations,
+    ),
+    reads: perOperation(after.reads - before.reads, operations),
+    writes: perOperation(after.writes - before.writes, operations),
+    byCommand: Object.fromEntries(byCommand),
+  };
+}
