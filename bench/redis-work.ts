@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisInfo } from './redis-info.ts';
 
 /** Redis's own counters: every command run (scripts' inner calls included), reads and writes. */
 export interface RedisWorkSnapshot {
@@ -7,24 +8,14 @@ export interface RedisWorkSnapshot {
   writes: number;
 }
 
-function infoFields(info: string): Map<string, string> {
-  const fields = new Map<string, string>();
-  for (const line of info.split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trim());
-  }
-  return fields;
-}
-
 export async function redisWorkSnapshot(redis: Redis): Promise<RedisWorkSnapshot> {
-  const [commandStats, stats] = await Promise.all([redis.info('commandstats'), redis.info('stats')]);
+  const [commandStats, stats] = await Promise.all([redisInfo(redis, 'commandstats'), redisInfo(redis, 'stats')]);
   const commands: Record<string, number> = {};
-  for (const [name, value] of infoFields(commandStats)) {
+  for (const [name, value] of commandStats) {
     const calls = /calls=(\d+)/.exec(value);
     if (name.startsWith('cmdstat_') && calls) commands[name.slice('cmdstat_'.length)] = Number(calls[1]);
   }
-  const fields = infoFields(stats);
-  return { commands, reads: Number(fields.get('total_reads_processed') ?? 0), writes: Number(fields.get('total_writes_processed') ?? 0) };
+  return { commands, reads: Number(stats.get('total_reads_processed') ?? 0), writes: Number(stats.get('total_writes_processed') ?? 0) };
 }
 
 export interface RedisWorkPerOperation {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { round } from '../latency-summary.ts';
+import { redisInfo } from '../redis-info.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { BASE64_BODY, BASE64_ENCODE, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
@@ -7,10 +8,9 @@ import { BASE64_BODY, BASE64_ENCODE, drainService, runJob, runningCount, type Sc
 const RUNS = 2_000;
 
 async function usedMemory(redis: Redis): Promise<number> {
-  const info = await redis.info('memory');
-  const match = /^used_memory:(\d+)/m.exec(info);
-  if (!match) throw new Error('INFO memory has no used_memory');
-  return Number(match[1]);
+  const used = (await redisInfo(redis, 'memory')).get('used_memory');
+  if (used === undefined) throw new Error('INFO memory has no used_memory');
+  return Number(used);
 }
 
 /**
