@@ -43,7 +43,8 @@ export function redisWorkPerOperation(before: RedisWorkSnapshot, after: RedisWor
   for (const [name, calls] of Object.entries(after.commands)) {
     const delta = calls - (before.commands[name] ?? 0);
     commands += delta;
-    if (perOperation(delta, operations) >= 0.05) byCommand.push([name, perOperation(delta, operations)]);
+    const each = perOperation(delta, operations);
+    if (each >= 0.05) byCommand.push([name, each]);
   }
   byCommand.sort((a, b) => b[1] - a[1]);
   return {
