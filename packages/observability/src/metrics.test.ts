@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -136,7 +139,7 @@ describe('logs', () => {
     const entry = {
       requestId: 'r1',
       method: 'GET',
-      path: '/x/"quoted"\\back\u0001\u2028é',
+      path: '/x/"quoted"\\back\u0001\u2028é\ud800',
       route: '/x/:id',
       status: 404,
       durationMs: 1.26,
@@ -157,5 +160,17 @@ describe('logs', () => {
     expect(ours).toMatchObject({ level: 'warn', msg: 'request', path: entry.path, durationMs: 1.3 });
     expect(ours).not.toHaveProperty('principal');
     expect([accessLogLevel(200), accessLogLevel(404), accessLogLevel(503)]).toEqual(['info', 'warn', 'error']);
+  });
+
+  it.each(['natural', 'exit'])('reach stdout in full and in order, in batches, when a process ends (%s)', async (ending) => {
+    const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));
+    // More than one batch, and a remainder still waiting when the process ends.
+    const count = 1234;
+    const { stdout } = await promisify(execFile)(process.execPath, [fixture, String(count), ending], { maxBuffer: 16 * 1024 * 1024 });
+    const numbers = stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { line: number }).line);
+    expect(numbers).toEqual(Array.from({ length: count }, (_, i) => i));
   });
 });
