@@ -72,7 +72,16 @@ function bufferedStdout() {
     flushDestination(callback);
   };
   destination.flushSync = () => {
-    release();
+    // At exit there is no event loop left to finish an asynchronous write: the last batch must be
+    // written before this returns, as sonic-boom's own flushSync writes what it holds.
+    // Its `sync` option is a plain property that each write consults, so it is set for this one.
+    const mode = destination as unknown as { sync: boolean };
+    mode.sync = true;
+    try {
+      release();
+    } finally {
+      mode.sync = false;
+    }
     flushDestinationSync();
   };
   setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
