@@ -9,6 +9,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { summarize } from './latency-summary.ts';
+import { encodeRequest, openRawPool } from './raw-https-client.ts';
 import type { BullmqAddJob, BullmqSyncJob, CancelJob, HttpLoadJob, LoadJob, LoadResult } from './load-job.ts';
 
 function tally(statuses: Record<string, number>, key: string | number) {
@@ -98,19 +99,44 @@ function pool(origin: string, caFile: string, connections: number): Pool {
   });
 }
 
-/** Requests over keep-alive HTTPS connections, one lane per connection. */
-async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
-  const client = pool(job.origin, job.caFile, job.connections);
-  const durations: number[] = [];
-  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async (recording) => {
-    const start = performance.now();
-    const response = await client.request({
+/** Sends one request and reads the whole answer. */
+type HttpCall = () => Promise<{ statusCode: number; body: string }>;
+
+/** The client a job asks for: the minimal one by default, undici to compare. */
+async function httpClient(job: HttpLoadJob): Promise<{ call: HttpCall; close(): Promise<void> }> {
+  const ca = readFileSync(job.caFile, 'utf8');
+  if (job.client === 'undici') {
+    const client = new Pool(job.origin, { connections: job.connections, pipelining: 1, keepAliveTimeout: 60_000, connect: { ca, servername: 'localhost' } });
+    const options = {
       method: job.request.method,
       path: job.request.path,
       headers: job.request.headers,
       ...(job.request.body !== undefined ? { body: job.request.body } : {}),
-    });
-    const text = await response.body.text();
+    };
+    return {
+      call: async () => {
+        const response = await client.request(options);
+        return { statusCode: response.statusCode, body: await response.body.text() };
+      },
+      close: () => client.close(),
+    };
+  }
+  const client = await openRawPool({ origin: job.origin, ca, servername: 'localhost', size: job.connections });
+  const bytes = encodeRequest(job.request, new URL(job.origin).host);
+  return {
+    call: () => client.request(bytes),
+    close: async () => client.close(),
+  };
+}
+
+/** Requests over keep-alive HTTPS connections, one lane per connection. */
+async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
+  const client = await httpClient(job);
+  const durations: number[] = [];
+  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async (recording) => {
+    const start = performance.now();
+    const response = await client.call();
+    const text = response.body;
     const latencyMs = performance.now() - start;
     if (!job.okStatuses.includes(response.statusCode)) {
       return { status: response.statusCode, latencyMs, ok: false, error: `HTTP ${response.statusCode}: ${text.slice(0, 300)}` };

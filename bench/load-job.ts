@@ -28,7 +28,11 @@ export interface HttpLoadJob {
   keepSamples?: boolean;
   /** Run this long first, unrecorded (a fresh generator's JIT and connections are cold). */
   warmupMs?: number;
+  /** The HTTP client: the minimal one (default), or undici for comparison (BENCH_HTTP_CLIENT). */
+  client?: HttpClientKind;
 }
+
+export type HttpClientKind = 'raw' | 'undici';
 
 /** Raw BullMQ producer: `concurrency` adds in flight. */
 export interface BullmqAddJob {

@@ -4,6 +4,7 @@
 //   BENCH_SECONDS  measured seconds per phase (default 8)
 //   BENCH_ONLY     scenario numbers to run, e.g. "1,3" (default: all)
 //   BENCH_PROFILE  "api", "worker" or "api,worker": run those processes with --cpu-prof
+//   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -26,6 +27,11 @@ if (!Number.isFinite(seconds) || seconds < 1 || seconds > 120) {
   process.exit(1);
 }
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => Number(s.trim()))) : undefined;
+const httpClient = process.env.BENCH_HTTP_CLIENT ?? 'raw';
+if (httpClient !== 'raw' && httpClient !== 'undici') {
+  process.stderr.write('bench: BENCH_HTTP_CLIENT must be "raw" or "undici"\n');
+  process.exit(1);
+}
 const profiled = new Set((process.env.BENCH_PROFILE ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
 // Run order: latency-sensitive scenarios first, on a quiet Redis; the memory figure after every
@@ -86,7 +92,7 @@ try {
     profile: { api: profiled.has('api'), worker: profiled.has('worker'), dir: join(workDir, 'profiles') },
   });
   log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
-  const context: ScenarioContext = { stack, durationMs: seconds * 1000, warmupMs: Math.min(2_000, seconds * 250), log, raw };
+  const context: ScenarioContext = { stack, durationMs: seconds * 1000, warmupMs: Math.min(2_000, seconds * 250), httpClient, log, raw };
   for (const scenario of SCENARIOS) {
     if (only && !only.has(scenario.number)) continue;
     if (interrupted) break;
@@ -112,7 +118,7 @@ writeFileSync(
     {
       startedAt: new Date(startedAt).toISOString(),
       durationSeconds: Math.round((Date.now() - startedAt) / 1000),
-      settings: { benchSeconds: seconds, only: only ? [...only] : 'all', profiled: [...profiled], redisAppendOnly: false },
+      settings: { benchSeconds: seconds, only: only ? [...only] : 'all', profiled: [...profiled], httpClient, redisAppendOnly: false },
       machine: { ...machine, loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100) },
       rows: evaluated,
       markdown: formatMarkdown(evaluated),

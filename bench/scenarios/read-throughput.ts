@@ -15,6 +15,7 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
 
   const job = (origin: string, path: string, headers: Record<string, string>, durationMs: number, warmupMs = 0): HttpLoadJob => ({
     kind: 'http',
+    client: context.httpClient,
     warmupMs,
     origin,
     caFile: context.stack.caFile,

@@ -1,6 +1,6 @@
 import type { BenchStack } from '../bench-stack.ts';
 import { until } from '../bench-stack.ts';
-import type { HttpLoadJob } from '../load-job.ts';
+import type { HttpClientKind, HttpLoadJob } from '../load-job.ts';
 import type { Row } from '../report.ts';
 
 export const API_BASE = '/service-api/1.0';
@@ -18,6 +18,8 @@ export interface ScenarioContext {
   durationMs: number;
   /** A short unmeasured run before each measured one, so JIT and connections are warm on both sides. */
   warmupMs: number;
+  /** The load generator's HTTP client (BENCH_HTTP_CLIENT). */
+  httpClient: HttpClientKind;
   log(message: string): void;
   /** Raw load results by name, written to the JSON beside the table. */
   raw: Record<string, unknown>;
@@ -36,6 +38,7 @@ export function runJob(
 ): HttpLoadJob {
   return {
     kind: 'http',
+    client: context.httpClient,
     origin: context.stack.origin,
     caFile: context.stack.caFile,
     connections: options.connections,
