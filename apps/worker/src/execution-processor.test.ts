@@ -2,6 +2,7 @@ import { createStepLibrary, definitionDigest, parseDefinition, type ChoreoDefini
 import { createLogger } from '@ces/observability';
 import { createDefinitionStore, createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createExecutionProcessor } from './execution-processor.ts';
@@ -88,6 +89,30 @@ describe('execution processor: instant runs', () => {
       workerId: 'w7',
       nextStep: 1,
     });
+  });
+
+  it('logs one line for the end of a run, with its execution, account, Choreo and status', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const worker = createExecutionProcessor({
+      executions: store,
+      definitions: createDefinitionStore({ redis, keys }),
+      steps,
+      host: '10.0.0.7',
+      workerId: 'w7',
+      logger: createLogger({ name: 'worker', level: 'info' }, sink).child({ workerId: 'w7' }),
+    });
+    const accepted = await accept(encode.digest, { Text: 'logged' });
+    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    const ended = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'execution ended');
+    expect(ended).toEqual([
+      expect.objectContaining({ level: 'info', workerId: 'w7', executionId: accepted.id, account: accepted.account, choreo: accepted.choreo, status: 'SUCCESS' }),
+    ]);
   });
 
   it('takes the execution over the usual way when a worker has taken it already', async () => {

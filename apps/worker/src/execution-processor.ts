@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
-import type { Logger } from '@ces/observability';
+import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
 
 /** What the processor asks of the queue: nothing of BullMQ leaks past this interface. */
@@ -61,6 +61,8 @@ export function createExecutionProcessor(deps: {
   onExecutionEnd?: (event: { choreo: string; account: string; status: TerminalStatus; durationMs: number }) => void;
 }): ExecutionProcessor {
   const { executions, definitions, steps, host, workerId, logger } = deps;
+  // Written once per run: serialised directly, without pino's generic path (fields hold no secret).
+  const writeLine = createDirectLineWriter(logger);
   const active = new Map<string, ActiveRun>();
   const parsedDefinitions = new Map<string, ChoreoDefinition>();
   let shuttingDown = false;
@@ -109,7 +111,11 @@ export function createExecutionProcessor(deps: {
     if (result.superseded) return 'superseded';
     if (result.applied && result.status) {
       deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
-      logger.info({ executionId: record.id, account: record.account, choreo: record.choreo, status: result.status }, 'execution ended');
+      writeLine(
+        'info',
+        `,"executionId":${jsonString(record.id)},"account":${jsonString(record.account)},"choreo":${jsonString(record.choreo)},"status":"${result.status}"`,
+        'execution ended',
+      );
     }
     return 'ended';
   }
@@ -122,7 +128,9 @@ export function createExecutionProcessor(deps: {
     handBack: () => Promise<void>,
   ): Promise<ProcessResult> {
     const executionId = record.id;
-    const log = logger.child({ executionId, account: record.account, choreo: record.choreo });
+    // Most runs log nothing of their own: the child logger is made the first time one does.
+    let child: Logger | undefined;
+    const log = () => (child ??= logger.child({ executionId, account: record.account, choreo: record.choreo }));
     // A wait in progress at the time limit stops there; any other step finishes first.
     const untilDeadline = record.deadline - Date.now();
     const deadlineTimer =
@@ -133,7 +141,8 @@ export function createExecutionProcessor(deps: {
           }, Math.max(0, untilDeadline))
         : undefined;
     // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
-    log[record.nextStep > 0 ? 'info' : 'debug']({ resumeAt: record.nextStep }, 'execution taken');
+    const takenLevel = record.nextStep > 0 ? 'info' : 'debug';
+    if (logger.isLevelEnabled(takenLevel)) log()[takenLevel]({ resumeAt: record.nextStep }, 'execution taken');
     let outcome: RunOutcome;
     try {
       outcome = await runChoreo({
@@ -174,11 +183,11 @@ export function createExecutionProcessor(deps: {
     }
 
     if (run.detached === 'gone') {
-      log.info('execution ended elsewhere; stopped');
+      log().info('execution ended elsewhere; stopped');
       return 'skipped';
     }
     if (run.detached === 'superseded') {
-      log.warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
+      log().warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
       return 'superseded';
     }
     switch (outcome.kind) {
@@ -192,11 +201,11 @@ export function createExecutionProcessor(deps: {
           // there. An instant run holds nothing to release.
           if (lease !== undefined && !(await executions.release(executionId, lease))) {
             const current = await executions.get(executionId);
-            log.info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
+            log().info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
             return current?.status === 'RUNNING' ? 'superseded' : 'skipped';
           }
           await handBack();
-          log.info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
+          log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
           return 'handed-back';
         }
         return end(record, lease, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { createDirectLineWriter, jsonString } from './direct-line.ts';
 import type { Logger } from './logger.ts';
 
 /** What one access log line says of a request; never a header, a body or a query value. */
@@ -33,28 +33,6 @@ export type AccessLogWriter = (level: AccessLogLevel | 'debug', entry: AccessLog
 /** The optional string fields, in the order they are written. */
 const OPTIONAL_FIELDS = ['account', 'principal', 'executionId', 'choreo'] as const;
 
-/** What JSON must escape, lone surrogates included (JSON.stringify writes them as \u escapes). */
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
-/** A JSON string; most of these values (ids, names, paths) need no escaping, and testing is cheaper than JSON.stringify. */
-function jsonString(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
-}
-
-/** The ISO time of the current millisecond, formatted once per millisecond rather than once per line. */
-function createClock(): () => string {
-  let formattedAt = -1;
-  let formatted = '';
-  return () => {
-    const now = Date.now();
-    if (now !== formattedAt) {
-      formattedAt = now;
-      formatted = new Date(now).toISOString();
-    }
-    return formatted;
-  };
-}
-
 /**
  * Writes access lines as `logger` would — same stream, level filter, time format and bindings,
  * absent fields dropped, duration rounded to 0.1 ms — but serialises them itself. pino's generic
@@ -62,20 +40,16 @@ function createClock(): () => string {
  * from the fixed list of AccessLogEntry, which holds no secret. For loggers of createLogger.
  */
 export function createAccessLogWriter(logger: Logger): AccessLogWriter {
-  const internals = logger as unknown as Record<symbol, unknown>;
-  const stream = internals[pino.symbols.streamSym] as { write(line: string): unknown };
-  const bindings = internals[pino.symbols.chindingsSym] as string;
-  const isoTime = createClock();
+  const writeLine = createDirectLineWriter(logger);
   return (level, entry) => {
     if (!logger.isLevelEnabled(level)) return;
-    let line = `{"level":"${level}","time":"${isoTime()}"${bindings}`;
-    if (entry.requestId !== '') line += `,"requestId":${jsonString(entry.requestId)}`;
-    line += `,"method":${jsonString(entry.method)},"path":${jsonString(entry.path)},"route":${jsonString(entry.route)}`;
-    line += `,"status":${entry.status},"durationMs":${Math.round(entry.durationMs * 10) / 10}`;
+    let fields = entry.requestId !== '' ? `,"requestId":${jsonString(entry.requestId)}` : '';
+    fields += `,"method":${jsonString(entry.method)},"path":${jsonString(entry.path)},"route":${jsonString(entry.route)}`;
+    fields += `,"status":${entry.status},"durationMs":${Math.round(entry.durationMs * 10) / 10}`;
     for (const field of OPTIONAL_FIELDS) {
       const value = entry[field];
-      if (value !== undefined && value !== '') line += `,"${field}":${jsonString(value)}`;
+      if (value !== undefined && value !== '') fields += `,"${field}":${jsonString(value)}`;
     }
-    stream.write(`${line},"msg":"${ACCESS_LOG_MESSAGE}"}\n`);
+    writeLine(level, fields, ACCESS_LOG_MESSAGE);
   };
 }

@@ -18,4 +18,5 @@ export {
   type AccessLogLevel,
   type AccessLogWriter,
 } from './access-log.ts';
+export { createDirectLineWriter, jsonString, type DirectLineLevel } from './direct-line.ts';
 export { runService, type StoppableService } from './run-service.ts';

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LOG_MESSAGE, accessLogLevel, createAccessLogWriter } from './access-log.ts';
 import { registerClusterMetrics } from './cluster-metrics.ts';
+import { createDirectLineWriter, jsonString } from './direct-line.ts';
 import { createExecutionMetrics } from './execution-metrics.ts';
 import { createHttpMetrics } from './http-metrics.ts';
 import { createLogger } from './logger.ts';
@@ -160,6 +161,21 @@ describe('logs', () => {
     expect(ours).toMatchObject({ level: 'warn', msg: 'request', path: entry.path, durationMs: 1.3 });
     expect(ours).not.toHaveProperty('principal');
     expect([accessLogLevel(200), accessLogLevel(404), accessLogLevel(503)]).toEqual(['info', 'warn', 'error']);
+  });
+
+  it("write a child logger's direct lines as the child itself would, bindings included, above its level only", () => {
+    const { lines, sink } = captureLines();
+    const worker = createLogger({ name: 'worker', level: 'info' }, sink).child({ workerId: 'w-1', host: '10.0.0.7' });
+    const writeLine = createDirectLineWriter(worker);
+    const choreo = '/Library/"Ünï"\\code';
+    writeLine('info', `,"executionId":${jsonString('e1')},"choreo":${jsonString(choreo)},"status":"SUCCESS"`, 'execution ended');
+    worker.info({ executionId: 'e1', choreo, status: 'SUCCESS' }, 'execution ended');
+    writeLine('debug', ',"dropped":true', 'below the level');
+    expect(lines).toHaveLength(2);
+    const [ours, pinos] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 });
+    expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
+    expect(ours).toMatchObject({ workerId: 'w-1', host: '10.0.0.7', choreo, msg: 'execution ended' });
   });
 
   it.each(['natural', 'exit'])('reach stdout in full and in order, in batches, when a process ends (%s)', async (ending) => {
