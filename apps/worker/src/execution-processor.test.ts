@@ -58,6 +58,7 @@ describe('execution processor: instant runs', () => {
 
   function processor() {
     claims = [];
+    requeued = [];
     return createExecutionProcessor({
       executions: store,
       definitions: createDefinitionStore({ redis, keys }),
@@ -73,14 +74,20 @@ describe('execution processor: instant runs', () => {
     expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
     return execution;
   }
-  const handBack = async () => {
-    throw new Error('an instant run is never handed back');
-  };
+  let requeued: string[] = [];
+  const queueingOf = (id: string) => ({
+    handBack: async () => {
+      throw new Error('an instant run is never handed back');
+    },
+    requeue: async () => {
+      requeued.push(id);
+    },
+  });
 
   it('runs an instant Choreo from the accepted execution, without taking it', async () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'hello' });
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect(claims).toEqual([]);
     expect(await store.get(accepted.id)).toMatchObject({
       status: 'SUCCESS',
@@ -108,28 +115,59 @@ describe('execution processor: instant runs', () => {
       logger: createLogger({ name: 'worker', level: 'info' }, sink).child({ workerId: 'w7' }),
     });
     const accepted = await accept(encode.digest, { Text: 'logged' });
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
+    await worker.endsSettled();
     const ended = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'execution ended');
     expect(ended).toEqual([
       expect.objectContaining({ level: 'info', workerId: 'w7', executionId: accepted.id, account: accepted.account, choreo: accepted.choreo, status: 'SUCCESS' }),
     ]);
   });
 
-  it('takes the execution over the usual way when a worker has taken it already', async () => {
+  it('queues the execution again, to be taken the usual way, when a worker has taken it already', async () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'again' });
     // A worker took it and vanished; its job came back (stalled), still carrying the accepted run.
     await store.claim(accepted.id, '10.0.0.1', 'gone', 'lease-gone');
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
+    await worker.endsSettled();
+    // The end was refused and the job (completed with it) is gone: a new one is queued, without the run.
+    expect(requeued).toEqual([accepted.id]);
+    expect((await store.get(accepted.id))!.status).toBe('RUNNING');
+    expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('ended');
     expect(claims).toEqual([accepted.id, accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Encoded: 'YWdhaW4=' }, host: '10.0.0.7', workerId: 'w7' });
+  });
+
+  it('queues the execution again when its end could not be sent', async () => {
+    let failures = 0;
+    const worker = createExecutionProcessor({
+      executions: {
+        ...store,
+        finish: async () => {
+          failures += 1;
+          throw new Error('Connection is closed.');
+        },
+      },
+      definitions: createDefinitionStore({ redis, keys }),
+      steps,
+      host: '10.0.0.7',
+      workerId: 'w7',
+      logger,
+    });
+    requeued = [];
+    const accepted = await accept(encode.digest, { Text: 'lost' });
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
+    await worker.endsSettled();
+    expect(failures).toBe(1);
+    expect(requeued).toEqual([accepted.id]);
+    expect((await store.get(accepted.id))!.status).toBe('RUNNING');
   });
 
   it('ends as TERMINATED_MANUALLY a run whose termination was asked before it ran', async () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'stop' });
     expect(await store.requestTermination(accepted.id)).toBe('RUNNING');
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect((await store.get(accepted.id))!.status).toBe('TERMINATED_MANUALLY');
   });
 
@@ -137,14 +175,14 @@ describe('execution processor: instant runs', () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'late' });
     await store.finish(accepted.id, { status: 'TERMINATED_LIMIT' });
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect(await store.get(accepted.id)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '', output: {} });
   });
 
   it('takes a Choreo that is not instant before running it, whatever the job carries', async () => {
     const worker = processor();
     const accepted = await accept(pause.digest);
-    expect(await worker.process({ executionId: accepted.id, accepted, handBack })).toBe('ended');
+    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect(claims).toEqual([accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Waited: '1' }, host: '10.0.0.7' });
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
-import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
+import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type FinishResult, type NewExecution, type TerminalStatus } from '@ces/store';
 
 /** What the processor asks of the queue: nothing of BullMQ leaks past this interface. */
 export interface ProcessingContext {
@@ -11,10 +11,19 @@ export interface ProcessingContext {
   accepted?: NewExecution;
   /** Puts the execution back in the queue for another worker (graceful shutdown). */
   handBack(): Promise<void>;
+  /**
+   * Queues the execution again, to be taken the usual way, once its job is complete: an instant run
+   * whose end was refused because a worker had taken the execution meanwhile.
+   */
+  requeue(): Promise<void>;
 }
 
+/** What an end needs of the queue: the two ways of giving an execution back to it. */
+type Requeueing = Pick<ProcessingContext, 'handBack' | 'requeue'>;
+
 /**
- * - `ended`: the execution reached a terminal status here;
+ * - `ended`: the execution reached a terminal status here (an instant run: its end was sent, and
+ *   is settled in the background, see endsSettled);
  * - `skipped`: nothing to do (already ended, or ended by someone else meanwhile);
  * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
  * - `superseded`: another worker took the execution over (this worker lost its job lock, as
@@ -31,6 +40,11 @@ export interface ExecutionProcessor {
   /** Past the grace period: interrupts even waits, so runs are handed back at once. */
   interruptAll(): void;
   activeIds(): string[];
+  /**
+   * Resolves once every end sent without waiting for its answer (instant runs) has been answered,
+   * and any requeue that answer called for is done: a worker stopping waits for this.
+   */
+  endsSettled(): Promise<void>;
 }
 
 interface ActiveRun {
@@ -64,6 +78,7 @@ export function createExecutionProcessor(deps: {
   // Written once per run: serialised directly, without pino's generic path (fields hold no secret).
   const writeLine = createDirectLineWriter(logger);
   const active = new Map<string, ActiveRun>();
+  const unsettled = new Set<Promise<void>>();
   const parsedDefinitions = new Map<string, ChoreoDefinition>();
   let shuttingDown = false;
   let takes = 0;
@@ -78,10 +93,51 @@ export function createExecutionProcessor(deps: {
     return definition;
   }
 
+  /** Counts and logs an end the store applied; tells whether another take had it instead. */
+  function recordEnd(record: ExecutionRecord, result: FinishResult): 'ended' | 'superseded' {
+    if (result.superseded) return 'superseded';
+    if (result.applied && result.status) {
+      deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
+      writeLine(
+        'info',
+        `,"executionId":${jsonString(record.id)},"account":${jsonString(record.account)},"choreo":${jsonString(record.choreo)},"status":"${result.status}"`,
+        'execution ended',
+      );
+    }
+    return 'ended';
+  }
+
+  /**
+   * An instant run's end is not waited for: the process call returns as soon as it is sent, so that
+   * the job's completion goes out in the same write and both are answered in one round trip. The
+   * end is refused only when a worker has taken the execution (it took over after a crash or a
+   * hand-back): the job is complete by then, so the execution is queued again, to be taken and
+   * resumed the usual way. Were that to fail too, the reconciler queues it (a RUNNING execution
+   * without a job).
+   */
+  function settleUnawaited(record: ExecutionRecord, finishing: Promise<FinishResult>, queueing: Requeueing) {
+    const settled = finishing
+      .then(
+        async (result) => {
+          if (recordEnd(record, result) !== 'superseded') return;
+          logger.info({ executionId: record.id }, 'instant run found its execution taken by a worker; queued again');
+          await queueing.requeue();
+        },
+        async (error: unknown) => {
+          logger.warn({ executionId: record.id, err: (error as Error).message }, 'could not end an instant run; queued again');
+          await queueing.requeue();
+        },
+      )
+      .catch((error: unknown) => logger.error({ executionId: record.id, err: (error as Error).message }, 'could not queue an execution again'))
+      .finally(() => unsettled.delete(settled));
+    unsettled.add(settled);
+  }
+
   /** `lease` undefined: an instant run, ended only if no worker has taken the execution. */
   async function end(
     record: ExecutionRecord,
     lease: string | undefined,
+    queueing: Requeueing,
     status: TerminalStatus,
     checkpoint: { outputs: Record<string, string>; nextStep?: number },
     error?: string,
@@ -100,7 +156,7 @@ export function createExecutionProcessor(deps: {
         }
       }
     }
-    const result = await executions.finish(record.id, {
+    const finishing = executions.finish(record.id, {
       status: finalStatus,
       outputs: finalOutputs,
       account: record.account,
@@ -108,16 +164,11 @@ export function createExecutionProcessor(deps: {
       ...(checkpoint.nextStep !== undefined ? { nextStep: checkpoint.nextStep } : {}),
       ...(finalError !== undefined ? { error: finalError } : {}),
     });
-    if (result.superseded) return 'superseded';
-    if (result.applied && result.status) {
-      deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
-      writeLine(
-        'info',
-        `,"executionId":${jsonString(record.id)},"account":${jsonString(record.account)},"choreo":${jsonString(record.choreo)},"status":"${result.status}"`,
-        'execution ended',
-      );
+    if (lease === undefined) {
+      settleUnawaited(record, finishing, queueing);
+      return 'ended';
     }
-    return 'ended';
+    return recordEnd(record, await finishing);
   }
 
   async function execute(
@@ -125,7 +176,7 @@ export function createExecutionProcessor(deps: {
     definition: ChoreoDefinition,
     run: ActiveRun,
     lease: string | undefined,
-    handBack: () => Promise<void>,
+    queueing: Requeueing,
   ): Promise<ProcessResult> {
     const executionId = record.id;
     // Most runs log nothing of their own: the child logger is made the first time one does.
@@ -192,9 +243,9 @@ export function createExecutionProcessor(deps: {
     }
     switch (outcome.kind) {
       case 'completed':
-        return end(record, lease, 'SUCCESS', outcome.checkpoint);
+        return end(record, lease, queueing, 'SUCCESS', outcome.checkpoint);
       case 'failed':
-        return end(record, lease, 'ERROR', outcome.checkpoint, outcome.error);
+        return end(record, lease, queueing, 'ERROR', outcome.checkpoint, outcome.error);
       case 'stopped':
         if (outcome.reason === 'shutdown') {
           // The checkpoint is already stored after every completed step; the next worker resumes
@@ -204,23 +255,23 @@ export function createExecutionProcessor(deps: {
             log().info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
             return current?.status === 'RUNNING' ? 'superseded' : 'skipped';
           }
-          await handBack();
+          await queueing.handBack();
           log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
           return 'handed-back';
         }
-        return end(record, lease, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
+        return end(record, lease, queueing, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
     }
   }
 
   /** Runs a take (or an instant run) as one of the active runs, so that it can be cancelled. */
-  async function track(record: ExecutionRecord, definition: ChoreoDefinition, lease: string | undefined, handBack: () => Promise<void>) {
+  async function track(record: ExecutionRecord, definition: ChoreoDefinition, lease: string | undefined, queueing: Requeueing) {
     const executionId = record.id;
     let settle = () => {};
     const run: ActiveRun = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) };
     if (record.cancelRequested) run.stop = 'cancelled';
     active.set(executionId, run);
     try {
-      const result = await execute(record, definition, run, lease, handBack);
+      const result = await execute(record, definition, run, lease, queueing);
       const newer = active.get(executionId);
       if (result === 'superseded' && newer !== undefined && newer !== run) {
         // This worker holds the newer take itself. BullMQ tracks job locks by job id, so ending
@@ -239,19 +290,18 @@ export function createExecutionProcessor(deps: {
    * was accepted. A run that ended meanwhile (terminated, say) is simply not recorded, which is
    * harmless because instant steps change nothing outside the run. Undefined: run it the usual way.
    */
-  async function runUntaken(accepted: NewExecution, handBack: () => Promise<void>): Promise<ProcessResult | undefined> {
+  async function runUntaken(accepted: NewExecution, queueing: Requeueing): Promise<ProcessResult | undefined> {
     const definition = await definitionFor(accepted.definitionDigest);
     if (!definition || !isInstantChoreo(definition, steps)) return undefined;
-    return track(acceptedRecord(accepted), definition, undefined, handBack);
+    return track(acceptedRecord(accepted), definition, undefined, queueing);
   }
 
   return {
-    async process({ executionId, accepted, handBack }) {
+    async process({ executionId, accepted, handBack, requeue }) {
+      const queueing = { handBack, requeue };
       if (accepted !== undefined && !shuttingDown) {
-        const result = await runUntaken(accepted, handBack);
-        // Superseded: a worker has taken the execution (this job was handed back or stalled);
-        // take it over the usual way, as anyone holding the job would.
-        if (result !== undefined && result !== 'superseded') return result;
+        const result = await runUntaken(accepted, queueing);
+        if (result !== undefined) return result;
       }
       // Unique to this take: a worker that takes the same execution again (after losing its job
       // lock) must not be mistaken for its earlier self.
@@ -261,9 +311,9 @@ export function createExecutionProcessor(deps: {
       if (!record || record.status !== 'RUNNING') return 'skipped';
       const definition = await definitionFor(record.definitionDigest);
       if (!definition) {
-        return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
+        return end(record, lease, queueing, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
       }
-      return track(record, definition, lease, handBack);
+      return track(record, definition, lease, queueing);
     },
 
     cancel(executionId) {
@@ -284,6 +334,10 @@ export function createExecutionProcessor(deps: {
 
     activeIds() {
       return [...active.keys()];
+    },
+
+    async endsSettled() {
+      while (unsettled.size > 0) await Promise.all(unsettled);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   createKeySpace,
   createRedisConnection,
   createWorkerRegistry,
+  enqueueExecution,
   EXECUTION_QUEUE,
   type ExecutionJobData,
 } from '@ces/store';
@@ -54,17 +55,20 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ workerId, host });
 
+  // One connection carries the records, the queue and BullMQ's own calls, in the order they are
+  // made: an instant run's end and its job's completion then go out in one write and come back in
+  // one read, and a requeue always follows the completion it depends on. BullMQ adds its blocking
+  // connection itself.
   const redis = createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}`);
-  const queueConnection = createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}-queue`);
   const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', `worker-${workerId}-events`);
-  for (const connection of [redis, queueConnection, subscriber]) {
+  for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
-  const queue = createExecutionQueue({ connection: queueConnection, keys });
+  const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys });
   const steps = createStepLibrary({
     http: {
@@ -75,7 +79,6 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   });
   const metrics = createWorkerMetrics({ concurrency: config.WORKER_CONCURRENCY, activeCount: () => processor.activeIds().length });
   metrics.redis.instrument(redis, 'worker');
-  metrics.redis.instrument(queueConnection, 'worker-queue');
   metrics.redis.instrument(subscriber, 'worker-events');
   // Every end a worker records is counted, whoever records it: the processor or a failed job.
   const onExecutionEnd = (event: { choreo: string; status: string; durationMs: number }) => metrics.executions.ended(event);
@@ -101,7 +104,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
           notReadyReasons: () => {
             if (!takingWork) return [stopping ? 'stopping' : 'starting'];
             const reasons: string[] = [];
-            if (redis.status !== 'ready' || queueConnection.status !== 'ready') reasons.push('Redis is not connected');
+            if (redis.status !== 'ready') reasons.push('Redis is not connected');
             if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
             return reasons;
           },
@@ -122,6 +125,9 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
         handBack: async () => {
           await job.moveToWait(token);
         },
+        requeue: async () => {
+          await enqueueExecution(queue, job.data.executionId);
+        },
       });
       // Handed back, the job is in the wait list already; superseded, it belongs to another take.
       // Either way BullMQ must leave it alone, which is what WaitingError asks for.
@@ -129,7 +135,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
       processed += 1;
     },
     {
-      connection: createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}-bullmq`),
+      connection: redis,
       prefix: keys.prefix,
       concurrency: config.WORKER_CONCURRENCY,
       lockDuration: LOCK_DURATION_MS,
@@ -198,11 +204,12 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
         interrupt.unref();
         await worker.close();
         clearTimeout(interrupt);
+        await processor.endsSettled();
         unsubscribeCancel();
         await heartbeat.stop();
         await events.close();
         await queue.close();
-        await Promise.all([redis, queueConnection, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+        await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
         // Last: liveness answers for as long as the process drains.
         await health?.close();
         log.info('worker stopped');
