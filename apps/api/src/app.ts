@@ -17,7 +17,7 @@ import { negotiate } from './middleware/negotiate-format.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
-import { requireHttps, strictTransportSecurity } from './middleware/require-https.ts';
+import { requireHttps, STRICT_TRANSPORT_SECURITY } from './middleware/require-https.ts';
 import { BASE_PATH } from './base-path.ts';
 import { createPrefixRouter } from './prefix-router.ts';
 import { allowedMethods } from './route-table.ts';
@@ -57,11 +57,10 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH) });
-  app.use(responseHeaders());
+  app.use(responseHeaders({ always: STRICT_TRANSPORT_SECURITY }));
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(strictTransportSecurity());
   app.use(negotiate());
   app.route('/', healthRoutes({ probe: deps.probe }));
   if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authenticator: deps.authenticator, trustProxy: deps.config.trustProxy }));

@@ -13,10 +13,12 @@ export interface PendingResponseHeaders {
  * each name and value on the way in and takes @hono/node-server off its fast path on the way out:
  * about 4% of a status poll's CPU. `respond()` writes them with its body; an answer made
  * elsewhere (health, metrics, `/ops`) gets them here, on its way back out. Install it first.
+ * `always` are headers every answer starts with (HSTS), set here rather than by a middleware each.
  */
-export function responseHeaders(): MiddlewareHandler<AppEnv> {
+export function responseHeaders(options: { always?: Readonly<Record<string, string>> } = {}): MiddlewareHandler<AppEnv> {
+  const always = options.always ?? {};
   return async (c, next) => {
-    const pending: PendingResponseHeaders = { values: {}, written: false };
+    const pending: PendingResponseHeaders = { values: { ...always }, written: false };
     c.set('responseHeaders', pending);
     await next();
     if (pending.written) return;
