@@ -9,7 +9,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBenchProcess, type BenchProcess } from './bench-process.ts';
 import { summarize } from './latency-summary.ts';
-import { redisWorkPerOperation, redisWorkSnapshot } from './redis-work.ts';
+import { addCpuMs, sharedCpuMs } from './cpu-usage.ts';
+import { addRedisWork, NO_REDIS_WORK, redisWorkPerOperation, redisWorkSnapshot } from './redis-work.ts';
 import { evaluate, formatTable } from './report.ts';
 import { runLoad } from './run-load.ts';
 
@@ -57,6 +58,19 @@ describe('benchmark report', () => {
       writes: 1.2,
       byCommand: { hset: 4, evalsha: 2, zadd: 0.1 },
     });
+  });
+
+  it('adds up the work of phases measured apart, and not what happened between them', () => {
+    const first = [{ commands: { hset: 10 }, reads: 5, writes: 5 }, { commands: { hset: 30, get: 2 }, reads: 9, writes: 8 }] as const;
+    // Between the phases the other side ran 1000 HSETs; they are not the service's.
+    const second = [{ commands: { hset: 1030, get: 2 }, reads: 50, writes: 50 }, { commands: { hset: 1050, get: 6 }, reads: 52, writes: 51 }] as const;
+    const total = addRedisWork(addRedisWork(NO_REDIS_WORK, ...first), ...second);
+    expect(total).toEqual({ commands: { hset: 40, get: 6 }, reads: 6, writes: 4 });
+    expect(redisWorkPerOperation(NO_REDIS_WORK, total, 4)).toMatchObject({ commands: 11.5, reads: 1.5, writes: 1 });
+
+    const cpuMs = addCpuMs(addCpuMs({}, { api: 10, worker: 4 }), { api: 2, redis: 3 });
+    expect(cpuMs).toEqual({ api: 12, worker: 4, redis: 3 });
+    expect(sharedCpuMs(cpuMs, 8)).toEqual({ api: 1.5, worker: 0.5, redis: 0.375 });
   });
 });
 

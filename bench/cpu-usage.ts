@@ -44,5 +44,17 @@ export function cpuMsPerOperation(before: CpuSnapshot, after: CpuSnapshot, opera
     const group = name.replace(/-\d+$/, '');
     groups[group] = (groups[group] ?? 0) + (end - start);
   }
-  return Object.fromEntries(Object.entries(groups).map(([group, ms]) => [group, Math.round((ms / Math.max(1, operations)) * 1000) / 1000]));
+  return sharedCpuMs(groups, operations);
+}
+
+/** CPU ms by process group, added up over phases measured apart: `cpuMsPerOperation(before, after, 1)` of each. */
+export function addCpuMs(total: Record<string, number>, phase: Record<string, number>): Record<string, number> {
+  const sum = { ...total };
+  for (const [group, ms] of Object.entries(phase)) sum[group] = (sum[group] ?? 0) + ms;
+  return sum;
+}
+
+/** CPU ms by process group shared over `operations`, in µs steps. */
+export function sharedCpuMs(totalMs: Record<string, number>, operations: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(totalMs).map(([group, ms]) => [group, Math.round((ms / Math.max(1, operations)) * 1000) / 1000]));
 }

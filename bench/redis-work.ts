@@ -18,6 +18,19 @@ export async function redisWorkSnapshot(redis: Redis): Promise<RedisWorkSnapshot
   return { commands, reads: Number(stats.get('total_reads_processed') ?? 0), writes: Number(stats.get('total_writes_processed') ?? 0) };
 }
 
+/** Nothing done yet: the start from which phases' work is added up. */
+export const NO_REDIS_WORK: RedisWorkSnapshot = { commands: {}, reads: 0, writes: 0 };
+
+/**
+ * `total` plus what Redis did between `before` and `after`: the work of phases measured apart (with
+ * other work between them) added up, to be shared with redisWorkPerOperation(NO_REDIS_WORK, total, …).
+ */
+export function addRedisWork(total: RedisWorkSnapshot, before: RedisWorkSnapshot, after: RedisWorkSnapshot): RedisWorkSnapshot {
+  const commands = { ...total.commands };
+  for (const [name, calls] of Object.entries(after.commands)) commands[name] = (commands[name] ?? 0) + calls - (before.commands[name] ?? 0);
+  return { commands, reads: total.reads + after.reads - before.reads, writes: total.writes + after.writes - before.writes };
+}
+
 export interface RedisWorkPerOperation {
   /** Commands Redis ran per operation, those inside scripts included. */
   commands: number;

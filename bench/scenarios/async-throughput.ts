@@ -1,89 +1,150 @@
 import { BASELINE_PREFIX, BASELINE_QUEUE } from '../bench-stack.ts';
-import { cpuMsPerOperation, cpuSnapshot, type CpuSnapshot } from '../cpu-usage.ts';
+import { addCpuMs, cpuMsPerOperation, cpuSnapshot, sharedCpuMs } from '../cpu-usage.ts';
 import { round } from '../latency-summary.ts';
-import { redisWorkPerOperation, redisWorkSnapshot, type RedisWorkPerOperation, type RedisWorkSnapshot } from '../redis-work.ts';
-import type { LoadResult } from '../load-job.ts';
+import type { LatencySummary, LoadJob, LoadResult } from '../load-job.ts';
+import { addRedisWork, NO_REDIS_WORK, redisWorkPerOperation, redisWorkSnapshot, type RedisWorkPerOperation, type RedisWorkSnapshot } from '../redis-work.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
+import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { BASE64_BODY, BASE64_ENCODE, drainBaseline, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
 
 /** Requests (or adds) in flight at once, for the service and the baseline alike. */
 export const THROUGHPUT_CONNECTIONS = 32;
 
+/** One measured phase: load, then wait until every run it started has ended. */
+interface Phase {
+  load: LoadResult;
+  drainedAt: number;
+  /** CPU ms by process group, from load start to drained. */
+  cpuMs: Record<string, number>;
+  redisBefore: RedisWorkSnapshot;
+  redisAfter: RedisWorkSnapshot;
+}
+
 export interface Throughput {
   acceptedPerSecond: number;
   completedPerSecond: number;
   accepted: number;
-  load: LoadResult;
-  drainedAt: number;
+  /** Each phase's own figures, in the order measured. */
+  phases: { accepted: number; acceptedPerSecond: number; completedPerSecond: number }[];
+  latencyMsOfFirstPhase: LatencySummary;
+  statuses: Record<string, number>;
   /** CPU ms per run by process (api, worker, redis, generator, …), from load start to drained. */
   cpuMsPerRun: Record<string, number>;
   /** What Redis did per run, from load start to drained. */
   redisPerRun: RedisWorkPerOperation;
 }
 
-interface Snapshots {
-  cpu: CpuSnapshot;
-  redis: RedisWorkSnapshot;
+/** A side of the scenario: its load for a given time, and the wait until what it started has ended. */
+interface Side {
+  job(durationMs: number, warmupMs?: number): LoadJob;
+  /** Resolves with the time the last run ended. */
+  drain(): Promise<number>;
 }
 
-async function snapshots(context: ScenarioContext): Promise<Snapshots> {
-  return { cpu: cpuSnapshot(context.stack.pids()), redis: await redisWorkSnapshot(context.stack.redis) };
+/**
+ * With `warmupMs`, the phase's generator first runs that long unrecorded (it is a fresh process, its
+ * code not yet optimised). The CPU and Redis work are then shared over those runs as well.
+ */
+async function measurePhase(context: ScenarioContext, side: Side, durationMs: number, label: string, warmupMs = 0): Promise<Phase> {
+  const pids = context.stack.pids();
+  const cpuBefore = cpuSnapshot(pids);
+  const redisBefore = await redisWorkSnapshot(context.stack.redis);
+  const load = await runLoad(side.job(durationMs, warmupMs));
+  if (load.firstError) context.log(`  ${label}: ${load.firstError}`);
+  const drainedAt = await side.drain();
+  const cpuMs = cpuMsPerOperation(cpuBefore, cpuSnapshot(pids), 1);
+  return { load, drainedAt, cpuMs, redisBefore, redisAfter: await redisWorkSnapshot(context.stack.redis) };
 }
 
-/** Accepted per second while loading; completed per second from the first run to the last one's end. */
-function throughputOf(load: LoadResult, drainedAt: number, before: Snapshots, after: Snapshots): Throughput {
-  const spanMs = Math.max(drainedAt, load.endedAt) - load.startedAt;
-  const cpuMsPerRun = cpuMsPerOperation(before.cpu, after.cpu, load.ok);
-  if (load.generatorCpuMs !== undefined) cpuMsPerRun.generator = Math.round((load.generatorCpuMs / Math.max(1, load.ok)) * 1000) / 1000;
+/**
+ * Phases of one side as one figure: runs and time added up. Accepted per second counts the loading
+ * time; completed per second runs from each phase's first request to its last run's end.
+ */
+function combinePhases(phases: Phase[]): Throughput {
+  let accepted = 0;
+  /** The runs the CPU and Redis work were spent on: the measured ones and any warm-up's. */
+  let served = 0;
+  let loadingMs = 0;
+  let spanMs = 0;
+  let generatorCpuMs = 0;
+  let cpuMs: Record<string, number> = {};
+  let redis = NO_REDIS_WORK;
+  const statuses: Record<string, number> = {};
+  for (const { load, drainedAt, cpuMs: phaseCpuMs, redisBefore, redisAfter } of phases) {
+    accepted += load.ok;
+    served += load.ok + (load.warmupCount ?? 0);
+    loadingMs += load.elapsedMs;
+    spanMs += Math.max(drainedAt, load.endedAt) - load.startedAt;
+    generatorCpuMs += load.generatorCpuMs ?? 0;
+    cpuMs = addCpuMs(cpuMs, phaseCpuMs);
+    redis = addRedisWork(redis, redisBefore, redisAfter);
+    for (const [status, count] of Object.entries(load.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  }
   return {
-    acceptedPerSecond: load.perSecond,
-    completedPerSecond: round((load.ok / spanMs) * 1000, 1),
-    accepted: load.ok,
-    load,
-    drainedAt,
-    cpuMsPerRun,
-    redisPerRun: redisWorkPerOperation(before.redis, after.redis, load.ok),
+    acceptedPerSecond: round((accepted / Math.max(1, loadingMs)) * 1000, 1),
+    completedPerSecond: round((accepted / Math.max(1, spanMs)) * 1000, 1),
+    accepted,
+    phases: phases.map(({ load, drainedAt }) => ({
+      accepted: load.ok,
+      acceptedPerSecond: load.perSecond,
+      completedPerSecond: round((load.ok / Math.max(1, Math.max(drainedAt, load.endedAt) - load.startedAt)) * 1000, 1),
+    })),
+    latencyMsOfFirstPhase: phases[0]!.load.latencyMs,
+    statuses,
+    cpuMsPerRun: sharedCpuMs({ ...cpuMs, generator: generatorCpuMs }, served),
+    redisPerRun: redisWorkPerOperation(NO_REDIS_WORK, redis, served),
   };
 }
 
 /** Async runs of Base64Encode over HTTPS keep-alive, with whatever workers are running now. */
-export async function measureServiceThroughput(context: ScenarioContext): Promise<Throughput> {
+async function serviceSide(context: ScenarioContext): Promise<Side> {
   const before = await runningCount(context);
-  const job = (durationMs: number) =>
-    runJob(context, BASE64_ENCODE, { async: true, connections: THROUGHPUT_CONNECTIONS, durationMs, maxRequests: 500_000, body: BASE64_BODY });
-  await runLoad(job(context.warmupMs));
-  await drainService(context, before);
-  const start = await snapshots(context);
-  const load = await runLoad(job(context.durationMs));
-  if (load.firstError) context.log(`  service: ${load.firstError}`);
-  const drainedAt = await drainService(context, before);
-  return throughputOf(load, drainedAt, start, await snapshots(context));
+  return {
+    job: (durationMs, warmupMs) =>
+      runJob(context, BASE64_ENCODE, { async: true, connections: THROUGHPUT_CONNECTIONS, durationMs, warmupMs, maxRequests: 500_000, body: BASE64_BODY }),
+    drain: () => drainService(context, before),
+  };
 }
 
 /** Raw BullMQ: add → a no-op processor on as many worker processes, same Redis, same concurrency. */
-export async function measureBaselineThroughput(context: ScenarioContext): Promise<Throughput> {
-  const job = (durationMs: number) => ({
-    kind: 'bullmq-add' as const,
-    redisUrl: context.stack.redisUrl,
-    prefix: BASELINE_PREFIX,
-    queue: BASELINE_QUEUE,
-    concurrency: THROUGHPUT_CONNECTIONS,
-    durationMs,
-    maxJobs: 500_000,
-  });
-  await runLoad(job(context.warmupMs));
-  await drainBaseline(context);
-  const start = await snapshots(context);
-  const load = await runLoad(job(context.durationMs));
-  if (load.firstError) context.log(`  baseline: ${load.firstError}`);
-  const drainedAt = await drainBaseline(context);
-  return throughputOf(load, drainedAt, start, await snapshots(context));
+function baselineSide(context: ScenarioContext): Side {
+  return {
+    job: (durationMs, warmupMs) => ({
+      kind: 'bullmq-add',
+      redisUrl: context.stack.redisUrl,
+      prefix: BASELINE_PREFIX,
+      queue: BASELINE_QUEUE,
+      concurrency: THROUGHPUT_CONNECTIONS,
+      durationMs,
+      warmupMs,
+      maxJobs: 500_000,
+    }),
+    drain: () => drainBaseline(context),
+  };
+}
+
+async function warmUp(context: ScenarioContext, side: Side): Promise<void> {
+  await runLoad(side.job(context.warmupMs));
+  await side.drain();
+}
+
+/** The service alone, in one phase (worker scaling compares the service with itself). */
+export async function measureServiceThroughput(context: ScenarioContext): Promise<Throughput> {
+  const service = await serviceSide(context);
+  await warmUp(context, service);
+  return combinePhases([await measurePhase(context, service, context.durationMs, 'service')]);
 }
 
 export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> {
-  const service = await measureServiceThroughput(context);
-  const baseline = await measureBaselineThroughput(context);
+  const sides = { service: await serviceSide(context), baseline: baselineSide(context) };
+  await warmUp(context, sides.service);
+  await warmUp(context, sides.baseline);
+  // In turns, like sync latency and GET: measured one after the other, the two sides once saw the
+  // machine at different speeds, and the ratio of a single run moved from 0.33 to 0.67.
+  const rounds = await alternatingRounds(context, (side, roundMs) => measurePhase(context, sides[side], roundMs, side, ROUND_WARMUP_MS));
+  const service = combinePhases(rounds.service);
+  const baseline = combinePhases(rounds.baseline);
   context.raw.asyncThroughput = { service, baseline };
   const scenario = `1 async runs (${context.stack.workerCount()} workers)`;
   return [
@@ -93,7 +154,7 @@ export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> 
       unit: '/s',
       value: service.acceptedPerSecond,
       baseline: { label: 'BullMQ add', value: baseline.acceptedPerSecond },
-      details: { acceptLatencyMs: service.load.latencyMs, baselineAddLatencyMs: baseline.load.latencyMs, statuses: service.load.statuses },
+      details: { acceptLatencyMs: service.latencyMsOfFirstPhase, baselineAddLatencyMs: baseline.latencyMsOfFirstPhase, statuses: service.statuses },
     },
     {
       scenario,
@@ -103,6 +164,8 @@ export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> 
       baseline: { label: 'BullMQ no-op', value: baseline.completedPerSecond },
       target: { kind: 'at-least-ratio', factor: 0.5 },
       details: {
+        rounds: ROUNDS,
+        roundRatios: service.phases.map((phase, i) => round(phase.completedPerSecond / baseline.phases[i]!.completedPerSecond, 2)),
         runs: service.accepted,
         baselineJobs: baseline.accepted,
         cpuMsPerRun: service.cpuMsPerRun,

@@ -1,4 +1,4 @@
-import { cpuMsPerOperation, cpuSnapshot } from '../cpu-usage.ts';
+import { addCpuMs, cpuMsPerOperation, cpuSnapshot, sharedCpuMs } from '../cpu-usage.ts';
 import type { HttpLoadJob, LoadResult } from '../load-job.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
@@ -109,8 +109,6 @@ function combineRounds(rounds: LoadResult[]): {
 
 /** CPU ms per request of each process group over all rounds of one side, the generator included. */
 function cpuPerRequest(rounds: { cpuMs: Record<string, number> }[], combined: { served: number; generatorCpuMs: number }): Record<string, number> {
-  const total: Record<string, number> = {};
-  for (const { cpuMs } of rounds) for (const [group, ms] of Object.entries(cpuMs)) total[group] = (total[group] ?? 0) + ms;
-  const perRequest = (ms: number) => Math.round((ms / Math.max(1, combined.served)) * 1000) / 1000;
-  return { ...Object.fromEntries(Object.entries(total).map(([group, ms]) => [group, perRequest(ms)])), generator: perRequest(combined.generatorCpuMs) };
+  const total = rounds.reduce<Record<string, number>>((sum, { cpuMs }) => addCpuMs(sum, cpuMs), {});
+  return sharedCpuMs({ ...total, generator: combined.generatorCpuMs }, combined.served);
 }
