@@ -104,9 +104,8 @@ type HttpCall = () => Promise<{ statusCode: number; body: string }>;
 
 /** The client a job asks for: the minimal one by default, undici to compare. */
 async function httpClient(job: HttpLoadJob): Promise<{ call: HttpCall; close(): Promise<void> }> {
-  const ca = readFileSync(job.caFile, 'utf8');
   if (job.client === 'undici') {
-    const client = new Pool(job.origin, { connections: job.connections, pipelining: 1, keepAliveTimeout: 60_000, connect: { ca, servername: 'localhost' } });
+    const client = pool(job.origin, job.caFile, job.connections);
     const options = {
       method: job.request.method,
       path: job.request.path,
@@ -121,7 +120,7 @@ async function httpClient(job: HttpLoadJob): Promise<{ call: HttpCall; close(): 
       close: () => client.close(),
     };
   }
-  const client = await openRawPool({ origin: job.origin, ca, servername: 'localhost', size: job.connections });
+  const client = await openRawPool({ origin: job.origin, ca: readFileSync(job.caFile, 'utf8'), servername: 'localhost', size: job.connections });
   const bytes = encodeRequest(job.request, new URL(job.origin).host);
   return {
     call: () => client.request(bytes),

@@ -57,6 +57,11 @@ async function measurePhase(context: ScenarioContext, side: Side, durationMs: nu
   return { load, drainedAt, cpuMs, redisBefore, redisAfter: await redisWorkSnapshot(context.stack.redis) };
 }
 
+/** From a phase's first request to its last run's end. */
+function completionSpanMs({ load, drainedAt }: Pick<Phase, 'load' | 'drainedAt'>): number {
+  return Math.max(drainedAt, load.endedAt) - load.startedAt;
+}
+
 /**
  * Phases of one side as one figure: runs and time added up. Accepted per second counts the loading
  * time; completed per second runs from each phase's first request to its last run's end.
@@ -75,7 +80,7 @@ function combinePhases(phases: Phase[]): Throughput {
     accepted += load.ok;
     served += load.ok + (load.warmupCount ?? 0);
     loadingMs += load.elapsedMs;
-    spanMs += Math.max(drainedAt, load.endedAt) - load.startedAt;
+    spanMs += completionSpanMs({ load, drainedAt });
     generatorCpuMs += load.generatorCpuMs ?? 0;
     cpuMs = addCpuMs(cpuMs, phaseCpuMs);
     redis = addRedisWork(redis, redisBefore, redisAfter);
@@ -85,10 +90,10 @@ function combinePhases(phases: Phase[]): Throughput {
     acceptedPerSecond: round((accepted / Math.max(1, loadingMs)) * 1000, 1),
     completedPerSecond: round((accepted / Math.max(1, spanMs)) * 1000, 1),
     accepted,
-    phases: phases.map(({ load, drainedAt }) => ({
-      accepted: load.ok,
-      acceptedPerSecond: load.perSecond,
-      completedPerSecond: round((load.ok / Math.max(1, Math.max(drainedAt, load.endedAt) - load.startedAt)) * 1000, 1),
+    phases: phases.map((phase) => ({
+      accepted: phase.load.ok,
+      acceptedPerSecond: phase.load.perSecond,
+      completedPerSecond: round((phase.load.ok / Math.max(1, completionSpanMs(phase))) * 1000, 1),
     })),
     latencyMsOfFirstPhase: phases[0]!.load.latencyMs,
     statuses,
