@@ -297,10 +297,10 @@ export function createExecutionProcessor(deps: {
   }
 
   return {
-    async process({ executionId, accepted, handBack, requeue }) {
-      const queueing = { handBack, requeue };
+    async process(context) {
+      const { executionId, accepted } = context;
       if (accepted !== undefined && !shuttingDown) {
-        const result = await runUntaken(accepted, queueing);
+        const result = await runUntaken(accepted, context);
         if (result !== undefined) return result;
       }
       // Unique to this take: a worker that takes the same execution again (after losing its job
@@ -311,9 +311,9 @@ export function createExecutionProcessor(deps: {
       if (!record || record.status !== 'RUNNING') return 'skipped';
       const definition = await definitionFor(record.definitionDigest);
       if (!definition) {
-        return end(record, lease, queueing, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
+        return end(record, lease, context, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
       }
-      return track(record, definition, lease, queueing);
+      return track(record, definition, lease, context);
     },
 
     cancel(executionId) {
