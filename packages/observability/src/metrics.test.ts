@@ -47,6 +47,25 @@ describe('metrics registries', () => {
     expect(await a.metrics()).toContain('service="api"');
   });
 
+  it('count requests by method, route and status, the same on every scrape', async () => {
+    const registry = createMetricsRegistry({ service: 'api', processMetrics: false });
+    const http = createHttpMetrics(registry);
+    const series = { method: 'GET', route: '/service-api/1.0/choreo-executions/:id' };
+    for (const durationSeconds of [0.001, 0.02, 3]) http.observe({ ...series, status: 200, durationSeconds });
+    http.observe({ ...series, status: 404, durationSeconds: 0.002 });
+    http.observe({ method: 'POST', route: '/service-api/1.0/choreos/*', status: 202, durationSeconds: 0.004 });
+    for (let scrape = 0; scrape < 2; scrape += 1) {
+      expect(await value(registry, 'ces_http_requests_total', { ...series, status: '200' })).toBe(3);
+      expect(await value(registry, 'ces_http_requests_total', { ...series, status: '404' })).toBe(1);
+      expect(await value(registry, 'ces_http_requests_total', { method: 'POST', status: '202' })).toBe(1);
+    }
+    http.observe({ ...series, status: 200, durationSeconds: 0.001 });
+    const text = await registry.metrics();
+    expect(text).toContain('ces_http_requests_total{method="GET",route="/service-api/1.0/choreo-executions/:id",status="200",service="api"} 4');
+    expect(text).toMatch(/ces_http_request_duration_seconds_bucket\{le="0\.005",service="api",method="GET",route="[^"]+",status="200"\} 2/);
+    expect(text).toMatch(/ces_http_request_duration_seconds_count\{service="api",method="GET",route="[^"]+",status="200"\} 4/);
+  });
+
   it('count executions by Choreo and status, with duration histograms', async () => {
     const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
     const executions = createExecutionMetrics(registry);
