@@ -1,8 +1,12 @@
+const EVERY_CHOREO = '/**';
+
 /**
  * Choreo access patterns: `/Library/Utilities/**` (everything below), `/Library/*\/Get` (one
  * segment), or an exact id. `/**` allows every Choreo.
  */
 export function matchesChoreoPattern(pattern: string, choreoId: string): boolean {
+  // Checked on every request: most credentials hold `/**` or exact ids, which need no segments.
+  if (pattern === EVERY_CHOREO || pattern === choreoId) return true;
   const patternSegments = pattern.split('/').filter(Boolean);
   const idSegments = choreoId.split('/').filter(Boolean);
   return matchSegments(patternSegments, 0, idSegments, 0);
