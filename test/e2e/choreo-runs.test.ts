@@ -54,7 +54,8 @@ describe('output filters through the API and a worker', () => {
     expect(res.status, res.text).toBe(200);
     const { execution } = res.json();
     expect(execution.status).toBe('ERROR');
-    expect(execution.lasterror).toMatch(/output filter/i);
+    const stored = (await stack.call('GET', `/choreo-executions/${execution.id}`, stack.credentials.alice)).json();
+    expect(stored.execution.lasterror).toMatch(/output filter/i);
   });
 });
 

@@ -51,14 +51,17 @@ export function choreoDetails(entry: CatalogueEntry): Representation {
   };
 }
 
-/** The run response of a finished run: `{output, execution}`; XML `<execution>… <outputs>`. */
+/**
+ * The run response of a finished run: `{output, execution}`; XML `<execution>… <outputs>`. Its
+ * `execution` has the specification's four fields only: the error extensions belong to the status
+ * response, where clients of the original service read them.
+ */
 export function runResult(record: ExecutionRecord): Representation {
   const execution: Record<string, string> = {
     id: record.id,
     status: record.status,
     starttime: String(record.starttime),
     endtime: timeText(record.endtime),
-    ...errorFields(record),
   };
   return {
     json: { output: record.output, execution },
