@@ -67,7 +67,7 @@ describe('operations: metrics, live workers and operator access over real proces
     await stack?.stop();
   });
 
-  it('refuses every ops route to account credentials (403) and to no credentials (401)', async () => {
+  it('refuses every ops route to account credentials (403), and to no or wrong credentials (401)', async () => {
     const alice = { authorization: basic('alice', stack.credentials.alice.secret), 'x-service-domain': '/acme/master' };
     for (const path of ['/ops/workers', '/ops/queues', '/ops/queues/api/queues', '/ops/unknown', '/metrics']) {
       const anonymous = await stack.http.request('GET', path);
@@ -77,8 +77,16 @@ describe('operations: metrics, live workers and operator access over real proces
       expect(account.status, path).toBe(403);
       expect(account.json().error.code, path).toBe('FORBIDDEN');
     }
-    const wrongSecret = await stack.http.request('GET', '/ops/workers', { headers: { authorization: basic('oncall', 'not-the-password') } });
-    expect(wrongSecret.status).toBe(403);
+    // A wrong password or an unknown name is a failed authentication, answered alike, with the challenge.
+    for (const authorization of [basic('oncall', 'not-the-password'), basic('nobody', 'not-the-password')]) {
+      const failed = await stack.http.request('GET', '/ops/workers', { headers: { authorization } });
+      expect(failed.status).toBe(401);
+      expect(failed.headers['www-authenticate']).toMatch(/^Basic realm=/);
+      expect(failed.json().error.code).toBe('UNAUTHORIZED');
+    }
+    // Account credentials that do not verify for the account named are a failed authentication too.
+    const wrongAccountSecret = await stack.http.request('GET', '/ops/workers', { headers: { ...alice, authorization: basic('alice', 'not-her-password') } });
+    expect(wrongAccountSecret.status).toBe(401);
     expect((await opsGet('/ops/unknown')).status).toBe(404);
   });
 

@@ -60,15 +60,23 @@ export function authenticateAccount(options: { authenticator: Authenticator; ser
   };
 }
 
-/** Operators of the service (not members of any account): the only ones who reach `/ops`. */
+/**
+ * Operators of the service (not members of any account): the only ones who reach `/ops` and
+ * `/metrics`. Credentials that are no operator's fail like any failed authentication (401 with the
+ * challenge, so a browser on the dashboard asks again), unless they are an account's credentials
+ * for the account the request names: those are a known caller without the right, 403.
+ */
 export function authenticateOperator(options: { authenticator: Authenticator }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
     const principal = await options.authenticator.authenticateOperator(credentials[0], credentials[1]);
     if (!principal) {
-      // Valid account credentials are still refused here: operators are a separate population.
-      throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
+      const account = parseDomainHeader(c.req.header('x-service-domain'));
+      if (account && (await options.authenticator.authenticate(account, credentials[0], credentials[1]))) {
+        throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
+      }
+      throw unauthorized();
     }
     c.set('principal', principal);
     await next();
