@@ -147,6 +147,9 @@ describe('security and bad input end to end', () => {
       const served = await plainGet('/service-api/1.0/choreos', { ...headers, 'X-Forwarded-Proto': 'https' });
       expect(served.status).toBe(200);
       expect(served.headers['strict-transport-security']).toBe('max-age=31536000');
+      // The operators' endpoints too; only the balancer's probes answer without the header.
+      expect((await plainGet('/metrics', {})).status).toBe(403);
+      expect((await plainGet('/readyz', {})).status).toBe(200);
     });
   });
 

@@ -160,9 +160,16 @@ describe('access rules in process', () => {
       if (status === 403) expect((await res.json()).error.code).toBe('FORBIDDEN');
     });
 
-    it('refuses before authenticating, and leaves health checks reachable', async () => {
+    it('refuses before authenticating, on every path but the balancer\'s probes', async () => {
       expect((await proxied.call('GET', '/choreos', undefined)).status).toBe(403);
+      for (const path of ['/service-api/1.0/nothing-here', '/nothing-here', '/ops/workers']) {
+        const res = await proxied.app.request(path);
+        expect(res.status, path).toBe(403);
+        expect((await res.json()).error.code, path).toBe('FORBIDDEN');
+      }
       expect((await proxied.app.request('/healthz')).status).toBe(200);
+      expect((await proxied.app.request('/readyz')).status).toBe(200);
+      expect((await proxied.app.request('/nothing-here', { headers: { 'x-forwarded-proto': 'https' } })).status).toBe(404);
     });
   });
 });

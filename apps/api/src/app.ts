@@ -23,7 +23,7 @@ import { createPrefixRouter } from './prefix-router.ts';
 import { allowedMethods } from './route-table.ts';
 import { getChoreoRoute } from './routes/get-choreo.ts';
 import { getExecutionRoute } from './routes/get-execution.ts';
-import { healthRoutes, type HealthProbe } from './routes/health.ts';
+import { healthRoutes, PROBE_PATHS, type HealthProbe } from './routes/health.ts';
 import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
@@ -59,15 +59,15 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH) });
   app.use(responseHeaders({ always: STRICT_TRANSPORT_SECURITY }));
   app.use(requestId());
-  app.use(accessLog({ logger: deps.logger }));
+  app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
   app.use(negotiate());
+  if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', healthRoutes({ probe: deps.probe }));
-  if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authenticator: deps.authenticator, trustProxy: deps.config.trustProxy }));
-  if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authenticator: deps.authenticator, trustProxy: deps.config.trustProxy }));
+  if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authenticator: deps.authenticator }));
+  if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authenticator: deps.authenticator }));
 
   const api = new Hono<AppEnv>();
-  api.use(requireHttps({ trustProxy: deps.config.trustProxy }));
   api.use(authenticateAccount({ authenticator: deps.authenticator, serviceHost: deps.config.serviceHost }));
   api.route('/', listChoreosRoute(deps));
   api.route('/', getChoreoRoute({ catalogue: deps.catalogue, basePath: BASE_PATH }));

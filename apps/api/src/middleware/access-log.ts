@@ -6,15 +6,13 @@ import { matchedRoute } from './matched-route.ts';
 
 const EXECUTION_PATH = new RegExp(`^${BASE_PATH.replaceAll('.', '\\.')}/choreo-executions/([0-9a-f]{32})$`);
 const CHOREO_PATH = new RegExp(`^${BASE_PATH.replaceAll('.', '\\.')}/choreos(/.+)$`);
-/** Probed every few seconds by balancers: their successes would drown the other lines. */
-const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
  * One JSON line per request once it is answered: request id, method, path (never the query or a
  * header, so never a secret), route, status, duration, and who asked — account and credential
  * name — with the execution the request started or the path names, and the Choreo it names.
  */
-export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv> {
+export function accessLog(options: { logger: Logger; probes: ReadonlySet<string> }): MiddlewareHandler<AppEnv> {
   const writeLine = createAccessLogWriter(options.logger);
   return async (c, next) => {
     const started = performance.now();
@@ -23,7 +21,8 @@ export function accessLog(options: { logger: Logger }): MiddlewareHandler<AppEnv
     } finally {
       const path = c.req.path;
       const principal = c.get('principal');
-      const level = PROBES.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);
+      // Balancers' probes would drown the other lines: their successes are debug.
+      const level = options.probes.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);
       writeLine(level, {
         requestId: c.get('requestId') ?? '',
         method: c.req.method,

@@ -10,12 +10,13 @@ export const STRICT_TRANSPORT_SECURITY = { 'Strict-Transport-Security': 'max-age
 
 /**
  * Behind a TLS-terminating proxy the API listens on plain HTTP; only requests the proxy says came
- * over HTTPS are served. (Health checks outside the interface stay reachable for the balancer.)
- * Without a proxy the server itself is HTTPS, and there is nothing to check.
+ * over HTTPS are served, on every path but `probes`: a balancer checks its backends directly, over
+ * plain HTTP, without the header. Install it only then: a server that is HTTPS itself has nothing
+ * to check.
  */
-export function requireHttps(options: { trustProxy: boolean }): MiddlewareHandler<AppEnv> {
-  if (!options.trustProxy) return (_c, next) => next();
+export function requireHttps(options: { probes: ReadonlySet<string> }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    if (options.probes.has(c.req.path)) return next();
     const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
     if (proto !== 'https') throw new ApiError('FORBIDDEN', 'Requests must use HTTPS.');
     await next();

@@ -1,6 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 
+/** Paths that balancers probe, often every few seconds. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
 export interface HealthProbe {
   /** Resolves true when Redis answers a PING in time. */
   redisAnswers(): Promise<boolean>;

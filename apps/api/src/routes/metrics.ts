@@ -3,17 +3,15 @@ import type { MetricsRegistry } from '@ces/observability';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { authenticateOperator } from '../middleware/authenticate.ts';
-import { requireHttps } from '../middleware/require-https.ts';
 
 /**
  * `GET /metrics` in the Prometheus text format. The API's port faces tenants and the metrics name
  * accounts, so scraping takes operator credentials (Prometheus: `basic_auth`); a worker's metrics
  * are on its own internal port instead.
  */
-export function metricsRoute(deps: { registry: MetricsRegistry; authenticator: Authenticator; trustProxy: boolean }) {
+export function metricsRoute(deps: { registry: MetricsRegistry; authenticator: Authenticator }) {
   return new Hono<AppEnv>().get(
     '/metrics',
-    requireHttps({ trustProxy: deps.trustProxy }),
     authenticateOperator({ authenticator: deps.authenticator }),
     async (c) => c.body(await deps.registry.metrics(), 200, { 'Content-Type': deps.registry.contentType }),
   );

@@ -4,7 +4,6 @@ import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { authenticateOperator } from '../middleware/authenticate.ts';
-import { requireHttps } from '../middleware/require-https.ts';
 import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
 
@@ -20,9 +19,8 @@ export interface OpsDeps {
  * credentials 401 with a Basic challenge (which makes a browser ask, for the dashboard).
  * Mount at OPS_PATH: the middleware here covers every path below it, known or not.
  */
-export function opsRoutes(deps: OpsDeps & { authenticator: Authenticator; trustProxy: boolean }) {
+export function opsRoutes(deps: OpsDeps & { authenticator: Authenticator }) {
   const ops = new Hono<AppEnv>();
-  ops.use(requireHttps({ trustProxy: deps.trustProxy }));
   ops.use(authenticateOperator({ authenticator: deps.authenticator }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
   ops.route('/queues', opsQueuesRoute({ queue: deps.queue, basePath: `${OPS_PATH}/queues` }) as unknown as Hono<AppEnv>);
