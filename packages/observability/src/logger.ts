@@ -5,7 +5,8 @@ export type { Logger };
 
 /**
  * Header and field names whose values are secrets. They are removed from every log line, so
- * that no code path can log a password or key by accident.
+ * that no code path can log a password or key by accident. ioredis attaches the failed command to
+ * its errors with every argument: a run's inputs, a credential's hash. The command's name stays.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -17,6 +18,8 @@ export const REDACTED_PATHS = [
   '*.password',
   '*.key',
   '*.secret',
+  '*.command.args',
+  'err.aggregateErrors[*].command.args',
 ];
 
 /** Structured JSON logs on stdout, one object a line. */

@@ -152,6 +152,21 @@ describe('logs', () => {
     expect(lines[0]).not.toMatch(/hunter2|k-123|Basic abc/);
   });
 
+  it('keep a failed Redis command\'s name and drop its arguments', () => {
+    const { lines, sink } = captureLines();
+    const logger = createLogger({ name: 'api', level: 'info' }, sink);
+    // What ioredis attaches to a reply error: the command with every argument it was sent.
+    const failed = Object.assign(new Error('OOM command not allowed when used memory > maxmemory'), {
+      command: { name: 'evalsha', args: ['0123abcd', '3', 'exec:1', '{"Authorization":"Bearer token-123"}'] },
+    });
+    logger.error({ err: failed }, 'request failed');
+    logger.warn({ cause: failed }, 'other key');
+    logger.error({ err: new AggregateError([failed], 'all failed') }, 'aggregate');
+    expect(JSON.parse(lines[0]!).err).toMatchObject({ message: expect.stringContaining('OOM'), command: { name: 'evalsha' } });
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line).not.toContain('token-123');
+  });
+
   it('build one access line per request, levelled by status, as the logger itself would write it', () => {
     const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
