@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
-import { ConfigError, fields, parseEnv } from '@ces/config';
+import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import {
   ensureSelfSignedCertificate,
   isPortFree,
@@ -77,7 +77,7 @@ try {
       // The usual port when it is free, so that `npm run admin` finds this Redis with its defaults.
       port: (await isPortFree(config.LOCAL_REDIS_PORT)) ? config.LOCAL_REDIS_PORT : 0,
     })).url;
-  say(config.REDIS_URL ? `using Redis at ${redisUrl}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
+  say(config.REDIS_URL ? `using Redis at ${displayUrl(redisUrl, 'REDIS_URL')}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
   if (!config.REDIS_URL && redis && redis.port !== DEFAULT_REDIS_PORT) {
     say(`the admin command line reaches this Redis as REDIS_URL=${redisUrl} npm run admin -- …`);
   }

@@ -1,6 +1,6 @@
 // `npm run admin -- <command>`: manages accounts, keys, operators and running executions in Redis.
 import { createAccountStore } from '@ces/accounts';
-import { ConfigError, fields, parseEnv } from '@ces/config';
+import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import {
   createExecutionQueue,
   createExecutionStore,
@@ -32,16 +32,6 @@ try {
   process.exit(EXIT.usage);
 }
 
-/** The URL without its password, for messages. */
-function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'REDIS_URL';
-  }
-}
 
 let redis: Redis | undefined;
 let queue: Queue<ExecutionJobData> | undefined;
@@ -53,7 +43,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   // Quiet: an unreachable Redis is reported once, below, not on every retry.
   connection.on('error', () => {});
   await waitUntilReady(connection, 5_000).catch(() => {
-    throw new AdminError(`cannot reach Redis at ${displayUrl(config.REDIS_URL)} (REDIS_URL)`);
+    throw new AdminError(`cannot reach Redis at ${displayUrl(config.REDIS_URL, 'REDIS_URL')} (REDIS_URL)`);
   });
   return {
     accounts: createAccountStore({ redis: connection, keys }),
