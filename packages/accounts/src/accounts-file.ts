@@ -37,7 +37,9 @@ export async function readAccountsFile(path: string): Promise<AccountsFile> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new AccountsFileError(`ACCOUNTS_FILE ${path} is not JSON: ${(error as Error).message}`);
+    // V8's message quotes the text around the fault, which may be a password: only where it is.
+    const where = /line \d+ column \d+/.exec((error as Error).message)?.[0];
+    throw new AccountsFileError(`ACCOUNTS_FILE ${path} is not JSON${where ? ` (at ${where})` : ''}`);
   }
   const parsed = accountsFileSchema.safeParse(json);
   if (!parsed.success) {
