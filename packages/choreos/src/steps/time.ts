@@ -22,7 +22,13 @@ export function parseTime(value: string, format: 'auto' | 'epoch-ms' | 'epoch-se
   return epochMs;
 }
 
+/**
+ * Formatters by the TimeZone input as given. Intl takes a zone's name in any letter case, so the
+ * inputs a tenant can send are endless; a full cache is emptied rather than let grow. A few
+ * hundred zones are in use, so it fills rarely in honest use.
+ */
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const REMEMBERED_TIME_ZONES = 1024;
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
@@ -42,6 +48,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
     } catch {
       throw new InvalidStepInputError(`"${timeZone}" is not a known time zone (use an IANA name such as Europe/Paris, or UTC)`);
     }
+    if (formatters.size >= REMEMBERED_TIME_ZONES) formatters.clear();
     formatters.set(timeZone, formatter);
   }
   return formatter;
