@@ -182,7 +182,7 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   const eventsConnection = redisFor(job.redisUrl);
   // Read events from the stream's current end, not from "$" at whatever moment the reader's first
   // XREAD goes out: a job that finishes before that would otherwise never be heard of.
-  const [last] = await connection.xrevrange(`${job.prefix}:${job.queue}:events`, '+', '-', 'COUNT', 1);
+  const [last] = await connection.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1);
   const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
   await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
   const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async () => {

@@ -72,7 +72,7 @@ describe('admin command line, run as a real process against a running API', { ti
     expect(resources.every((id) => id.startsWith('/Library/Utilities/Encoding/'))).toBe(true);
 
     // The key itself is nowhere in Redis: only its digest is stored.
-    const stored = await stack.redis.hget(`${stack.prefix}:account:tenant-x:apps`, 'robot');
+    const stored = await stack.redis.hget(stack.keys.accountApps('tenant-x'), 'robot');
     expect(stored).not.toContain(key);
     const shown = await admin(['accounts', 'show', 'tenant-x']);
     expect(shown.stdout).toMatch(/app\s+robot\s+\/Library\/Utilities\/Encoding\/\*\*/);

@@ -24,7 +24,7 @@ export interface KeySpace {
   accountApps(account: string): string;
   /** Hash: operator name → JSON credential record. */
   operators(): string;
-  /** Hash with TTL: one worker's heartbeat. */
+  /** String (JSON) with TTL: one worker's heartbeat. */
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
   workers(): string;
