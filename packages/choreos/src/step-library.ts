@@ -7,12 +7,15 @@ import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { jsonSteps } from './steps/json.ts';
-import { textSteps } from './steps/text.ts';
+import type { RegexRunnerOptions } from './steps/regex-runner.ts';
+import { createRegexReplaceStep, DEFAULT_REGEX_OPTIONS, textSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { xmlSteps } from './steps/xml.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
+  /** Limits of `text.regex-replace`; DEFAULT_REGEX_OPTIONS when absent. */
+  readonly regex?: RegexRunnerOptions;
   /** More kinds (tests, extensions); a kind name may not repeat a built-in one. */
   readonly extraKinds?: readonly StepKind[];
 }
@@ -31,6 +34,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...xmlSteps,
     ...conversionSteps,
     ...textSteps,
+    createRegexReplaceStep(options.regex ?? DEFAULT_REGEX_OPTIONS),
     ...timeSteps,
     ...controlSteps,
     ...(options.extraKinds ?? []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runStep } from './run-step-for-test.ts';
+import { runStep, testLibraryOptions } from './run-step-for-test.ts';
 import { MAX_REGEX_TEXT_LENGTH } from './text.ts';
 
 describe('text steps', () => {
@@ -11,6 +11,35 @@ describe('text steps', () => {
     expect(await runStep('text.regex-replace', { text: 'John Smith', pattern: '(\\w+) (\\w+)', replacement: '$2, $1' })).toEqual({ text: 'Smith, John' });
     expect(await runStep('text.regex-replace', { text: 'a A a', pattern: 'a', replacement: 'b', flags: 'gi' })).toEqual({ text: 'b b b' });
     expect(await runStep('text.regex-replace', { text: 'a a', pattern: 'a', replacement: 'b', flags: '' })).toEqual({ text: 'b a' });
+  });
+
+  it('text.regex-replace stops a backtracking pattern without holding the event loop', async () => {
+    const options = { ...testLibraryOptions, regex: { timeLimitMs: 300, maxResultLength: 1000, maxHeapMb: 64 } };
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    try {
+      // Exponential in the text's length: hours for 40 characters, were it not stopped.
+      const hostile = runStep('text.regex-replace', { text: `${'a'.repeat(40)}!`, pattern: '(a+)+$', replacement: 'x' }, options);
+      await expect(hostile).rejects.toMatchObject({ name: 'InvalidStepInputError', retryable: false, message: expect.stringMatching(/longer than 300 ms/) });
+    } finally {
+      clearInterval(ticker);
+    }
+    // The worker's own timers kept running meanwhile (a tick every 10 ms over 300 ms).
+    expect(ticks).toBeGreaterThan(10);
+    // And the next replacement is served as usual.
+    expect(await runStep('text.regex-replace', { text: 'aaa', pattern: 'a', replacement: 'b' }, options)).toEqual({ text: 'bbb' });
+  });
+
+  it('text.regex-replace stops when its run is cancelled, and refuses a result too long', async () => {
+    const options = { ...testLibraryOptions, regex: { timeLimitMs: 60_000, maxResultLength: 1000, maxHeapMb: 64 } };
+    const cancel = new AbortController();
+    const running = runStep('text.regex-replace', { text: `${'a'.repeat(40)}!`, pattern: '(a+)+$' }, options, cancel.signal);
+    setImmediate(() => cancel.abort('cancelled'));
+    await expect(running).rejects.toMatchObject({ name: 'StepAbortedError' });
+    await expect(runStep('text.regex-replace', { text: 'a'.repeat(100), pattern: 'a', replacement: 'b'.repeat(20) }, options)).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/2000 characters, more than 1000/),
+    });
   });
 
   it('text.regex-replace refuses bad patterns and oversized input', async () => {

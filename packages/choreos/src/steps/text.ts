@@ -3,16 +3,42 @@ import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { booleanArg, integerArg, text } from './arg-types.ts';
+import { createRegexRunner, type RegexRunnerOptions } from './regex-runner.ts';
 
-/**
- * JavaScript regular expressions backtrack, so a hostile pattern on a large text can take very
- * long; bounding both sizes keeps the worst case tolerable for a step that cannot be interrupted.
- */
+/** Sizes of a replacement's text and pattern; its time and result are bounded by its runner. */
 export const MAX_REGEX_TEXT_LENGTH = 1024 * 1024;
 export const MAX_REGEX_PATTERN_LENGTH = 1000;
 
+export const DEFAULT_REGEX_OPTIONS: RegexRunnerOptions = { timeLimitMs: 1000, maxResultLength: 4 * MAX_REGEX_TEXT_LENGTH, maxHeapMb: 256 };
+
 function titleCase(value: string): string {
   return value.toLowerCase().replace(/(^|[\s\-_/([{"'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+/** `text.regex-replace`, its replacements run by a runner of its own (see regex-runner.ts). */
+export function createRegexReplaceStep(options: RegexRunnerOptions = DEFAULT_REGEX_OPTIONS): StepKind {
+  const runner = createRegexRunner(options);
+  return defineStepKind({
+    kind: 'text.regex-replace',
+    instant: true,
+    description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters, patterns to ${MAX_REGEX_PATTERN_LENGTH}, the result to ${options.maxResultLength}, and a replacement to ${options.timeLimitMs} ms. Result: \`{ text }\`.`,
+    argsSchema: z.strictObject({
+      text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
+      pattern: z.string().min(1).max(MAX_REGEX_PATTERN_LENGTH),
+      replacement: z.string().max(MAX_REGEX_PATTERN_LENGTH).default(''),
+      flags: z.string().regex(/^(?!.*(.).*\1)[gimsuy]*$/, 'expected distinct flags among g, i, m, s, u, y').default('g'),
+    }),
+    example: { text: '{{inputs.Text}}', pattern: '\\s+', replacement: ' ', flags: 'g' },
+    run: async (args, context) => {
+      try {
+        // Compiling only parses, in time linear in the pattern: a bad one is refused here, at once.
+        new RegExp(args.pattern, args.flags);
+      } catch (error) {
+        throw new InvalidStepInputError(`the regular expression is not valid: ${(error as Error).message}`);
+      }
+      return { text: await runner.replace(args, context.signal) };
+    },
+  });
 }
 
 export const textSteps: readonly StepKind[] = [
@@ -23,27 +49,6 @@ export const textSteps: readonly StepKind[] = [
     argsSchema: z.strictObject({ text }),
     example: { text: 'Hello, {{inputs.Name}}!' },
     run: async (args) => ({ text: args.text }),
-  }),
-  defineStepKind({
-    kind: 'text.regex-replace',
-    instant: true,
-    description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters and patterns to ${MAX_REGEX_PATTERN_LENGTH}. Result: \`{ text }\`.`,
-    argsSchema: z.strictObject({
-      text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
-      pattern: z.string().min(1).max(MAX_REGEX_PATTERN_LENGTH),
-      replacement: z.string().max(MAX_REGEX_PATTERN_LENGTH).default(''),
-      flags: z.string().regex(/^(?!.*(.).*\1)[gimsuy]*$/, 'expected distinct flags among g, i, m, s, u, y').default('g'),
-    }),
-    example: { text: '{{inputs.Text}}', pattern: '\\s+', replacement: ' ', flags: 'g' },
-    run: async (args) => {
-      let expression: RegExp;
-      try {
-        expression = new RegExp(args.pattern, args.flags);
-      } catch (error) {
-        throw new InvalidStepInputError(`the regular expression is not valid: ${(error as Error).message}`);
-      }
-      return { text: args.text.replace(expression, args.replacement) };
-    },
   }),
   defineStepKind({
     kind: 'text.split',
