@@ -1,4 +1,4 @@
-import { createStepLibrary, definitionDigest, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
+import { createSandbox, createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS, definitionDigest, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
 import { createLogger } from '@ces/observability';
 import { createDefinitionStore, createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
@@ -12,7 +12,8 @@ import { createExecutionProcessor } from './execution-processor.ts';
 describe('execution processor: instant runs', () => {
   const prefix = isolatedPrefix('processor');
   const keys = createKeySpace(prefix);
-  const steps = createStepLibrary();
+  const sandbox = createSandbox();
+  const steps = createStepLibrary({ ...DEFAULT_STEP_LIBRARY_OPTIONS, sandbox });
   const logger = createLogger({ name: 'processor-test', level: 'silent' });
   let redis: Redis;
   let store: ExecutionStore;
@@ -63,6 +64,7 @@ describe('execution processor: instant runs', () => {
       executions: store,
       definitions: createDefinitionStore({ redis, keys }),
       steps,
+      sandbox,
       host: '10.0.0.7',
       workerId: 'w7',
       logger,
@@ -110,6 +112,7 @@ describe('execution processor: instant runs', () => {
       executions: store,
       definitions: createDefinitionStore({ redis, keys }),
       steps,
+      sandbox,
       host: '10.0.0.7',
       workerId: 'w7',
       logger: createLogger({ name: 'worker', level: 'info' }, sink).child({ workerId: 'w7' }),
@@ -150,6 +153,7 @@ describe('execution processor: instant runs', () => {
       },
       definitions: createDefinitionStore({ redis, keys }),
       steps,
+      sandbox,
       host: '10.0.0.7',
       workerId: 'w7',
       logger,

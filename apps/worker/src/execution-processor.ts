@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type StepLibrary } from '@ces/choreos';
+import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type FinishResult, type NewExecution, type TerminalStatus } from '@ces/store';
@@ -68,13 +68,15 @@ export function createExecutionProcessor(deps: {
   executions: ExecutionStore;
   definitions: DefinitionStore;
   steps: StepLibrary;
+  /** Where the output filters' queries run; the step library's own. */
+  sandbox: Sandbox;
   host: string;
   workerId: string;
   logger: Logger;
   onStepEnd?: (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
   onExecutionEnd?: (event: { choreo: string; account: string; status: TerminalStatus; durationMs: number }) => void;
 }): ExecutionProcessor {
-  const { executions, definitions, steps, host, workerId, logger } = deps;
+  const { executions, definitions, steps, sandbox, host, workerId, logger } = deps;
   // Written once per run: serialised directly, without pino's generic path (fields hold no secret).
   const writeLine = createDirectLineWriter(logger);
   const active = new Map<string, ActiveRun>();
@@ -148,7 +150,7 @@ export function createExecutionProcessor(deps: {
     let finalError = error;
     if (record.outputFilters.length > 0) {
       try {
-        finalOutputs = applyOutputFilters(outputs, record.outputFilters);
+        finalOutputs = await applyOutputFilters(outputs, record.outputFilters, sandbox);
       } catch (filterError) {
         if (status === 'SUCCESS') {
           finalStatus = 'ERROR';

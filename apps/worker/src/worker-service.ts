@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createStepLibrary } from '@ces/choreos';
+import { createSandbox, createStepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
 import {
   createDefinitionStore,
@@ -70,7 +70,9 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys });
+  const sandbox = createSandbox();
   const steps = createStepLibrary({
+    sandbox,
     http: {
       allowPrivateNetworks: config.HTTP_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: config.HTTP_STEP_TIMEOUT_MS,
@@ -86,6 +88,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
     executions,
     definitions,
     steps,
+    sandbox,
     host,
     workerId,
     logger: log,

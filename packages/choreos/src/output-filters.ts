@@ -1,7 +1,5 @@
-import { queryJson } from './json-query.ts';
-import { queryResultText } from './query-result.ts';
+import type { Sandbox } from './sandbox.ts';
 import { StepFailedError } from './step-errors.ts';
-import { queryXml } from './xml-query.ts';
 
 export interface OutputFilter {
   /** Name of the extra output holding the result. */
@@ -22,29 +20,30 @@ export class OutputFilterError extends Error {
   }
 }
 
-/** The outputs plus, under each filter's name, the filter's result (a single scalar as text, else JSON). */
-export function applyOutputFilters(outputs: Readonly<Record<string, string>>, filters: readonly OutputFilter[]): Record<string, string> {
+/**
+ * The outputs plus, under each filter's name, the filter's result (a single scalar as text, else
+ * JSON). The queries run in `sandbox`: a caller chooses them, and they could otherwise take the
+ * worker's thread for as long as they like.
+ */
+export async function applyOutputFilters(
+  outputs: Readonly<Record<string, string>>,
+  filters: readonly OutputFilter[],
+  sandbox: Sandbox,
+): Promise<Record<string, string>> {
   const result: Record<string, string> = { ...outputs };
   for (const filter of filters) {
     if (!Object.hasOwn(outputs, filter.variable)) throw new OutputFilterError(filter, `there is no output "${filter.variable}"`);
     const value = outputs[filter.variable] ?? '';
-    let matches: unknown[];
+    let answer: { result: string };
     try {
-      matches = value.trimStart().startsWith('<') ? queryXml(value, filter.path) : queryJson(parseJson(filter, value), filter.path);
+      answer = value.trimStart().startsWith('<')
+        ? await sandbox.queryXml({ xml: value, expression: filter.path })
+        : await sandbox.queryJson({ json: value, path: filter.path, notJson: `output "${filter.variable}" is neither XML nor JSON` });
     } catch (error) {
-      if (error instanceof OutputFilterError) throw error;
       throw new OutputFilterError(filter, error instanceof StepFailedError ? error.message : String(error));
     }
     // defineProperty, not assignment: a filter may be named "__proto__".
-    Object.defineProperty(result, filter.name, { value: queryResultText(matches), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(result, filter.name, { value: answer.result, enumerable: true, writable: true, configurable: true });
   }
   return result;
-}
-
-function parseJson(filter: OutputFilter, value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new OutputFilterError(filter, `output "${filter.variable}" is neither XML nor JSON`);
-  }
 }

@@ -6,16 +6,19 @@ import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
-import { jsonSteps } from './steps/json.ts';
-import type { RegexRunnerOptions } from './steps/regex-runner.ts';
-import { createRegexReplaceStep, DEFAULT_REGEX_OPTIONS, textSteps } from './steps/text.ts';
+import { createSandbox, type Sandbox } from './sandbox.ts';
+import { createJsonQueryStep, jsonSteps } from './steps/json.ts';
+import { createRegexReplaceStep, textSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
-import { xmlSteps } from './steps/xml.ts';
+import { createXpathStep } from './steps/xml.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
-  /** Limits of `text.regex-replace`; DEFAULT_REGEX_OPTIONS when absent. */
-  readonly regex?: RegexRunnerOptions;
+  /**
+   * Where regular expressions, JSONPath and XPath run; one with the default limits when absent. A
+   * worker shares its own with the output filters.
+   */
+  readonly sandbox?: Sandbox;
   /** More kinds (tests, extensions); a kind name may not repeat a built-in one. */
   readonly extraKinds?: readonly StepKind[];
 }
@@ -26,15 +29,17 @@ export const DEFAULT_STEP_LIBRARY_OPTIONS: StepLibraryOptions = {
 };
 
 export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIBRARY_OPTIONS): StepLibrary {
+  const sandbox = options.sandbox ?? createSandbox();
   return stepLibraryFrom([
     createHttpRequestStep(options.http),
     ...encodingSteps,
     ...hashingSteps,
     ...jsonSteps,
-    ...xmlSteps,
+    createJsonQueryStep(sandbox),
+    createXpathStep(sandbox),
     ...conversionSteps,
     ...textSteps,
-    createRegexReplaceStep(options.regex ?? DEFAULT_REGEX_OPTIONS),
+    createRegexReplaceStep(sandbox),
     ...timeSteps,
     ...controlSteps,
     ...(options.extraKinds ?? []),

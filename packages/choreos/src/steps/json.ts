@@ -1,24 +1,25 @@
 import { z } from 'zod';
-import { parseJsonText, queryJson } from '../json-query.ts';
-import { queryResultText } from '../query-result.ts';
+import { parseJsonText } from '../json-query.ts';
+import type { Sandbox } from '../sandbox.ts';
 import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { booleanArg, integerArg, text } from './arg-types.ts';
 
-export const jsonSteps: readonly StepKind[] = [
-  defineStepKind({
+/** `json.query`: the query runs in `sandbox`, where it can be stopped. */
+export function createJsonQueryStep(sandbox: Sandbox): StepKind {
+  return defineStepKind({
     kind: 'json.query',
     instant: true,
     description:
       'Selects from the JSON text `json` with the JSONPath `path` (script expressions disabled). Result: `{ result, count }`: a single scalar match is its text, anything else JSON text.',
     argsSchema: z.strictObject({ json: text, path: z.string().max(10_000) }),
     example: { json: '{{inputs.JSON}}', path: '$.store.book[0].title' },
-    run: async (args) => {
-      const matches = queryJson(parseJsonText(args.json), args.path);
-      return { result: queryResultText(matches), count: matches.length };
-    },
-  }),
+    run: async (args, context) => sandbox.queryJson({ json: args.json, path: args.path }, context.signal),
+  });
+}
+
+export const jsonSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'json.build',
     instant: true,

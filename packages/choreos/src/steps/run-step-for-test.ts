@@ -1,8 +1,11 @@
+import { createSandbox } from '../sandbox.ts';
 import { createStepLibrary } from '../step-library.ts';
 import type { StepLibraryOptions } from '../step-library.ts';
 
 export const testLibraryOptions: StepLibraryOptions = {
   http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 64 * 1024 },
+  // One for every test of a file, as a worker has one: a library of its own per call would make threads per call.
+  sandbox: createSandbox(),
 };
 
 /** Validates `args` with the kind's schema and runs it, as the engine would. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../sandbox.ts';
 import { runStep, testLibraryOptions } from './run-step-for-test.ts';
 import { MAX_REGEX_TEXT_LENGTH } from './text.ts';
 
@@ -14,7 +15,7 @@ describe('text steps', () => {
   });
 
   it('text.regex-replace stops a backtracking pattern without holding the event loop', async () => {
-    const options = { ...testLibraryOptions, regex: { timeLimitMs: 300, maxResultLength: 1000, maxHeapMb: 64 } };
+    const options = { ...testLibraryOptions, sandbox: createSandbox({ timeLimitMs: 300, maxResultLength: 1000, maxHeapMb: 64 }) };
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 10);
     try {
@@ -31,7 +32,7 @@ describe('text steps', () => {
   });
 
   it('text.regex-replace stops when its run is cancelled, and refuses a result too long', async () => {
-    const options = { ...testLibraryOptions, regex: { timeLimitMs: 60_000, maxResultLength: 1000, maxHeapMb: 64 } };
+    const options = { ...testLibraryOptions, sandbox: createSandbox({ timeLimitMs: 60_000, maxResultLength: 1000, maxHeapMb: 64 }) };
     const cancel = new AbortController();
     const running = runStep('text.regex-replace', { text: `${'a'.repeat(40)}!`, pattern: '(a+)+$' }, options, cancel.signal);
     setImmediate(() => cancel.abort('cancelled'));

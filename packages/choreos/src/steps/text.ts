@@ -3,25 +3,22 @@ import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { booleanArg, integerArg, text } from './arg-types.ts';
-import { createRegexRunner, type RegexRunnerOptions } from './regex-runner.ts';
+import type { Sandbox } from '../sandbox.ts';
 
-/** Sizes of a replacement's text and pattern; its time and result are bounded by its runner. */
+/** Sizes of a replacement's text and pattern; its time, memory and result are the sandbox's to bound. */
 export const MAX_REGEX_TEXT_LENGTH = 1024 * 1024;
 export const MAX_REGEX_PATTERN_LENGTH = 1000;
-
-export const DEFAULT_REGEX_OPTIONS: RegexRunnerOptions = { timeLimitMs: 1000, maxResultLength: 4 * MAX_REGEX_TEXT_LENGTH, maxHeapMb: 256 };
 
 function titleCase(value: string): string {
   return value.toLowerCase().replace(/(^|[\s\-_/([{"'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
 }
 
-/** `text.regex-replace`, its replacements run by a runner of its own (see regex-runner.ts). */
-export function createRegexReplaceStep(options: RegexRunnerOptions = DEFAULT_REGEX_OPTIONS): StepKind {
-  const runner = createRegexRunner(options);
+/** `text.regex-replace`: the replacement runs in `sandbox`, where it can be stopped. */
+export function createRegexReplaceStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'text.regex-replace',
     instant: true,
-    description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters, patterns to ${MAX_REGEX_PATTERN_LENGTH}, the result to ${options.maxResultLength}, and a replacement to ${options.timeLimitMs} ms. Result: \`{ text }\`.`,
+    description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters and patterns to ${MAX_REGEX_PATTERN_LENGTH}; the replacement runs in the step sandbox, within its time, memory and result limits. Result: \`{ text }\`.`,
     argsSchema: z.strictObject({
       text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
       pattern: z.string().min(1).max(MAX_REGEX_PATTERN_LENGTH),
@@ -36,7 +33,7 @@ export function createRegexReplaceStep(options: RegexRunnerOptions = DEFAULT_REG
       } catch (error) {
         throw new InvalidStepInputError(`the regular expression is not valid: ${(error as Error).message}`);
       }
-      return { text: await runner.replace(args, context.signal) };
+      return { text: await sandbox.regexReplace(args, context.signal) };
     },
   });
 }

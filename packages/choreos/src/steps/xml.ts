@@ -1,21 +1,19 @@
 import { z } from 'zod';
-import { queryResultText } from '../query-result.ts';
+import type { Sandbox } from '../sandbox.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
-import { queryXml } from '../xml-query.ts';
 import { text } from './arg-types.ts';
 
-export const xmlSteps: readonly StepKind[] = [
-  defineStepKind({
+/** `xml.xpath`: the query runs in `sandbox`, where it can be stopped. */
+export function createXpathStep(sandbox: Sandbox): StepKind {
+  return defineStepKind({
     kind: 'xml.xpath',
     instant: true,
     description:
       'Evaluates the XPath 1.0 expression `xpath` on the XML text `xml` (DOCTYPE refused). Selected attributes and text nodes give their value, elements holding only text their text, other elements their XML. Result: `{ result, count }`: a single value is its text, several are a JSON array.',
     argsSchema: z.strictObject({ xml: text, xpath: z.string().max(10_000) }),
     example: { xml: '{{inputs.XML}}', xpath: '/catalog/book[1]/title' },
-    run: async (args) => {
-      const matches = queryXml(args.xml, args.xpath);
-      return { result: queryResultText(matches), count: matches.length };
-    },
-  }),
-];
+    run: async (args, context) => sandbox.queryXml({ xml: args.xml, expression: args.xpath }, context.signal),
+  });
+}
+

@@ -1,0 +1,63 @@
+import { parseJsonText, queryJson } from './json-query.ts';
+import { queryResultText } from './query-result.ts';
+import { InvalidStepInputError } from './step-errors.ts';
+import { queryXml } from './xml-query.ts';
+
+export interface RegexReplaceRequest {
+  text: string;
+  pattern: string;
+  flags: string;
+  replacement: string;
+}
+
+export interface JsonQueryRequest {
+  /** JSON text. */
+  json: string;
+  path: string;
+  /** The message when `json` is not JSON; without it, the parser's own. */
+  notJson?: string;
+}
+
+export interface XmlQueryRequest {
+  xml: string;
+  expression: string;
+}
+
+/** A query's matches as one text (see queryResultText), and how many there were. */
+export interface QueryAnswer {
+  result: string;
+  count: number;
+}
+
+/**
+ * The operations a sandbox thread runs: pure functions of tenant input whose time or memory the
+ * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
+ * that compares every node with every other).
+ */
+export const SANDBOX_OPERATIONS = {
+  'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
+  'json-query': (request: JsonQueryRequest): QueryAnswer => {
+    let json: unknown;
+    if (request.notJson === undefined) json = parseJsonText(request.json);
+    else {
+      try {
+        json = JSON.parse(request.json);
+      } catch {
+        throw new InvalidStepInputError(request.notJson);
+      }
+    }
+    return answer(queryJson(json, request.path));
+  },
+  'xml-query': (request: XmlQueryRequest): QueryAnswer => answer(queryXml(request.xml, request.expression)),
+};
+
+export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;
+
+/** The length a result counts for against the sandbox's limit. */
+export function resultLength(result: string | QueryAnswer): number {
+  return typeof result === 'string' ? result.length : result.result.length;
+}
+
+function answer(matches: unknown[]): QueryAnswer {
+  return { result: queryResultText(matches), count: matches.length };
+}

@@ -1,0 +1,16 @@
+// Entry of a sandbox thread (sandbox.ts): runs one operation per message and answers with its
+// result, the failure it threw, or that the result is over the length allowed.
+import { parentPort, workerData } from 'node:worker_threads';
+import { resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
+
+const { maxResultLength } = workerData as { maxResultLength: number };
+
+parentPort!.on('message', ({ operation, request }: { operation: SandboxOperation; request: never }) => {
+  try {
+    const result = SANDBOX_OPERATIONS[operation](request);
+    const length = resultLength(result);
+    parentPort!.postMessage(length > maxResultLength ? { tooLong: length } : { result });
+  } catch (error) {
+    parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+  }
+});
