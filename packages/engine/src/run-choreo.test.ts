@@ -94,6 +94,24 @@ describe('runChoreo', () => {
     expect(engineHooks.checkpoints[0]?.outputs).toEqual({ First: 'x-a', Done: '1' });
   });
 
+  it('fails a run whose step result, or whose outputs, would outgrow the limits, keeping the last checkpoint', async () => {
+    const limits = { maxStepResultChars: 100, maxOutputsChars: 150 };
+    calls.length = 0;
+    const big = await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(120) }, steps: library(), hooks: hooks(), limits });
+    expect(big).toEqual({
+      kind: 'failed',
+      error: 'a: the result is longer than 100 characters',
+      checkpoint: { nextStep: 0, results: {}, outputs: { Done: '0' } },
+    });
+    // Each result fits; the outputs fit until Last joins First after step c (each over 70 characters).
+    const engineHooks = hooks();
+    const outputs = await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(70) }, steps: library(), hooks: engineHooks, limits });
+    expect(outputs).toMatchObject({ kind: 'failed', error: 'c: the outputs would be longer than 150 characters', checkpoint: { nextStep: 2 } });
+    expect(engineHooks.checkpoints.map((checkpoint) => checkpoint.nextStep)).toEqual([1, 2]);
+    // The defaults leave ordinary runs alone.
+    expect((await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(70) }, steps: library(), hooks: hooks() })).kind).toBe('completed');
+  });
+
   it('resumes after the last completed step without running completed steps again', async () => {
     calls.length = 0;
     const resumeFrom: Checkpoint = { nextStep: 2, results: { a: { name: 'old-a' }, b: { name: 'old-b' } }, outputs: {} };

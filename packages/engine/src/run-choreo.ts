@@ -8,6 +8,7 @@ import {
   StepTimeoutError,
 } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
+import { exceedsJsonLength } from './json-length.ts';
 
 export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
 
@@ -49,7 +50,22 @@ export interface RunChoreoOptions {
   signal?: AbortSignal;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
+  /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
+  limits?: RunLimits;
 }
+
+/**
+ * Every step result and the outputs are kept in Redis, whose memory is shared by every account and
+ * never evicted: a step whose result outgrows these fails the run instead.
+ */
+export interface RunLimits {
+  /** Longest step result, in characters of JSON. */
+  maxStepResultChars: number;
+  /** Longest set of outputs, in characters of JSON. */
+  maxOutputsChars: number;
+}
+
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxStepResultChars: 16 * 1024 * 1024, maxOutputsChars: 16 * 1024 * 1024 };
 
 const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['cancelled', 'time-limit', 'shutdown']);
 
@@ -65,6 +81,7 @@ type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: s
  */
 export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> {
   const { definition, inputs, hooks, signal, onStepEnd } = options;
+  const limits = options.limits ?? DEFAULT_RUN_LIMITS;
   const compiled = compileDefinition(definition);
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
@@ -86,10 +103,18 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (outcome.type === 'failed') return { kind: 'failed', error: `${step.id}: ${outcome.message}`, checkpoint };
     if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
 
+    if (exceedsJsonLength(outcome.value, limits.maxStepResultChars)) {
+      return { kind: 'failed', error: `${step.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
+    }
     // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
-    results = { ...results, [step.id]: outcome.value };
+    const nextResults = { ...results, [step.id]: outcome.value };
+    const outputs = renderOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
+    if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
+      return { kind: 'failed', error: `${step.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
+    }
+    results = nextResults;
     nextStep = index + 1;
-    checkpoint = { nextStep, results, outputs: renderOutputs(definition, { inputs, results, completedSteps: nextStep }) };
+    checkpoint = { nextStep, results, outputs };
     // Honoured after the last step too: a cancellation the API already acknowledged must not turn
     // into a success (the checkpoint then shows every step completed).
     const stopAfter = await hooks.afterStep(checkpoint);

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { exceedsJsonLength } from './json-length.ts';
+
+describe('exceedsJsonLength', () => {
+  it.each([
+    ['text', 'x'.repeat(10)],
+    ['an object', { name: 'x'.repeat(5), list: [1, true, null, 'abc'], nested: { deeper: { value: 12.5 } } }],
+    ['an array of objects', [{ a: '1' }, { b: '22' }, {}, []]],
+  ])('agrees with JSON.stringify on %s, escapes aside', (_, value) => {
+    const length = JSON.stringify(value).length;
+    expect(exceedsJsonLength(value, length)).toBe(false);
+    expect(exceedsJsonLength(value, length - 1)).toBe(true);
+  });
+
+  it('stops early on a huge value', () => {
+    const huge = Array.from({ length: 1_000_000 }, () => 'x'.repeat(100));
+    expect(exceedsJsonLength(huge, 1000)).toBe(true);
+  });
+});
