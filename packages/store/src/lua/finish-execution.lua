@@ -78,8 +78,14 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 if state[4] == '1' then
-  local record = cjson.encode(redis.call('HGETALL', KEYS[1]))
-  if string.len(record) <= 65536 then
+  -- The large fields decide first: encoding megabytes of outputs only to find them too large for
+  -- the message would hold Redis, which serves every account, for nothing.
+  local large = redis.call('HSTRLEN', KEYS[1], 'output') + redis.call('HSTRLEN', KEYS[1], 'inputs')
+  local record = ''
+  if large <= 65536 then
+    record = cjson.encode(redis.call('HGETALL', KEYS[1]))
+  end
+  if large <= 65536 and string.len(record) <= 65536 then
     redis.call('PUBLISH', ARGV[6], ARGV[7] .. '\n' .. record)
   else
     redis.call('PUBLISH', ARGV[6], ARGV[7])
