@@ -26,12 +26,16 @@ describe('refusedAddressReason', () => {
     ['::ffff:7f00:1', 'loopback'],
     ['::ffff:a9fe:a9fe', 'cloud metadata'],
     ['64:ff9b::10.0.0.1', 'private'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'local-use NAT64'],
+    ['64:ff9b:1:ab00::1', 'local-use NAT64'],
     ['2002:c0a8:0101::1', 'private'],
   ])('refuses %s (%s)', (address, reason) => {
     expect(refusedAddressReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '192.169.0.1', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (address) => {
+  it.each(['8.8.8.8', '172.32.0.1', '192.169.0.1', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8'])('accepts %s', (address) => {
     expect(refusedAddressReason(address)).toBeUndefined();
   });
 });

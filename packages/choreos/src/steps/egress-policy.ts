@@ -63,7 +63,11 @@ function ipv6Reason(address: string): string | undefined {
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) {
     return ipv4Reason(embeddedV4(g6, g7)) ?? undefined;
   }
+  // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765) carries an IPv4 address like the mapped form.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return ipv4Reason(embeddedV4(g6, g7));
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return ipv4Reason(embeddedV4(g6, g7));
+  // Local-use NAT64 (RFC 8215): a site's own translators, which may reach anything behind them.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'local-use NAT64';
   if (g0 === 0x2002) return ipv4Reason(embeddedV4(g1, g2));
   if ((g0 & 0xfe00) === 0xfc00) return 'private (unique local)';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
