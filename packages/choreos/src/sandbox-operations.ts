@@ -18,6 +18,12 @@ export interface JsonQueryRequest {
   notJson?: string;
 }
 
+export interface JsonFormatRequest {
+  json: string;
+  /** Spaces per level; 0 writes it compact. */
+  indent: number;
+}
+
 export interface XmlQueryRequest {
   xml: string;
   expression: string;
@@ -32,7 +38,7 @@ export interface QueryAnswer {
 /**
  * The operations a sandbox thread runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
- * that compares every node with every other).
+ * that compares every node with every other, indentation that grows with the square of the depth).
  */
 export const SANDBOX_OPERATIONS = {
   'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
@@ -49,6 +55,7 @@ export const SANDBOX_OPERATIONS = {
     return answer(queryJson(json, request.path));
   },
   'xml-query': (request: XmlQueryRequest): QueryAnswer => answer(queryXml(request.xml, request.expression)),
+  'json-format': (request: JsonFormatRequest): string => JSON.stringify(parseJsonText(request.json), null, request.indent === 0 ? undefined : request.indent),
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

@@ -1,5 +1,5 @@
-// Entry of a sandbox thread (sandbox.ts): runs one operation per message and answers with its
-// result, the failure it threw, or that the result is over the length allowed.
+// Entry of a sandbox thread (sandbox.ts): says it is ready once loaded, then runs one operation per
+// message and answers with its result, the failure it threw, or that the result is too long.
 import { parentPort, workerData } from 'node:worker_threads';
 import { resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
 
@@ -14,3 +14,5 @@ parentPort!.on('message', ({ operation, request }: { operation: SandboxOperation
     parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
   }
 });
+
+parentPort!.postMessage({ ready: true });

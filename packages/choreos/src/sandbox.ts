@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, XmlQueryRequest } from './sandbox-operations.ts';
+import type { JsonFormatRequest, JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, XmlQueryRequest } from './sandbox-operations.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 
 export interface SandboxOptions {
@@ -24,31 +24,38 @@ export interface Sandbox {
   regexReplace(request: RegexReplaceRequest, signal?: AbortSignal): Promise<string>;
   queryJson(request: JsonQueryRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   queryXml(request: XmlQueryRequest, signal?: AbortSignal): Promise<QueryAnswer>;
+  formatJson(request: JsonFormatRequest, signal?: AbortSignal): Promise<string>;
 }
 
 /** Threads kept ready between operations; more are made while several run at once. */
 const IDLE_THREADS = 2;
 /** An idle thread ends after this long, so that a worker that needs none holds none. */
 const IDLE_THREAD_MS = 30_000;
+/**
+ * A new thread loads its modules before it says it is ready; only then does an operation's time
+ * limit start, so that a busy machine's slow start never counts against the caller.
+ */
+const THREAD_START_LIMIT_MS = 10_000;
 const THREAD_ENTRY = new URL('./sandbox-thread.ts', import.meta.url);
 
-type ThreadAnswer = { result: unknown } | { tooLong: number } | { failed: string };
+type ThreadAnswer = { ready: true } | { result: unknown } | { tooLong: number } | { failed: string };
 
 /** Threads are made on first use and end when idle (they never hold the process open): nothing to close. */
 export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS): Sandbox {
   const idle: { thread: Worker; expiry: NodeJS.Timeout }[] = [];
 
-  function takeThread(): Worker {
+  function takeThread(): { thread: Worker; started: boolean } {
     const ready = idle.pop();
     if (ready) {
       clearTimeout(ready.expiry);
       ready.thread.ref();
-      return ready.thread;
+      return { thread: ready.thread, started: true };
     }
-    return new Worker(THREAD_ENTRY, {
+    const thread = new Worker(THREAD_ENTRY, {
       workerData: { maxResultLength: options.maxResultLength },
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, options.maxHeapMb) },
     });
+    return { thread, started: false };
   }
 
   function giveBack(thread: Worker) {
@@ -69,8 +76,9 @@ export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS)
 
   function run<Result>(operation: SandboxOperation, request: object, signal: AbortSignal | undefined): Promise<Result> {
     if (signal?.aborted) return Promise.reject(new StepAbortedError(signal.reason));
-    const thread = takeThread();
+    const { thread, started } = takeThread();
     return new Promise<Result>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const settle = (outcome: () => void, keepThread: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -81,25 +89,44 @@ export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS)
         else void thread.terminate();
         outcome();
       };
-      const onMessage = (answer: ThreadAnswer) =>
+      const begin = () => {
+        timer = setTimeout(
+          () => settle(() => reject(new InvalidStepInputError(`${describe(operation)} ran longer than ${options.timeLimitMs} ms`)), false),
+          options.timeLimitMs,
+        );
+        thread.postMessage({ operation, request });
+      };
+      const onMessage = (answer: ThreadAnswer) => {
+        if ('ready' in answer) {
+          clearTimeout(timer);
+          begin();
+          return;
+        }
         settle(() => {
           if ('result' in answer) resolve(answer.result as Result);
           else if ('tooLong' in answer) reject(new InvalidStepInputError(`the result would be ${answer.tooLong} characters, more than ${options.maxResultLength}`));
           else reject(new InvalidStepInputError(answer.failed));
         }, true);
-      // The thread's heap ran out: the operation needed more memory than it may use.
-      const onError = () => settle(() => reject(new InvalidStepInputError(`${describe(operation)} needed more memory than a step may use`)), false);
+      };
+      const onError = (error: Error & { code?: string }) =>
+        settle(
+          () =>
+            reject(
+              error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                ? new InvalidStepInputError(`${describe(operation)} needed more memory than a step may use`)
+                : new Error(`the sandbox thread failed: ${error.message}`),
+            ),
+          false,
+        );
       const onExit = () => settle(() => reject(new Error(`the thread of ${describe(operation)} ended unexpectedly`)), false);
       const onAbort = () => settle(() => reject(new StepAbortedError(signal?.reason)), false);
-      const timer = setTimeout(
-        () => settle(() => reject(new InvalidStepInputError(`${describe(operation)} ran longer than ${options.timeLimitMs} ms`)), false),
-        options.timeLimitMs,
-      );
       thread.on('message', onMessage);
       thread.on('error', onError);
       thread.on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      thread.postMessage({ operation, request });
+      if (started) begin();
+      // Not the caller's fault, so another attempt may do better.
+      else timer = setTimeout(() => settle(() => reject(new Error('the sandbox thread did not start in time')), false), THREAD_START_LIMIT_MS);
     });
   }
 
@@ -107,9 +134,10 @@ export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS)
     regexReplace: (request, signal) => run('regex-replace', request, signal),
     queryJson: (request, signal) => run('json-query', request, signal),
     queryXml: (request, signal) => run('xml-query', request, signal),
+    formatJson: (request, signal) => run('json-format', request, signal),
   };
 }
 
 function describe(operation: SandboxOperation): string {
-  return { 'regex-replace': 'the regular expression', 'json-query': 'the JSONPath query', 'xml-query': 'the XPath query' }[operation];
+  return { 'regex-replace': 'the regular expression', 'json-query': 'the JSONPath query', 'xml-query': 'the XPath query', 'json-format': 'formatting the JSON' }[operation];
 }

@@ -7,7 +7,7 @@ import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
-import { createJsonQueryStep, jsonSteps } from './steps/json.ts';
+import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
 import { createRegexReplaceStep, textSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
@@ -36,6 +36,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...hashingSteps,
     ...jsonSteps,
     createJsonQueryStep(sandbox),
+    createJsonFormatStep(sandbox),
     createXpathStep(sandbox),
     ...conversionSteps,
     ...textSteps,

@@ -48,6 +48,16 @@ describe('json steps', () => {
     await expect(runStep('json.build', { fields: { tags: '[1,' }, jsonFields: ['tags'] })).rejects.toThrow(/JSON of field "tags" is not valid/);
   });
 
+  it('json.format refuses a result that indentation makes huge, computed off the worker\'s thread', async () => {
+    // Ten kilobytes nested a thousand deep become eight million characters at indent 8.
+    const deep = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+    await expect(runStep('json.format', { json: deep, indent: '8' })).rejects.toMatchObject({
+      retryable: false,
+      message: 'the result would be 7988006 characters, more than 4194304',
+    });
+    expect(await runStep('json.format', { json: deep, indent: '0' })).toEqual({ json: deep });
+  });
+
   it('json.format indents or minifies', async () => {
     expect(await runStep('json.format', { json: '{ "a" : [1, 2] }', indent: '0' })).toEqual({ json: '{"a":[1,2]}' });
     expect(await runStep('json.format', { json: '{"a":1}' })).toEqual({ json: '{\n  "a": 1\n}' });

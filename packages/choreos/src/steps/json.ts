@@ -6,6 +6,20 @@ import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { booleanArg, integerArg, text } from './arg-types.ts';
 
+/** `json.format`: writing runs in `sandbox`, where it can be stopped. */
+export function createJsonFormatStep(sandbox: Sandbox): StepKind {
+  return defineStepKind({
+    kind: 'json.format',
+    instant: true,
+    description:
+      'Parses the JSON text `json` (failing with what is wrong when it is not valid) and writes it again, indented by `indent` spaces (0 = compact). Result: `{ json }`.',
+    argsSchema: z.strictObject({ json: text, indent: integerArg(0, 8).default(2) }),
+    example: { json: '{{inputs.JSON}}', indent: 2 },
+    // In the sandbox: indentation grows with the square of the depth, megabytes from a few kilobytes.
+    run: async (args, context) => ({ json: await sandbox.formatJson({ json: args.json, indent: args.indent }, context.signal) }),
+  });
+}
+
 /** `json.query`: the query runs in `sandbox`, where it can be stopped. */
 export function createJsonQueryStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
@@ -41,15 +55,6 @@ export const jsonSteps: readonly StepKind[] = [
       for (const entry of args.entries) setField(object, entry.name, entry.json ? parseField(entry.name, entry.value) : entry.value);
       return { json: JSON.stringify(object, null, args.pretty ? 2 : undefined) };
     },
-  }),
-  defineStepKind({
-    kind: 'json.format',
-    instant: true,
-    description:
-      'Parses the JSON text `json` (failing with what is wrong when it is not valid) and writes it again, indented by `indent` spaces (0 = compact). Result: `{ json }`.',
-    argsSchema: z.strictObject({ json: text, indent: integerArg(0, 8).default(2) }),
-    example: { json: '{{inputs.JSON}}', indent: 2 },
-    run: async (args) => ({ json: JSON.stringify(parseJsonText(args.json), null, args.indent === 0 ? undefined : args.indent) }),
   }),
 ];
 
