@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseXml, XML_LIMITS, XmlInputError } from './xml.ts';
+
+const nested = (depth: number, between = '') => `${'<a>'.repeat(depth)}${between}x${'</a>'.repeat(depth)}`;
+
+describe('parseXml', () => {
+  it('parses ordinary run bodies', () => {
+    expect(parseXml('<inputs><input><name>A</name><value>1 &lt; 2</value></input></inputs>')).toEqual({
+      inputs: [{ input: [{ name: ['A'], value: ['1 < 2'] }] }],
+    });
+  });
+
+  it('bounds nesting and element count before parsing', () => {
+    expect(() => parseXml(nested(XML_LIMITS.maxDepth))).not.toThrow();
+    expect(() => parseXml(nested(XML_LIMITS.maxDepth + 1))).toThrow(/nested deeper than 32/);
+    expect(() => parseXml(`<r>${'<e/>'.repeat(XML_LIMITS.maxElements)}</r>`)).toThrow(/more than 10000 elements/);
+  });
+
+  it('counts nothing inside comments, CDATA or processing instructions', () => {
+    // Closing tags hidden in a comment once lowered the count, letting deeper nesting through.
+    const hidden = `<!--${'</a>'.repeat(10)}--><![CDATA[</a></a>]]><?pi </a> ?>`;
+    expect(() => parseXml(nested(XML_LIMITS.maxDepth + 1, hidden))).toThrow(/nested deeper than 32/);
+    expect(parseXml(`<r><![CDATA[<a><b>]]></r>`)).toEqual({ r: ['<a><b>'] });
+  });
+
+  it('refuses broken markup in one pass, however it is broken', () => {
+    // Each of these made the former pattern backtrack for seconds to minutes (cubic in the length).
+    for (const broken of ['<a'.repeat(100_000), `<a ${'x'.repeat(100_000)}`, '<!--'.repeat(50_000), `<${'a<'.repeat(100_000)}>`]) {
+      expect(() => parseXml(broken)).toThrow(XmlInputError);
+    }
+  });
+
+  it("quotes the parser's complaint only so far", () => {
+    const longName = 'n'.repeat(5000);
+    const failure = (() => {
+      try {
+        parseXml(`<${longName}>x</other>`);
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(XmlInputError);
+    expect(failure!.message.length).toBeLessThan(260);
+  });
+});
