@@ -137,6 +137,17 @@ describe('refused requests in process', () => {
     await expectError(await post('/choreos/Test/Needs', external, 'application/xml'), 400, 'BAD_REQUEST');
   });
 
+  it('refuses more output filters than allowed, or one with an empty or overlong path or variable', async () => {
+    const filters = (count: number, path = '$.a', variable = 'JSON') =>
+      JSON.stringify({ inputs: [], outputFilters: Array.from({ length: count }, (_, i) => ({ name: `f${i}`, path, variable })) });
+    expect(await expectError(await post('/choreos/Test/Needs', filters(21), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/At most 20 output filters/);
+    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$'.repeat(1001)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/path of 1 to 1000/);
+    expect(await expectError(await post('/choreos/Test/Needs', filters(1, ''), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/path of 1 to 1000/);
+    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$.a', 'v'.repeat(300)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/variable/);
+    const xml = `<inputs><outputFilters>${Array.from({ length: 21 }, (_, i) => `<filter><name>f${i}</name><path>/a</path><variable>X</variable></filter>`).join('')}</outputFilters></inputs>`;
+    expect(await expectError(await post('/choreos/Test/Needs', xml, 'application/xml'), 400, 'BAD_REQUEST')).toMatch(/At most 20 output filters/);
+  });
+
   it('refuses XML nested too deep or with too many elements', async () => {
     const deep = `<inputs>${'<a>'.repeat(100)}${'</a>'.repeat(100)}</inputs>`;
     expect(await expectError(await post('/choreos/Test/Needs', deep, 'application/xml'), 400, 'BAD_REQUEST')).toMatch(/deeper/);

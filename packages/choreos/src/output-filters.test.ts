@@ -34,6 +34,13 @@ describe('applyOutputFilters', () => {
     await expect(refusal).rejects.toThrow(message);
   });
 
+  it('fails when the filters\' results together pass what may be stored', async () => {
+    const big = JSON.stringify({ text: 'x'.repeat(3 * 1024 * 1024) });
+    const six = Array.from({ length: 6 }, (_, i) => ({ name: `copy${i}`, path: '$.text', variable: 'Big' }));
+    const refusal = applyOutputFilters({ Big: big }, six, createSandbox());
+    await expect(refusal).rejects.toThrow(/output filter "copy5": the filters' results pass 16777216 characters in all/);
+  });
+
   it('stops a query that would take the worker for seconds, and fails the filter', async () => {
     // Compares every element with every element: quadratic in the document, seconds for 8 KB.
     const xml = `<r>${'<i>x</i>'.repeat(2000)}</r>`;

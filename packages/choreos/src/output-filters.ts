@@ -20,6 +20,9 @@ export class OutputFilterError extends Error {
   }
 }
 
+/** Characters the filters' results may add to the outputs in all: they are stored with the execution. */
+export const MAX_FILTER_RESULTS_LENGTH = 16 * 1024 * 1024;
+
 /**
  * The outputs plus, under each filter's name, the filter's result (a single scalar as text, else
  * JSON). The queries run in `sandbox`: a caller chooses them, and they could otherwise take the
@@ -31,6 +34,7 @@ export async function applyOutputFilters(
   sandbox: Sandbox,
 ): Promise<Record<string, string>> {
   const result: Record<string, string> = { ...outputs };
+  let added = 0;
   for (const filter of filters) {
     if (!Object.hasOwn(outputs, filter.variable)) throw new OutputFilterError(filter, `there is no output "${filter.variable}"`);
     const value = outputs[filter.variable] ?? '';
@@ -42,6 +46,8 @@ export async function applyOutputFilters(
     } catch (error) {
       throw new OutputFilterError(filter, error instanceof StepFailedError ? error.message : String(error));
     }
+    added += answer.result.length;
+    if (added > MAX_FILTER_RESULTS_LENGTH) throw new OutputFilterError(filter, `the filters' results pass ${MAX_FILTER_RESULTS_LENGTH} characters in all`);
     // defineProperty, not assignment: a filter may be named "__proto__".
     Object.defineProperty(result, filter.name, { value: answer.result, enumerable: true, writable: true, configurable: true });
   }

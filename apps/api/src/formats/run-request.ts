@@ -10,6 +10,12 @@ export interface RunRequest {
 }
 
 const MAX_NAME_LENGTH = 256;
+/**
+ * Each output filter is a query a worker runs on an output after the run and whose result is
+ * stored with it: their number and length are bounded like the body's other parts.
+ */
+export const MAX_OUTPUT_FILTERS = 20;
+export const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
  * Decodes the optional body of a run. Empty means no inputs whatever the Content-Type; otherwise
@@ -28,9 +34,16 @@ export function parseRunRequest(rawBody: string, contentType: string | undefined
     if (Object.hasOwn(inputs, name)) throw new ApiError('BAD_REQUEST', `Input "${name}" is given more than once.`);
     inputs[name] = value;
   }
+  if (pairs.outputFilters.length > MAX_OUTPUT_FILTERS) {
+    throw new ApiError('BAD_REQUEST', `At most ${MAX_OUTPUT_FILTERS} output filters are accepted, not ${pairs.outputFilters.length}.`);
+  }
   const filterNames = new Set<string>();
   for (const filter of pairs.outputFilters) {
     if (filterNames.has(filter.name)) throw new ApiError('BAD_REQUEST', `Output filter "${filter.name}" is given more than once.`);
+    if (filter.path.length === 0 || filter.path.length > MAX_FILTER_PATH_LENGTH) {
+      throw new ApiError('BAD_REQUEST', `Output filter "${filter.name}" needs a path of 1 to ${MAX_FILTER_PATH_LENGTH} characters.`);
+    }
+    checkName(filter.variable, `The variable of output filter "${filter.name}"`);
     filterNames.add(filter.name);
   }
   return { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
