@@ -9,7 +9,31 @@ export interface ListenOptions {
   hostname: string;
   /** PEM certificate and key; without them the server speaks plain HTTP (only behind a TLS proxy). */
   tls?: { cert: string; key: string };
+  /** CONNECTION_TIMEOUTS when absent. */
+  timeouts?: ConnectionTimeouts;
 }
+
+/**
+ * How long a connection may keep the server waiting. Without them, a connection that completed
+ * its TLS handshake and never sent a byte stayed open for good, and headers trickled in a byte at a
+ * time held one for a minute and a half: anyone, without credentials, could hold sockets and file
+ * descriptors.
+ */
+export interface ConnectionTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** From a request's first byte to the end of its body (a run body is 1 MiB at most). */
+  requestMs: number;
+  /**
+   * A connection with nothing moving either way: longer than a synchronous run's wait, during
+   * which the answer is simply not ready yet, and than keep-alive.
+   */
+  idleMs: number;
+  /** An idle connection between requests. */
+  keepAliveMs: number;
+}
+
+export const CONNECTION_TIMEOUTS: ConnectionTimeouts = { headersMs: 20_000, requestMs: 60_000, idleMs: 120_000, keepAliveMs: 65_000 };
 
 export interface RunningServer {
   server: ServerType;
@@ -18,10 +42,18 @@ export interface RunningServer {
 }
 
 export function listen(options: ListenOptions): Promise<RunningServer> {
+  const timeouts = options.timeouts ?? CONNECTION_TIMEOUTS;
+  const limits = {
+    keepAliveTimeout: timeouts.keepAliveMs,
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    // Node checks the two above this often (30 s by default), which would let them run long.
+    connectionsCheckingInterval: Math.min(30_000, timeouts.headersMs / 2),
+  };
   return new Promise((resolve, reject) => {
     const transport = options.tls
-      ? { createServer: createHttpsServer, serverOptions: { cert: options.tls.cert, key: options.tls.key, keepAliveTimeout: 65_000 } }
-      : { createServer: createHttpServer, serverOptions: { keepAliveTimeout: 65_000 } };
+      ? { createServer: createHttpsServer, serverOptions: { cert: options.tls.cert, key: options.tls.key, ...limits } }
+      : { createServer: createHttpServer, serverOptions: limits };
     const server = serve({ fetch: options.fetch, port: options.port, hostname: options.hostname, ...transport }, (info: AddressInfo) => {
       resolve({
         server,
@@ -34,6 +66,8 @@ export function listen(options: ListenOptions): Promise<RunningServer> {
           }),
       });
     });
+    // Idle sockets are destroyed (the server's default for a socket that times out).
+    server.setTimeout(timeouts.idleMs);
     server.once('error', reject);
   });
 }

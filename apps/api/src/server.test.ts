@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type TLSSocket } from 'node:tls';
+import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
+import { waitFor } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type RunningServer } from './server.ts';
+
+describe('the HTTPS server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'server-test-'));
+  let server: RunningServer;
+  let ca: string;
+
+  beforeAll(async () => {
+    const paths = await ensureSelfSignedCertificate(dir);
+    const tls = readCertificate(paths);
+    ca = tls.cert;
+    server = await listen({
+      fetch: () => new Response('ok'),
+      port: 0,
+      hostname: '127.0.0.1',
+      tls,
+      timeouts: { headersMs: 400, requestMs: 800, idleMs: 600, keepAliveMs: 300 },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = () =>
+    new Promise<{ socket: TLSSocket; closed: () => boolean; received: () => string }>((resolve, reject) => {
+      let closed = false;
+      let received = '';
+      const socket = connect({ host: '127.0.0.1', port: server.port, ca, servername: 'localhost' }, () =>
+        resolve({ socket, closed: () => closed, received: () => received }),
+      );
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('close', () => (closed = true));
+      socket.on('error', reject);
+    });
+
+  it('closes a connection that never sends a request', async () => {
+    const connection = await open();
+    await waitFor(() => connection.closed(), { timeoutMs: 10_000, what: 'the server to close a silent connection' });
+  });
+
+  it('closes a connection whose headers never end', async () => {
+    const connection = await open();
+    connection.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n');
+    await waitFor(() => connection.closed(), { timeoutMs: 10_000, what: 'the server to close a connection stuck in its headers' });
+  });
+
+  it('still answers a request that comes', async () => {
+    const connection = await open();
+    connection.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await waitFor(() => connection.received().endsWith('ok'), { timeoutMs: 10_000, what: 'the answer' });
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 200/);
+    connection.socket.destroy();
+  });
+});
