@@ -147,6 +147,23 @@ describe('execution leases and checkpoints', () => {
       expect((await store.summary(execution.id, { withOutputs: true }))!.output).toEqual({ Out: '1' });
     });
 
+    it('lists running executions by their list fields, never their inputs, and leaves ended ones out', async () => {
+      const account = `list${counter++}`;
+      const first = newExecutionFixture({ account, inputs: { Large: 'x'.repeat(100_000) } });
+      const second = newExecutionFixture({ account, starttime: first.starttime + 1 });
+      const ended = newExecutionFixture({ account });
+      for (const execution of [second, first, ended]) await store.create(execution, { maxRunningPerAccount: 0 });
+      await store.claim(first.id, '10.0.0.5', 'w5', 'lease-5');
+      await store.requestTermination(first.id);
+      await store.finish(ended.id, { status: 'SUCCESS', outputs: {} });
+
+      const listed = await store.listRunning(account);
+      expect(listed.map((record) => record.id)).toEqual([first.id, second.id]);
+      expect(listed[0]).toMatchObject({ account, choreo: first.choreo, status: 'RUNNING', starttime: first.starttime, host: '10.0.0.5', workerId: 'w5', cancelRequested: true });
+      expect(listed[1]).toMatchObject({ host: '', workerId: '', cancelRequested: false });
+      expect(JSON.stringify(listed)).not.toContain('xxxx');
+    });
+
     it('is undefined for an execution that does not exist', async () => {
       expect(await store.summary('0'.repeat(32), { withOutputs: true })).toBeUndefined();
     });

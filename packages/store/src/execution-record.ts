@@ -60,6 +60,12 @@ export type ExecutionSummary = Pick<
   'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output'
 >;
 
+/** What a list of running executions shows of each: never its inputs, results or outputs. */
+export type RunningExecution = Pick<ExecutionRecord, 'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'host' | 'workerId' | 'cancelRequested'>;
+
+/** The hash fields a RunningExecution is read from. */
+export const RUNNING_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'host', 'worker', 'cancel'] as const;
+
 /** The hash fields a summary is read from (see encodeNewExecution for the names). */
 export const SUMMARY_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'lasterror', 'errortime'] as const;
 

@@ -3,7 +3,9 @@ import {
   decodeExecution,
   encodeNewExecution,
   pairsToObject,
+  RUNNING_FIELDS,
   SUMMARY_FIELDS,
+  type RunningExecution,
   type ExecutionRecord,
   type ExecutionSummary,
   type NewExecution,
@@ -79,7 +81,8 @@ export interface ExecutionStore {
   /** Hands a RUNNING execution back (host '' again) when the lease is still the current one. */
   release(id: string, lease: string): Promise<boolean>;
   /** The RUNNING executions of one account. */
-  listRunning(account: string): Promise<ExecutionRecord[]>;
+  /** Read field by field: a list must not carry each run's inputs, results and outputs. */
+  listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
   runningIds(limit?: number): Promise<{ id: string; starttime: number }[]>;
   countRunning(account: string): Promise<number>;
@@ -173,12 +176,17 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const ids = await redis.smembers(keys.accountRunning(account));
       if (ids.length === 0) return [];
       const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.hgetall(keys.execution(id));
+      for (const id of ids) pipeline.hmget(keys.execution(id), ...RUNNING_FIELDS);
       const replies = (await pipeline.exec()) ?? [];
-      const records: ExecutionRecord[] = [];
-      for (const [error, hash] of replies) {
+      const records: RunningExecution[] = [];
+      for (const [error, values] of replies) {
         if (error) throw error;
-        const record = decodeExecution(hash as Record<string, string>);
+        const hash: Record<string, string> = {};
+        RUNNING_FIELDS.forEach((field, index) => {
+          const value = (values as (string | null)[])[index];
+          if (value !== null && value !== undefined) hash[field] = value;
+        });
+        const record = decodeExecution(hash);
         if (record?.status === 'RUNNING') records.push(record);
       }
       return records.sort((a, b) => a.starttime - b.starttime || a.id.localeCompare(b.id));

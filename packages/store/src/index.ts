@@ -1,6 +1,13 @@
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
-export { acceptedRecord, type ExecutionRecord, type ExecutionSummary, type NewExecution, type OutputFilter } from './execution-record.ts';
+export {
+  acceptedRecord,
+  type ExecutionRecord,
+  type ExecutionSummary,
+  type NewExecution,
+  type OutputFilter,
+  type RunningExecution,
+} from './execution-record.ts';
 export {
   createExecutionStore,
   type Checkpoint,

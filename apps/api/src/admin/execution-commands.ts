@@ -1,11 +1,11 @@
-import { terminateExecution, type ExecutionRecord } from '@ces/store';
+import { terminateExecution, type RunningExecution } from '@ces/store';
 import { AdminError } from './admin-error.ts';
 import { emit, table, type CommandContext } from './command-context.ts';
 import { startProgress } from './progress.ts';
 
 const READ_BATCH = 100;
 
-function view(record: ExecutionRecord) {
+function view(record: RunningExecution) {
   return {
     id: record.id,
     account: record.account,
@@ -21,7 +21,7 @@ function view(record: ExecutionRecord) {
 
 /** RUNNING executions, oldest first: of one account, or of every account up to `limit`. */
 export async function listExecutions(context: CommandContext, options: { account?: string; limit: number }) {
-  let records: ExecutionRecord[];
+  let records: RunningExecution[];
   if (options.account !== undefined) {
     records = (await context.executions.listRunning(options.account)).slice(0, options.limit);
   } else {

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/choreos';
-import type { ExecutionRecord, ExecutionSummary } from '@ces/store';
+import type { ExecutionRecord, ExecutionSummary, RunningExecution } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -82,7 +82,7 @@ export function executionStatus(record: ExecutionSummary, withOutputs: boolean):
     : { json: { execution }, xml: { root: 'execution', tree: execution } };
 }
 
-export function runningList(records: ExecutionRecord[]): Representation {
+export function runningList(records: RunningExecution[]): Representation {
   const executions = records.map((record) => ({
     id: record.id,
     choreo: record.choreo,

@@ -96,7 +96,8 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       // be polled for at once.
       const ending = options.wait
         ? events.watchEnd(id, async () => {
-            const current = await executions.get(id);
+            // Polled every second while it waits: the status fields alone, never the inputs.
+            const current = await executions.summary(id, { withOutputs: false });
             return current !== undefined && current.status !== 'RUNNING';
           })
         : undefined;
