@@ -15,7 +15,8 @@ export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { timeLimitMs: 1000, maxR
 
 /**
  * Runs the operations whose cost tenant input alone decides (regular expressions, JSONPath,
- * XPath) on worker threads, one at a time per thread. On the worker's own thread they cannot be
+ * XPath, indenting JSON) on worker threads, one at a time per thread; a worker runs as many at once
+ * as its concurrency allows runs. On the worker's own thread they cannot be
  * interrupted: `(a+)+$` or `//*[count(//*) > 0]` would stop its event loop (lock renewals,
  * heartbeats, every other run) for as long as they take. Here an operation past its time limit,
  * over its heap, or whose run is cancelled has its thread stopped, and fails without retry.
