@@ -130,6 +130,16 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   };
 }
 
+/** Turns an HMGET reply into an object of the fields it found (absent fields are left out). */
+export function fieldsToObject(fields: readonly string[], values: readonly (string | null)[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  fields.forEach((field, index) => {
+    const value = values[index];
+    if (value !== null && value !== undefined) result[field] = value;
+  });
+  return result;
+}
+
 /** Turns ioredis's flat [field, value, …] reply into an object. */
 export function pairsToObject(flat: unknown): Record<string, string> {
   const result: Record<string, string> = {};

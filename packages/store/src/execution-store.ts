@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import {
   decodeExecution,
   encodeNewExecution,
+  fieldsToObject,
   pairsToObject,
   RUNNING_FIELDS,
   SUMMARY_FIELDS,
@@ -80,8 +81,7 @@ export interface ExecutionStore {
   requestTermination(id: string): Promise<ExecutionStatus | undefined>;
   /** Hands a RUNNING execution back (host '' again) when the lease is still the current one. */
   release(id: string, lease: string): Promise<boolean>;
-  /** The RUNNING executions of one account. */
-  /** Read field by field: a list must not carry each run's inputs, results and outputs. */
+  /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
   runningIds(limit?: number): Promise<{ id: string; starttime: number }[]>;
@@ -112,13 +112,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, 'output'] : [...SUMMARY_FIELDS];
-      const values = await redis.hmget(keys.execution(id), ...fields);
-      const hash: Record<string, string> = {};
-      fields.forEach((field, index) => {
-        const value = values[index];
-        if (value !== null && value !== undefined) hash[field] = value;
-      });
-      return decodeExecution(hash);
+      return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
     },
 
     async claim(id, host, workerId, lease) {
@@ -181,12 +175,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const records: RunningExecution[] = [];
       for (const [error, values] of replies) {
         if (error) throw error;
-        const hash: Record<string, string> = {};
-        RUNNING_FIELDS.forEach((field, index) => {
-          const value = (values as (string | null)[])[index];
-          if (value !== null && value !== undefined) hash[field] = value;
-        });
-        const record = decodeExecution(hash);
+        const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
         if (record?.status === 'RUNNING') records.push(record);
       }
       return records.sort((a, b) => a.starttime - b.starttime || a.id.localeCompare(b.id));
