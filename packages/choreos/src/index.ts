@@ -18,7 +18,7 @@ export { isInstantChoreo } from './instant-choreo.ts';
 export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEntry } from './catalogue.ts';
 export { renderCatalogueDocs } from './catalogue-docs.ts';
 export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';
-export { createSandbox, DEFAULT_SANDBOX_OPTIONS } from './sandbox.ts';
+export { createSandbox } from './sandbox.ts';
 export type { Sandbox, SandboxOptions } from './sandbox.ts';
 export type { StepLibraryOptions } from './step-library.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';

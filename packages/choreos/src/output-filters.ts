@@ -21,7 +21,7 @@ export class OutputFilterError extends Error {
 }
 
 /** Characters the filters' results may add to the outputs in all: they are stored with the execution. */
-export const MAX_FILTER_RESULTS_LENGTH = 16 * 1024 * 1024;
+const MAX_FILTER_RESULTS_LENGTH = 16 * 1024 * 1024;
 
 /**
  * The outputs plus, under each filter's name, the filter's result (a single scalar as text, else

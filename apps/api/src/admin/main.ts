@@ -32,7 +32,6 @@ try {
   process.exit(EXIT.usage);
 }
 
-
 let redis: Redis | undefined;
 let queue: Queue<ExecutionJobData> | undefined;
 

@@ -14,8 +14,8 @@ const MAX_NAME_LENGTH = 256;
  * Each output filter is a query a worker runs on an output after the run and whose result is
  * stored with it: their number and length are bounded like the body's other parts.
  */
-export const MAX_OUTPUT_FILTERS = 20;
-export const MAX_FILTER_PATH_LENGTH = 1000;
+const MAX_OUTPUT_FILTERS = 20;
+const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
  * Decodes the optional body of a run. Empty means no inputs whatever the Content-Type; otherwise

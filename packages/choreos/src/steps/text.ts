@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import type { Sandbox } from '../sandbox.ts';
 import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { booleanArg, integerArg, text } from './arg-types.ts';
-import type { Sandbox } from '../sandbox.ts';
 
 /** Sizes of a replacement's text and pattern; its time, memory and result are the sandbox's to bound. */
 export const MAX_REGEX_TEXT_LENGTH = 1024 * 1024;
