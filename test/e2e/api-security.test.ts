@@ -116,6 +116,7 @@ describe('security and bad input end to end', () => {
         CHOREOS_DIR: CATALOGUE_DIR,
         SERVICE_HOST: 'choreos.test',
         TRUST_PROXY: 'true',
+        MAX_AUTH_FAILURES_PER_MINUTE: '3',
         PORT: String(port),
         BIND_ADDRESS: '127.0.0.1',
       });
@@ -150,6 +151,28 @@ describe('security and bad input end to end', () => {
       // The operators' endpoints too; only the balancer's probes answer without the header.
       expect((await plainGet('/metrics', {})).status).toBe(403);
       expect((await plainGet('/readyz', {})).status).toBe(200);
+    });
+
+    it('throttles each client by the address the proxy saw, on the interface and the operator endpoints', async () => {
+      const viaProxy = (client: string, headers: Record<string, string>) =>
+        ({ ...headers, 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client });
+      const { alice, operator } = stack.credentials;
+      const wrongAlice = authHeaders({ ...alice, secret: 'not-her-password' });
+      const wrongOperator = { Authorization: `Basic ${Buffer.from(`${operator.name}:wrong`).toString('base64')}` };
+      // Failures on either kind of endpoint count for the one client.
+      for (const [path, headers] of [['/service-api/1.0/choreos', wrongAlice], ['/metrics', wrongOperator], ['/service-api/1.0/choreos', wrongAlice]] as const) {
+        expect((await plainGet(path, viaProxy('198.51.100.7', headers))).status, path).toBe(401);
+      }
+      // Over the limit even the right credentials wait; what the client prepends does not change who it is.
+      for (const client of ['198.51.100.7', '203.0.113.1, 198.51.100.7']) {
+        const refused = await plainGet('/service-api/1.0/choreos', viaProxy(client, authHeaders(alice)));
+        expect(refused.status).toBe(429);
+        expect(JSON.parse(refused.body).error.code).toBe('TOO_MANY_REQUESTS');
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await plainGet('/metrics', viaProxy('198.51.100.7', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }))).status).toBe(429);
+      // Another client behind the same proxy is served.
+      expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.8', authHeaders(alice)))).status).toBe(200);
     });
   });
 

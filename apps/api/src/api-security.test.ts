@@ -70,6 +70,54 @@ describe('access rules in process', () => {
     });
   });
 
+  describe('clients that keep failing authentication', () => {
+    let throttled: InProcessApp;
+    const attacker = '198.51.100.7';
+
+    beforeAll(async () => {
+      throttled = await startInProcessApp({ redisUrl: inject('redisUrl'), config: { maxAuthFailuresPerMinute: 3 } });
+    });
+
+    afterAll(async () => {
+      await throttled?.close();
+    });
+
+    it('gets 429 with Retry-After once over the limit, whatever it sends, without holding back other clients', async () => {
+      const { alice } = throttled.credentials;
+      const wrong = { ...alice, secret: `${alice.secret}!` };
+      for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', wrong, { clientAddress: attacker })).status).toBe(401);
+      for (const [credential, accept] of [[wrong, 'application/json'], [alice, 'application/json'], [alice, 'application/xml']] as const) {
+        const res = await throttled.call('GET', '/choreos', credential, { clientAddress: attacker, accept });
+        expect(res.status).toBe(429);
+        const retryAfter = Number(res.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        const body = await res.text();
+        if (accept === 'application/xml') expect(body).toContain('<code>TOO_MANY_REQUESTS</code>');
+        else expect(JSON.parse(body).error).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'Too many failed authentications from this client. Retry later.' });
+      }
+      // The same address as IPv4 inside IPv6 is the same client; another client is served.
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: `::ffff:${attacker}` })).status).toBe(429);
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: '198.51.100.8' })).status).toBe(200);
+    });
+
+    it('counts guesses still being checked, so a burst in parallel gets no more than the limit', async () => {
+      const { alice } = throttled.credentials;
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, () => throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: '203.0.113.50' })),
+      );
+      const statuses = burst.map((res) => res.status).sort();
+      expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+    });
+
+    it('never counts successful requests', async () => {
+      const { alice } = throttled.credentials;
+      for (let i = 0; i < 10; i += 1) expect((await throttled.call('GET', '/choreos', alice, { clientAddress: '203.0.113.60' })).status).toBe(200);
+      expect((await throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: '203.0.113.60' })).status).toBe(401);
+    });
+  });
+
   describe('accounts', () => {
     it("hides another account's executions: status, list and terminate", async () => {
       const id = await runAsync(ENCODE, t.credentials.alice);

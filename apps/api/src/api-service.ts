@@ -80,7 +80,12 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   }), metrics.executions);
 
   const app = createApp({
-    config: { serviceHost: config.SERVICE_HOST, trustProxy: config.TRUST_PROXY, bodyLimitBytes: config.BODY_LIMIT_BYTES },
+    config: {
+      serviceHost: config.SERVICE_HOST,
+      trustProxy: config.TRUST_PROXY,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
+    },
     catalogue,
     executions: countEndedRuns(executions, metrics.executions),
     queue,

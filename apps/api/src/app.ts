@@ -12,7 +12,9 @@ import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
 import { errorBody } from './formats/representations.ts';
 import { respond } from './formats/respond.ts';
 import { accessLog } from './middleware/access-log.ts';
-import { authenticateAccount } from './middleware/authenticate.ts';
+import { authenticateAccount, type Authentication } from './middleware/authenticate.ts';
+import { clientAddressOf } from './middleware/client-address.ts';
+import { createLoginThrottle } from './middleware/login-throttle.ts';
 import { negotiate } from './middleware/negotiate-format.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
@@ -36,6 +38,8 @@ export interface AppConfig {
   serviceHost: string;
   trustProxy: boolean;
   bodyLimitBytes: number;
+  /** Failed authentications allowed per client and minute (0: no limit). */
+  maxAuthFailuresPerMinute: number;
 }
 
 export interface AppDeps {
@@ -63,12 +67,17 @@ export function createApp(deps: AppDeps) {
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
   app.use(negotiate());
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
+  const authentication: Authentication = {
+    authenticator: deps.authenticator,
+    throttle: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),
+    clientAddress: clientAddressOf({ trustProxy: deps.config.trustProxy }),
+  };
   app.route('/', healthRoutes({ probe: deps.probe }));
-  if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authenticator: deps.authenticator }));
-  if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authenticator: deps.authenticator }));
+  if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authentication }));
+  if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
 
   const api = new Hono<AppEnv>();
-  api.use(authenticateAccount({ authenticator: deps.authenticator, serviceHost: deps.config.serviceHost }));
+  api.use(authenticateAccount({ authentication, serviceHost: deps.config.serviceHost }));
   api.route('/', listChoreosRoute(deps));
   api.route('/', getChoreoRoute({ catalogue: deps.catalogue, basePath: BASE_PATH }));
   api.route('/', runChoreoRoute({ catalogue: deps.catalogue, launcher: deps.launcher, basePath: BASE_PATH, bodyLimitBytes: deps.config.bodyLimitBytes }));

@@ -12,6 +12,7 @@ describe('API configuration', () => {
       TRUST_PROXY: false,
       BODY_LIMIT_BYTES: 1024 * 1024,
       SERVICE_HOST: 'localhost',
+      MAX_AUTH_FAILURES_PER_MINUTE: 20,
     });
   });
 
@@ -28,5 +29,7 @@ describe('API configuration', () => {
   it('refuses a port out of range and a non-numeric wait', () => {
     expect(() => loadApiConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadApiConfig({ SYNC_WAIT_SECONDS: 'soon' })).toThrow(/SYNC_WAIT_SECONDS/);
+    expect(() => loadApiConfig({ MAX_AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(/MAX_AUTH_FAILURES_PER_MINUTE/);
+    expect(loadApiConfig({ MAX_AUTH_FAILURES_PER_MINUTE: '0' }).MAX_AUTH_FAILURES_PER_MINUTE).toBe(0);
   });
 });

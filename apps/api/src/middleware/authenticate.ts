@@ -1,7 +1,8 @@
-import type { Authenticator } from '@ces/accounts';
-import type { MiddlewareHandler } from 'hono';
+import type { Authenticator, Principal } from '@ces/accounts';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 
 export const REALM = 'Choreo Execution Service';
 const CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` };
@@ -33,11 +34,43 @@ export function unauthorized() {
   return new ApiError('UNAUTHORIZED', undefined, { headers: CHALLENGE });
 }
 
+/** What checks credentials: the authenticator, and the throttle on clients that keep failing. */
+export interface Authentication {
+  authenticator: Authenticator;
+  throttle: LoginThrottle;
+  clientAddress: (c: Context) => string;
+}
+
+/**
+ * Runs one authentication attempt under the throttle: a client over its limit of failures gets 429
+ * without any secret being checked, whatever it sends (checking would cost the hash the limit
+ * saves). An attempt that throws (Redis down) is no failed authentication.
+ */
+async function throttled(c: Context, authentication: Authentication, attempt: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
+  const client = authentication.clientAddress(c);
+  const retryAfterSeconds = authentication.throttle.begin(client);
+  if (retryAfterSeconds > 0) {
+    throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+  let principal: Principal | undefined;
+  let failed = false;
+  try {
+    principal = await attempt();
+    failed = principal === undefined;
+    return principal;
+  } finally {
+    authentication.throttle.end(client, failed);
+  }
+}
+
 /**
  * Account users and applications: the account comes from the domain header, and must agree with
  * the Host when the Host is `<account>.<serviceHost>`.
  */
-export function authenticateAccount(options: { authenticator: Authenticator; serviceHost: string }): MiddlewareHandler<AppEnv> {
+export function authenticateAccount(options: { authentication: Authentication; serviceHost: string }): MiddlewareHandler<AppEnv> {
+  const { authentication } = options;
   const hostSuffix = `.${options.serviceHost.toLowerCase()}`;
   return async (c, next) => {
     const account = parseDomainHeader(c.req.header('x-service-domain'));
@@ -53,7 +86,7 @@ export function authenticateAccount(options: { authenticator: Authenticator; ser
     }
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
-    const principal = await options.authenticator.authenticate(account, credentials[0], credentials[1]);
+    const principal = await throttled(c, authentication, () => authentication.authenticator.authenticate(account, credentials[0], credentials[1]));
     if (!principal) throw unauthorized();
     c.set('principal', principal);
     await next();
@@ -66,18 +99,20 @@ export function authenticateAccount(options: { authenticator: Authenticator; ser
  * challenge, so a browser on the dashboard asks again), unless they are an account's credentials
  * for the account the request names: those are a known caller without the right, 403.
  */
-export function authenticateOperator(options: { authenticator: Authenticator }): MiddlewareHandler<AppEnv> {
+export function authenticateOperator(options: { authentication: Authentication }): MiddlewareHandler<AppEnv> {
+  const { authenticator } = options.authentication;
   return async (c, next) => {
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
-    const principal = await options.authenticator.authenticateOperator(credentials[0], credentials[1]);
-    if (!principal) {
+    // An account's credentials that verify are a known caller without the right, not a failure.
+    const principal = await throttled(c, options.authentication, async () => {
+      const operator = await authenticator.authenticateOperator(credentials[0], credentials[1]);
+      if (operator) return operator;
       const account = parseDomainHeader(c.req.header('x-service-domain'));
-      if (account && (await options.authenticator.authenticate(account, credentials[0], credentials[1]))) {
-        throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
-      }
-      throw unauthorized();
-    }
+      return account ? authenticator.authenticate(account, credentials[0], credentials[1]) : undefined;
+    });
+    if (!principal) throw unauthorized();
+    if (principal.kind !== 'operator') throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
     c.set('principal', principal);
     await next();
   };

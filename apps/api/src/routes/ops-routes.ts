@@ -1,9 +1,8 @@
-import type { Authenticator } from '@ces/accounts';
 import type { ExecutionJobData, WorkerRegistry } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { authenticateOperator } from '../middleware/authenticate.ts';
+import { authenticateOperator, type Authentication } from '../middleware/authenticate.ts';
 import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
 
@@ -19,9 +18,9 @@ export interface OpsDeps {
  * credentials 401 with a Basic challenge (which makes a browser ask, for the dashboard).
  * Mount at OPS_PATH: the middleware here covers every path below it, known or not.
  */
-export function opsRoutes(deps: OpsDeps & { authenticator: Authenticator }) {
+export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   const ops = new Hono<AppEnv>();
-  ops.use(authenticateOperator({ authenticator: deps.authenticator }));
+  ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
   ops.route('/queues', opsQueuesRoute({ queue: deps.queue, basePath: `${OPS_PATH}/queues` }) as unknown as Hono<AppEnv>);
   return ops;

@@ -31,6 +31,8 @@ export interface CallOptions {
   body?: string;
   accept?: string;
   headers?: Record<string, string>;
+  /** The socket's peer address, as @hono/node-server would give it; none by default. */
+  clientAddress?: string;
 }
 
 export interface InProcessApp {
@@ -92,7 +94,8 @@ export async function startInProcessApp(options: {
     },
   });
   const app = createApp({
-    config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, ...options.config },
+    // No throttle by default: every request in process comes from the same unknown client.
+    config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, maxAuthFailuresPerMinute: 0, ...options.config },
     catalogue,
     executions,
     queue,
@@ -118,8 +121,9 @@ export async function startInProcessApp(options: {
       if (callOptions.body !== undefined) headers['content-type'] = 'application/json';
       Object.assign(headers, callOptions.headers);
       for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
+      const bindings = callOptions.clientAddress === undefined ? undefined : { incoming: { socket: { remoteAddress: callOptions.clientAddress } } };
       return Promise.resolve(
-        app.request(`${BASE_PATH}${path}`, { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) }),
+        app.request(`${BASE_PATH}${path}`, { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) }, bindings),
       );
     },
     async close() {
