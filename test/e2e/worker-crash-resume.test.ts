@@ -82,7 +82,7 @@ describe('worker crash: resume on another worker', () => {
       newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }),
       { maxRunningPerAccount: 0 },
     );
-    expect(created).toBe('created');
+    expect(created).toEqual({ outcome: 'created' });
 
     const ended = await stack.waitForEnd(id, stack.credentials.alice, 45_000);
     expect(ended.status).toBe('SUCCESS');

@@ -32,7 +32,7 @@ describe('execution end events', () => {
   it('hands the waiter the ended record, without a read', async () => {
     const execution = newExecutionFixture({ inputs: { Text: 'hi' } });
     const watch = events.watchEnd(execution.id, never);
-    expect(await store.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toBe('created');
+    expect(await store.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'created' });
     await store.finish(execution.id, { status: 'SUCCESS', outputs: { Out: 'aGk=' }, untakenBy: { host: '10.1.1.1', workerId: 'w' } });
     const outcome = await watch.wait(10_000);
     expect(outcome.ended).toBe(true);

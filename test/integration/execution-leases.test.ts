@@ -26,7 +26,7 @@ describe('execution leases and checkpoints', () => {
   async function running(): Promise<string> {
     counter += 1;
     const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'cd'.repeat(14)}`, choreo: '/Test/Counted' });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
     return execution.id;
   }
   const step = (nextStep: number) => ({ nextStep, results: { [`s${nextStep}`]: nextStep }, outputs: { Steps: String(nextStep) } });

@@ -40,7 +40,7 @@ describe('terminate versus complete', () => {
       const execution = newExecution(i);
       ids.push(execution.id);
       // As a synchronous run is: someone waits for its end, so the end is published.
-      expect(await api.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toBe('created');
+      expect(await api.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'created' });
       const lease = `worker-a:${i}`;
       await worker.claim(execution.id, '10.0.0.1', 'worker-a', lease);
 

@@ -220,6 +220,28 @@ describe('refused requests in process', () => {
     expect((await t.call('POST', '/choreos/Test/Ok?mode=async', t.credentials.bob)).status).toBe(202);
   });
 
+  it("answers 429 with Retry-After once an account's executions have stored its budget of bytes, and no other account", async () => {
+    const budgeted = await startInProcessApp({ redisUrl: inject('redisUrl'), maxStoredBytesPerAccount: 8_000 });
+    try {
+      const encode = (text: string) => ({ body: JSON.stringify({ inputs: [{ name: 'Text', value: text }] }) });
+      const path = '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async';
+      expect((await budgeted.call('POST', path, budgeted.credentials.alice, encode('x'.repeat(5_000)))).status).toBe(202);
+      const refused = await budgeted.call('POST', path, budgeted.credentials.alice, encode('x'.repeat(5_000)));
+      await expectError(refused, 429, 'TOO_MANY_REQUESTS');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const refusedXml = await budgeted.call('POST', path, budgeted.credentials.alice, { ...encode('x'.repeat(5_000)), accept: 'application/xml' });
+      expect(refusedXml.status).toBe(429);
+      expect(await refusedXml.text()).toContain("<message>The executions of this account have stored all it may keep over the retention period.</message>");
+      // A small run still fits; another account has its own budget.
+      expect((await budgeted.call('POST', path, budgeted.credentials.alice, encode('x'))).status).toBe(202);
+      expect((await budgeted.call('POST', path, budgeted.credentials.bob, encode('x'.repeat(5_000)))).status).toBe(202);
+      // The refused runs left neither a record nor a job behind.
+      expect(await budgeted.redis.scard(budgeted.keys.accountRunning('acme'))).toBe(2);
+    } finally {
+      await budgeted.close();
+    }
+  });
+
   it('answers an unexpected failure with 500 and nothing of its internals', async () => {
     const res = await post('/choreos/Test/Ok?mode=async', '');
     const { id } = await res.json();

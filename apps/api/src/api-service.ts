@@ -74,6 +74,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     config: {
       syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
       maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
+      maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
       defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
       quotaRetryAfterSeconds: 5,
     },

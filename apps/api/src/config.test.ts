@@ -13,6 +13,7 @@ describe('API configuration', () => {
       BODY_LIMIT_BYTES: 1024 * 1024,
       SERVICE_HOST: 'localhost',
       MAX_AUTH_FAILURES_PER_MINUTE: 20,
+      MAX_STORED_BYTES_PER_ACCOUNT: 1024 * 1024 * 1024,
     });
   });
 

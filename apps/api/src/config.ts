@@ -16,6 +16,7 @@ export const apiConfigSchema = z
     RETENTION_SECONDS: fields.retentionSeconds,
     EXECUTION_TIME_LIMIT_SECONDS: fields.positiveInt(900),
     MAX_RUNNING_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
+    MAX_STORED_BYTES_PER_ACCOUNT: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
     MAX_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     BODY_LIMIT_BYTES: fields.positiveInt(1024 * 1024),
     TLS_CERT_FILE: z.string().optional(),

@@ -73,7 +73,7 @@ describe('execution processor: instant runs', () => {
 
   async function accept(digest: string, inputs: Record<string, string> = {}): Promise<NewExecution> {
     const execution = newExecutionFixture({ definitionDigest: digest, inputs });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
     return execution;
   }
   let requeued: string[] = [];

@@ -41,7 +41,7 @@ describe('reconciler', () => {
   async function running(ageMs: number): Promise<string> {
     counter += 1;
     const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: Date.now() - ageMs });
-    expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toBe('created');
+    expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
     return execution.id;
   }
 

@@ -14,8 +14,30 @@ import {
 import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
+import { storageWindow } from './storage-window.ts';
 
-export type CreateResult = 'created' | 'exists' | 'quota-exceeded';
+/**
+ * - `created`; `exists`: an execution with this id exists already;
+ * - `quota-exceeded`: the account has its maximum of RUNNING executions;
+ * - `budget-exceeded`: storing it would take the account past its budget of stored bytes, for
+ *   `retryAfterSeconds` more at least.
+ */
+export type CreateResult =
+  | { outcome: 'created' | 'exists' | 'quota-exceeded' }
+  | { outcome: 'budget-exceeded'; retryAfterSeconds: number };
+
+export interface CreateOptions {
+  /** 0: no limit. */
+  maxRunningPerAccount: number;
+  /**
+   * Bytes the account's executions may store over the retention period (records when created,
+   * outputs when they end); 0: no limit. Counted either way.
+   */
+  maxStoredBytesPerAccount?: number;
+  /** Publish the end of this execution, for a caller that waits for it. */
+  notifyEnd?: boolean;
+}
+
 /**
  * - `continue`: recorded; `cancel`: recorded, and termination was requested;
  * - `gone`: not recorded, the execution has ended (or expired);
@@ -61,8 +83,7 @@ export interface FinishResult {
 }
 
 export interface ExecutionStore {
-  /** `notifyEnd`: publish the end of this execution, for a caller that waits for it. */
-  create(execution: NewExecution, options: { maxRunningPerAccount: number; notifyEnd?: boolean }): Promise<CreateResult>;
+  create(execution: NewExecution, options: CreateOptions): Promise<CreateResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
   /**
    * The fields a status answer needs (`output` only with `withOutputs`, otherwise {}): a status poll
@@ -97,15 +118,32 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
   }
 
   return {
-    async create(execution, { maxRunningPerAccount, notifyEnd }) {
+    async create(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd }) {
+      const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'createExecution',
-        [keys.execution(execution.id), keys.running(), keys.accountRunning(execution.account)],
-        [execution.id, execution.starttime, maxRunningPerAccount, ...encodeNewExecution(execution), ...(notifyEnd ? ['notify', '1'] : [])],
+        [
+          keys.execution(execution.id),
+          keys.running(),
+          keys.accountRunning(execution.account),
+          keys.accountStoredBytes(execution.account, window.index),
+          keys.accountStoredBytes(execution.account, window.index - 1),
+        ],
+        [
+          execution.id,
+          execution.starttime,
+          maxRunningPerAccount,
+          maxStoredBytesPerAccount,
+          window.lengthMs,
+          window.startMs,
+          ...encodeNewExecution(execution),
+          ...(notifyEnd ? ['notify', '1'] : []),
+        ],
       );
-      if (reply === 1) return 'created';
-      if (reply === -1) return 'quota-exceeded';
-      return 'exists';
+      if (reply === 1) return { outcome: 'created' };
+      if (reply === -1) return { outcome: 'quota-exceeded' };
+      if (Array.isArray(reply)) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
+      return { outcome: 'exists' };
     },
 
     get,
@@ -136,12 +174,14 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       // The account is needed for its running set; reading it first is safe because it never changes.
       const account = request.account ?? (await redis.hget(keys.execution(id), 'account'));
       if (account === null) return { applied: false };
+      const now = request.now ?? Date.now();
+      const window = storageWindow(now, retentionSeconds);
       const [applied, status] = (await run(
         'finishExecution',
-        [keys.execution(id), keys.running(), keys.accountRunning(account)],
+        [keys.execution(id), keys.running(), keys.accountRunning(account), keys.accountStoredBytes(account, window.index)],
         [
           request.status,
-          request.now ?? Date.now(),
+          now,
           retentionSeconds,
           request.outputs ? JSON.stringify(request.outputs) : '',
           request.error ?? '',
@@ -151,6 +191,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.nextStep ?? '',
           request.untakenBy?.host ?? '',
           request.untakenBy?.workerId ?? '',
+          window.lengthMs,
         ],
       )) as [number, string];
       if (applied === -1) return { applied: false, superseded: true };

@@ -12,6 +12,7 @@ export {
   createExecutionStore,
   type Checkpoint,
   type CheckpointResult,
+  type CreateOptions,
   type CreateResult,
   type ExecutionStore,
   type FinishRequest,

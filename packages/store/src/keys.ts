@@ -12,6 +12,11 @@ export interface KeySpace {
   running(): string;
   /** Set: ids of one account's RUNNING executions (list and quota). */
   accountRunning(account: string): string;
+  /**
+   * String (integer) with TTL: bytes one account's executions stored in one window of the
+   * retention's length (`storageWindow`), for its budget of stored bytes.
+   */
+  accountStoredBytes(account: string, window: number): string;
   /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
   definition(digest: string): string;
   /** Set: names of all accounts. */
@@ -50,6 +55,7 @@ export function createKeySpace(prefix: string): KeySpace {
     execution: (id) => `${prefix}:exec:${id}`,
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
+    accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     definition: (digest) => `${prefix}:def:${digest}`,
     accounts: () => `${prefix}:accounts`,
     account: (name) => `${prefix}:account:${name}`,

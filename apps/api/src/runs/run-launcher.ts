@@ -4,6 +4,7 @@ import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
+  type CreateResult,
   type DefinitionStore,
   type ExecutionEvents,
   type ExecutionJobData,
@@ -18,6 +19,8 @@ import type { RunRequest } from '../formats/run-request.ts';
 export interface RunLauncherConfig {
   syncWaitMs: number;
   maxRunningPerAccount: number;
+  /** Bytes an account's executions may store over the retention period (0: no limit). */
+  maxStoredBytesPerAccount: number;
   defaultTimeLimitSeconds: number;
   /** Seconds a client should wait before retrying a refused run. */
   quotaRetryAfterSeconds: number;
@@ -50,6 +53,17 @@ export interface LaunchResult {
  */
 export function newExecutionId(): string {
   return randomUUID().replaceAll('-', '');
+}
+
+function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
+  if (created.outcome === 'budget-exceeded') {
+    return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
+      headers: { 'Retry-After': String(created.retryAfterSeconds) },
+    });
+  }
+  return new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
+    headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
+  });
 }
 
 export interface RunLauncher {
@@ -105,18 +119,20 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const creating = executions.create(accepted, { maxRunningPerAccount: config.maxRunningPerAccount, notifyEnd: options.wait });
+        const creating = executions.create(accepted, {
+          maxRunningPerAccount: config.maxRunningPerAccount,
+          maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
+          notifyEnd: options.wait,
+        });
         const queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
         const created = await creating;
-        if (created === 'quota-exceeded') {
+        if (created.outcome === 'quota-exceeded' || created.outcome === 'budget-exceeded') {
           // The job was sent along with the refused record; it would find nothing to run.
           await queued.then(() => queue.remove(id)).catch(() => {});
-          throw new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
-            headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
-          });
+          throw refusal(created, config);
         }
-        if (created === 'exists') throw new Error('execution id collision');
+        if (created.outcome === 'exists') throw new Error('execution id collision');
         await queued;
       } catch (error) {
         ending?.cancel();

@@ -62,6 +62,7 @@ export async function startInProcessApp(options: {
   config?: Partial<AppConfig>;
   syncWaitMs?: number;
   maxRunningPerAccount?: number;
+  maxStoredBytesPerAccount?: number;
   catalogueDir?: string;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
@@ -89,6 +90,7 @@ export async function startInProcessApp(options: {
     config: {
       syncWaitMs: options.syncWaitMs ?? 100,
       maxRunningPerAccount: options.maxRunningPerAccount ?? 1000,
+      maxStoredBytesPerAccount: options.maxStoredBytesPerAccount ?? 0,
       defaultTimeLimitSeconds: 900,
       quotaRetryAfterSeconds: 5,
     },

@@ -1,20 +1,32 @@
 --[[
   Creates an execution record in RUNNING status and indexes it as running, unless the account
-  already has its quota of running executions.
+  already has its quota of running executions, or storing it would take the account past its
+  budget of stored bytes.
+
+  The budget counts the bytes of the values an account's executions store (records at creation,
+  outputs at the end) over the retention period, so that what one account keeps in Redis stays
+  bounded. It is a sliding window made of two fixed windows as long as the retention: this one,
+  and the one before it weighted by how much of it still falls within the last retention period.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
   KEYS[3] running set of the execution's account
+  KEYS[4] the account's stored bytes in the current window
+  KEYS[5] the account's stored bytes in the window before it
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
   ARGV[3] maximum running executions for the account (0: no limit)
-  ARGV[4..] field, value, field, value … of the record
+  ARGV[4] budget of stored bytes for the account (0: no limit)
+  ARGV[5] window length, milliseconds
+  ARGV[6] start of the current window, epoch milliseconds
+  ARGV[7..] field, value, field, value … of the record
 
   Returns
-   1  created
-   0  an execution with this id exists already
-  -1  the account is at its quota of running executions
+   1            created
+   0            an execution with this id exists already
+  -1            the account is at its quota of running executions
+   {-2, wait}   the account is at its budget of stored bytes; wait: seconds until it may have room
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
@@ -23,7 +35,34 @@ local quota = tonumber(ARGV[3])
 if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
   return -1
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+local budget = tonumber(ARGV[4])
+local size = 0
+for i = 8, #ARGV, 2 do
+  size = size + string.len(ARGV[i])
+end
+if budget > 0 then
+  local stored = redis.call('MGET', KEYS[4], KEYS[5])
+  local current = tonumber(stored[1] or '0')
+  local previous = tonumber(stored[2] or '0')
+  local window = tonumber(ARGV[5])
+  local elapsed = tonumber(ARGV[2]) - tonumber(ARGV[6])
+  local room = budget - current - size
+  if room < previous * (window - elapsed) / window then
+    -- The previous window's share shrinks as this one goes on; what this one holds waits for
+    -- the next window, and shrinks through that one in turn.
+    local wait
+    if room >= 0 then
+      wait = window * (1 - room / previous) - elapsed
+    else
+      wait = window - elapsed + window * math.min(1, -room / math.max(current, 1))
+    end
+    return { -2, math.max(1, math.ceil(wait / 1000)) }
+  end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 7))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
+if redis.call('INCRBY', KEYS[4], size) == size then
+  redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[5]))
+end
 return 1

@@ -9,6 +9,8 @@
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
   KEYS[3] running set of the execution's account
+  KEYS[4] the account's stored bytes in the current window (see create-execution.lua): the
+          outputs the record keeps are counted there
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -24,6 +26,7 @@
   ARGV[11] worker id ('' for none): given, the worker ran an instant Choreo without taking the
           execution first, so it ends only if no worker has ever taken it (no lease field at all,
           not even a released one), and this worker is recorded as the one that ran it
+  ARGV[12] window length of the stored bytes, milliseconds
 
   Returns { applied, status }
    applied   1 when this call ended the execution, 0 when it had already ended (or is gone),
@@ -77,10 +80,14 @@ redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
+local outputBytes = redis.call('HSTRLEN', KEYS[1], 'output')
+if outputBytes > 0 and redis.call('INCRBY', KEYS[4], outputBytes) == outputBytes then
+  redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[12]))
+end
 if state[4] == '1' then
   -- The large fields decide first: encoding megabytes of outputs only to find them too large for
   -- the message would hold Redis, which serves every account, for nothing.
-  local large = redis.call('HSTRLEN', KEYS[1], 'output') + redis.call('HSTRLEN', KEYS[1], 'inputs')
+  local large = outputBytes + redis.call('HSTRLEN', KEYS[1], 'inputs')
   local record = ''
   if large <= 65536 then
     record = cjson.encode(redis.call('HGETALL', KEYS[1]))

@@ -1,0 +1,81 @@
+import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// Each account's budget of stored bytes against a real Redis: what creation and ends count, when
+// creation is refused, and how the previous window fades out. Times are made up, so that the
+// windows (as long as the retention, 300 s) can be crossed without waiting.
+describe("an account's budget of stored bytes", () => {
+  const prefix = isolatedPrefix('stored');
+  const keys = createKeySpace(prefix);
+  const windowMs = 300_000;
+  const windowIndex = 6_000_000;
+  const windowStart = windowIndex * windowMs;
+  let redis: Redis;
+  let store: ExecutionStore;
+
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'));
+    store = createExecutionStore({ redis, keys, retentionSeconds: windowMs / 1000 });
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  const stored = async (account: string, index = windowIndex) => Number((await redis.get(keys.accountStoredBytes(account, index))) ?? 0);
+  const execution = (account: string, starttime: number, size = 10_000) =>
+    newExecutionFixture({ account, starttime, deadline: starttime + 60_000, inputs: { Text: 'x'.repeat(size) } });
+
+  it('counts the bytes each record stores, refuses past the budget and says when there will be room', async () => {
+    expect(await store.create(execution('a1', windowStart), { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    const size = await stored('a1');
+    expect(size).toBeGreaterThan(10_000);
+    expect(size).toBeLessThan(10_400);
+    const ttl = await redis.pttl(keys.accountStoredBytes('a1', windowIndex));
+    expect(ttl).toBeGreaterThan(2 * windowMs - 10_000);
+    expect(ttl).toBeLessThanOrEqual(2 * windowMs);
+
+    const budget = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 3 * size - 1 };
+    expect(await store.create(execution('a1', windowStart + 1_000), budget)).toEqual({ outcome: 'created' });
+    const refused = await store.create(execution('a1', windowStart + 1_000), budget);
+    // This window holds it all: room comes once the next window is a little way in.
+    expect(refused).toMatchObject({ outcome: 'budget-exceeded' });
+    expect(refused.outcome === 'budget-exceeded' && refused.retryAfterSeconds).toBe(300);
+    expect(await stored('a1')).toBe(2 * size);
+    expect(await redis.scard(keys.accountRunning('a1'))).toBe(2);
+
+    // At the start of the next window the previous one still counts whole; half-way through, half.
+    const next = windowStart + windowMs;
+    const early = await store.create(execution('a1', next), budget);
+    expect(early).toMatchObject({ outcome: 'budget-exceeded' });
+    expect(early.outcome === 'budget-exceeded' && early.retryAfterSeconds).toBe(1);
+    expect(await store.create(execution('a1', next + windowMs / 2), budget)).toEqual({ outcome: 'created' });
+    expect(await stored('a1', windowIndex + 1)).toBe(size);
+  });
+
+  it('counts the outputs a record keeps when it ends', async () => {
+    const started = execution('a2', windowStart + 5_000, 10);
+    await store.create(started, { maxRunningPerAccount: 0 });
+    const before = await stored('a2');
+    const outputs = { Result: 'y'.repeat(5_000) };
+    expect(await store.finish(started.id, { status: 'SUCCESS', outputs, account: 'a2', now: windowStart + 6_000 })).toMatchObject({ applied: true });
+    expect(await stored('a2')).toBe(before + JSON.stringify(outputs).length);
+    // An end that does not apply counts nothing.
+    expect(await store.finish(started.id, { status: 'ERROR', outputs, account: 'a2', now: windowStart + 7_000 })).toMatchObject({ applied: false });
+    expect(await stored('a2')).toBe(before + JSON.stringify(outputs).length);
+  });
+
+  it('keeps accounts apart, and without a budget counts but never refuses', async () => {
+    const tight = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 15_000 };
+    expect(await store.create(execution('a3', windowStart), tight)).toEqual({ outcome: 'created' });
+    expect(await store.create(execution('a3', windowStart), tight)).toMatchObject({ outcome: 'budget-exceeded' });
+    expect(await store.create(execution('a4', windowStart), tight)).toEqual({ outcome: 'created' });
+    for (let i = 0; i < 3; i += 1) {
+      expect(await store.create(execution('a3', windowStart), { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    }
+    expect(await stored('a3')).toBeGreaterThan(40_000);
+  });
+});
