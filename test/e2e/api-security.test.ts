@@ -171,6 +171,8 @@ describe('security and bad input end to end', () => {
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       }
       expect((await plainGet('/metrics', viaProxy('198.51.100.7', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }))).status).toBe(429);
+      // A program with an application key costs no hash, and is still served.
+      expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.acmeApp)))).status).toBe(200);
       // Another client behind the same proxy is served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.8', authHeaders(alice)))).status).toBe(200);
     });

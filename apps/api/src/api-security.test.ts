@@ -82,7 +82,7 @@ describe('access rules in process', () => {
       await throttled?.close();
     });
 
-    it('gets 429 with Retry-After once over the limit, whatever it sends, without holding back other clients', async () => {
+    it('gets 429 with Retry-After once over the limit for any password, right or wrong, without holding back other clients', async () => {
       const { alice } = throttled.credentials;
       const wrong = { ...alice, secret: `${alice.secret}!` };
       for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', wrong, { clientAddress: attacker })).status).toBe(401);
@@ -99,6 +99,18 @@ describe('access rules in process', () => {
       // The same address as IPv4 inside IPv6 is the same client; another client is served.
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: `::ffff:${attacker}` })).status).toBe(429);
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: '198.51.100.8' })).status).toBe(200);
+    });
+
+    it('still serves application keys from a client over the limit, which cost no hash and cannot be guessed', async () => {
+      const { alice, acmeApp } = throttled.credentials;
+      const client = '198.51.100.20';
+      for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: client })).status).toBe(429);
+      expect((await throttled.call('GET', '/choreos', acmeApp, { clientAddress: client })).status).toBe(200);
+      // A wrong key, an unknown name or a user's password under an application's name: 429 alike.
+      for (const credential of [{ ...acmeApp, secret: 'guess' }, { ...acmeApp, name: 'nobody' }, { ...acmeApp, name: alice.name, secret: alice.secret }]) {
+        expect((await throttled.call('GET', '/choreos', credential, { clientAddress: client })).status).toBe(429);
+      }
     });
 
     it('counts guesses still being checked, so a burst in parallel gets no more than the limit', async () => {

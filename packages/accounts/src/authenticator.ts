@@ -14,6 +14,11 @@ export interface Authenticator {
   /** The principal for an account's user or application, or undefined. */
   authenticate(account: string, name: string, secret: string): Promise<Principal | undefined>;
   authenticateOperator(name: string, secret: string): Promise<Principal | undefined>;
+  /**
+   * An account's application by its key alone: no password checked, no decoy hashed, so it costs
+   * microseconds whatever the answer — for clients that may not cost a password hash any more.
+   */
+  authenticateKey(account: string, name: string, secret: string): Promise<Principal | undefined>;
 }
 
 /**
@@ -70,6 +75,12 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
       // faster than an unknown name does, telling a prober which application names exist.
       if (!user) await decoy(secret);
       return undefined;
+    },
+
+    async authenticateKey(account, name, secret) {
+      const app = await accounts.getCredential(account, 'app', name);
+      if (!app?.secretHash.startsWith('sha256$') || !verifyKey(secret, app.secretHash)) return undefined;
+      return { kind: 'app', account, name, choreos: app.choreos };
     },
 
     async authenticateOperator(name, secret) {

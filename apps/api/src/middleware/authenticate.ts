@@ -42,14 +42,23 @@ export interface Authentication {
 }
 
 /**
- * Runs one authentication attempt under the throttle: a client over its limit of failures gets 429
- * without any secret being checked, whatever it sends (checking would cost the hash the limit
- * saves). An attempt that throws (Redis down) is no failed authentication.
+ * Runs one authentication attempt under the throttle. A client over its limit of failures gets 429
+ * without any password being checked (that would cost the hash the limit saves), unless `cheap`
+ * accepts it: an application key costs no hash and cannot be guessed, so the programs behind an
+ * address shared with someone failing (a proxy, a NAT) keep working. An attempt that throws
+ * (Redis down) is no failed authentication.
  */
-async function throttled(c: Context, authentication: Authentication, attempt: () => Promise<Principal | undefined>): Promise<Principal | undefined> {
+async function throttled(
+  c: Context,
+  authentication: Authentication,
+  attempt: () => Promise<Principal | undefined>,
+  cheap?: () => Promise<Principal | undefined>,
+): Promise<Principal | undefined> {
   const client = authentication.clientAddress(c);
   const retryAfterSeconds = authentication.throttle.begin(client);
   if (retryAfterSeconds > 0) {
+    const principal = await cheap?.();
+    if (principal) return principal;
     throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
@@ -86,7 +95,13 @@ export function authenticateAccount(options: { authentication: Authentication; s
     }
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
-    const principal = await throttled(c, authentication, () => authentication.authenticator.authenticate(account, credentials[0], credentials[1]));
+    const [name, secret] = credentials;
+    const principal = await throttled(
+      c,
+      authentication,
+      () => authentication.authenticator.authenticate(account, name, secret),
+      () => authentication.authenticator.authenticateKey(account, name, secret),
+    );
     if (!principal) throw unauthorized();
     c.set('principal', principal);
     await next();
