@@ -56,6 +56,24 @@ describe("an account's budget of stored bytes", () => {
     expect(await stored('a1', windowIndex + 1)).toBe(size);
   });
 
+  it('lets the previous window fade out over this one, and says when there will be room', async () => {
+    const before = windowStart - 100_000;
+    for (let i = 0; i < 2; i += 1) await store.create(execution('a5', before), { maxRunningPerAccount: 0 });
+    const size = (await stored('a5', windowIndex - 1)) / 2;
+    const budget = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 2 * size };
+    // A quarter in, three quarters of the previous 2 × size still count: room in 75 s more.
+    const refused = await store.create(execution('a5', windowStart + windowMs / 4), budget);
+    expect(refused).toEqual({ outcome: 'budget-exceeded', retryAfterSeconds: 75 });
+    expect(await store.create(execution('a5', windowStart + windowMs / 2), budget)).toEqual({ outcome: 'created' });
+  });
+
+  it('refuses for good a record larger than the whole budget, counting nothing', async () => {
+    const larger = await store.create(execution('a6', windowStart, 2_000), { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 1_000 });
+    expect(larger).toEqual({ outcome: 'larger-than-budget' });
+    expect(await stored('a6')).toBe(0);
+    expect(await redis.scard(keys.accountRunning('a6'))).toBe(0);
+  });
+
   it('counts the outputs a record keeps when it ends', async () => {
     const started = execution('a2', windowStart + 5_000, 10);
     await store.create(started, { maxRunningPerAccount: 0 });

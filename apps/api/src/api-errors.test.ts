@@ -237,6 +237,19 @@ describe('refused requests in process', () => {
       expect((await budgeted.call('POST', path, budgeted.credentials.bob, encode('x'.repeat(5_000)))).status).toBe(202);
       // The refused runs left neither a record nor a job behind.
       expect(await budgeted.redis.scard(budgeted.keys.accountRunning('acme'))).toBe(2);
+      const records: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, found] = await budgeted.redis.scan(cursor, 'MATCH', budgeted.keys.execution('*'), 'COUNT', 1000);
+        records.push(...found);
+        cursor = next;
+      } while (cursor !== '0');
+      expect(records).toHaveLength(3);
+      expect(await budgeted.queue.getJobCounts('wait', 'prioritized', 'delayed')).toEqual({ wait: 3, prioritized: 0, delayed: 0 });
+      // A run larger than the whole budget would never fit: 413, not a 429 to retry.
+      const larger = await budgeted.call('POST', path, budgeted.credentials.bob, encode('x'.repeat(9_000)));
+      await expectError(larger, 413, 'PAYLOAD_TOO_LARGE');
+      expect(larger.headers.get('retry-after')).toBeNull();
     } finally {
       await budgeted.close();
     }

@@ -20,10 +20,11 @@ import { storageWindow } from './storage-window.ts';
  * - `created`; `exists`: an execution with this id exists already;
  * - `quota-exceeded`: the account has its maximum of RUNNING executions;
  * - `budget-exceeded`: storing it would take the account past its budget of stored bytes, for
- *   `retryAfterSeconds` more at least.
+ *   `retryAfterSeconds` more at least;
+ * - `larger-than-budget`: the record alone is larger than the budget, and never will fit.
  */
 export type CreateResult =
-  | { outcome: 'created' | 'exists' | 'quota-exceeded' }
+  | { outcome: 'created' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number };
 
 export interface CreateOptions {
@@ -142,6 +143,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       );
       if (reply === 1) return { outcome: 'created' };
       if (reply === -1) return { outcome: 'quota-exceeded' };
+      if (reply === -3) return { outcome: 'larger-than-budget' };
       if (Array.isArray(reply)) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
       return { outcome: 'exists' };
     },

@@ -56,6 +56,9 @@ export function newExecutionId(): string {
 }
 
 function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
+  if (created.outcome === 'larger-than-budget') {
+    return new ApiError('PAYLOAD_TOO_LARGE', `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`);
+  }
   if (created.outcome === 'budget-exceeded') {
     return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
       headers: { 'Retry-After': String(created.retryAfterSeconds) },
@@ -127,7 +130,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         const queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
         const created = await creating;
-        if (created.outcome === 'quota-exceeded' || created.outcome === 'budget-exceeded') {
+        if (created.outcome !== 'created' && created.outcome !== 'exists') {
           // The job was sent along with the refused record; it would find nothing to run.
           await queued.then(() => queue.remove(id)).catch(() => {});
           throw refusal(created, config);

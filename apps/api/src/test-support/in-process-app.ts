@@ -10,9 +10,11 @@ import {
   createKeySpace,
   createRedisConnection,
   waitUntilReady,
+  type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
 } from '@ces/store';
+import type { Queue } from 'bullmq';
 import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
 import type { Redis } from 'ioredis';
 import { createApp, type AppConfig } from '../app.ts';
@@ -40,6 +42,7 @@ export interface InProcessApp {
   redis: Redis;
   keys: KeySpace;
   executions: ExecutionStore;
+  queue: Queue<ExecutionJobData>;
   credentials: {
     /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
     alice: TestCredential;
@@ -113,6 +116,7 @@ export async function startInProcessApp(options: {
     redis,
     keys,
     executions,
+    queue,
     credentials,
     call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };

@@ -26,6 +26,7 @@
    1            created
    0            an execution with this id exists already
   -1            the account is at its quota of running executions
+  -3            the record alone is larger than the budget: it would never fit
    {-2, wait}   the account is at its budget of stored bytes; wait: seconds until it may have room
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -41,6 +42,9 @@ for i = 8, #ARGV, 2 do
   size = size + string.len(ARGV[i])
 end
 if budget > 0 then
+  if size > budget then
+    return -3
+  end
   local stored = redis.call('MGET', KEYS[4], KEYS[5])
   local current = tonumber(stored[1] or '0')
   local previous = tonumber(stored[2] or '0')
