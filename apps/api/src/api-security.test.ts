@@ -85,6 +85,8 @@ describe('access rules in process', () => {
     it('gets 429 with Retry-After once over the limit for any password, right or wrong, without holding back other clients', async () => {
       const { alice } = throttled.credentials;
       const wrong = { ...alice, secret: `${alice.secret}!` };
+      // Remembered from now on: a remembered password is still refused once over the limit.
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: attacker })).status).toBe(200);
       for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', wrong, { clientAddress: attacker })).status).toBe(401);
       for (const [credential, accept] of [[wrong, 'application/json'], [alice, 'application/json'], [alice, 'application/xml']] as const) {
         const res = await throttled.call('GET', '/choreos', credential, { clientAddress: attacker, accept });
@@ -121,6 +123,13 @@ describe('access rules in process', () => {
       const statuses = burst.map((res) => res.status).sort();
       expect(statuses.filter((status) => status === 401)).toHaveLength(3);
       expect(statuses.filter((status) => status === 429)).toHaveLength(9);
+    });
+
+    it('serves an honest burst of parallel requests whose password is not remembered yet', async () => {
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, () => throttled.call('GET', '/choreos', throttled.credentials.bob, { clientAddress: '203.0.113.70' })),
+      );
+      expect(burst.map((res) => res.status)).toEqual(new Array(30).fill(200));
     });
 
     it('never counts successful requests', async () => {

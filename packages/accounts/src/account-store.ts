@@ -1,6 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { KeySpace } from '@ces/store';
-import { digestKey, generateKey, hashPassword } from './secrets.ts';
+import { digestKey, generateKey, hashPassword, MIN_KEY_LENGTH } from './secrets.ts';
 
 export type CredentialKind = 'user' | 'app';
 
@@ -122,7 +122,7 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     },
 
     async putApp(account, name, key, choreos) {
-      if (key.length < 32) throw new AccountError('an application key needs at least 32 characters');
+      if (key.length < MIN_KEY_LENGTH) throw new AccountError(`an application key needs at least ${MIN_KEY_LENGTH} characters`);
       await putCredential(account, 'app', name, digestKey(key), choreos);
     },
 

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { AccountStore, CredentialKind, StoredCredential } from './account-store.ts';
-import { decoyPasswordHash, verifyKey, verifyPassword } from './secrets.ts';
+import { decoyPasswordHash, MIN_KEY_LENGTH, verifyKey, verifyPassword } from './secrets.ts';
 
 export interface Principal {
   kind: CredentialKind | 'operator';
@@ -15,6 +15,11 @@ export interface Authenticator {
   authenticate(account: string, name: string, secret: string): Promise<Principal | undefined>;
   authenticateOperator(name: string, secret: string): Promise<Principal | undefined>;
   /**
+   * What can be checked without hashing: an application key, or a password verified moments ago.
+   * Undefined says nothing about the credentials, only that `authenticate` must decide.
+   */
+  authenticateCached(account: string, name: string, secret: string): Promise<Principal | undefined>;
+  /**
    * An account's application by its key alone: no password checked, no decoy hashed, so it costs
    * microseconds whatever the answer — for clients that may not cost a password hash any more.
    */
@@ -25,7 +30,9 @@ export interface Authenticator {
  * Checks Basic credentials. A password hash costs milliseconds by design, so a successful check of
  * a password is remembered for `cacheTtlMs` under an HMAC of (stored hash, secret) with a
  * per-process key: no secret is kept in clear, and changing or revoking a credential changes its
- * stored hash, which the cache key includes, so it stops working at once.
+ * stored hash, which the cache key includes, so it stops working at once. Checks of the same
+ * secret against the same hash that overlap share one hash: the requests of a busy client all
+ * miss together when its remembered check expires.
  */
 export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?: number; cacheSize?: number }): Authenticator {
   const { accounts } = deps;
@@ -35,40 +42,61 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
   // times the HMAC itself — and this runs on every request of a user.
   const cacheKeySecret = createSecretKey(randomBytes(32));
   const verified = new Map<string, number>();
+  const verifying = new Map<string, Promise<boolean>>();
 
   function cacheKey(stored: StoredCredential, secret: string) {
     return createHmac('sha256', cacheKeySecret).update(stored.secretHash).update('\0').update(secret).digest('base64');
   }
 
-  async function verify(stored: StoredCredential, secret: string): Promise<boolean> {
-    // An application key's digest is a single SHA-256, cheaper than the cache's own HMAC.
-    if (stored.secretHash.startsWith('sha256$')) return verifyKey(secret, stored.secretHash);
-    const key = cacheKey(stored, secret);
+  const isKey = (stored: StoredCredential) => stored.secretHash.startsWith('sha256$');
+
+  function remembered(key: string): boolean {
     const expires = verified.get(key);
-    if (expires !== undefined && expires > Date.now()) return true;
-    const ok = await verifyPassword(secret, stored.secretHash);
-    if (ok) {
-      if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
-      verified.set(key, Date.now() + cacheTtlMs);
+    return expires !== undefined && expires > Date.now();
+  }
+
+  /** An application key (a single SHA-256, cheaper than the cache's own HMAC), or a remembered password. */
+  function verifiedWithoutHashing(stored: StoredCredential, secret: string): boolean {
+    return isKey(stored) ? verifyKey(secret, stored.secretHash) : remembered(cacheKey(stored, secret));
+  }
+
+  async function verify(stored: StoredCredential, secret: string): Promise<boolean> {
+    if (isKey(stored)) return verifyKey(secret, stored.secretHash);
+    const key = cacheKey(stored, secret);
+    if (remembered(key)) return true;
+    let pending = verifying.get(key);
+    if (!pending) {
+      pending = verifyPassword(secret, stored.secretHash).then((ok) => {
+        if (ok) {
+          if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+          verified.set(key, Date.now() + cacheTtlMs);
+        }
+        return ok;
+      });
+      verifying.set(key, pending);
+      void pending.finally(() => verifying.delete(key)).catch(() => {});
     }
-    return ok;
+    return pending;
   }
 
   async function decoy(secret: string) {
     await verifyPassword(secret, await decoyPasswordHash());
   }
 
+  /** A name may be a user's and an application's at once; the user is tried first. */
+  async function credentialsNamed(account: string, name: string) {
+    const [user, app] = await Promise.all([accounts.getCredential(account, 'user', name), accounts.getCredential(account, 'app', name)]);
+    return { user, app, both: [['user', user], ['app', app]] as const };
+  }
+
   return {
     async authenticate(account, name, secret) {
-      const [user, app] = await Promise.all([
-        accounts.getCredential(account, 'user', name),
-        accounts.getCredential(account, 'app', name),
-      ]);
+      const { user, app, both } = await credentialsNamed(account, name);
       if (!user && !app) {
         await decoy(secret);
         return undefined;
       }
-      for (const [kind, stored] of [['user', user], ['app', app]] as const) {
+      for (const [kind, stored] of both) {
         if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
       }
       // A wrong application key is checked in microseconds; without a hash here it would answer
@@ -77,9 +105,18 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
       return undefined;
     },
 
+    async authenticateCached(account, name, secret) {
+      for (const [kind, stored] of (await credentialsNamed(account, name)).both) {
+        if (stored && verifiedWithoutHashing(stored, secret)) return { kind, account, name, choreos: stored.choreos };
+      }
+      return undefined;
+    },
+
     async authenticateKey(account, name, secret) {
+      // Shorter than any key: not worth a look-up, which is all a throttled client may cost.
+      if (secret.length < MIN_KEY_LENGTH) return undefined;
       const app = await accounts.getCredential(account, 'app', name);
-      if (!app?.secretHash.startsWith('sha256$') || !verifyKey(secret, app.secretHash)) return undefined;
+      if (!app || !isKey(app) || !verifyKey(secret, app.secretHash)) return undefined;
       return { kind: 'app', account, name, choreos: app.choreos };
     },
 

@@ -28,8 +28,9 @@ interface CachedAnswer {
  * Absent credentials are remembered like present ones: every request with an application key also
  * looks up a user of that name, so otherwise each such request would still wait for Redis. A new
  * credential is announced like any change, so a remembered absence is as fresh as a remembered
- * record; and a prober trying many names pays a password hash for each, which bounds how fast it can
- * push real entries out.
+ * record; and a prober trying many names pays a password hash for each until the API throttles it,
+ * and after that only a look-up for secrets as long as a key: no dearer than the TLS handshakes
+ * anyone may open, and at worst it pushes real entries out, which then cost a Redis read again.
  *
  * Writes go to the wrapped store and clear the cache once done, so this process sees its own changes
  * without waiting for the message.

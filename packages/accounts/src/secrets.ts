@@ -45,6 +45,9 @@ export function verifyKey(key: string, encoded: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** The shortest application key accepted; generated ones are 43 characters. */
+export const MIN_KEY_LENGTH = 32;
+
 /** A new application key: 32 random bytes, base64url (43 characters). */
 export function generateKey(): string {
   return randomBytes(32).toString('base64url');

@@ -41,36 +41,46 @@ export interface Authentication {
   clientAddress: (c: Context) => string;
 }
 
+interface Checks {
+  /** What costs no hash (an application key, a password verified moments ago), or undefined. */
+  cheap?: () => Promise<Principal | undefined>;
+  /** What a client over its limit may still pass with: costs no hash and cannot be guessed. */
+  whileRefused?: () => Promise<Principal | undefined>;
+  /** The full check, which may hash. */
+  full: () => Promise<Principal | undefined>;
+}
+
 /**
- * Runs one authentication attempt under the throttle. A client over its limit of failures gets 429
- * without any password being checked (that would cost the hash the limit saves), unless `cheap`
- * accepts it: an application key costs no hash and cannot be guessed, so the programs behind an
- * address shared with someone failing (a proxy, a NAT) keep working. An attempt that throws
- * (Redis down) is no failed authentication.
+ * One authentication under the throttle. What costs no hash goes first and is not throttled. A
+ * client over its limit of failures then gets 429, except with an application key, so that the
+ * programs behind an address shared with whoever fails (a proxy, a NAT) keep working; a remembered
+ * password is not taken then, or guesses could be tried against the memory at full speed.
+ * Otherwise the full check waits for the client's turn. An attempt that throws (Redis down) is no
+ * failed authentication.
  */
-async function throttled(
-  c: Context,
-  authentication: Authentication,
-  attempt: () => Promise<Principal | undefined>,
-  cheap?: () => Promise<Principal | undefined>,
-): Promise<Principal | undefined> {
+async function throttled(c: Context, authentication: Authentication, checks: Checks): Promise<Principal | undefined> {
+  const { throttle } = authentication;
   const client = authentication.clientAddress(c);
-  const retryAfterSeconds = authentication.throttle.begin(client);
+  const refusedFor = throttle.refusedFor(client);
+  if (refusedFor === 0) {
+    const principal = await checks.cheap?.();
+    if (principal) return principal;
+  }
+  const retryAfterSeconds = refusedFor || (await throttle.acquire(client));
   if (retryAfterSeconds > 0) {
-    const principal = await cheap?.();
+    const principal = await checks.whileRefused?.();
     if (principal) return principal;
     throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   }
-  let principal: Principal | undefined;
   let failed = false;
   try {
-    principal = await attempt();
+    const principal = await checks.full();
     failed = principal === undefined;
     return principal;
   } finally {
-    authentication.throttle.end(client, failed);
+    throttle.end(client, failed);
   }
 }
 
@@ -96,12 +106,12 @@ export function authenticateAccount(options: { authentication: Authentication; s
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
     const [name, secret] = credentials;
-    const principal = await throttled(
-      c,
-      authentication,
-      () => authentication.authenticator.authenticate(account, name, secret),
-      () => authentication.authenticator.authenticateKey(account, name, secret),
-    );
+    const { authenticator } = authentication;
+    const principal = await throttled(c, authentication, {
+      cheap: () => authenticator.authenticateCached(account, name, secret),
+      whileRefused: () => authenticator.authenticateKey(account, name, secret),
+      full: () => authenticator.authenticate(account, name, secret),
+    });
     if (!principal) throw unauthorized();
     c.set('principal', principal);
     await next();
@@ -120,11 +130,13 @@ export function authenticateOperator(options: { authentication: Authentication }
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
     // An account's credentials that verify are a known caller without the right, not a failure.
-    const principal = await throttled(c, options.authentication, async () => {
-      const operator = await authenticator.authenticateOperator(credentials[0], credentials[1]);
-      if (operator) return operator;
-      const account = parseDomainHeader(c.req.header('x-service-domain'));
-      return account ? authenticator.authenticate(account, credentials[0], credentials[1]) : undefined;
+    const principal = await throttled(c, options.authentication, {
+      full: async () => {
+        const operator = await authenticator.authenticateOperator(credentials[0], credentials[1]);
+        if (operator) return operator;
+        const account = parseDomainHeader(c.req.header('x-service-domain'));
+        return account ? authenticator.authenticate(account, credentials[0], credentials[1]) : undefined;
+      },
     });
     if (!principal) throw unauthorized();
     if (principal.kind !== 'operator') throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');

@@ -1,82 +1,116 @@
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle } from './login-throttle.ts';
+import { createLoginThrottle, type LoginThrottle } from './login-throttle.ts';
 
 function clock(start = 1_000_000) {
   let now = start;
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-function fail(throttle: ReturnType<typeof createLoginThrottle>, client: string, times: number) {
+async function fail(throttle: LoginThrottle, client: string, times: number) {
   for (let i = 0; i < times; i += 1) {
-    expect(throttle.begin(client)).toBe(0);
+    expect(await throttle.acquire(client)).toBe(0);
     throttle.end(client, true);
   }
 }
 
+/** Whether a promise has settled by the time everything already queued has run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
 describe('login throttle', () => {
-  it('lets a client fail up to the limit, then refuses it until its window ends', () => {
+  it('lets a client fail up to the limit, then refuses it until its window ends', async () => {
     const time = clock();
     const throttle = createLoginThrottle({ maxFailures: 3, windowMs: 60_000, now: time.now });
-    fail(throttle, '198.51.100.7', 3);
-    expect(throttle.begin('198.51.100.7')).toBe(60);
+    await fail(throttle, '198.51.100.7', 3);
+    expect(throttle.refusedFor('198.51.100.7')).toBe(60);
+    expect(await throttle.acquire('198.51.100.7')).toBe(60);
     time.advance(45_500);
-    expect(throttle.begin('198.51.100.7')).toBe(15);
+    expect(throttle.refusedFor('198.51.100.7')).toBe(15);
     time.advance(14_500);
-    expect(throttle.begin('198.51.100.7')).toBe(0);
+    expect(throttle.refusedFor('198.51.100.7')).toBe(0);
+    expect(await throttle.acquire('198.51.100.7')).toBe(0);
   });
 
-  it('keeps clients apart', () => {
+  it('keeps clients apart', async () => {
     const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
-    fail(throttle, '198.51.100.7', 2);
-    expect(throttle.begin('198.51.100.7')).toBeGreaterThan(0);
-    expect(throttle.begin('198.51.100.8')).toBe(0);
+    await fail(throttle, '198.51.100.7', 2);
+    expect(throttle.refusedFor('198.51.100.7')).toBeGreaterThan(0);
+    expect(throttle.refusedFor('198.51.100.8')).toBe(0);
+    expect(await throttle.acquire('198.51.100.8')).toBe(0);
   });
 
-  it('counts attempts in flight, so parallel guesses cannot all pass before the first failure', () => {
+  it('runs at most the failures left at once; the others wait for a turn instead of being refused', async () => {
     const throttle = createLoginThrottle({ maxFailures: 3, now: clock().now });
-    expect([1, 2, 3].map(() => throttle.begin('c'))).toEqual([0, 0, 0]);
-    expect(throttle.begin('c')).toBeGreaterThan(0);
+    await fail(throttle, 'c', 1);
+    const turns = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
+    expect(await turns[0]).toBe(0);
+    expect(await turns[1]).toBe(0);
+    expect(await settled(turns[2]!)).toBe(false);
+    // A success frees a turn for the one waiting.
     throttle.end('c', false);
-    expect(throttle.begin('c')).toBe(0);
+    expect(await turns[2]).toBe(0);
+    expect(throttle.refusedFor('c')).toBe(0);
   });
 
-  it('never counts successes', () => {
+  it('refuses those waiting once the attempts before them have used up the failures', async () => {
     const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
-    for (let i = 0; i < 10; i += 1) {
-      expect(throttle.begin('c')).toBe(0);
-      throttle.end('c', false);
-    }
-    fail(throttle, 'c', 2);
-    expect(throttle.begin('c')).toBeGreaterThan(0);
+    const first = [await throttle.acquire('c'), await throttle.acquire('c')];
+    expect(first).toEqual([0, 0]);
+    const waiting = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
+    expect(await settled(waiting[0]!)).toBe(false);
+    throttle.end('c', true);
+    throttle.end('c', true);
+    for (const turn of waiting) expect(await turn).toBe(60);
   });
 
-  it('starts a fresh window for an attempt still in flight when the old one ends', () => {
+  it('never counts successes, and remembers nothing of a client that has not failed', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 2, maxClients: 2, now: clock().now });
+    await fail(throttle, 'c', 1);
+    for (let i = 0; i < 10; i += 1) {
+      expect(await throttle.acquire('honest')).toBe(0);
+      throttle.end('honest', false);
+    }
+    // Had the honest client been remembered, this one would have pushed out the oldest, 'c'.
+    await fail(throttle, 'x', 1);
+    await fail(throttle, 'c', 1);
+    expect(throttle.refusedFor('c')).toBeGreaterThan(0);
+  });
+
+  it('starts a fresh window for an attempt still in flight when the old one ends', async () => {
     const time = clock();
     const throttle = createLoginThrottle({ maxFailures: 2, windowMs: 1_000, now: time.now });
-    fail(throttle, 'c', 1);
-    expect(throttle.begin('c')).toBe(0);
+    await fail(throttle, 'c', 1);
+    expect(await throttle.acquire('c')).toBe(0);
     time.advance(1_000);
-    expect(throttle.begin('c')).toBe(0);
+    expect(await throttle.acquire('c')).toBe(0);
     throttle.end('c', true);
     throttle.end('c', true);
-    expect(throttle.begin('c')).toBe(1);
+    expect(throttle.refusedFor('c')).toBe(1);
   });
 
-  it('forgets the oldest client first when it remembers too many', () => {
+  it('forgets the oldest client first when it remembers too many, and wakes those that waited on it', async () => {
     const throttle = createLoginThrottle({ maxFailures: 1, maxClients: 2, now: clock().now });
-    fail(throttle, 'a', 1);
-    fail(throttle, 'b', 1);
-    expect(throttle.begin('a')).toBeGreaterThan(0);
-    fail(throttle, 'c', 1);
-    expect(throttle.begin('b')).toBeGreaterThan(0);
-    expect(throttle.begin('a')).toBe(0);
+    await fail(throttle, 'a', 1);
+    expect(await throttle.acquire('b')).toBe(0);
+    const waitingOnB = throttle.acquire('b');
+    expect(await settled(waitingOnB)).toBe(false);
+    await fail(throttle, 'c', 1);
+    expect(throttle.refusedFor('a')).toBe(0);
+    expect(throttle.refusedFor('c')).toBeGreaterThan(0);
+    await fail(throttle, 'd', 1);
+    expect(await waitingOnB).toBe(0);
   });
 
-  it('does nothing with a limit of 0', () => {
+  it('does nothing with a limit of 0', async () => {
     const throttle = createLoginThrottle({ maxFailures: 0 });
     for (let i = 0; i < 100; i += 1) {
-      expect(throttle.begin('c')).toBe(0);
+      expect(await throttle.acquire('c')).toBe(0);
       throttle.end('c', true);
     }
+    expect(throttle.refusedFor('c')).toBe(0);
   });
 });
