@@ -86,6 +86,19 @@ describe("an account's budget of stored bytes", () => {
     expect(await stored('a2')).toBe(before + JSON.stringify(outputs).length);
   });
 
+  it('counts the checkpointed outputs that an end without outputs of its own keeps', async () => {
+    const started = execution('a7', windowStart + 5_000, 10);
+    await store.create(started, { maxRunningPerAccount: 0 });
+    const before = await stored('a7');
+    await store.claim(started.id, '10.0.0.1', 'worker-a', 'lease-a');
+    const outputs = { Partial: 'z'.repeat(3_000) };
+    expect(await store.checkpoint(started.id, { nextStep: 1, results: {}, outputs }, 'lease-a')).toBe('continue');
+    expect(await stored('a7')).toBe(before);
+    // Terminated from the API, which has no outputs to give: the checkpoint's are kept, and counted.
+    expect(await store.finish(started.id, { status: 'TERMINATED_MANUALLY', account: 'a7', now: windowStart + 6_000 })).toMatchObject({ applied: true });
+    expect(await stored('a7')).toBe(before + JSON.stringify(outputs).length);
+  });
+
   it('keeps accounts apart, and without a budget counts but never refuses', async () => {
     const tight = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 15_000 };
     expect(await store.create(execution('a3', windowStart), tight)).toEqual({ outcome: 'created' });

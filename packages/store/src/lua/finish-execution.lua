@@ -80,7 +80,10 @@ redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
-local outputBytes = redis.call('HSTRLEN', KEYS[1], 'output')
+local outputBytes = string.len(ARGV[4])
+if ARGV[4] == '' then
+  outputBytes = redis.call('HSTRLEN', KEYS[1], 'output')
+end
 if outputBytes > 0 and redis.call('INCRBY', KEYS[4], outputBytes) == outputBytes then
   redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[12]))
 end
