@@ -127,6 +127,8 @@ describe('security and bad input end to end', () => {
       await proxied?.stop();
     });
 
+    const viaProxy = (client: string, headers: Record<string, string>) => ({ ...headers, 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client });
+
     function plainGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
       return new Promise((resolve, reject) => {
         const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -154,8 +156,6 @@ describe('security and bad input end to end', () => {
     });
 
     it('throttles each client by the address the proxy saw, on the interface and the operator endpoints', async () => {
-      const viaProxy = (client: string, headers: Record<string, string>) =>
-        ({ ...headers, 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': client });
       const { alice, operator } = stack.credentials;
       const wrongAlice = authHeaders({ ...alice, secret: 'not-her-password' });
       const wrongOperator = { Authorization: `Basic ${Buffer.from(`${operator.name}:wrong`).toString('base64')}` };
@@ -175,6 +175,17 @@ describe('security and bad input end to end', () => {
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.acmeApp)))).status).toBe(200);
       // Another client behind the same proxy is served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.8', authHeaders(alice)))).status).toBe(200);
+    });
+
+    it("counts an account's password on the operator endpoints like a failure, since it costs hashes; not a key", async () => {
+      const client = '198.51.100.40';
+      for (let i = 0; i < 5; i += 1) {
+        expect((await plainGet('/metrics', viaProxy(client, authHeaders(stack.credentials.acmeApp)))).status).toBe(403);
+      }
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await plainGet('/metrics', viaProxy(client, authHeaders(stack.credentials.alice)))).status);
+      // Each costs up to two hashes (the operator's check, then the account's): the second uses up three.
+      expect(statuses).toEqual([403, 403, 429]);
     });
   });
 

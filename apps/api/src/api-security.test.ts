@@ -125,6 +125,17 @@ describe('access rules in process', () => {
       expect(statuses.filter((status) => status === 429)).toHaveLength(9);
     });
 
+    it('tries no more guesses than the limit against a remembered password, however many come at once', async () => {
+      const { alice } = throttled.credentials;
+      const client = '203.0.113.80';
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: client })).status).toBe(200);
+      const guesses = Array.from({ length: 40 }, (_, i) => (i === 29 ? alice : { ...alice, secret: `guess-${i}` }));
+      const answers = await Promise.all(guesses.map((credential) => throttled.call('GET', '/choreos', credential, { clientAddress: client })));
+      expect(answers.filter((res) => res.status === 401)).toHaveLength(3);
+      expect(answers[29]!.status).toBe(429);
+      expect(answers.every((res) => res.status === 401 || res.status === 429)).toBe(true);
+    });
+
     it('serves an honest burst of parallel requests whose password is not remembered yet', async () => {
       const burst = await Promise.all(
         Array.from({ length: 30 }, () => throttled.call('GET', '/choreos', throttled.credentials.bob, { clientAddress: '203.0.113.70' })),

@@ -15,11 +15,6 @@ export interface Authenticator {
   authenticate(account: string, name: string, secret: string): Promise<Principal | undefined>;
   authenticateOperator(name: string, secret: string): Promise<Principal | undefined>;
   /**
-   * What can be checked without hashing: an application key, or a password verified moments ago.
-   * Undefined says nothing about the credentials, only that `authenticate` must decide.
-   */
-  authenticateCached(account: string, name: string, secret: string): Promise<Principal | undefined>;
-  /**
    * An account's application by its key alone: no password checked, no decoy hashed, so it costs
    * microseconds whatever the answer — for clients that may not cost a password hash any more.
    */
@@ -55,11 +50,6 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
     return expires !== undefined && expires > Date.now();
   }
 
-  /** An application key (a single SHA-256, cheaper than the cache's own HMAC), or a remembered password. */
-  function verifiedWithoutHashing(stored: StoredCredential, secret: string): boolean {
-    return isKey(stored) ? verifyKey(secret, stored.secretHash) : remembered(cacheKey(stored, secret));
-  }
-
   async function verify(stored: StoredCredential, secret: string): Promise<boolean> {
     if (isKey(stored)) return verifyKey(secret, stored.secretHash);
     const key = cacheKey(stored, secret);
@@ -83,20 +73,17 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
     await verifyPassword(secret, await decoyPasswordHash());
   }
 
-  /** A name may be a user's and an application's at once; the user is tried first. */
-  async function credentialsNamed(account: string, name: string) {
-    const [user, app] = await Promise.all([accounts.getCredential(account, 'user', name), accounts.getCredential(account, 'app', name)]);
-    return { user, app, both: [['user', user], ['app', app]] as const };
-  }
-
   return {
     async authenticate(account, name, secret) {
-      const { user, app, both } = await credentialsNamed(account, name);
+      const [user, app] = await Promise.all([
+        accounts.getCredential(account, 'user', name),
+        accounts.getCredential(account, 'app', name),
+      ]);
       if (!user && !app) {
         await decoy(secret);
         return undefined;
       }
-      for (const [kind, stored] of both) {
+      for (const [kind, stored] of [['user', user], ['app', app]] as const) {
         if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
       }
       // A wrong application key is checked in microseconds; without a hash here it would answer
@@ -105,15 +92,8 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
       return undefined;
     },
 
-    async authenticateCached(account, name, secret) {
-      for (const [kind, stored] of (await credentialsNamed(account, name)).both) {
-        if (stored && verifiedWithoutHashing(stored, secret)) return { kind, account, name, choreos: stored.choreos };
-      }
-      return undefined;
-    },
-
     async authenticateKey(account, name, secret) {
-      // Shorter than any key: not worth a look-up, which is all a throttled client may cost.
+      // Shorter than any key: not worth a look-up, which is all this check may cost anyone.
       if (secret.length < MIN_KEY_LENGTH) return undefined;
       const app = await accounts.getCredential(account, 'app', name);
       if (!app || !isKey(app) || !verifyKey(secret, app.secretHash)) return undefined;

@@ -42,45 +42,40 @@ export interface Authentication {
 }
 
 interface Checks {
-  /** What costs no hash (an application key, a password verified moments ago), or undefined. */
+  /**
+   * What costs no hash and cannot be guessed, so needs no throttle: an application key. Not a
+   * remembered password, or a burst of guesses could be tried against the memory at full speed
+   * before the throttle has counted a single failure.
+   */
   cheap?: () => Promise<Principal | undefined>;
-  /** What a client over its limit may still pass with: costs no hash and cannot be guessed. */
-  whileRefused?: () => Promise<Principal | undefined>;
-  /** The full check, which may hash. */
-  full: () => Promise<Principal | undefined>;
+  /** The full check, which may hash; `failures` is what it cost the client (0 on success). */
+  full: () => Promise<{ principal?: Principal; failures: number }>;
 }
 
 /**
- * One authentication under the throttle. What costs no hash goes first and is not throttled. A
- * client over its limit of failures then gets 429, except with an application key, so that the
- * programs behind an address shared with whoever fails (a proxy, a NAT) keep working; a remembered
- * password is not taken then, or guesses could be tried against the memory at full speed.
- * Otherwise the full check waits for the client's turn. An attempt that throws (Redis down) is no
- * failed authentication.
+ * One authentication under the throttle. The cheap check goes first, for everyone: the programs
+ * behind an address shared with whoever fails (a proxy, a NAT) keep working. A client over its
+ * limit of failures then gets 429 and no password is checked, right or wrong. Otherwise the full
+ * check waits for the client's turn. An attempt that throws (Redis down) costs no failure.
  */
 async function throttled(c: Context, authentication: Authentication, checks: Checks): Promise<Principal | undefined> {
+  const cheap = await checks.cheap?.();
+  if (cheap) return cheap;
   const { throttle } = authentication;
   const client = authentication.clientAddress(c);
-  const refusedFor = throttle.refusedFor(client);
-  if (refusedFor === 0) {
-    const principal = await checks.cheap?.();
-    if (principal) return principal;
-  }
-  const retryAfterSeconds = refusedFor || (await throttle.acquire(client));
-  if (retryAfterSeconds > 0) {
-    const principal = await checks.whileRefused?.();
-    if (principal) return principal;
+  const turn = throttle.refusedFor(client) || (await throttle.acquire(client));
+  if (typeof turn === 'number') {
     throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
+      headers: { 'Retry-After': String(turn) },
     });
   }
-  let failed = false;
+  let failures = 0;
   try {
-    const principal = await checks.full();
-    failed = principal === undefined;
-    return principal;
+    const outcome = await checks.full();
+    failures = outcome.failures;
+    return outcome.principal;
   } finally {
-    throttle.end(client, failed);
+    throttle.end(turn, failures);
   }
 }
 
@@ -108,9 +103,11 @@ export function authenticateAccount(options: { authentication: Authentication; s
     const [name, secret] = credentials;
     const { authenticator } = authentication;
     const principal = await throttled(c, authentication, {
-      cheap: () => authenticator.authenticateCached(account, name, secret),
-      whileRefused: () => authenticator.authenticateKey(account, name, secret),
-      full: () => authenticator.authenticate(account, name, secret),
+      cheap: () => authenticator.authenticateKey(account, name, secret),
+      full: async () => {
+        const principal = await authenticator.authenticate(account, name, secret);
+        return { principal, failures: principal ? 0 : 1 };
+      },
     });
     if (!principal) throw unauthorized();
     c.set('principal', principal);
@@ -129,13 +126,17 @@ export function authenticateOperator(options: { authentication: Authentication }
   return async (c, next) => {
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
     if (!credentials) throw unauthorized();
-    // An account's credentials that verify are a known caller without the right, not a failure.
+    // An account's credentials that verify are a known caller without the right (403), but they
+    // cost hashes like any failure, and are counted so: an application key is told apart first,
+    // for nothing; a password after the operator's check, for up to two hashes.
+    const account = parseDomainHeader(c.req.header('x-service-domain'));
     const principal = await throttled(c, options.authentication, {
+      cheap: async () => (account ? authenticator.authenticateKey(account, credentials[0], credentials[1]) : undefined),
       full: async () => {
         const operator = await authenticator.authenticateOperator(credentials[0], credentials[1]);
-        if (operator) return operator;
-        const account = parseDomainHeader(c.req.header('x-service-domain'));
-        return account ? authenticator.authenticate(account, credentials[0], credentials[1]) : undefined;
+        if (operator) return { principal: operator, failures: 0 };
+        if (!account) return { failures: 1 };
+        return { principal: await authenticator.authenticate(account, credentials[0], credentials[1]), failures: 2 };
       },
     });
     if (!principal) throw unauthorized();

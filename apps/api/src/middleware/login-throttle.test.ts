@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle, type LoginThrottle } from './login-throttle.ts';
+import { createLoginThrottle, type LoginThrottle, type Turn } from './login-throttle.ts';
 
 function clock(start = 1_000_000) {
   let now = start;
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
+async function turn(throttle: LoginThrottle, client: string): Promise<Turn> {
+  const taken = await throttle.acquire(client);
+  if (typeof taken === 'number') throw new Error(`${client} was refused for ${taken} s`);
+  return taken;
+}
+
 async function fail(throttle: LoginThrottle, client: string, times: number) {
-  for (let i = 0; i < times; i += 1) {
-    expect(await throttle.acquire(client)).toBe(0);
-    throttle.end(client, true);
-  }
+  for (let i = 0; i < times; i += 1) throttle.end(await turn(throttle, client), 1);
 }
 
 /** Whether a promise has settled by the time everything already queued has run. */
@@ -32,7 +35,7 @@ describe('login throttle', () => {
     expect(throttle.refusedFor('198.51.100.7')).toBe(15);
     time.advance(14_500);
     expect(throttle.refusedFor('198.51.100.7')).toBe(0);
-    expect(await throttle.acquire('198.51.100.7')).toBe(0);
+    await turn(throttle, '198.51.100.7');
   });
 
   it('keeps clients apart', async () => {
@@ -40,40 +43,43 @@ describe('login throttle', () => {
     await fail(throttle, '198.51.100.7', 2);
     expect(throttle.refusedFor('198.51.100.7')).toBeGreaterThan(0);
     expect(throttle.refusedFor('198.51.100.8')).toBe(0);
-    expect(await throttle.acquire('198.51.100.8')).toBe(0);
+    await turn(throttle, '198.51.100.8');
+  });
+
+  it('counts what a check cost, more than one failure when it hashed more than once', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 3, now: clock().now });
+    throttle.end(await turn(throttle, 'c'), 2);
+    expect(throttle.refusedFor('c')).toBe(0);
+    throttle.end(await turn(throttle, 'c'), 2);
+    expect(throttle.refusedFor('c')).toBeGreaterThan(0);
   });
 
   it('runs at most the failures left at once; the others wait for a turn instead of being refused', async () => {
     const throttle = createLoginThrottle({ maxFailures: 3, now: clock().now });
     await fail(throttle, 'c', 1);
     const turns = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
-    expect(await turns[0]).toBe(0);
-    expect(await turns[1]).toBe(0);
+    const first = (await turns[0]) as Turn;
+    await turns[1];
     expect(await settled(turns[2]!)).toBe(false);
     // A success frees a turn for the one waiting.
-    throttle.end('c', false);
-    expect(await turns[2]).toBe(0);
+    throttle.end(first, 0);
+    expect(typeof (await turns[2])).toBe('object');
     expect(throttle.refusedFor('c')).toBe(0);
   });
 
   it('refuses those waiting once the attempts before them have used up the failures', async () => {
     const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
-    const first = [await throttle.acquire('c'), await throttle.acquire('c')];
-    expect(first).toEqual([0, 0]);
+    const running = [await turn(throttle, 'c'), await turn(throttle, 'c')];
     const waiting = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
     expect(await settled(waiting[0]!)).toBe(false);
-    throttle.end('c', true);
-    throttle.end('c', true);
-    for (const turn of waiting) expect(await turn).toBe(60);
+    for (const taken of running) throttle.end(taken, 1);
+    for (const refused of waiting) expect(await refused).toBe(60);
   });
 
   it('never counts successes, and remembers nothing of a client that has not failed', async () => {
     const throttle = createLoginThrottle({ maxFailures: 2, maxClients: 2, now: clock().now });
     await fail(throttle, 'c', 1);
-    for (let i = 0; i < 10; i += 1) {
-      expect(await throttle.acquire('honest')).toBe(0);
-      throttle.end('honest', false);
-    }
+    for (let i = 0; i < 10; i += 1) throttle.end(await turn(throttle, 'honest'), 0);
     // Had the honest client been remembered, this one would have pushed out the oldest, 'c'.
     await fail(throttle, 'x', 1);
     await fail(throttle, 'c', 1);
@@ -84,33 +90,33 @@ describe('login throttle', () => {
     const time = clock();
     const throttle = createLoginThrottle({ maxFailures: 2, windowMs: 1_000, now: time.now });
     await fail(throttle, 'c', 1);
-    expect(await throttle.acquire('c')).toBe(0);
+    const before = await turn(throttle, 'c');
     time.advance(1_000);
-    expect(await throttle.acquire('c')).toBe(0);
-    throttle.end('c', true);
-    throttle.end('c', true);
+    const after = await turn(throttle, 'c');
+    throttle.end(before, 1);
+    throttle.end(after, 1);
     expect(throttle.refusedFor('c')).toBe(1);
   });
 
-  it('forgets the oldest client first when it remembers too many, and wakes those that waited on it', async () => {
+  it('forgets only windows not in use when full, so a turn always ends in the window it was taken in', async () => {
     const throttle = createLoginThrottle({ maxFailures: 1, maxClients: 2, now: clock().now });
     await fail(throttle, 'a', 1);
-    expect(await throttle.acquire('b')).toBe(0);
+    const running = await turn(throttle, 'b');
     const waitingOnB = throttle.acquire('b');
-    expect(await settled(waitingOnB)).toBe(false);
+    // Full: 'a' is not in use and is forgotten; 'b' is in use and stays, with its waiter.
     await fail(throttle, 'c', 1);
     expect(throttle.refusedFor('a')).toBe(0);
     expect(throttle.refusedFor('c')).toBeGreaterThan(0);
     await fail(throttle, 'd', 1);
-    expect(await waitingOnB).toBe(0);
+    expect(throttle.refusedFor('c')).toBe(0);
+    expect(await settled(waitingOnB)).toBe(false);
+    throttle.end(running, 1);
+    expect(await waitingOnB).toBe(60);
   });
 
   it('does nothing with a limit of 0', async () => {
     const throttle = createLoginThrottle({ maxFailures: 0 });
-    for (let i = 0; i < 100; i += 1) {
-      expect(await throttle.acquire('c')).toBe(0);
-      throttle.end('c', true);
-    }
+    for (let i = 0; i < 100; i += 1) throttle.end(await turn(throttle, 'c'), 1);
     expect(throttle.refusedFor('c')).toBe(0);
   });
 });
