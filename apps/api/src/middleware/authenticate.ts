@@ -50,6 +50,8 @@ interface Checks {
   cheap?: () => Promise<Principal | undefined>;
   /** The full check, which may hash; `failures` is what it cost the client (0 on success). */
   full: () => Promise<{ principal?: Principal; failures: number }>;
+  /** The hashes the full check may cost, which its turn holds. */
+  hashes?: number;
 }
 
 /**
@@ -63,7 +65,7 @@ async function throttled(c: Context, authentication: Authentication, checks: Che
   if (cheap) return cheap;
   const { throttle } = authentication;
   const client = authentication.clientAddress(c);
-  const turn = throttle.refusedFor(client) || (await throttle.acquire(client));
+  const turn = throttle.refusedFor(client) || (await throttle.acquire(client, checks.hashes));
   if (typeof turn === 'number') {
     throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
       headers: { 'Retry-After': String(turn) },
@@ -132,6 +134,7 @@ export function authenticateOperator(options: { authentication: Authentication }
     const account = parseDomainHeader(c.req.header('x-service-domain'));
     const principal = await throttled(c, options.authentication, {
       cheap: async () => (account ? authenticator.authenticateKey(account, credentials[0], credentials[1]) : undefined),
+      hashes: account ? 2 : 1,
       full: async () => {
         const operator = await authenticator.authenticateOperator(credentials[0], credentials[1]);
         if (operator) return { principal: operator, failures: 0 };

@@ -38,6 +38,10 @@ describe('client address', () => {
     expect(await via('203.0.113.9')).toBe('203.0.113.9');
     expect(await via('198.51.100.1, 203.0.113.9')).toBe('203.0.113.9');
     expect(await via('203.0.113.9,2001:db8:0:1::5')).toBe('2001:db8:0:1::/64');
+    // With the client's port, as some proxies write it.
+    expect(await via('203.0.113.9:5678')).toBe('203.0.113.9');
+    expect(await via('[2001:db8:0:1::5]:5678')).toBe('2001:db8:0:1::/64');
+    expect(await via('[2001:db8:0:1::5]')).toBe('2001:db8:0:1::/64');
     // Nothing usable from the proxy: the proxy's own connection is the client.
     expect(await via(undefined)).toBe('10.0.0.2');
     expect(await via('203.0.113.9, not-an-address')).toBe('10.0.0.2');

@@ -15,12 +15,20 @@ export function clientAddressOf(options: { trustProxy: boolean }): (c: Context) 
   return (c) => {
     if (options.trustProxy) {
       const forwarded = c.req.header('x-forwarded-for');
-      const last = forwarded?.slice(forwarded.lastIndexOf(',') + 1).trim();
+      const last = forwarded && withoutPort(forwarded.slice(forwarded.lastIndexOf(',') + 1).trim());
       if (last && isIP(last)) return clientKey(last);
     }
     const address = (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket.remoteAddress;
     return address ? clientKey(address) : UNKNOWN_CLIENT;
   };
+}
+
+/** Some proxies write the client's port too: `1.2.3.4:5678`, `[2001:db8::1]:5678`, `[2001:db8::1]`. */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1]!;
+  const ipv4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry);
+  return ipv4 ? ipv4[1]! : entry;
 }
 
 /** `1.2.3.4` as it is; `::ffff:1.2.3.4` as `1.2.3.4`; any other IPv6 address as its /64. */

@@ -114,6 +114,56 @@ describe('login throttle', () => {
     expect(await waitingOnB).toBe(60);
   });
 
+  it('remembers a client in the middle of a check even when the table is full of others that are', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 2, maxClients: 2, now: clock().now });
+    const busy = [await turn(throttle, 'a'), await turn(throttle, 'b')];
+    // 'x' is remembered over the limit, so its parallel checks still take turns and are counted.
+    const running = [await turn(throttle, 'x'), await turn(throttle, 'x')];
+    const third = throttle.acquire('x');
+    expect(await settled(third)).toBe(false);
+    for (const taken of running) throttle.end(taken, 1);
+    expect(await third).toBe(60);
+    expect(throttle.refusedFor('x')).toBe(60);
+    for (const taken of busy) throttle.end(taken, 0);
+  });
+
+  it('holds as many failures as a check may cost hashes, one over at most when it runs alone', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 3, now: clock().now });
+    const double = await turn(throttle, 'c');
+    throttle.end(double, 0);
+    const first = (await throttle.acquire('c', 2)) as Turn;
+    // 2 of 3 held: a single check fits, a double one waits.
+    const single = await turn(throttle, 'c');
+    const secondDouble = throttle.acquire('c', 2);
+    expect(await settled(secondDouble)).toBe(false);
+    throttle.end(single, 0);
+    expect(await settled(secondDouble)).toBe(false);
+    throttle.end(first, 2);
+    // One failure left, nothing running: the double check may go, one over at most.
+    const last = await secondDouble;
+    expect(typeof last).toBe('object');
+    throttle.end(last as Turn, 2);
+    expect(throttle.refusedFor('c')).toBe(60);
+  });
+
+  it('wakes as many waiting as may start, not all of them each time', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
+    const running = [await turn(throttle, 'c'), await turn(throttle, 'c')];
+    const waiting = Array.from({ length: 5 }, () => throttle.acquire('c'));
+    throttle.end(running[0]!, 0);
+    expect(await settled(waiting[0]!)).toBe(true);
+    for (const later of waiting.slice(1)) expect(await settled(later)).toBe(false);
+    // Every one gets its turn in the end, in order.
+    let previous = running[1]!;
+    for (const next of waiting.slice(1)) {
+      throttle.end(previous, 0);
+      previous = (await next) as Turn;
+    }
+    throttle.end(previous, 0);
+    throttle.end((await waiting[0]!) as Turn, 0);
+    expect(throttle.refusedFor('c')).toBe(0);
+  });
+
   it('does nothing with a limit of 0', async () => {
     const throttle = createLoginThrottle({ maxFailures: 0 });
     for (let i = 0; i < 100; i += 1) throttle.end(await turn(throttle, 'c'), 1);

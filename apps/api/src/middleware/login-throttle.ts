@@ -3,10 +3,11 @@
  * guesses: an unknown name or a wrong secret costs a password hash (milliseconds of a libuv thread)
  * by design, and with no limit any client could fill those threads for everyone.
  *
- * Checks that may hash take turns: a client has at most as many running as it has failures left,
- * and the others wait for them rather than being refused. A burst of parallel guesses thus cannot
- * pass the limit before the first failure is recorded, while an honest burst only waits a moment.
- * Only failures refuse.
+ * Checks that may hash take turns, weighted by the hashes they may cost: the hashes a client has
+ * running never exceed the failures it has left (a check alone may go one over), and the other
+ * checks wait for them rather than being refused. A burst of parallel guesses thus cannot pass the
+ * limit before the first failure is recorded, while an honest burst only waits a moment. Only
+ * failures refuse.
  *
  * Per API process: each replica protects its own threads, and needs no Redis round trip for it.
  */
@@ -14,11 +15,11 @@ export interface LoginThrottle {
   /** Seconds until `client` may have a secret checked again; 0 when it may now. */
   refusedFor(client: string): number;
   /**
-   * Waits for `client`'s turn to check a secret: a turn to end with `end`, or the seconds until the
-   * client may try again when it has run out of failures meanwhile.
+   * Waits for `client`'s turn to run a check that may cost up to `hashes` hashes: a turn to end
+   * with `end`, or the seconds until the client may try again when it has run out of failures.
    */
-  acquire(client: string): Promise<Turn | number>;
-  /** Ends a turn, with the failures it cost (a check may cost more than one hash). */
+  acquire(client: string, hashes?: number): Promise<Turn | number>;
+  /** Ends a turn, with the failures it cost (0 on success). */
   end(turn: Turn, failures: number): void;
 }
 
@@ -26,25 +27,37 @@ export interface LoginThrottleOptions {
   /** Failed attempts allowed per client in a window; 0 turns the throttle off. */
   maxFailures: number;
   windowMs?: number;
-  /** Clients remembered at most; the oldest window that is not in use is forgotten first. */
+  /**
+   * Clients remembered when none is in the middle of a check; the oldest not in use is forgotten
+   * first. Clients in the middle of a check are always remembered: they are bounded by the
+   * requests in flight.
+   */
   maxClients?: number;
   now?: () => number;
 }
 
-/** One client's window; a turn holds the window it was taken in, whatever the map holds since. */
+/** A turn; it ends in the window it was taken in, whatever the table holds by then. */
 export interface Turn {
   readonly client: string;
 }
 
-interface ClientWindow extends Turn {
+interface ClientWindow {
+  readonly client: string;
   startedAt: number;
   failures: number;
+  /** Hashes the running checks may cost. */
   inFlight: number;
+  running: number;
   waiting: (() => void)[];
 }
 
-/** Windows looked at for one that may be forgotten when the map is full. */
-const EVICTION_SCAN = 8;
+interface ClientTurn extends Turn {
+  readonly window: ClientWindow;
+  readonly hashes: number;
+}
+
+/** Windows looked at for one that may be forgotten when the table is full. */
+const EVICTION_SCAN = 16;
 
 const UNTHROTTLED: LoginThrottle = { refusedFor: () => 0, acquire: async () => ({ client: '' }), end: () => {} };
 
@@ -56,7 +69,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
   const now = options.now ?? Date.now;
   const windows = new Map<string, ClientWindow>();
 
-  const inUse = (window: ClientWindow) => window.inFlight > 0 || window.waiting.length > 0;
+  const inUse = (window: ClientWindow) => window.running > 0 || window.waiting.length > 0;
 
   function current(client: string, at: number): ClientWindow | undefined {
     const window = windows.get(client);
@@ -70,13 +83,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
     return window;
   }
 
-  /**
-   * A new window, remembered when there is room or an old one not in use can be forgotten. Under a
-   * flood of distinct clients it may not be remembered: its count then starts afresh next time,
-   * which a client can only get by being one of maxClients.
-   */
   function open(client: string, at: number): ClientWindow {
-    const window: ClientWindow = { client, startedAt: at, failures: 0, inFlight: 0, waiting: [] };
     if (windows.size >= maxClients) {
       let scanned = 0;
       for (const [name, old] of windows) {
@@ -87,12 +94,20 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
         if ((scanned += 1) >= EVICTION_SCAN) break;
       }
     }
-    if (windows.size < maxClients) windows.set(client, window);
+    const window: ClientWindow = { client, startedAt: at, failures: 0, inFlight: 0, running: 0, waiting: [] };
+    windows.set(client, window);
     return window;
   }
 
   function secondsLeft(window: ClientWindow, at: number): number {
     return Math.max(1, Math.ceil((window.startedAt + windowMs - at) / 1000));
+  }
+
+  /** Wakes as many waiting as may now start (each checks again), or all once none may. */
+  function wake(window: ClientWindow) {
+    const room = maxFailures - window.failures - window.inFlight;
+    const count = window.failures >= maxFailures ? window.waiting.length : Math.max(room, window.running === 0 ? 1 : 0);
+    for (const resume of window.waiting.splice(0, count)) resume();
   }
 
   return {
@@ -103,27 +118,29 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
       return window && window.failures >= maxFailures ? secondsLeft(window, at) : 0;
     },
 
-    async acquire(client) {
+    async acquire(client, hashes = 1) {
       for (;;) {
         const at = now();
         const window = current(client, at) ?? open(client, at);
         if (window.failures >= maxFailures) return secondsLeft(window, at);
-        if (window.failures + window.inFlight < maxFailures) {
-          window.inFlight += 1;
-          return window;
+        if (window.failures + window.inFlight + hashes <= maxFailures || window.running === 0) {
+          window.inFlight += hashes;
+          window.running += 1;
+          const turn: ClientTurn = { client, window, hashes };
+          return turn;
         }
         await new Promise<void>((resume) => window.waiting.push(resume));
       }
     },
 
     end(turn, failures) {
-      const window = turn as ClientWindow;
-      window.inFlight = Math.max(0, window.inFlight - 1);
+      const { window, hashes } = turn as ClientTurn;
+      window.inFlight -= hashes;
+      window.running -= 1;
       window.failures += failures;
-      // Each one checks again: some may take a turn, or all be refused once failures ran out.
-      for (const resume of window.waiting.splice(0)) resume();
+      wake(window);
       // A client that has not failed needs no memory between its requests.
-      if (window.failures === 0 && window.inFlight === 0 && windows.get(window.client) === window) windows.delete(window.client);
+      if (window.failures === 0 && !inUse(window) && windows.get(window.client) === window) windows.delete(window.client);
     },
   };
 }
