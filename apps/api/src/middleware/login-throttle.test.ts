@@ -98,20 +98,71 @@ describe('login throttle', () => {
     expect(throttle.refusedFor('c')).toBe(1);
   });
 
-  it('forgets only windows not in use when full, so a turn always ends in the window it was taken in', async () => {
+  it('forgets the oldest of the clients not in use past the bound, never one in use', async () => {
     const throttle = createLoginThrottle({ maxFailures: 1, maxClients: 2, now: clock().now });
     await fail(throttle, 'a', 1);
     const running = await turn(throttle, 'b');
     const waitingOnB = throttle.acquire('b');
-    // Full: 'a' is not in use and is forgotten; 'b' is in use and stays, with its waiter.
     await fail(throttle, 'c', 1);
+    await fail(throttle, 'd', 1);
+    // Three idle, two kept: 'a' goes; 'b' is in use and stays, with its waiter.
     expect(throttle.refusedFor('a')).toBe(0);
     expect(throttle.refusedFor('c')).toBeGreaterThan(0);
-    await fail(throttle, 'd', 1);
-    expect(throttle.refusedFor('c')).toBe(0);
+    expect(throttle.refusedFor('d')).toBeGreaterThan(0);
     expect(await settled(waitingOnB)).toBe(false);
     throttle.end(running, 1);
     expect(await waitingOnB).toBe(60);
+  });
+
+  it('bounds the clients it remembers however their checks end', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 1, maxClients: 1, now: clock().now });
+    const a = await turn(throttle, 'a');
+    const b = await turn(throttle, 'b');
+    throttle.end(b, 1);
+    throttle.end(a, 1);
+    expect(throttle.refusedFor('b')).toBe(0);
+    expect(throttle.refusedFor('a')).toBeGreaterThan(0);
+    for (let i = 0; i < 100; i += 1) await fail(throttle, `rotating-${i}`, 1);
+    expect(throttle.refusedFor('a')).toBe(0);
+    expect(throttle.refusedFor('rotating-98')).toBe(0);
+    expect(throttle.refusedFor('rotating-99')).toBeGreaterThan(0);
+  });
+
+  it('keeps a window whose waiter was woken but has not looked again yet', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 3, maxClients: 1, now: clock().now });
+    await fail(throttle, 'a', 1);
+    const second = await turn(throttle, 'a');
+    const waiter = throttle.acquire('a', 2);
+    expect(await settled(waiter)).toBe(false);
+    const other = await turn(throttle, 'b');
+    // In the same tick as the end that wakes the waiter, another client fills the table.
+    throttle.end(second, 0);
+    throttle.end(other, 1);
+    throttle.end((await waiter) as Turn, 2);
+    expect(throttle.refusedFor('a')).toBeGreaterThan(0);
+  });
+
+  it('serves first come first: a newcomer does not pass a check already waiting', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
+    const first = await turn(throttle, 'c');
+    const double = throttle.acquire('c', 2);
+    const newcomer = throttle.acquire('c');
+    expect(await settled(newcomer)).toBe(false);
+    throttle.end(first, 0);
+    expect(await settled(double)).toBe(true);
+    expect(await settled(newcomer)).toBe(false);
+    throttle.end((await double) as Turn, 0);
+    throttle.end((await newcomer) as Turn, 0);
+  });
+
+  it('ends a turn once, however often it is ended', async () => {
+    const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
+    const taken = await turn(throttle, 'c');
+    throttle.end(taken, 1);
+    throttle.end(taken, 1);
+    expect(throttle.refusedFor('c')).toBe(0);
+    await fail(throttle, 'c', 1);
+    expect(throttle.refusedFor('c')).toBeGreaterThan(0);
   });
 
   it('remembers a client in the middle of a check even when the table is full of others that are', async () => {

@@ -28,9 +28,9 @@ export interface LoginThrottleOptions {
   maxFailures: number;
   windowMs?: number;
   /**
-   * Clients remembered when none is in the middle of a check; the oldest not in use is forgotten
-   * first. Clients in the middle of a check are always remembered: they are bounded by the
-   * requests in flight.
+   * Clients remembered that are not in the middle of a check; the oldest is forgotten first.
+   * Clients in the middle of a check are always remembered: they are bounded by the requests in
+   * flight.
    */
   maxClients?: number;
   now?: () => number;
@@ -49,15 +49,15 @@ interface ClientWindow {
   inFlight: number;
   running: number;
   waiting: (() => void)[];
+  /** Waiters woken that have not looked again yet: the window is still theirs. */
+  resuming: number;
 }
 
 interface ClientTurn extends Turn {
   readonly window: ClientWindow;
   readonly hashes: number;
+  ended: boolean;
 }
-
-/** Windows looked at for one that may be forgotten when the table is full. */
-const EVICTION_SCAN = 16;
 
 const UNTHROTTLED: LoginThrottle = { refusedFor: () => 0, acquire: async () => ({ client: '' }), end: () => {} };
 
@@ -68,14 +68,38 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
   const maxClients = options.maxClients ?? 100_000;
   const now = options.now ?? Date.now;
   const windows = new Map<string, ClientWindow>();
+  /** The windows not in use, oldest first: the only ones that may be forgotten. */
+  const idle = new Map<string, ClientWindow>();
 
-  const inUse = (window: ClientWindow) => window.running > 0 || window.waiting.length > 0;
+  const inUse = (window: ClientWindow) => window.running > 0 || window.waiting.length > 0 || window.resuming > 0;
+
+  function forget(window: ClientWindow) {
+    if (windows.get(window.client) === window) windows.delete(window.client);
+    if (idle.get(window.client) === window) idle.delete(window.client);
+  }
+
+  /** Files a window after a change: in use, idle (remembered for its failures), or gone. */
+  function settle(window: ClientWindow) {
+    if (inUse(window)) {
+      if (idle.get(window.client) === window) idle.delete(window.client);
+    } else if (window.failures === 0) {
+      // A client that has not failed needs no memory between its requests.
+      forget(window);
+    } else if (windows.get(window.client) === window) {
+      idle.delete(window.client);
+      idle.set(window.client, window);
+      for (const oldest of idle.values()) {
+        if (idle.size <= maxClients) break;
+        forget(oldest);
+      }
+    }
+  }
 
   function current(client: string, at: number): ClientWindow | undefined {
     const window = windows.get(client);
     if (!window || at - window.startedAt < windowMs) return window;
     if (!inUse(window)) {
-      windows.delete(client);
+      forget(window);
       return undefined;
     }
     window.startedAt = at;
@@ -84,17 +108,7 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
   }
 
   function open(client: string, at: number): ClientWindow {
-    if (windows.size >= maxClients) {
-      let scanned = 0;
-      for (const [name, old] of windows) {
-        if (!inUse(old)) {
-          windows.delete(name);
-          break;
-        }
-        if ((scanned += 1) >= EVICTION_SCAN) break;
-      }
-    }
-    const window: ClientWindow = { client, startedAt: at, failures: 0, inFlight: 0, running: 0, waiting: [] };
+    const window: ClientWindow = { client, startedAt: at, failures: 0, inFlight: 0, running: 0, waiting: [], resuming: 0 };
     windows.set(client, window);
     return window;
   }
@@ -103,11 +117,13 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
     return Math.max(1, Math.ceil((window.startedAt + windowMs - at) / 1000));
   }
 
-  /** Wakes as many waiting as may now start (each checks again), or all once none may. */
+  /** Wakes as many waiting as may now start, first come first, or all once none may. */
   function wake(window: ClientWindow) {
     const room = maxFailures - window.failures - window.inFlight;
     const count = window.failures >= maxFailures ? window.waiting.length : Math.max(room, window.running === 0 ? 1 : 0);
-    for (const resume of window.waiting.splice(0, count)) resume();
+    const woken = window.waiting.splice(0, count);
+    window.resuming += woken.length;
+    for (const resume of woken) resume();
   }
 
   return {
@@ -119,28 +135,39 @@ export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottl
     },
 
     async acquire(client, hashes = 1) {
+      let woken = false;
       for (;;) {
         const at = now();
         const window = current(client, at) ?? open(client, at);
-        if (window.failures >= maxFailures) return secondsLeft(window, at);
-        if (window.failures + window.inFlight + hashes <= maxFailures || window.running === 0) {
+        if (window.failures >= maxFailures) {
+          settle(window);
+          return secondsLeft(window, at);
+        }
+        const fits = window.failures + window.inFlight + hashes <= maxFailures || window.running === 0;
+        // First come, first served: a newcomer does not pass those already waiting.
+        if (fits && (woken || window.waiting.length === 0)) {
           window.inFlight += hashes;
           window.running += 1;
-          const turn: ClientTurn = { client, window, hashes };
+          settle(window);
+          const turn: ClientTurn = { client, window, hashes, ended: false };
           return turn;
         }
-        await new Promise<void>((resume) => window.waiting.push(resume));
+        await new Promise<void>((resume) => (woken ? window.waiting.unshift(resume) : window.waiting.push(resume)));
+        window.resuming -= 1;
+        woken = true;
       }
     },
 
     end(turn, failures) {
-      const { window, hashes } = turn as ClientTurn;
+      const ended = turn as ClientTurn;
+      if (ended.ended) return;
+      ended.ended = true;
+      const { window, hashes } = ended;
       window.inFlight -= hashes;
       window.running -= 1;
       window.failures += failures;
       wake(window);
-      // A client that has not failed needs no memory between its requests.
-      if (window.failures === 0 && !inUse(window) && windows.get(window.client) === window) windows.delete(window.client);
+      settle(window);
     },
   };
 }
