@@ -175,6 +175,10 @@ describe('security and bad input end to end', () => {
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.acmeApp)))).status).toBe(200);
       // Another client behind the same proxy is served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.8', authHeaders(alice)))).status).toBe(200);
+      // Operators see the refusals.
+      const scrape = await plainGet('/metrics', viaProxy('198.51.100.9', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }));
+      expect(scrape.status).toBe(200);
+      expect(scrape.body).toMatch(/^ces_requests_refused_total\{limit="auth-failures",service="api"\} [3-9]/m);
     });
 
     it("counts an account's password on the operator endpoints like a failure, since it costs hashes; not a key", async () => {

@@ -150,6 +150,7 @@ describe('operations: metrics, live workers and operator access over real proces
     expect(metric(during, 'ces_queue_oldest_waiting_age_seconds')).toBeGreaterThan(0);
     expect(metric(during, 'ces_executions_started_total', { choreo: COUNTDOWN })).toBe(startedBefore + 4);
     expect(metric(during, 'ces_executions_running', { account: 'acme' })).toBe(4);
+    expect(metric(during, 'ces_account_stored_bytes', { account: 'acme' })).toBeGreaterThan(4 * 100);
     expect(metric(during, 'ces_workers_live')).toBe(2);
     const busy = await workerMetrics();
     expect(busy.map((text) => metric(text, 'ces_worker_concurrency'))).toEqual([1, 1]);

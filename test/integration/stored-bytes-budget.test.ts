@@ -64,6 +64,8 @@ describe("an account's budget of stored bytes", () => {
     // A quarter in, three quarters of the previous 2 × size still count: room in 75 s more.
     const refused = await store.create(execution('a5', windowStart + windowMs / 4), budget);
     expect(refused).toEqual({ outcome: 'budget-exceeded', retryAfterSeconds: 75 });
+    // What the metrics show counts the same way.
+    expect(await store.storedBytes('a5', windowStart + windowMs / 4)).toBe(Math.round(1.5 * size));
     expect(await store.create(execution('a5', windowStart + windowMs / 2), budget)).toEqual({ outcome: 'created' });
   });
 

@@ -22,8 +22,8 @@ export interface ApiMetrics {
 
 /**
  * The API's metrics: its requests, the executions it starts (and the queued ones it ends by
- * termination), its Redis connections, and the cluster-wide gauges read from Redis on scrape —
- * queue, running executions per account, live workers.
+ * termination), its Redis connections, the requests its limits refuse, and the cluster-wide gauges
+ * read from Redis on scrape — queue, running executions and stored bytes per account, live workers.
  */
 export function createApiMetrics(deps: {
   queue: Queue<ExecutionJobData>;
@@ -46,6 +46,11 @@ export function createApiMetrics(deps: {
       const accounts = await deps.accounts.listAccounts();
       const counts = await Promise.all(accounts.map((account) => deps.executions.countRunning(account)));
       return Object.fromEntries(accounts.map((account, i) => [account, counts[i]!]));
+    },
+    async storedBytesByAccount() {
+      const accounts = await deps.accounts.listAccounts();
+      const bytes = await Promise.all(accounts.map((account) => deps.executions.storedBytes(account)));
+      return Object.fromEntries(accounts.map((account, i) => [account, bytes[i]!]));
     },
     liveWorkers: () => deps.workers.count(),
   });

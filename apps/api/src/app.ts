@@ -105,6 +105,7 @@ function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   let headers: Record<string, string> = {};
   if (error instanceof ApiError) {
     ({ code, message, headers } = error);
+    if (error.limit) deps.metrics?.http.refused(error.limit);
   } else if (error instanceof HTTPException && error.status < 500) {
     code = codeForStatus(error.status) ?? 'BAD_REQUEST';
     message = error.message || ERROR_CATALOGUE[code].message;

@@ -7,6 +7,8 @@ export interface ClusterSources {
   /** Epoch ms at which the oldest waiting execution was queued; undefined when none waits. */
   oldestWaitingSince(): Promise<number | undefined>;
   runningByAccount(): Promise<Record<string, number>>;
+  /** What each account's budget of stored bytes counts now. */
+  storedBytesByAccount(): Promise<Record<string, number>>;
   liveWorkers(): Promise<number>;
 }
 
@@ -53,6 +55,18 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
       const byAccount = await sources.runningByAccount().catch(() => undefined);
       if (!byAccount) return;
       for (const [account, count] of Object.entries(byAccount)) this.set({ account }, count);
+    },
+  });
+  new Gauge({
+    name: 'ces_account_stored_bytes',
+    help: "Bytes an account's executions stored over the last retention period, as its budget counts them (MAX_STORED_BYTES_PER_ACCOUNT).",
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const byAccount = await sources.storedBytesByAccount().catch(() => undefined);
+      if (!byAccount) return;
+      for (const [account, bytes] of Object.entries(byAccount)) this.set({ account }, bytes);
     },
   });
   new Gauge({

@@ -9,8 +9,13 @@ export interface RequestObservation {
   durationSeconds: number;
 }
 
+/** The limits that refuse requests: running executions, stored bytes, failed authentications. */
+export type RefusingLimit = 'running-executions' | 'stored-bytes' | 'auth-failures';
+
 export interface HttpMetrics {
   observe(request: RequestObservation): void;
+  /** A request a limit refused (429, or 413 for a run larger than the account's whole budget). */
+  refused(limit: RefusingLimit): void;
 }
 
 export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -40,9 +45,18 @@ export function createHttpMetrics(registry: MetricsRegistry): HttpMetrics {
       }
     },
   });
+  const refused = new Counter({
+    name: 'ces_requests_refused_total',
+    help: 'Requests refused by a limit: running-executions, stored-bytes, auth-failures.',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
   return {
     observe({ method, route, status, durationSeconds }) {
       duration.observe({ method, route, status: String(status) }, durationSeconds);
+    },
+    refused(limit) {
+      refused.inc({ limit });
     },
   };
 }

@@ -1,6 +1,6 @@
 export { createLogger, REDACTED_PATHS, type Logger } from './logger.ts';
 export { createMetricsRegistry, type MetricsRegistry } from './metrics-registry.ts';
-export { createHttpMetrics, HTTP_DURATION_BUCKETS, type HttpMetrics, type RequestObservation } from './http-metrics.ts';
+export { createHttpMetrics, HTTP_DURATION_BUCKETS, type HttpMetrics, type RefusingLimit, type RequestObservation } from './http-metrics.ts';
 export {
   createExecutionMetrics,
   EXECUTION_DURATION_BUCKETS,

@@ -66,6 +66,17 @@ describe('metrics registries', () => {
     expect(text).toMatch(/ces_http_request_duration_seconds_count\{service="api",method="GET",route="[^"]+",status="200"\} 4/);
   });
 
+  it('count the requests each limit refuses', async () => {
+    const registry = createMetricsRegistry({ service: 'api', processMetrics: false });
+    const http = createHttpMetrics(registry);
+    http.refused('auth-failures');
+    http.refused('auth-failures');
+    http.refused('stored-bytes');
+    expect(await value(registry, 'ces_requests_refused_total', { limit: 'auth-failures' })).toBe(2);
+    expect(await value(registry, 'ces_requests_refused_total', { limit: 'stored-bytes' })).toBe(1);
+    expect(await value(registry, 'ces_requests_refused_total', { limit: 'running-executions' })).toBeUndefined();
+  });
+
   it('count executions by Choreo and status, with duration histograms', async () => {
     const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
     const executions = createExecutionMetrics(registry);
@@ -93,6 +104,10 @@ describe('metrics registries', () => {
           if (!redisUp) throw new Error('Redis is away');
           return { acme: 5 };
         },
+        storedBytesByAccount: async () => {
+          if (!redisUp) throw new Error('Redis is away');
+          return { acme: 123_456 };
+        },
         liveWorkers: async () => 4,
       },
       () => 70_000,
@@ -100,12 +115,14 @@ describe('metrics registries', () => {
     expect(await value(registry, 'ces_queue_jobs', { state: 'waiting' })).toBe(3);
     expect(await value(registry, 'ces_queue_oldest_waiting_age_seconds')).toBe(60);
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBe(5);
+    expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBe(123_456);
     expect(await value(registry, 'ces_workers_live')).toBe(4);
     waiting = 0;
     redisUp = false;
     expect(await value(registry, 'ces_queue_jobs', { state: 'waiting' })).toBe(0);
     expect(await value(registry, 'ces_queue_oldest_waiting_age_seconds')).toBe(0);
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBeUndefined();
+    expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBeUndefined();
     expect(await registry.metrics()).toContain('ces_workers_live{service="api"} 4');
   });
 

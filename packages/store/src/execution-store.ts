@@ -14,7 +14,7 @@ import {
 import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
-import { storageWindow } from './storage-window.ts';
+import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
 /**
  * - `created`; `exists`: an execution with this id exists already;
@@ -108,6 +108,8 @@ export interface ExecutionStore {
   /** Ids of all RUNNING executions with their start times, oldest first. */
   runningIds(limit?: number): Promise<{ id: string; starttime: number }[]>;
   countRunning(account: string): Promise<number>;
+  /** What the account's budget of stored bytes counts at `now`. */
+  storedBytes(account: string, now?: number): Promise<number>;
 }
 
 export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
@@ -233,6 +235,15 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     countRunning(account) {
       return redis.scard(keys.accountRunning(account));
+    },
+
+    async storedBytes(account, now = Date.now()) {
+      const window = storageWindow(now, retentionSeconds);
+      const [current, previous] = await redis.mget(
+        keys.accountStoredBytes(account, window.index),
+        keys.accountStoredBytes(account, window.index - 1),
+      );
+      return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
   };
 }

@@ -8,6 +8,14 @@ export interface StorageWindow {
   lengthMs: number;
 }
 
+/**
+ * What the budget counts at `now`: this window's bytes, and the previous window's weighted by the
+ * share of it still within the last retention period (as create-execution.lua computes it).
+ */
+export function slidingStoredBytes(current: number, previous: number, window: StorageWindow, now: number): number {
+  return current + (previous * (window.lengthMs - (now - window.startMs))) / window.lengthMs;
+}
+
 export function storageWindow(now: number, retentionSeconds: number): StorageWindow {
   const lengthMs = retentionSeconds * 1000;
   const index = Math.floor(now / lengthMs);

@@ -69,6 +69,7 @@ async function throttled(c: Context, authentication: Authentication, checks: Che
   if (typeof turn === 'number') {
     throw new ApiError('TOO_MANY_REQUESTS', 'Too many failed authentications from this client. Retry later.', {
       headers: { 'Retry-After': String(turn) },
+      limit: 'auth-failures',
     });
   }
   let failures = 0;

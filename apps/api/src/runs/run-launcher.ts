@@ -57,15 +57,19 @@ export function newExecutionId(): string {
 
 function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
   if (created.outcome === 'larger-than-budget') {
-    return new ApiError('PAYLOAD_TOO_LARGE', `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`);
+    return new ApiError('PAYLOAD_TOO_LARGE', `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`, {
+      limit: 'stored-bytes',
+    });
   }
   if (created.outcome === 'budget-exceeded') {
     return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
       headers: { 'Retry-After': String(created.retryAfterSeconds) },
+      limit: 'stored-bytes',
     });
   }
   return new ApiError('TOO_MANY_REQUESTS', `This account already has ${config.maxRunningPerAccount} executions running.`, {
     headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
+    limit: 'running-executions',
   });
 }
 
