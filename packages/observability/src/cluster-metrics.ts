@@ -45,30 +45,13 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
       this.set(since.value === undefined ? 0 : Math.max(0, (now() - since.value) / 1000));
     },
   });
-  new Gauge({
-    name: 'ces_executions_running',
-    help: 'RUNNING executions (queued or executing), by account.',
-    labelNames: ['account'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const byAccount = await sources.runningByAccount().catch(() => undefined);
-      if (!byAccount) return;
-      for (const [account, count] of Object.entries(byAccount)) this.set({ account }, count);
-    },
-  });
-  new Gauge({
-    name: 'ces_account_stored_bytes',
-    help: "Bytes an account's executions stored over the last retention period, as its budget counts them (MAX_STORED_BYTES_PER_ACCOUNT).",
-    labelNames: ['account'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const byAccount = await sources.storedBytesByAccount().catch(() => undefined);
-      if (!byAccount) return;
-      for (const [account, bytes] of Object.entries(byAccount)) this.set({ account }, bytes);
-    },
-  });
+  accountGauge(registry, 'ces_executions_running', 'RUNNING executions (queued or executing), by account.', sources.runningByAccount);
+  accountGauge(
+    registry,
+    'ces_account_stored_bytes',
+    "Bytes an account's executions stored over the last retention period, as its budget counts them (MAX_STORED_BYTES_PER_ACCOUNT).",
+    sources.storedBytesByAccount,
+  );
   new Gauge({
     name: 'ces_workers_live',
     help: 'Worker processes with a live heartbeat.',
@@ -77,6 +60,22 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
       this.reset();
       const live = await sources.liveWorkers().catch(() => undefined);
       if (live !== undefined) this.set(live);
+    },
+  });
+}
+
+/** A gauge with one series per account, read from `source` on each scrape. */
+function accountGauge(registry: MetricsRegistry, name: string, help: string, source: () => Promise<Record<string, number>>) {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const byAccount = await source().catch(() => undefined);
+      if (!byAccount) return;
+      for (const [account, value] of Object.entries(byAccount)) this.set({ account }, value);
     },
   });
 }
