@@ -1,7 +1,8 @@
 import type { MetricsRegistry } from '@ces/observability';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { authenticateOperator, type Authentication } from '../middleware/authenticate.ts';
+import type { Authentication } from '../auth/throttled-authentication.ts';
+import { authenticateOperator } from '../middleware/authenticate.ts';
 
 /**
  * `GET /metrics` in the Prometheus text format. The API's port faces tenants and the metrics name

@@ -2,7 +2,8 @@ import type { ExecutionJobData, WorkerRegistry } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
-import { authenticateOperator, type Authentication } from '../middleware/authenticate.ts';
+import type { Authentication } from '../auth/throttled-authentication.ts';
+import { authenticateOperator } from '../middleware/authenticate.ts';
 import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
 
