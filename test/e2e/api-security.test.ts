@@ -163,7 +163,7 @@ describe('security and bad input end to end', () => {
       for (const [path, headers] of [['/service-api/1.0/choreos', wrongAlice], ['/metrics', wrongOperator], ['/service-api/1.0/choreos', wrongAlice]] as const) {
         expect((await plainGet(path, viaProxy('198.51.100.7', headers))).status, path).toBe(401);
       }
-      // Over the limit even the right credentials wait; what the client prepends does not change who it is.
+      // Over the limit even the right password is refused; what the client prepends does not change who it is.
       for (const client of ['198.51.100.7', '203.0.113.1, 198.51.100.7']) {
         const refused = await plainGet('/service-api/1.0/choreos', viaProxy(client, authHeaders(alice)));
         expect(refused.status).toBe(429);

@@ -32,6 +32,11 @@ export function createApiMetrics(deps: {
   workers: WorkerRegistry;
 }): ApiMetrics {
   const registry = createMetricsRegistry({ service: 'api' });
+  async function byAccount(read: (account: string) => Promise<number>): Promise<Record<string, number>> {
+    const accounts = await deps.accounts.listAccounts();
+    const values = await Promise.all(accounts.map(read));
+    return Object.fromEntries(accounts.map((account, i) => [account, values[i]!]));
+  }
   registerClusterMetrics(registry, {
     async queueCounts() {
       const counts = await deps.queue.getJobCounts('waiting', 'active', 'delayed');
@@ -42,16 +47,8 @@ export function createApiMetrics(deps: {
       const [oldest] = await deps.queue.getWaiting(0, 0);
       return oldest?.timestamp;
     },
-    async runningByAccount() {
-      const accounts = await deps.accounts.listAccounts();
-      const counts = await Promise.all(accounts.map((account) => deps.executions.countRunning(account)));
-      return Object.fromEntries(accounts.map((account, i) => [account, counts[i]!]));
-    },
-    async storedBytesByAccount() {
-      const accounts = await deps.accounts.listAccounts();
-      const bytes = await Promise.all(accounts.map((account) => deps.executions.storedBytes(account)));
-      return Object.fromEntries(accounts.map((account, i) => [account, bytes[i]!]));
-    },
+    runningByAccount: () => byAccount((account) => deps.executions.countRunning(account)),
+    storedBytesByAccount: () => byAccount((account) => deps.executions.storedBytes(account)),
     liveWorkers: () => deps.workers.count(),
   });
   return {

@@ -144,10 +144,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         ],
       );
       if (reply === 1) return { outcome: 'created' };
+      if (reply === 0) return { outcome: 'exists' };
       if (reply === -1) return { outcome: 'quota-exceeded' };
       if (reply === -3) return { outcome: 'larger-than-budget' };
-      if (Array.isArray(reply)) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
-      return { outcome: 'exists' };
+      if (Array.isArray(reply) && reply[0] === -2) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
+      throw new Error(`createExecution answered ${JSON.stringify(reply)}`);
     },
 
     get,

@@ -12,7 +12,6 @@ export {
   createExecutionStore,
   type Checkpoint,
   type CheckpointResult,
-  type CreateOptions,
   type CreateResult,
   type ExecutionStore,
   type FinishRequest,

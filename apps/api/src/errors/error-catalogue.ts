@@ -12,7 +12,7 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'The resource is not in a state that allows this.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The body must be application/json or application/xml, as Content-Type says.' },
-  TOO_MANY_REQUESTS: { status: 429, message: 'Too many executions are running for this account.' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'A limit refused this request for now. Retry-After says when to try again.' },
   INTERNAL_ERROR: { status: 500, message: 'Something went wrong on our side. The request id identifies it in our logs.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is briefly unavailable. Retry shortly.' },
 } as const satisfies Record<string, { status: number; message: string }>;
