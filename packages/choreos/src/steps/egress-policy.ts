@@ -32,6 +32,8 @@ function ipv4Reason(address: string): string | undefined {
   if (a === 169 && b === 254) return 'link-local';
   if (a === 100 && b >= 64 && b <= 127) return 'shared (carrier-grade NAT)';
   if (a === 192 && b === 0 && c === 0) return 'IETF protocol assignments';
+  if ((a === 192 && b === 0 && c === 2) || (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return 'documentation';
+  if (a === 192 && b === 88 && c === 99) return '6to4 relay';
   if (a === 198 && (b === 18 || b === 19)) return 'benchmarking';
   if (a >= 224) return a < 240 ? 'multicast' : 'reserved';
   return undefined;
@@ -69,6 +71,10 @@ function ipv6Reason(address: string): string | undefined {
   // Local-use NAT64 (RFC 8215): a site's own translators, which may reach anything behind them.
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'local-use NAT64';
   if (g0 === 0x2002) return ipv4Reason(embeddedV4(g1, g2));
+  // Teredo hides its IPv4 server and client (the latter obfuscated): nothing inside can be judged.
+  if (g0 === 0x2001 && g1 === 0) return 'Teredo';
+  if (g0 === 0x2001 && g1 === 0x0db8) return 'documentation';
+  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return 'discard-only';
   if ((g0 & 0xfe00) === 0xfc00) return 'private (unique local)';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
   if ((g0 & 0xffc0) === 0xfec0) return 'site-local';
@@ -100,9 +106,14 @@ export function createEgressPolicy(options: EgressOptions): EgressPolicy {
   const exempt = (hostname: string) => options.allowPrivateNetworks || hostAllowed(hostname, allowedHosts);
   const refusal = (hostname: string, address: string) => {
     const reason = refusedAddressReason(address);
-    return reason === undefined
-      ? undefined
-      : new EgressRefusedError(`requests to ${hostname === address ? address : `${hostname} (${address})`} are not allowed: ${reason} address`);
+    if (reason === undefined) return undefined;
+    // The message reaches the tenant (the execution's lasterror): a literal address is its own
+    // input, but what a name resolves to inside our network is not its to learn.
+    return new EgressRefusedError(
+      hostname === address
+        ? `requests to ${address} are not allowed: ${reason} address`
+        : `requests to ${hostname} are not allowed: it resolves to a non-public address`,
+    );
   };
   return {
     checkHost(hostname) {

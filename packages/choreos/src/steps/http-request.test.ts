@@ -16,6 +16,24 @@ function handle(request: IncomingMessage, response: ServerResponse) {
     response.end('x'.repeat(200 * 1024));
     return;
   }
+  if (url.pathname === '/big-head') {
+    // What a HEAD answer for a large resource looks like: its length, and no body.
+    response.writeHead(200, { 'content-length': String(200 * 1024) });
+    response.end();
+    return;
+  }
+  if (url.pathname === '/big-chunked') {
+    // No Content-Length: only counting the bytes as they come can stop it.
+    for (let i = 0; i < 200; i += 1) response.write('x'.repeat(1024));
+    response.end();
+    return;
+  }
+  if (url.pathname === '/drip') {
+    response.writeHead(200, { 'content-length': '100' });
+    const drip = setInterval(() => response.write('x'), 50);
+    response.on('close', () => clearInterval(drip));
+    return;
+  }
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
@@ -72,7 +90,7 @@ describe('http.request', () => {
     const port = new URL(base).port;
     await expect(runStep('http.request', { url: `http://localhost:${port}/` }, strict)).rejects.toMatchObject({
       retryable: false,
-      message: expect.stringContaining('loopback address'),
+      message: 'requests to localhost are not allowed: it resolves to a non-public address',
     });
     await expect(runStep('http.request', { url: `http://[::ffff:127.0.0.1]:${port}/` }, strict)).rejects.toBeInstanceOf(EgressRefusedError);
     await expect(runStep('http.request', { url: 'http://169.254.169.254/latest/meta-data/' }, strict)).rejects.toThrow(/cloud metadata/);
@@ -94,6 +112,26 @@ describe('http.request', () => {
     await expect(runStep('http.request', { url: `${base}/big` }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } })).rejects.toMatchObject({
       retryable: false,
       message: 'HTTP response body is larger than 1024 bytes',
+    });
+  });
+
+  it('counts the bytes of a body sent without a declared length', async () => {
+    await expect(runStep('http.request', { url: `${base}/big-chunked` }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } })).rejects.toMatchObject({
+      retryable: false,
+      message: 'HTTP response body is larger than 1024 bytes',
+    });
+  });
+
+  it('takes the length a HEAD answer declares for a body it does not send', async () => {
+    const result = (await runStep('http.request', { url: `${base}/big-head`, method: 'HEAD' }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } })) as { status: number; body: string; headers: Record<string, string> };
+    expect(result).toMatchObject({ status: 200, body: '' });
+    expect(result.headers['content-length']).toBe(String(200 * 1024));
+  });
+
+  it('times out while the body is still arriving', async () => {
+    await expect(runStep('http.request', { url: `${base}/drip` }, { http: { ...testLibraryOptions.http, timeoutMs: 300 } })).rejects.toMatchObject({
+      retryable: true,
+      message: 'HTTP request timed out after 300 ms',
     });
   });
 

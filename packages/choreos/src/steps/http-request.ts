@@ -133,8 +133,11 @@ function send(url: URL, options: SendOptions): Promise<HttpResponse> {
       finish(error instanceof StepFailedError ? error : new StepFailedError(`HTTP request failed: ${error.message}`, { cause: error })),
     );
     request.on('response', (response) => {
+      // A HEAD, 204 or 304 answer declares the length of a body it does not send.
+      const status = response.statusCode ?? 0;
+      const bodyless = options.method === 'HEAD' || status === 204 || status === 304;
       const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
+      if (!bodyless && Number.isFinite(declared) && declared > options.maxResponseBytes) {
         fail(tooLarge(options.maxResponseBytes));
         return;
       }
