@@ -70,7 +70,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys });
-  const sandbox = createSandbox();
+  const sandbox = createSandbox({ idleThreads: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
     http: {

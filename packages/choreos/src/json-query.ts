@@ -13,6 +13,10 @@ export function parseJsonText(text: string, what = 'JSON'): unknown {
 export function queryJson(json: unknown, path: string): unknown[] {
   if (path.trim() === '') throw new InvalidStepInputError('the JSONPath expression is empty');
   let matches: unknown;
+  // jsonpath-plus remembers every path it parses, in a plain object, for ever: in a thread that
+  // serves many tenants the memory grows with every new path, and paths named like Object's own
+  // properties ("constructor") collide with the object's prototype.
+  JSONPath.cache = Object.create(null);
   try {
     matches = JSONPath({ path, json: json as object, eval: false, wrap: true });
   } catch (error) {

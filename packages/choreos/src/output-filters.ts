@@ -38,13 +38,20 @@ export async function applyOutputFilters(
   for (const filter of filters) {
     if (!Object.hasOwn(outputs, filter.variable)) throw new OutputFilterError(filter, `there is no output "${filter.variable}"`);
     const value = outputs[filter.variable] ?? '';
+    const query = () =>
+      value.trimStart().startsWith('<')
+        ? sandbox.queryXml({ xml: value, expression: filter.path })
+        : sandbox.queryJson({ json: value, path: filter.path, notJson: `output "${filter.variable}" is neither XML nor JSON` });
     let answer: { result: string };
     try {
-      answer = value.trimStart().startsWith('<')
-        ? await sandbox.queryXml({ xml: value, expression: filter.path })
-        : await sandbox.queryJson({ json: value, path: filter.path, notJson: `output "${filter.variable}" is neither XML nor JSON` });
+      // A thread that did not start in time or died is the sandbox's fault, not the filter's:
+      // worth one more try on a fresh thread before the run pays for it.
+      answer = await query().catch((error: unknown) => {
+        if (error instanceof StepFailedError) throw error;
+        return query();
+      });
     } catch (error) {
-      throw new OutputFilterError(filter, error instanceof StepFailedError ? error.message : String(error));
+      throw new OutputFilterError(filter, error instanceof StepFailedError ? error.message : 'the sandbox could not run it');
     }
     added += answer.result.length;
     if (added > MAX_FILTER_RESULTS_LENGTH) throw new OutputFilterError(filter, `the filters' results pass ${MAX_FILTER_RESULTS_LENGTH} characters in all`);

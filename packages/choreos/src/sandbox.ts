@@ -9,9 +9,14 @@ export interface SandboxOptions {
   readonly maxResultLength: number;
   /** Heap of each thread, in MiB, so that an operation that would use more fails in its thread. */
   readonly maxHeapMb: number;
+  /**
+   * Threads kept ready between operations: as many as operations may run at once (the worker's
+   * concurrency), since a thread takes a hundred milliseconds and more to start.
+   */
+  readonly idleThreads: number;
 }
 
-export const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { timeLimitMs: 1000, maxResultLength: 4 * 1024 * 1024, maxHeapMb: 256 };
+const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { timeLimitMs: 1000, maxResultLength: 4 * 1024 * 1024, maxHeapMb: 256, idleThreads: 2 };
 
 /**
  * Runs the operations whose cost tenant input alone decides (regular expressions, JSONPath,
@@ -28,8 +33,6 @@ export interface Sandbox {
   formatJson(request: JsonFormatRequest, signal?: AbortSignal): Promise<string>;
 }
 
-/** Threads kept ready between operations; more are made while several run at once. */
-const IDLE_THREADS = 2;
 /** An idle thread ends after this long, so that a worker that needs none holds none. */
 const IDLE_THREAD_MS = 30_000;
 /**
@@ -42,8 +45,16 @@ const THREAD_ENTRY = new URL('./sandbox-thread.ts', import.meta.url);
 type ThreadAnswer = { ready: true } | { result: unknown } | { tooLong: number } | { failed: string };
 
 /** Threads are made on first use and end when idle (they never hold the process open): nothing to close. */
-export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS): Sandbox {
+export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox {
+  const options: SandboxOptions = { ...DEFAULT_SANDBOX_OPTIONS, ...overrides };
   const idle: { thread: Worker; expiry: NodeJS.Timeout }[] = [];
+
+  function forgetIdle(thread: Worker) {
+    const index = idle.findIndex((entry) => entry.thread === thread);
+    if (index === -1) return;
+    clearTimeout(idle[index]!.expiry);
+    idle.splice(index, 1);
+  }
 
   function takeThread(): { thread: Worker; started: boolean } {
     const ready = idle.pop();
@@ -56,11 +67,16 @@ export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS)
       workerData: { maxResultLength: options.maxResultLength },
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: Math.min(32, options.maxHeapMb) },
     });
+    // For the thread's whole life, not one operation's: a thread stopped for its time limit may
+    // still run out of memory before it ends, after its operation has let go of it, and an 'error'
+    // nobody listens to would end the worker process, and every run on it.
+    thread.on('error', () => {});
+    thread.on('exit', () => forgetIdle(thread));
     return { thread, started: false };
   }
 
   function giveBack(thread: Worker) {
-    if (idle.length >= IDLE_THREADS) {
+    if (idle.length >= options.idleThreads) {
       void thread.terminate();
       return;
     }
@@ -115,7 +131,7 @@ export function createSandbox(options: SandboxOptions = DEFAULT_SANDBOX_OPTIONS)
             reject(
               error.code === 'ERR_WORKER_OUT_OF_MEMORY'
                 ? new InvalidStepInputError(`${describe(operation)} needed more memory than a step may use`)
-                : new Error(`the sandbox thread failed: ${error.message}`),
+                : new Error('the sandbox thread failed', { cause: error }),
             ),
           false,
         );
