@@ -1,13 +1,38 @@
 import { JSONPath } from 'jsonpath-plus';
 import { InvalidStepInputError } from './step-errors.ts';
 
-export function parseJsonText(text: string, what = 'JSON'): unknown {
+export function parseJsonText(text: string, what = 'JSON', options: { maxDepth?: number } = {}): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new InvalidStepInputError(`${what} is not valid: ${(error as Error).message}`);
   }
+  if (options.maxDepth !== undefined && depthExceeds(value, options.maxDepth)) {
+    throw new InvalidStepInputError(`${what} is nested more than ${options.maxDepth} levels deep`);
+  }
+  return value;
 }
+
+/**
+ * Nesting deeper than the steps that walk JSON recursively (JSON.stringify, the XML builder) can
+ * take: ten kilobytes of "[" overflow their stack. Found without recursion.
+ */
+function depthExceeds(value: unknown, maxDepth: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: next, depth } = pending.pop()!;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth >= maxDepth) return true;
+    for (const item of Array.isArray(next) ? next : Object.values(next)) {
+      if (item !== null && typeof item === 'object') pending.push({ value: item, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+/** How deep JSON given to steps that write it again (as JSON or XML) may be: XML's own limit. */
+export const MAX_JSON_DEPTH = 100;
 
 /** All matches of a JSONPath expression. Script evaluation is disabled: paths can only select. */
 export function queryJson(json: unknown, path: string): unknown[] {

@@ -67,9 +67,12 @@ export function isRetryable(error: unknown): boolean {
   return !(error instanceof StepFailedError) || error.retryable;
 }
 
+/** Longest message a failure keeps: it becomes the execution's `lasterror`, and some quote input. */
+const MAX_ERROR_MESSAGE_LENGTH = 1000;
+
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : String(error);
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
+  return message.length > MAX_ERROR_MESSAGE_LENGTH ? `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}…` : message;
 }
 
 function describeReason(reason: unknown): string {

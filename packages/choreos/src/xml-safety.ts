@@ -66,7 +66,13 @@ export function xmlToValue(xml: string): unknown {
   }
 }
 
+/** The parser quotes the offending text, which may be most of the document: 200 characters of it. */
 function describeXmlError(error: unknown): string {
+  const message = rawXmlError(error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+function rawXmlError(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (error !== null && typeof error === 'object' && 'err' in error) {
     const detail = (error as { err: { msg?: string; line?: number; col?: number } }).err;
@@ -84,5 +90,10 @@ export function valueToXml(value: unknown, pretty: boolean): string {
     suppressEmptyNode: true,
     processEntities: true,
   });
-  return builder.build(value) as string;
+  try {
+    return builder.build(value) as string;
+  } catch (error) {
+    // The builder's own refusals (nesting past its limit) are about the input, not worth a retry.
+    throw new InvalidStepInputError(`the XML cannot be written: ${describeXmlError(error)}`);
+  }
 }

@@ -9,6 +9,12 @@ describe('conversion steps', () => {
     expect(JSON.parse(json)).toEqual({ order: { '@id': '7', item: ['01', 'b & c'], note: '' } });
   });
 
+  it('xml-to-json quotes no more than a little of the XML it cannot read', async () => {
+    const failure = runStep('conversion.xml-to-json', { xml: `<a${'‹'.repeat(900_000)}></a>` });
+    await expect(failure).rejects.toMatchObject({ retryable: false });
+    expect(((await failure.catch((error: Error) => error)) as Error).message.length).toBeLessThan(300);
+  });
+
   it('xml-to-json refuses a DOCTYPE', async () => {
     await expect(runStep('conversion.xml-to-json', { xml: '<!DOCTYPE x SYSTEM "file:///etc/passwd"><x/>' })).rejects.toThrow(/DOCTYPE/);
   });
@@ -34,6 +40,27 @@ describe('conversion steps', () => {
     expect(await runStep('conversion.csv-to-json', { csv: 'a;b\n1;2', delimiter: ';', header: 'false' })).toEqual({
       json: '[["a","b"],["1","2"]]',
       rows: 2,
+    });
+  });
+
+  it('json-to-xml refuses what XML cannot hold, without retry', async () => {
+    for (const [json, message] of [
+      ['{"r":[[1,2],[3]]}', 'an array directly inside an array cannot be written as XML'],
+      ['{"r":{"@a":{"b":1}}}', 'attribute "@a" must be a string, number or boolean'],
+      [`{"r":${'{"a":'.repeat(101)}1${'}'.repeat(101)}}`, 'JSON is nested more than 100 levels deep'],
+      [`${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'JSON is nested more than 100 levels deep'],
+    ] as const) {
+      await expect(runStep('conversion.json-to-xml', { json, rootElement: 'root' }), message.slice(0, 30)).rejects.toMatchObject({ retryable: false, message });
+    }
+    expect(await runStep('conversion.json-to-xml', { json: `${'{"a":'.repeat(90)}1${'}'.repeat(90)}`, rootElement: 'root' })).toHaveProperty('xml');
+  });
+
+  it('csv-to-json refuses a CSV whose JSON would be too long, before writing it', async () => {
+    // A 5000-character header repeated on each of 100,000 rows: half a billion characters.
+    const csv = `${'A'.repeat(5000)}\n${'x\n'.repeat(100_000)}`;
+    await expect(runStep('conversion.csv-to-json', { csv })).rejects.toMatchObject({
+      retryable: false,
+      message: 'CSV as JSON would be longer than 16777216 characters',
     });
   });
 

@@ -44,6 +44,14 @@ describe('json steps', () => {
     });
   });
 
+  it('json.build refuses JSON nested deeper than it can write, without retry', async () => {
+    await expect(runStep('json.build', { entries: [{ name: 'v', value: `${'['.repeat(5000)}${']'.repeat(5000)}`, json: 'true' }] })).rejects.toMatchObject({ retryable: false });
+    await expect(runStep('json.build', { fields: { v: `${'['.repeat(101)}${']'.repeat(101)}` }, jsonFields: ['v'] })).rejects.toMatchObject({
+      retryable: false,
+      message: 'JSON of field "v" is nested more than 100 levels deep',
+    });
+  });
+
   it('json.build names the field whose JSON is malformed', async () => {
     await expect(runStep('json.build', { fields: { tags: '[1,' }, jsonFields: ['tags'] })).rejects.toThrow(/JSON of field "tags" is not valid/);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseJsonText } from '../json-query.ts';
+import { MAX_JSON_DEPTH, parseJsonText } from '../json-query.ts';
 import type { Sandbox } from '../sandbox.ts';
 import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
@@ -59,7 +59,7 @@ export const jsonSteps: readonly StepKind[] = [
 ];
 
 function parseField(name: string, value: unknown): unknown {
-  return typeof value === 'string' ? parseJsonText(value, `JSON of field "${name}"`) : value;
+  return typeof value === 'string' ? parseJsonText(value, `JSON of field "${name}"`, { maxDepth: MAX_JSON_DEPTH }) : value;
 }
 
 /** defineProperty, not assignment: a field may be called "__proto__". */

@@ -38,6 +38,15 @@ describe('time steps', () => {
     expect(await runStep('time.format', { time: String(moment.epochMs), format, timeZone })).toEqual({ text });
   });
 
+  it.each([
+    ['0050-06-01T00:00:00Z', 'yyyy-MM-dd XXX', 'UTC', '0050-06-01 Z'],
+    ['0050-06-01T00:00:00Z', 'yyyy-MM-dd HH:mm XXX', 'Etc/GMT-9', '0050-06-01 09:00 +09:00'],
+    ['-000001-06-01T00:00:00Z', 'yyyy-MM-dd', 'UTC', '-0001-06-01'],
+    ['0000-01-01T00:00:00Z', 'yyyy-MM-dd', 'UTC', '0000-01-01'],
+  ])('time.format %s as %s in %s, before year 100', async (time, format, timeZone, text) => {
+    expect(await runStep('time.format', { time, format, timeZone })).toEqual({ text });
+  });
+
   it('time.format refuses an unknown time zone', async () => {
     await expect(runStep('time.format', { time: '0', timeZone: 'Mars/Olympus' })).rejects.toThrow(/not a known time zone/);
   });

@@ -44,6 +44,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
         minute: 'numeric',
         second: 'numeric',
         weekday: 'long',
+        era: 'short',
       });
     } catch {
       throw new InvalidStepInputError(`"${timeZone}" is not a known time zone (use an IANA name such as Europe/Paris, or UTC)`);
@@ -69,8 +70,10 @@ interface WallClock {
 function wallClock(epochMs: number, timeZone: string): WallClock {
   const fields: Record<string, string> = {};
   for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) fields[part.type] = part.value;
+  // en-US counts years before 1 as 1 BC, 2 BC…; astronomical years go 0, -1…
+  const year = fields.era === 'BC' ? 1 - Number(fields.year) : Number(fields.year);
   const clock = {
-    year: Number(fields.year),
+    year,
     month: Number(fields.month),
     day: Number(fields.day),
     hour: Number(fields.hour) % 24,
@@ -79,7 +82,11 @@ function wallClock(epochMs: number, timeZone: string): WallClock {
     millisecond: ((epochMs % 1000) + 1000) % 1000,
     weekday: WEEKDAYS.indexOf(fields.weekday ?? ''),
   };
-  const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second, clock.millisecond);
+  // Not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  const utc = new Date(0);
+  utc.setUTCFullYear(clock.year, clock.month - 1, clock.day);
+  utc.setUTCHours(clock.hour, clock.minute, clock.second, clock.millisecond);
+  const asUtc = utc.getTime();
   return { ...clock, offsetMinutes: Math.round((asUtc - epochMs) / 60_000) };
 }
 
@@ -109,7 +116,7 @@ export function formatTime(epochMs: number, pattern: string, timeZone: string): 
   return pattern.replace(TOKENS, (token, literal: string | undefined) => {
     if (literal !== undefined) return literal === '' ? "'" : literal;
     switch (token) {
-      case 'yyyy': return pad(clock.year, 4);
+      case 'yyyy': return clock.year < 0 ? `-${pad(clock.year, 4)}` : pad(clock.year, 4);
       case 'yy': return pad(clock.year % 100);
       case 'MMMM': return MONTHS[clock.month - 1] ?? '';
       case 'MMM': return (MONTHS[clock.month - 1] ?? '').slice(0, 3);
