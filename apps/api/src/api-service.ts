@@ -115,7 +115,13 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
           ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
           : await ensureSelfSignedCertificate(config.DATA_DIR),
       );
-  const server: RunningServer = await listen({ fetch: app.fetch, port: config.PORT, hostname: config.BIND_ADDRESS, tls });
+  const server: RunningServer = await listen({
+    fetch: app.fetch,
+    port: config.PORT,
+    hostname: config.BIND_ADDRESS,
+    tls,
+    onError: (error) => logger.error({ err: error }, 'server error'),
+  });
   logger.info({ port: server.port, tls: Boolean(tls) }, 'api listening');
 
   return {

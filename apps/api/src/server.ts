@@ -11,6 +11,11 @@ export interface ListenOptions {
   tls?: { cert: string; key: string };
   /** CONNECTION_TIMEOUTS when absent. */
   timeouts?: ConnectionTimeouts;
+  /**
+   * Errors of the listening server once it listens (accepting a connection failed: out of
+   * descriptors, of buffers). Without a listener the first such error would end the process.
+   */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -55,6 +60,8 @@ export function listen(options: ListenOptions): Promise<RunningServer> {
       ? { createServer: createHttpsServer, serverOptions: { cert: options.tls.cert, key: options.tls.key, ...limits } }
       : { createServer: createHttpServer, serverOptions: limits };
     const server = serve({ fetch: options.fetch, port: options.port, hostname: options.hostname, ...transport }, (info: AddressInfo) => {
+      server.off('error', reject);
+      server.on('error', (error: Error) => options.onError?.(error));
       resolve({
         server,
         port: info.port,

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsRegistry } from '@ces/observability';
@@ -19,6 +18,8 @@ export async function startHealthServer(options: {
   registry: MetricsRegistry;
   /** The reasons the worker is not ready; empty when it is. */
   notReadyReasons: () => string[];
+  /** Errors of the server once it listens. */
+  onError?: (error: Error) => void;
 }): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -48,7 +49,15 @@ export async function startHealthServer(options: {
   });
   server.keepAliveTimeout = 65_000;
   server.listen(options.port, options.hostname ?? '0.0.0.0');
-  await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Accepting a connection can fail later (out of descriptors); unheard, that would end the worker.
+  server.on('error', (error: Error) => options.onError?.(error));
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>

@@ -49,7 +49,17 @@ export interface WorkerService {
   close(): Promise<void>;
 }
 
-export async function startWorkerService(config: WorkerConfig, logger: Logger): Promise<WorkerService> {
+export async function startWorkerService(
+  config: WorkerConfig,
+  logger: Logger,
+  options: {
+    /**
+     * The worker cannot go on: BullMQ's loop that takes jobs has stopped with an error. The process
+     * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
+     */
+    onFatal?: (error: unknown) => void;
+  } = {},
+): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
   const host = resolveHostAddress(config.WORKER_HOST);
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -111,6 +121,7 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
             if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
             return reasons;
           },
+          onError: (error) => log.error({ err: error }, 'health server error'),
         });
   if (health) log.info({ port: health.port }, 'worker health server listening');
   const unsubscribeCancel = events.onCancelRequested((id) => processor.cancel(id));
@@ -183,7 +194,10 @@ export async function startWorkerService(config: WorkerConfig, logger: Logger): 
   });
   const reconciler = createReconciler({ redis, keys, executions, queue, workerId, logger: log, onExecutionEnd });
 
-  worker.run().catch((error: unknown) => log.error({ err: error }, 'worker stopped with an error'));
+  worker.run().catch((error: unknown) => {
+    log.error({ err: error }, 'worker stopped with an error');
+    options.onFatal?.(error);
+  });
   await worker.waitUntilReady();
   await heartbeat.beat();
   reconciler.start();

@@ -38,13 +38,19 @@ export class SupervisedProcess {
     });
     this.child = child;
     const startedAt = Date.now();
-    child.once('exit', (code, signal) => {
+    const ended = (code: number | null, signal: NodeJS.Signals | null) => {
       const restarting = !this.stopping && this.options.restart;
       this.options.onExit?.({ name: this.options.name, code, signal, restarting });
       if (!restarting) return;
       // A process that ran for a while earns a quick restart; a crash loop backs off.
       this.restarts = Date.now() - startedAt > 30_000 ? 0 : this.restarts + 1;
       this.restartTimer = setTimeout(() => this.start(), Math.min(250 * 2 ** this.restarts, 5_000));
+    };
+    child.once('exit', ended);
+    // A process that could not be started at all (no such command, out of processes) never exits:
+    // without this, the error would end the supervisor and leave its other processes orphaned.
+    child.once('error', () => {
+      if (child.pid === undefined) ended(null, null);
     });
   }
 

@@ -39,6 +39,8 @@ export function createLogger(options: { name: string; level: string; base?: Reco
 /** Characters gathered before a write, unless FLUSH_INTERVAL_MS passes first. */
 const WRITE_AT_CHARS = 8 * 1024;
 const FLUSH_INTERVAL_MS = 200;
+/** Bytes the destination may hold while its reader is slow; lines beyond are dropped, not queued. */
+const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Asynchronous, batched writes keep logging off the request path. A write per line cost a busy API
@@ -51,30 +53,44 @@ const FLUSH_INTERVAL_MS = 200;
  * the destination's own methods, so that pino's exit hooks, which call them, write it too.
  */
 function bufferedStdout() {
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_UNWRITTEN_BYTES });
   const writeNow = destination.write.bind(destination);
   const flushDestination = destination.flush.bind(destination);
   const flushDestinationSync = destination.flushSync.bind(destination);
   let pending: string[] = [];
   let pendingChars = 0;
+  // A log that cannot be written (a full disk) must not take the service with it. pino listens for
+  // a broken pipe only, and re-emits anything else to no listener, which ends the process; then its
+  // exit flush retries the failing write for ever, so the process never even ends. Logging stops
+  // instead, for the rest of the process's life. (A process that exits before it has heard of the
+  // failure still meets sonic-boom's retry at exit; the failure is heard within one batch interval.)
+  let broken = false;
+  destination.on('error', () => {
+    broken = true;
+    pending = [];
+    pendingChars = 0;
+  });
   const release = () => {
-    if (pending.length === 0) return;
+    if (pending.length === 0 || broken) return;
     const batch = pending.join('');
     pending = [];
     pendingChars = 0;
     writeNow(batch);
   };
   destination.write = (line: string) => {
+    if (broken) return true;
     pending.push(line);
     pendingChars += line.length;
     if (pendingChars >= WRITE_AT_CHARS) release();
     return true;
   };
   destination.flush = (callback?: (error?: Error) => void) => {
+    if (broken) return callback?.();
     release();
     flushDestination(callback);
   };
   destination.flushSync = () => {
+    if (broken) return;
     // At exit there is no event loop left to finish an asynchronous write: the last batch must be
     // written before this returns, as sonic-boom's own flushSync writes what it holds.
     // Its `sync` option is a plain property that each write consults, so it is set for this one.

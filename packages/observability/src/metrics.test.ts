@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -228,6 +229,21 @@ describe('logs', () => {
     expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
     expect(ours).toMatchObject({ workerId: 'w-1', host: '10.0.0.7', choreo, msg: 'execution ended' });
   });
+
+  it.runIf(existsSync('/dev/full')).each(['natural', 'later'])('stop, without ending the process, when stdout cannot be written (%s)', async (ending) => {
+    const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));
+    // A full disk: every write fails with ENOSPC.
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [fixture, '5000', ending], { stdio: ['ignore', full, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    } finally {
+      closeSync(full);
+    }
+  }, 20_000);
 
   it.each(['natural', 'exit'])('reach stdout in full and in order, in batches, when a process ends (%s)', async (ending) => {
     const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));

@@ -5,40 +5,51 @@ export interface StoppableService {
 }
 
 /**
- * Starts a long-running service and stops it cleanly on SIGTERM or SIGINT. Startup failures and
- * stops that overrun `stopTimeoutMs` end the process with status 1, after logging why.
+ * Starts a long-running service and stops it cleanly on SIGTERM or SIGINT, or when the service
+ * reports through `fail` that it cannot go on (then with status 1, so that a supervisor starts it
+ * again). Startup failures and stops that overrun `stopTimeoutMs` end the process with status 1,
+ * after logging why.
  */
 export async function runService(options: {
   name: string;
   logger: Logger;
-  start: () => Promise<StoppableService>;
+  start: (fail: (error: unknown) => void) => Promise<StoppableService>;
   stopTimeoutMs: number;
   /** Logged when the stop overruns its time, before the forced exit. */
   overrunMessage?: string;
 }): Promise<void> {
   const { name, logger } = options;
-  const service = await options.start().catch((error: unknown) => {
+  let service: StoppableService | undefined;
+  let stopping = false;
+  const stop = (status: number) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => {
+      logger.error(options.overrunMessage ?? `${name} did not stop in time`);
+      process.exit(1);
+    }, options.stopTimeoutMs);
+    force.unref();
+    (service ? service.close() : Promise.resolve()).then(
+      () => process.exit(status),
+      (error: unknown) => {
+        logger.error({ err: error }, `${name} did not stop cleanly`);
+        process.exit(1);
+      },
+    );
+  };
+  const fail = (error: unknown) => {
+    logger.fatal({ err: error }, `${name} cannot go on`);
+    stop(1);
+  };
+  service = await options.start(fail).catch((error: unknown) => {
     logger.fatal({ err: error }, `${name} failed to start`);
     process.exit(1);
   });
-  let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return;
-      stopping = true;
       logger.info({ signal }, `${name} stopping`);
-      const force = setTimeout(() => {
-        logger.error(options.overrunMessage ?? `${name} did not stop in time`);
-        process.exit(1);
-      }, options.stopTimeoutMs);
-      force.unref();
-      service.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, `${name} did not stop cleanly`);
-          process.exit(1);
-        },
-      );
+      stop(0);
     });
   }
 }
