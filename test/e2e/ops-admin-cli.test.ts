@@ -112,6 +112,10 @@ describe('admin command line, run as a real process against a running API', { ti
 
     const generated = await adminJson(['users', 'add', 'tenant-x', 'dave', '--choreo', '/Library/**']);
     expect((await listChoreos({ account: 'tenant-x', name: 'dave', secret: generated.password })).status).toBe(200);
+
+    // A password reset without --choreo keeps the user's patterns; it does not widen them.
+    const reset = await adminJson(['users', 'add', 'tenant-x', 'dave', '--password-stdin'], 'a new password for dave\n');
+    expect(reset).toMatchObject({ user: 'dave', choreos: ['/Library/**'], updated: true });
   });
 
   it('answers mistakes with clear messages and exit codes', async () => {
@@ -132,8 +136,14 @@ describe('admin command line, run as a real process against a running API', { ti
     expect(missingArgument.stderr).toContain('accounts create takes <account>');
 
     const badName = await admin(['accounts', 'create', 'Bad Name!']);
-    expect(badName.code).toBe(1);
-    expect(badName.stderr).toContain('invalid account name');
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toContain('"Bad Name!" is not an account name');
+
+    // A password typed as an argument is not repeated back.
+    const extra = await admin(['users', 'add', 'tenant-x', 'erin', 'hunter2secret']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('users add takes <account> <user>, not 3 arguments');
+    expect(extra.stderr).not.toContain('hunter2secret');
 
     const help = await admin(['help']);
     expect(help.code).toBe(0);

@@ -45,8 +45,9 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
 
   const accounts = createAccountStore({ redis, keys });
   if (config.ACCOUNTS_FILE) {
-    await applyAccountsFile(accounts, await readAccountsFile(config.ACCOUNTS_FILE));
+    const kept = await applyAccountsFile(accounts, await readAccountsFile(config.ACCOUNTS_FILE));
     logger.info('accounts file applied');
+    if (kept.length > 0) logger.warn({ kept }, 'accounts file entries left as the admin command line last set them');
   }
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });

@@ -4,14 +4,28 @@ import { digestKey, generateKey, hashPassword, MIN_KEY_LENGTH } from './secrets.
 
 export type CredentialKind = 'user' | 'app';
 
+/**
+ * Who last wrote a credential. The accounts file is applied at every start of every API process;
+ * what the admin command line has changed since (a rotated key, a revoked one, a new password) it
+ * leaves alone, or a restart would bring a revoked key back.
+ */
+export type CredentialSource = 'file' | 'admin';
+
 /** What is stored per credential: never the secret itself. */
 export interface StoredCredential {
-  /** `scrypt$…` for users, `sha256$…` for applications. */
+  /** `scrypt$…` for users, `sha256$…` for applications; '' once revoked. */
   secretHash: string;
   /** Choreo patterns this credential may access. */
   choreos: string[];
   created: number;
+  /** Absent in records written before it was kept: the file's, as they all were then. */
+  source?: CredentialSource;
+  /** Revoked with the admin command line: kept, empty, so that the accounts file cannot revive it. */
+  revoked?: true;
 }
+
+/** `kept`: the accounts file's write was skipped, the admin command line having changed it since. */
+export type PutOutcome = 'written' | 'kept';
 
 export interface CredentialSummary {
   kind: CredentialKind;
@@ -34,14 +48,14 @@ export interface AccountStore {
   createAccount(name: string): Promise<boolean>;
   accountExists(name: string): Promise<boolean>;
   listAccounts(): Promise<string[]>;
-  putUser(account: string, name: string, password: string, choreos: string[]): Promise<void>;
-  putApp(account: string, name: string, key: string, choreos: string[]): Promise<void>;
+  putUser(account: string, name: string, password: string, choreos: string[], source?: CredentialSource): Promise<PutOutcome>;
+  putApp(account: string, name: string, key: string, choreos: string[], source?: CredentialSource): Promise<PutOutcome>;
   /** Creates or replaces an application's key; the new key is returned once and never stored. */
   issueAppKey(account: string, name: string, choreos?: string[]): Promise<string>;
   revokeApp(account: string, name: string): Promise<boolean>;
   getCredential(account: string, kind: CredentialKind, name: string): Promise<StoredCredential | undefined>;
   listCredentials(account: string): Promise<CredentialSummary[]>;
-  putOperator(name: string, password: string): Promise<void>;
+  putOperator(name: string, password: string, source?: CredentialSource): Promise<PutOutcome>;
   getOperator(name: string): Promise<StoredCredential | undefined>;
   listOperators(): Promise<string[]>;
 }
@@ -84,17 +98,33 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     return replies[0]![1];
   }
 
-  async function putCredential(account: string, kind: CredentialKind, name: string, secretHash: string, choreos: string[]) {
-    checkCredentialName(name);
-    await requireAccount(account);
-    const record: StoredCredential = { secretHash, choreos: choreos.length > 0 ? choreos : ['/**'], created: Date.now() };
-    const key = credentialsKey(account, kind);
+  /**
+   * Writes a credential record, unless the accounts file writes over what the admin command line
+   * changed. The read and the write are not one transaction: the file is applied at start, and a
+   * command run in that same instant may be written over; running it again settles it.
+   */
+  async function writeCredential(key: string, name: string, record: StoredCredential): Promise<PutOutcome> {
+    if (record.source === 'file' && (await readRecord(key, name))?.source === 'admin') return 'kept';
     await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(record)));
+    return 'written';
   }
 
-  async function readCredential(key: string, name: string): Promise<StoredCredential | undefined> {
+  async function putCredential(account: string, kind: CredentialKind, name: string, secretHash: string, choreos: string[], source: CredentialSource) {
+    checkCredentialName(name);
+    await requireAccount(account);
+    const record: StoredCredential = { secretHash, choreos: choreos.length > 0 ? choreos : ['/**'], created: Date.now(), source };
+    return writeCredential(credentialsKey(account, kind), name, record);
+  }
+
+  async function readRecord(key: string, name: string): Promise<StoredCredential | undefined> {
     const json = await redis.hget(key, name);
     return json === null ? undefined : (JSON.parse(json) as StoredCredential);
+  }
+
+  /** A live credential: a revoked one is as good as absent. */
+  async function readCredential(key: string, name: string): Promise<StoredCredential | undefined> {
+    const record = await readRecord(key, name);
+    return record?.revoked ? undefined : record;
   }
 
   return {
@@ -116,28 +146,31 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       return (await redis.smembers(keys.accounts())).sort();
     },
 
-    async putUser(account, name, password, choreos) {
+    async putUser(account, name, password, choreos, source = 'admin') {
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
-      await putCredential(account, 'user', name, await hashPassword(password), choreos);
+      return putCredential(account, 'user', name, await hashPassword(password), choreos, source);
     },
 
-    async putApp(account, name, key, choreos) {
+    async putApp(account, name, key, choreos, source = 'admin') {
       if (key.length < MIN_KEY_LENGTH) throw new AccountError(`an application key needs at least ${MIN_KEY_LENGTH} characters`);
-      await putCredential(account, 'app', name, digestKey(key), choreos);
+      return putCredential(account, 'app', name, digestKey(key), choreos, source);
     },
 
     async issueAppKey(account, name, choreos) {
       const existing = await readCredential(keys.accountApps(account), name);
       const key = generateKey();
-      await putCredential(account, 'app', name, digestKey(key), choreos ?? existing?.choreos ?? ['/**']);
+      await putCredential(account, 'app', name, digestKey(key), choreos ?? existing?.choreos ?? ['/**'], 'admin');
       return key;
     },
 
     async revokeApp(account, name) {
-      // Announced even when there was nothing to delete: it also clears a record that was removed
-      // by hand and is still remembered.
+      // A tombstone rather than a deletion, so that the accounts file cannot bring the key back.
+      // Announced even when there was nothing live: it also clears a record still remembered.
       const key = keys.accountApps(account);
-      return (await changeCredential(key, name, (multi) => multi.hdel(key, name))) === 1;
+      const live = (await readCredential(key, name)) !== undefined;
+      const tombstone: StoredCredential = { secretHash: '', choreos: [], created: Date.now(), source: 'admin', revoked: true };
+      await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(tombstone)));
+      return live;
     },
 
     getCredential(account, kind, name) {
@@ -149,19 +182,18 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       const summaries: CredentialSummary[] = [];
       for (const [kind, entries] of [['user', users], ['app', apps]] as const) {
         for (const [name, json] of Object.entries(entries)) {
-          const { choreos, created } = JSON.parse(json) as StoredCredential;
-          summaries.push({ kind, name, choreos, created });
+          const { choreos, created, revoked } = JSON.parse(json) as StoredCredential;
+          if (!revoked) summaries.push({ kind, name, choreos, created });
         }
       }
       return summaries.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
     },
 
-    async putOperator(name, password) {
+    async putOperator(name, password, source = 'admin') {
       checkCredentialName(name);
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
-      const record: StoredCredential = { secretHash: await hashPassword(password), choreos: [], created: Date.now() };
-      const key = keys.operators();
-      await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(record)));
+      const record: StoredCredential = { secretHash: await hashPassword(password), choreos: [], created: Date.now(), source };
+      return writeCredential(keys.operators(), name, record);
     },
 
     getOperator(name) {

@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AccountsFileError, readAccountsFile } from './accounts-file.ts';
+import { createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createAccountStore } from './account-store.ts';
+import { AccountsFileError, applyAccountsFile, readAccountsFile, type AccountsFile } from './accounts-file.ts';
+import { createAuthenticator } from './authenticator.ts';
 
 describe('readAccountsFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'accounts-file-'));
@@ -35,4 +39,61 @@ describe('readAccountsFile', () => {
     const path = write('shape.json', JSON.stringify({ accounts: [{ name: 'demo', users: [{ name: 'admin', password: 42 }] }] }));
     await expect(readAccountsFile(path)).rejects.toThrow(/accounts\.0\.users\.0\.password/);
   });
+
+  it.each([
+    ['a misspelt key', { name: 'app', key: 'k'.repeat(40), choreo: ['/Library/**'] }, /Unrecognized key/],
+    ['an empty list of patterns', { name: 'app', key: 'k'.repeat(40), choreos: [] }, /at least one pattern/],
+    ['a pattern that is not one', { name: 'app', key: 'k'.repeat(40), choreos: ['/Library/../**'] }, /not a Choreo pattern/],
+  ])('refuses %s rather than grant every Choreo', async (_, app, message) => {
+    const path = write('wide.json', JSON.stringify({ accounts: [{ name: 'demo', apps: [app] }] }));
+    await expect(readAccountsFile(path)).rejects.toThrow(message);
+  });
 });
+
+// Applied at every start of every API process: what the admin command line changed since must
+// survive it, or a restart would bring back a revoked or rotated key.
+describe('applyAccountsFile', () => {
+  const keys = createKeySpace(isolatedPrefix('accounts-file'));
+  const redis = createRedisConnection(inject('redisUrl'), 'request', 'accounts-file-test');
+  const store = createAccountStore({ redis, keys });
+  const authenticator = createAuthenticator({ accounts: store });
+  const fileKey = 'file-key-'.padEnd(40, 'f');
+  const file = (password = 'file password 1'): AccountsFile => ({
+    accounts: [
+      {
+        name: 'demo',
+        users: [{ name: 'alice', password, choreos: ['/Library/**'] }],
+        apps: [
+          { name: 'revoked', key: fileKey, choreos: ['/**'] },
+          { name: 'rotated', key: fileKey, choreos: ['/**'] },
+        ],
+      },
+    ],
+    operators: [{ name: 'oncall', password: 'operator password' }],
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, keys.prefix);
+    redis.disconnect();
+  });
+
+  it('keeps what the admin command line revoked or changed, and applies the file to the rest', async () => {
+    await waitUntilReady(redis);
+    expect(await applyAccountsFile(store, file())).toEqual([]);
+    expect(await authenticator.authenticate('demo', 'revoked', fileKey)).toMatchObject({ kind: 'app' });
+
+    expect(await store.revokeApp('demo', 'revoked')).toBe(true);
+    const newKey = await store.issueAppKey('demo', 'rotated');
+    await store.putOperator('oncall', 'changed by the operator');
+
+    // A restart, with the file unchanged but for alice's password.
+    expect(await applyAccountsFile(store, file('file password 2'))).toEqual(['demo/app:revoked', 'demo/app:rotated', 'operator:oncall']);
+    expect(await authenticator.authenticate('demo', 'revoked', fileKey)).toBeUndefined();
+    expect(await authenticator.authenticate('demo', 'rotated', fileKey)).toBeUndefined();
+    expect(await authenticator.authenticate('demo', 'rotated', newKey)).toMatchObject({ kind: 'app' });
+    expect(await authenticator.authenticateOperator('oncall', 'changed by the operator')).toMatchObject({ kind: 'operator' });
+    expect(await authenticator.authenticate('demo', 'alice', 'file password 2')).toMatchObject({ kind: 'user', choreos: ['/Library/**'] });
+    expect((await store.listCredentials('demo')).map((credential) => credential.name)).toEqual(['rotated', 'alice']);
+  });
+});
+

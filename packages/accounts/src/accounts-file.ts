@@ -1,20 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AccountStore } from './account-store.ts';
+import { isValidChoreoPattern } from './choreo-patterns.ts';
 
-const choreoPatterns = z.array(z.string().startsWith('/')).default(['/**']);
+// Omitted, a credential may run every Choreo; given, the list must name at least one pattern: an
+// empty list, or a misspelt key, used to grant everything without a word.
+const choreoPatterns = z
+  .array(z.string().refine(isValidChoreoPattern, 'is not a Choreo pattern such as /Library/Utilities/**'))
+  .min(1, 'must name at least one pattern (omit it for all Choreos)')
+  .default(['/**']);
 
-export const accountsFileSchema = z.object({
+// Strict objects: an unknown key is a typo (`choreo` for `choreos`), and is refused.
+export const accountsFileSchema = z.strictObject({
   accounts: z
     .array(
-      z.object({
+      z.strictObject({
         name: z.string(),
-        users: z.array(z.object({ name: z.string(), password: z.string(), choreos: choreoPatterns })).default([]),
-        apps: z.array(z.object({ name: z.string(), key: z.string(), choreos: choreoPatterns })).default([]),
+        users: z.array(z.strictObject({ name: z.string(), password: z.string(), choreos: choreoPatterns })).default([]),
+        apps: z.array(z.strictObject({ name: z.string(), key: z.string(), choreos: choreoPatterns })).default([]),
       }),
     )
     .default([]),
-  operators: z.array(z.object({ name: z.string(), password: z.string() })).default([]),
+  operators: z.array(z.strictObject({ name: z.string(), password: z.string() })).default([]),
 });
 
 export type AccountsFile = z.infer<typeof accountsFileSchema>;
@@ -49,12 +56,24 @@ export async function readAccountsFile(path: string): Promise<AccountsFile> {
   return parsed.data;
 }
 
-/** Upserts every account, credential and operator of the file; what the file omits is left alone. */
-export async function applyAccountsFile(store: AccountStore, file: AccountsFile): Promise<void> {
+/**
+ * Upserts every account, credential and operator of the file; what the file omits is left alone,
+ * and so is what the admin command line has changed or revoked since (returned, as
+ * `account/user:name`, `account/app:name` or `operator:name`, for the caller to report).
+ */
+export async function applyAccountsFile(store: AccountStore, file: AccountsFile): Promise<string[]> {
+  const kept: string[] = [];
   for (const account of file.accounts) {
     await store.createAccount(account.name);
-    for (const user of account.users) await store.putUser(account.name, user.name, user.password, user.choreos);
-    for (const app of account.apps) await store.putApp(account.name, app.name, app.key, app.choreos);
+    for (const user of account.users) {
+      if ((await store.putUser(account.name, user.name, user.password, user.choreos, 'file')) === 'kept') kept.push(`${account.name}/user:${user.name}`);
+    }
+    for (const app of account.apps) {
+      if ((await store.putApp(account.name, app.name, app.key, app.choreos, 'file')) === 'kept') kept.push(`${account.name}/app:${app.name}`);
+    }
   }
-  for (const operator of file.operators) await store.putOperator(operator.name, operator.password);
+  for (const operator of file.operators) {
+    if ((await store.putOperator(operator.name, operator.password, 'file')) === 'kept') kept.push(`operator:${operator.name}`);
+  }
+  return kept;
 }

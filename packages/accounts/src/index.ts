@@ -1,6 +1,8 @@
 export {
   AccountError,
+  ACCOUNT_NAME,
   createAccountStore,
+  CREDENTIAL_NAME,
   type AccountStore,
   type CredentialKind,
   type CredentialSummary,

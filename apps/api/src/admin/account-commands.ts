@@ -56,9 +56,12 @@ export async function showAccount(context: CommandContext, account: string) {
   );
 }
 
-export async function addUser(context: CommandContext, account: string, user: string, choreos: string[], password?: string) {
+/** `choreos` undefined: a new user may run every Choreo, an existing one keeps its patterns. */
+export async function addUser(context: CommandContext, account: string, user: string, requested: string[] | undefined, password?: string) {
   await requireAccount(context, account);
-  const existed = (await context.accounts.getCredential(account, 'user', user)) !== undefined;
+  const existing = await context.accounts.getCredential(account, 'user', user);
+  const existed = existing !== undefined;
+  const choreos = requested ?? existing?.choreos ?? ['/**'];
   const secret = password ?? generateKey();
   await context.accounts.putUser(account, user, secret, choreos);
   const verb = existed ? 'Updated' : 'Added';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AccountError, isValidChoreoPattern } from '@ces/accounts';
+import { ACCOUNT_NAME, AccountError, CREDENTIAL_NAME, isValidChoreoPattern } from '@ces/accounts';
 import { addOperator, addUser, createAccount, createKey, listAccounts, listOperators, revokeKey, rotateKey, showAccount } from './account-commands.ts';
 import { AdminError, EXIT, UsageError } from './admin-error.ts';
 import type { CommandContext } from './command-context.ts';
@@ -11,12 +11,14 @@ Accounts
   accounts create <account>                      create an account
   accounts list                                  accounts with their users, apps and running executions
   accounts show <account>                        an account's users and applications (never a secret)
-  users add <account> <user> [--choreo P]...     add a user, or reset its password and patterns;
-        [--password-stdin]                       the password is read from stdin, or generated and shown once
+  users add <account> <user> [--choreo P]...     add a user, or reset its password (and its patterns,
+        [--password-stdin]                       when given); the password is read from stdin, or
+                                                 generated and shown once
   keys create <account> <app> [--choreo P]...    create an application; its key is shown once
   keys rotate <account> <app> [--choreo P]...    give it a new key (the old one stops working at once)
   keys revoke <account> <app>                    remove the application and its key
-  operators add <name> [--password-stdin]        add an operator (may use /ops and /metrics)
+  operators add <name> [--password-stdin]        add an operator (may use /ops and /metrics), or reset
+                                                 its password
   operators list
 
 Executions
@@ -53,7 +55,7 @@ const COMMANDS: Record<string, Command> = {
   'users add': {
     args: ['account', 'user'],
     options: ['choreo', 'passwordStdin'],
-    run: async (c, [account, user], parsed) => addUser(c, account!, user!, patterns(parsed) ?? ['/**'], await stdinSecret(c, parsed)),
+    run: async (c, [account, user], parsed) => addUser(c, account!, user!, patterns(parsed), await stdinSecret(c, parsed)),
   },
   'keys create': {
     args: ['account', 'app'],
@@ -85,6 +87,16 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** Names are checked here too, so that a bad one is bad usage (status 2), like any other. */
+function checkName(arg: string, value: string) {
+  if (arg === 'account' && !ACCOUNT_NAME.test(value)) {
+    throw new UsageError(`"${value}" is not an account name: lowercase letters, digits and dashes, at most 63`);
+  }
+  if ((arg === 'user' || arg === 'app' || arg === 'name') && !CREDENTIAL_NAME.test(value)) {
+    throw new UsageError(`"${value}" is not a name: letters, digits and . _ @ -, at most 128`);
+  }
+}
 
 function patterns(parsed: Parsed): string[] | undefined {
   if (!parsed.choreo) return undefined;
@@ -139,8 +151,10 @@ export function parseCommandLine(argv: string[]): { command: Command; args: stri
   const args = positionals.slice(2);
   if (args.length !== command.args.length) {
     const expected = command.args.map((arg) => `<${arg}>`).join(' ');
-    throw new UsageError(`${name} takes ${expected || 'no arguments'}${args.length > command.args.length ? `, not "${args.join(' ')}"` : ''}`);
+    // Not the arguments themselves: an extra one is often a password typed where it does not go.
+    throw new UsageError(`${name} takes ${expected || 'no arguments'}, not ${args.length} argument${args.length === 1 ? '' : 's'}`);
   }
+  command.args.forEach((arg, i) => checkName(arg, args[i]!));
   const parsed: Parsed = {
     positionals,
     passwordStdin: values['password-stdin'] === true,
