@@ -51,6 +51,20 @@ describe('execution leases and checkpoints', () => {
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
+  it('answers a release or a create sent again after a lost reply as it answered the first', async () => {
+    const id = await running();
+    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    expect(await store.release(id, 'lease-a')).toBe(true);
+    expect(await store.release(id, 'lease-a')).toBe(true);
+    await store.claim(id, '10.0.0.2', 'b', 'lease-b');
+    expect(await store.release(id, 'lease-a')).toBe(false);
+
+    const execution = newExecutionFixture({ id: 'fe'.repeat(16) });
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await store.create({ ...execution, starttime: execution.starttime + 1 }, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'exists' });
+  });
+
   it('hands an execution back with host "" and lets the next take resume from the checkpoint', async () => {
     const id = await running();
     await store.claim(id, '10.0.0.1', 'a', 'lease-a');

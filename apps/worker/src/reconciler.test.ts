@@ -51,6 +51,15 @@ describe('reconciler', () => {
     return createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce();
   };
 
+  it('takes out of the running indexes an execution whose record is gone, freeing its quota', async () => {
+    await redis.sadd(keys.accounts(), 'acme');
+    const lost = await running(ORPHAN_GRACE_MS + 5_000);
+    await redis.del(keys.execution(lost));
+    await reconcile();
+    expect(await redis.zscore(keys.running(), lost)).toBeNull();
+    expect(await redis.sismember(keys.accountRunning('acme'), lost)).toBe(0);
+  });
+
   it('queues an old RUNNING execution without a job, leaves young and queued ones alone', async () => {
     const orphan = await running(ORPHAN_GRACE_MS + 5_000);
     const queued = await running(ORPHAN_GRACE_MS + 5_000);

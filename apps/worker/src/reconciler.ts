@@ -50,7 +50,12 @@ export function createReconciler(deps: {
       if (state !== 'unknown' && state !== 'completed' && state !== 'failed') continue;
       // Read after the job: a run that ended meanwhile is seen as ended here.
       const record = await executions.get(id);
-      if (!record || record.status !== 'RUNNING') continue;
+      if (!record) {
+        await executions.forgetLostRecord(id);
+        logger.warn({ executionId: id }, 'running execution had no record; took it out of the running indexes');
+        continue;
+      }
+      if (record.status !== 'RUNNING') continue;
       if (state === 'failed') {
         if (await endFailedExecution(deps, record)) {
           report.failed.push(id);

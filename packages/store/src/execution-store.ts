@@ -110,6 +110,12 @@ export interface ExecutionStore {
   countRunning(account: string): Promise<number>;
   /** What the account's budget of stored bytes counts at `now`. */
   storedBytes(account: string, now?: number): Promise<number>;
+  /**
+   * Takes out of the running indexes an id whose record is gone (deleted by hand, lost): it would
+   * otherwise hold a place in its account's quota, and in the reconciler's list, for ever. Its
+   * account is unknown without the record, so every account's set is cleaned; ids are unique.
+   */
+  forgetLostRecord(id: string): Promise<void>;
 }
 
 export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
@@ -236,6 +242,14 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     countRunning(account) {
       return redis.scard(keys.accountRunning(account));
+    },
+
+    async forgetLostRecord(id) {
+      if ((await redis.exists(keys.execution(id))) === 1) return;
+      const accounts = await redis.smembers(keys.accounts());
+      const multi = redis.multi().zrem(keys.running(), id);
+      for (const account of accounts) multi.srem(keys.accountRunning(account), id);
+      await multi.exec();
     },
 
     async storedBytes(account, now = Date.now()) {

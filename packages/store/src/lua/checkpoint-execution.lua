@@ -14,7 +14,8 @@
    0  recorded; carry on
    1  recorded; termination was requested, stop now
   -1  not recorded: the execution is gone or no longer RUNNING
-  -2  not recorded: another worker has taken the execution since (the caller's lease is void)
+  -2  not recorded: the caller's lease is void (another worker has taken the execution since, or
+      the caller released it)
 ]]
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
 if state[1] ~= 'RUNNING' then

@@ -23,13 +23,18 @@
   ARGV[7..] field, value, field, value … of the record
 
   Returns
-   1            created
+   1            created, or created already by this very call: a client that lost the reply on a
+                dropped connection sends it again, and ids are random, so a record with the same
+                id and start time is this one
    0            an execution with this id exists already
   -1            the account is at its quota of running executions
   -3            the record alone is larger than the budget: it would never fit
    {-2, wait}   the account is at its budget of stored bytes; wait: seconds until it may have room
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'starttime') == ARGV[2] then
+    return 1
+  end
   return 0
 end
 local quota = tonumber(ARGV[3])

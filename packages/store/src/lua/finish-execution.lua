@@ -30,8 +30,8 @@
 
   Returns { applied, status }
    applied   1 when this call ended the execution, 0 when it had already ended (or is gone),
-            -1 when it is still RUNNING but under another lease, or has been taken when ARGV[11]
-            says it was not (nothing changed)
+            -1 when it is still RUNNING but under another lease (or none, once released), or has
+            been taken when ARGV[11] says it was not (nothing changed)
    status    the execution's status ('' when it does not exist)
 ]]
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify')
@@ -76,7 +76,7 @@ if status == 'ERROR' then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify')
+redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])

@@ -6,11 +6,21 @@
 
   ARGV[1] lease token of the worker releasing it
 
-  Returns 1 when released, 0 when it is not RUNNING or another take has happened since.
+  Clears host, worker and lease, and keeps the lease released as `released`: a client that lost the
+  reply on a dropped connection sends the call again, and must hear that it was released.
+
+  Returns 1 when released (now or by this very call before), 0 when it is not RUNNING or another
+  take has happened since.
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease')
-if state[1] ~= 'RUNNING' or state[2] ~= ARGV[1] then
+local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released')
+if state[1] ~= 'RUNNING' then
   return 0
 end
-redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '')
+if state[2] == '' and state[3] == ARGV[1] then
+  return 1
+end
+if state[2] ~= ARGV[1] then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
 return 1
