@@ -17,7 +17,7 @@ import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
-import { listen, type RunningServer } from './server.ts';
+import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
 
 const WORKER_HEARTBEAT_TTL_MS = 15_000;
 
@@ -121,6 +121,8 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     port: config.PORT,
     hostname: config.BIND_ADDRESS,
     tls,
+    // A synchronous run's request is idle while it waits: the server must not close it first.
+    timeouts: { ...CONNECTION_TIMEOUTS, idleMs: Math.max(CONNECTION_TIMEOUTS.idleMs, config.SYNC_WAIT_SECONDS * 1000 + 30_000) },
     onError: (error) => logger.error({ err: error }, 'server error'),
   });
   logger.info({ port: server.port, tls: Boolean(tls) }, 'api listening');

@@ -6,6 +6,7 @@ import {
   enqueueExecution,
   type CreateResult,
   type DefinitionStore,
+  type EndWatch,
   type ExecutionEvents,
   type ExecutionJobData,
   type ExecutionRecord,
@@ -73,6 +74,9 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
   });
 }
 
+/** How long the read of a run's record may take once its wait is over, before it is answered 202. */
+const READ_AFTER_WAIT_MS = 1_000;
+
 export interface RunLauncher {
   launch(principal: Principal, entry: CatalogueEntry, request: RunRequest, options: LaunchOptions): Promise<LaunchResult>;
 }
@@ -84,6 +88,28 @@ export interface RunLauncher {
  */
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   const { executions, definitions, queue, events, config } = deps;
+
+  /**
+   * The ended record, or the current one at the end of the wait: undefined when Redis cannot say
+   * (down, or stalled past READ_AFTER_WAIT_MS: the wait is the caller's bound, not Redis's).
+   */
+  async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
+    try {
+      const { record: ended } = await ending.wait(config.syncWaitMs);
+      if (ended) return ended;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), READ_AFTER_WAIT_MS);
+      });
+      try {
+        return await Promise.race([executions.get(id), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    } catch {
+      return undefined;
+    }
+  }
 
   return {
     async launch(principal, entry, request, options) {
@@ -122,6 +148,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
             return current !== undefined && current.status !== 'RUNNING';
           })
         : undefined;
+      let queued: Promise<unknown>;
       try {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
@@ -131,7 +158,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
           notifyEnd: options.wait,
         });
-        const queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
+        queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
         const created = await creating;
         if (created.outcome !== 'created' && created.outcome !== 'exists') {
@@ -140,16 +167,23 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           throw refusal(created, config);
         }
         if (created.outcome === 'exists') throw new Error('execution id collision');
-        await queued;
       } catch (error) {
         ending?.cancel();
         throw error;
       }
+      // From here the run is recorded, and will run: whatever fails now, the caller is told its id
+      // (202), never an error that it would retry into a second run. A job that did not reach the
+      // queue is queued by the reconciler, which looks for RUNNING executions without one.
+      const queuedOk = await queued.then(
+        () => true,
+        () => false,
+      );
       // Asynchronous: answered as accepted, whatever a fast worker has done since.
-      if (!ending) return { record: acceptedRecord(accepted), ended: false };
-      const { record: ended } = await ending.wait(config.syncWaitMs);
-      const record = ended ?? (await executions.get(id));
-      if (!record) throw new Error(`execution ${id} vanished after it was created`);
+      if (!ending || !queuedOk) {
+        ending?.cancel();
+        return { record: acceptedRecord(accepted), ended: false };
+      }
+      const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
       return { record, ended: record.status !== 'RUNNING' };
     },
   };
