@@ -32,8 +32,9 @@ export const WORKER_VERSION = '0.1.0';
  * it marks the active jobs on one pass and moves those still without a lock on the next) puts the
  * job back, so a crashed run is resumed within 5 to 15 seconds — not the minute or more of
  * BullMQ's defaults (30 s locks, 30 s checks). Shorter would cost every worker more Redis calls
- * and risk false stalls on a busy host. Steps are asynchronous, so the event loop never blocks long enough
- * to miss a renewal. A job that stalls MAX_STALLED times in a row (a Choreo that kills its worker)
+ * and risk false stalls on a busy host. Steps are asynchronous, and the ones whose work grows with
+ * tenant input (queries, regular expressions, conversions) run on sandbox threads, so the event
+ * loop does not block long enough to miss a renewal. A job that stalls MAX_STALLED times in a row (a Choreo that kills its worker)
  * fails instead of taking the fleet down one worker at a time.
  */
 export const LOCK_DURATION_MS = 5_000;

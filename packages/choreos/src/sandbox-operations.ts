@@ -1,3 +1,4 @@
+import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
 import { queryResultText } from './query-result.ts';
 import { InvalidStepInputError } from './step-errors.ts';
@@ -38,7 +39,8 @@ export interface QueryAnswer {
 /**
  * The operations a sandbox thread runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
- * that compares every node with every other, indentation that grows with the square of the depth).
+ * that compares every node with every other, indentation that grows with the square of the depth),
+ * or large (converting megabytes of XML or CSV takes seconds).
  */
 export const SANDBOX_OPERATIONS = {
   'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
@@ -56,6 +58,9 @@ export const SANDBOX_OPERATIONS = {
   },
   'xml-query': (request: XmlQueryRequest): QueryAnswer => answer(queryXml(request.xml, request.expression)),
   'json-format': (request: JsonFormatRequest): string => JSON.stringify(parseJsonText(request.json), null, request.indent === 0 ? undefined : request.indent),
+  'xml-to-json': xmlToJson,
+  'json-to-xml': jsonToXml,
+  'csv-to-json': csvToJson,
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

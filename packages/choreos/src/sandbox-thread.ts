@@ -5,11 +5,11 @@ import { resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandb
 
 const { maxResultLength } = workerData as { maxResultLength: number };
 
-parentPort!.on('message', ({ operation, request }: { operation: SandboxOperation; request: never }) => {
+parentPort!.on('message', ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit?: number }) => {
   try {
     const result = SANDBOX_OPERATIONS[operation](request);
     const length = resultLength(result);
-    parentPort!.postMessage(length > maxResultLength ? { tooLong: length } : { result });
+    parentPort!.postMessage(length > (resultLimit ?? maxResultLength) ? { tooLong: length } : { result });
   } catch (error) {
     parentPort!.postMessage({ failed: error instanceof Error ? error.message : String(error) });
   }

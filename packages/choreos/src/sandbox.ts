@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './conversions.ts';
 import type { JsonFormatRequest, JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, XmlQueryRequest } from './sandbox-operations.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 
@@ -31,6 +32,10 @@ export interface Sandbox {
   queryJson(request: JsonQueryRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   queryXml(request: XmlQueryRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   formatJson(request: JsonFormatRequest, signal?: AbortSignal): Promise<string>;
+  xmlToJson(request: XmlToJsonRequest, signal?: AbortSignal): Promise<string>;
+  jsonToXml(request: JsonToXmlRequest, signal?: AbortSignal): Promise<string>;
+  /** The JSON text (`result`) and how many rows it has (`count`). */
+  csvToJson(request: CsvToJsonRequest, signal?: AbortSignal): Promise<QueryAnswer>;
 }
 
 /** An idle thread ends after this long, so that a worker that needs none holds none. */
@@ -41,6 +46,13 @@ const IDLE_THREAD_MS = 30_000;
  */
 const THREAD_START_LIMIT_MS = 10_000;
 const THREAD_ENTRY = new URL('./sandbox-thread.ts', import.meta.url);
+
+/**
+ * Conversions are linear in their input, and megabytes of it take seconds: they get more time and
+ * room than queries, whose cost the input can make unbounded. The engine's limit on a step's
+ * result (16 Mi characters) still applies.
+ */
+const CONVERSION_LIMITS = { timeLimitMs: 15_000, maxResultLength: 16 * 1024 * 1024 };
 
 type ThreadAnswer = { ready: true } | { result: unknown } | { tooLong: number } | { failed: string };
 
@@ -91,7 +103,12 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     idle.push(entry);
   }
 
-  function run<Result>(operation: SandboxOperation, request: object, signal: AbortSignal | undefined): Promise<Result> {
+  function run<Result>(
+    operation: SandboxOperation,
+    request: object,
+    signal: AbortSignal | undefined,
+    limits: { timeLimitMs: number; maxResultLength: number } = options,
+  ): Promise<Result> {
     if (signal?.aborted) return Promise.reject(new StepAbortedError(signal.reason));
     const { thread, started } = takeThread();
     return new Promise<Result>((resolve, reject) => {
@@ -108,10 +125,10 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
       };
       const begin = () => {
         timer = setTimeout(
-          () => settle(() => reject(new InvalidStepInputError(`${describe(operation)} ran longer than ${options.timeLimitMs} ms`)), false),
-          options.timeLimitMs,
+          () => settle(() => reject(new InvalidStepInputError(`${describe(operation)} ran longer than ${limits.timeLimitMs} ms`)), false),
+          limits.timeLimitMs,
         );
-        thread.postMessage({ operation, request });
+        thread.postMessage({ operation, request, resultLimit: limits.maxResultLength });
       };
       const onMessage = (answer: ThreadAnswer) => {
         if ('ready' in answer) {
@@ -121,7 +138,7 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
         }
         settle(() => {
           if ('result' in answer) resolve(answer.result as Result);
-          else if ('tooLong' in answer) reject(new InvalidStepInputError(`the result would be ${answer.tooLong} characters, more than ${options.maxResultLength}`));
+          else if ('tooLong' in answer) reject(new InvalidStepInputError(`the result would be ${answer.tooLong} characters, more than ${limits.maxResultLength}`));
           else reject(new InvalidStepInputError(answer.failed));
         }, true);
       };
@@ -152,9 +169,20 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     queryJson: (request, signal) => run('json-query', request, signal),
     queryXml: (request, signal) => run('xml-query', request, signal),
     formatJson: (request, signal) => run('json-format', request, signal),
+    xmlToJson: (request, signal) => run('xml-to-json', request, signal, CONVERSION_LIMITS),
+    jsonToXml: (request, signal) => run('json-to-xml', request, signal, CONVERSION_LIMITS),
+    csvToJson: (request, signal) => run('csv-to-json', request, signal, CONVERSION_LIMITS),
   };
 }
 
 function describe(operation: SandboxOperation): string {
-  return { 'regex-replace': 'the regular expression', 'json-query': 'the JSONPath query', 'xml-query': 'the XPath query', 'json-format': 'formatting the JSON' }[operation];
+  return {
+    'regex-replace': 'the regular expression',
+    'json-query': 'the JSONPath query',
+    'xml-query': 'the XPath query',
+    'json-format': 'formatting the JSON',
+    'xml-to-json': 'converting the XML',
+    'json-to-xml': 'converting the JSON',
+    'csv-to-json': 'converting the CSV',
+  }[operation];
 }

@@ -1,7 +1,7 @@
 import { stepLibraryFrom } from './step-kind.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
 import { controlSteps } from './steps/control.ts';
-import { conversionSteps } from './steps/conversion.ts';
+import { createConversionSteps } from './steps/conversion.ts';
 import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
@@ -38,7 +38,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     createJsonQueryStep(sandbox),
     createJsonFormatStep(sandbox),
     createXpathStep(sandbox),
-    ...conversionSteps,
+    ...createConversionSteps(sandbox),
     ...textSteps,
     createRegexReplaceStep(sandbox),
     ...timeSteps,

@@ -95,7 +95,7 @@ describe('runChoreo', () => {
   });
 
   it('fails a run whose step result, or whose outputs, would outgrow the limits, keeping the last checkpoint', async () => {
-    const limits = { maxStepResultChars: 100, maxOutputsChars: 150 };
+    const limits = { maxStepResultChars: 100, maxOutputsChars: 150, maxResultsChars: 10_000 };
     calls.length = 0;
     const big = await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(120) }, steps: library(), hooks: hooks(), limits });
     expect(big).toEqual({
@@ -108,6 +108,15 @@ describe('runChoreo', () => {
     const outputs = await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(70) }, steps: library(), hooks: engineHooks, limits });
     expect(outputs).toMatchObject({ kind: 'failed', error: 'c: the outputs would be longer than 150 characters', checkpoint: { nextStep: 2 } });
     expect(engineHooks.checkpoints.map((checkpoint) => checkpoint.nextStep)).toEqual([1, 2]);
+    // Each result and the outputs fit, but not all the results together.
+    const results = await runChoreo({
+      definition: threeSteps,
+      inputs: { Prefix: 'x'.repeat(70) },
+      steps: library(),
+      hooks: hooks(),
+      limits: { maxStepResultChars: 1000, maxOutputsChars: 1000, maxResultsChars: 200 },
+    });
+    expect(results).toMatchObject({ kind: 'failed', error: 'c: the results of the steps so far would be longer than 200 characters', checkpoint: { nextStep: 2 } });
     // The defaults leave ordinary runs alone.
     expect((await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(70) }, steps: library(), hooks: hooks() })).kind).toBe('completed');
   });

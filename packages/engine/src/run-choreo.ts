@@ -63,9 +63,14 @@ export interface RunLimits {
   maxStepResultChars: number;
   /** Longest set of outputs, in characters of JSON. */
   maxOutputsChars: number;
+  /**
+   * Longest set of all steps' results so far, in characters of JSON: every checkpoint writes them
+   * again, and past a few hundred megabytes they no longer fit in one string at all.
+   */
+  maxResultsChars: number;
 }
 
-export const DEFAULT_RUN_LIMITS: RunLimits = { maxStepResultChars: 16 * 1024 * 1024, maxOutputsChars: 16 * 1024 * 1024 };
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxStepResultChars: 16 * 1024 * 1024, maxOutputsChars: 16 * 1024 * 1024, maxResultsChars: 32 * 1024 * 1024 };
 
 const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['cancelled', 'time-limit', 'shutdown']);
 
@@ -108,6 +113,9 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     }
     // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
     const nextResults = { ...results, [step.id]: outcome.value };
+    if (exceedsJsonLength(nextResults, limits.maxResultsChars)) {
+      return { kind: 'failed', error: `${step.id}: the results of the steps so far would be longer than ${limits.maxResultsChars} characters`, checkpoint };
+    }
     const outputs = renderOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
     if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
       return { kind: 'failed', error: `${step.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };

@@ -64,6 +64,23 @@ describe('conversion steps', () => {
     });
   });
 
+  it('converts megabytes off the worker\'s own thread, which keeps its timers running', async () => {
+    // Seconds of work on the worker's thread would hold every other run, and let job locks lapse.
+    const xml = `<rows>${'<row id="1"><name>x</name><value>12.5</value></row>'.repeat(60_000)}</rows>`;
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    let before = 0;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      before = ticks;
+      const { json } = (await runStep('conversion.xml-to-json', { xml })) as { json: string };
+      expect(JSON.parse(json).rows.row).toHaveLength(60_000);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks - before).toBeGreaterThan(3);
+  });
+
   it('csv-to-json reports malformed CSV', async () => {
     await expect(runStep('conversion.csv-to-json', { csv: 'a,b\n"unclosed,1' })).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('CSV is not valid') });
   });

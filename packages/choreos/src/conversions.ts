@@ -1,0 +1,113 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import { MAX_JSON_DEPTH, parseJsonText } from './json-query.ts';
+import { InvalidStepInputError } from './step-errors.ts';
+import { valueToXml, xmlToValue } from './xml-safety.ts';
+
+/**
+ * The conversion steps' work, pure functions of tenant input: they run on sandbox threads, since
+ * megabytes of XML or CSV take seconds, which on a worker's own thread would hold every other run
+ * and let job locks lapse (the step's timeout cannot stop synchronous work).
+ */
+
+const MAX_CSV_RECORDS = 100_000;
+/**
+ * Longest JSON a CSV may become: the engine refuses a longer result anyway, but only once it has
+ * been written, and a long header repeated on every row multiplies the text (5 KB of header over
+ * 100,000 rows is half a billion characters).
+ */
+const MAX_CSV_JSON_LENGTH = 16 * 1024 * 1024;
+export const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
+
+export interface XmlToJsonRequest {
+  xml: string;
+  pretty: boolean;
+}
+
+export interface JsonToXmlRequest {
+  json: string;
+  rootElement?: string;
+  pretty: boolean;
+}
+
+export interface CsvToJsonRequest {
+  csv: string;
+  delimiter: string;
+  header: boolean;
+  trim: boolean;
+}
+
+export function xmlToJson(request: XmlToJsonRequest): string {
+  return JSON.stringify(xmlToValue(request.xml), null, request.pretty ? 2 : undefined);
+}
+
+export function jsonToXml(request: JsonToXmlRequest): string {
+  const value = parseJsonText(request.json, 'JSON', { maxDepth: MAX_JSON_DEPTH });
+  const document = request.rootElement === undefined ? value : { [request.rootElement]: value };
+  if (document === null || typeof document !== 'object' || Array.isArray(document) || Object.keys(document).length !== 1) {
+    throw new InvalidStepInputError('JSON to convert must be an object with exactly one property (the root element), or give rootElement');
+  }
+  const problem = xmlShapeProblem(document);
+  if (problem !== undefined) throw new InvalidStepInputError(problem);
+  return valueToXml(document, request.pretty);
+}
+
+/** The JSON text, and how many rows it has. */
+export function csvToJson(request: CsvToJsonRequest): { result: string; count: number } {
+  let records: unknown[];
+  try {
+    records = parseCsv(request.csv, {
+      columns: request.header,
+      delimiter: request.delimiter,
+      trim: request.trim,
+      skip_empty_lines: true,
+      bom: true,
+      to: MAX_CSV_RECORDS + 1,
+    }) as unknown[];
+  } catch (error) {
+    throw new InvalidStepInputError(`CSV is not valid: ${(error as Error).message}`);
+  }
+  if (records.length > MAX_CSV_RECORDS) throw new InvalidStepInputError(`CSV has more than ${MAX_CSV_RECORDS} rows`);
+  if (csvJsonLength(records) > MAX_CSV_JSON_LENGTH) {
+    throw new InvalidStepInputError(`CSV as JSON would be longer than ${MAX_CSV_JSON_LENGTH} characters`);
+  }
+  return { result: JSON.stringify(records), count: records.length };
+}
+
+/**
+ * What the XML builder would write wrongly or not at all: names that are not XML names, an array
+ * directly inside an array (it has no element name), an attribute that is not a scalar.
+ */
+function xmlShapeProblem(value: unknown): string | undefined {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (Array.isArray(next)) {
+      for (const item of next) {
+        if (Array.isArray(item)) return 'an array directly inside an array cannot be written as XML';
+        pending.push(item);
+      }
+      continue;
+    }
+    for (const [key, item] of Object.entries(next)) {
+      const attribute = key.startsWith('@');
+      if (key !== '#text' && !XML_NAME.test(attribute ? key.slice(1) : key)) return `"${key}" cannot be an XML element or attribute name`;
+      if (attribute && item !== null && typeof item === 'object') return `attribute "${key}" must be a string, number or boolean`;
+      pending.push(item);
+    }
+  }
+  return undefined;
+}
+
+/** The length of `JSON.stringify(records)`, escapes aside, found without writing it. */
+function csvJsonLength(records: unknown[]): number {
+  let length = 2;
+  for (const record of records) {
+    length += 3;
+    for (const [key, value] of Array.isArray(record) ? record.map((item) => ['', item] as const) : Object.entries(record as object)) {
+      length += key.length + (Array.isArray(record) ? 0 : 3) + String(value).length + 3;
+    }
+    if (length > MAX_CSV_JSON_LENGTH) return length;
+  }
+  return length;
+}
