@@ -1,59 +1,30 @@
-import { loadCatalogue } from '@ces/choreos';
-import {
-  createDefinitionStore,
-  createExecutionEvents,
-  createExecutionQueue,
-  createExecutionStore,
-  createKeySpace,
-  createRedisConnection,
-  waitUntilReady,
-  type ExecutionStore,
-} from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CATALOGUE_DIR } from '../test-support/in-process-app.ts';
-import { createRunLauncher } from './run-launcher.ts';
+import { startInProcessApp, type InProcessApp } from '../test-support/in-process-app.ts';
 
 // Once a run is recorded and queued it will run: whatever fails after that, its caller must get
 // its id, never an error it would retry into a second run.
 describe('run launcher', () => {
-  const keys = createKeySpace(isolatedPrefix('launcher'));
-  const redis = createRedisConnection(inject('redisUrl'), 'queue', 'launcher-test');
-  const subscriber = createRedisConnection(inject('redisUrl'), 'subscriber', 'launcher-test-events');
-  const queue = createExecutionQueue({ connection: redis, keys });
-  let events: Awaited<ReturnType<typeof createExecutionEvents>>;
+  let t: InProcessApp;
 
   beforeAll(async () => {
-    await Promise.all([waitUntilReady(redis), waitUntilReady(subscriber)]);
-    events = await createExecutionEvents({ subscriber, keys, pollMs: 50 });
+    const lost = () => Promise.reject(new Error('Connection is closed.'));
+    // Redis gone right after the run was recorded: every read of it fails.
+    t = await startInProcessApp({ redisUrl: inject('redisUrl'), syncWaitMs: 100, launcherStore: (store) => ({ ...store, get: lost, summary: lost }) });
   });
 
   afterAll(async () => {
-    await events.close();
-    await queue.close();
-    await deleteKeysWithPrefix(redis, keys.prefix);
-    redis.disconnect();
-    subscriber.disconnect();
+    await t?.close();
   });
 
-  it('answers a synchronous run as accepted when its record cannot be read after the wait', async () => {
-    const store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-    // The store as Redis going away right after the run was recorded would leave it.
-    const failingReads: ExecutionStore = { ...store, get: () => Promise.reject(new Error('Connection is closed.')), summary: () => Promise.reject(new Error('Connection is closed.')) };
-    const launcher = createRunLauncher({
-      executions: failingReads,
-      definitions: createDefinitionStore({ redis, keys }),
-      queue,
-      events,
-      config: { syncWaitMs: 100, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0, defaultTimeLimitSeconds: 900, quotaRetryAfterSeconds: 5 },
+  it('answers a synchronous run 202 with its id when its record cannot be read after the wait', async () => {
+    const res = await t.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode', t.credentials.alice, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
     });
-    const catalogue = await loadCatalogue(CATALOGUE_DIR);
-    const entry = catalogue.get('/Library/Utilities/Encoding/Base64Encode')!;
-    const principal = { kind: 'app' as const, account: 'acme', name: 'app', choreos: ['/**'] };
-    const result = await launcher.launch(principal, entry, { inputs: { Text: 'x' }, outputFilters: [] }, { wait: true, sourceId: '', storeResults: false });
-    expect(result).toMatchObject({ ended: false, record: { status: 'RUNNING', account: 'acme' } });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect(res.headers.get('location')).toContain(`/choreo-executions/${id}`);
     // Recorded and queued: it will run.
-    expect((await store.get(result.record.id))?.status).toBe('RUNNING');
-    expect(await queue.getJobState(result.record.id)).toBe('waiting');
+    expect((await t.executions.get(id))?.status).toBe('RUNNING');
+    expect(await t.queue.getJobState(id)).toBe('waiting');
   });
 });

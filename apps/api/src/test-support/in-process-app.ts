@@ -67,6 +67,8 @@ export async function startInProcessApp(options: {
   maxRunningPerAccount?: number;
   maxStoredBytesPerAccount?: number;
   catalogueDir?: string;
+  /** Wraps the store the run launcher uses, to make it fail as Redis would. */
+  launcherStore?: (store: ExecutionStore) => ExecutionStore;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
@@ -86,7 +88,7 @@ export async function startInProcessApp(options: {
   const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
   const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const launcher = createRunLauncher({
-    executions: createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 }),
+    executions: (options.launcherStore ?? ((store) => store))(createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 })),
     definitions: createDefinitionStore({ redis, keys }),
     queue,
     events,
