@@ -6,7 +6,7 @@ describe('worker configuration', () => {
   it('has working defaults', () => {
     expect(loadWorkerConfig({})).toMatchObject({
       WORKER_CONCURRENCY: 8,
-      WORKER_SHUTDOWN_GRACE_SECONDS: 30,
+      WORKER_SHUTDOWN_GRACE_SECONDS: 45,
       HTTP_ALLOW_PRIVATE_NETWORKS: false,
       REDIS_PREFIX: '{ces}',
     });

@@ -8,7 +8,8 @@ export const workerConfigSchema = z.object({
   CHOREOS_DIR: z.string().default('choreos'),
   WORKER_HOST: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
-  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(3600).default(45),
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RETENTION_SECONDS: fields.retentionSeconds,

@@ -65,6 +65,12 @@ export async function startWorkerService(
   const host = resolveHostAddress(config.WORKER_HOST);
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ workerId, host });
+  if (config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 < config.HTTP_STEP_TIMEOUT_MS + 5_000) {
+    log.warn(
+      { graceSeconds: config.WORKER_SHUTDOWN_GRACE_SECONDS, httpStepTimeoutMs: config.HTTP_STEP_TIMEOUT_MS },
+      'WORKER_SHUTDOWN_GRACE_SECONDS is not longer than HTTP_STEP_TIMEOUT_MS: an HTTP step started just before a stop may be cut off and run again',
+    );
+  }
 
   // One connection carries the records, the queue and BullMQ's own calls, in the order they are
   // made: an instant run's end and its job's completion then go out in one write and come back in
