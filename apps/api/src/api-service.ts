@@ -68,6 +68,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   metrics.redis.instrument(queueConnection, 'api-queue');
   metrics.redis.instrument(subscriber, 'api-events');
   const launcher = countStartedRuns(createRunLauncher({
+    logger,
     executions: acceptedExecutions,
     definitions,
     queue,

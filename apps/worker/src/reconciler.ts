@@ -51,8 +51,9 @@ export function createReconciler(deps: {
       // Read after the job: a run that ended meanwhile is seen as ended here.
       const record = await executions.get(id);
       if (!record) {
-        await executions.forgetLostRecord(id);
-        logger.warn({ executionId: id }, 'running execution had no record; took it out of the running indexes');
+        if (await executions.forgetLostRecord(id)) {
+          logger.warn({ executionId: id }, 'running execution had no record; took it out of the running indexes');
+        }
         continue;
       }
       if (record.status !== 'RUNNING') continue;

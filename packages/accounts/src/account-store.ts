@@ -169,7 +169,8 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       const key = keys.accountApps(account);
       const live = (await readCredential(key, name)) !== undefined;
       const tombstone: StoredCredential = { secretHash: '', choreos: [], created: Date.now(), source: 'admin', revoked: true };
-      await changeCredential(key, name, (multi) => multi.hset(key, name, JSON.stringify(tombstone)));
+      // Only over a live record: a name never used (a typo) must not bar the accounts file from it.
+      await changeCredential(key, name, (multi) => (live ? multi.hset(key, name, JSON.stringify(tombstone)) : multi));
       return live;
     },
 

@@ -95,5 +95,12 @@ describe('applyAccountsFile', () => {
     expect(await authenticator.authenticate('demo', 'alice', 'file password 2')).toMatchObject({ kind: 'user', choreos: ['/Library/**'] });
     expect((await store.listCredentials('demo')).map((credential) => credential.name)).toEqual(['rotated', 'alice']);
   });
-});
 
+  it('lets the file have a name the command line revoked before it ever existed', async () => {
+    await waitUntilReady(redis);
+    expect(await store.revokeApp('demo', 'typo')).toBe(false);
+    const withTypo: AccountsFile = { accounts: [{ name: 'demo', users: [], apps: [{ name: 'typo', key: fileKey, choreos: ['/**'] }] }], operators: [] };
+    expect(await applyAccountsFile(store, withTypo)).toEqual([]);
+    expect(await authenticator.authenticate('demo', 'typo', fileKey)).toMatchObject({ kind: 'app' });
+  });
+});

@@ -4,6 +4,11 @@
  * their brackets, commas and keys. The walk stops as soon as the limit is passed.
  */
 export function exceedsJsonLength(value: unknown, limit: number): boolean {
+  return jsonLength(value, limit) > limit;
+}
+
+/** The length of `value` as JSON, exact up to `limit`; past it, some length over the limit. */
+export function jsonLength(value: unknown, limit: number): number {
   let length = 0;
   const pending: unknown[] = [value];
   while (pending.length > 0) {
@@ -21,9 +26,9 @@ export function exceedsJsonLength(value: unknown, limit: number): boolean {
         pending.push(item);
       }
     }
-    if (length > limit) return true;
+    if (length > limit) return length;
   }
-  return false;
+  return length;
 }
 
 /** Characters that JSON escapes: controls, quote, backslash, and UTF-16 surrogates (lone ones). */

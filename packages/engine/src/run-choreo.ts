@@ -8,7 +8,7 @@ import {
   StepTimeoutError,
 } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
-import { exceedsJsonLength } from './json-length.ts';
+import { exceedsJsonLength, jsonLength } from './json-length.ts';
 
 export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
 
@@ -90,6 +90,9 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const compiled = compileDefinition(definition);
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
+  // Kept as a running total: measuring all results again after every step would grow with the
+  // square of their number.
+  let resultsChars = jsonLength(results, limits.maxResultsChars);
   let checkpoint: Checkpoint = {
     nextStep,
     results,
@@ -108,12 +111,16 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (outcome.type === 'failed') return { kind: 'failed', error: `${step.id}: ${outcome.message}`, checkpoint };
     if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
 
-    if (exceedsJsonLength(outcome.value, limits.maxStepResultChars)) {
+    const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
+    if (resultChars > limits.maxStepResultChars) {
       return { kind: 'failed', error: `${step.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
     }
     // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
     const nextResults = { ...results, [step.id]: outcome.value };
-    if (exceedsJsonLength(nextResults, limits.maxResultsChars)) {
+    // The key, its quotes, the colon and a comma; a step run again (a resumed run) replaces its
+    // earlier result, which is not subtracted: the total errs long, never short.
+    const nextResultsChars = resultsChars + jsonLength(step.id, Number.MAX_SAFE_INTEGER) + 2 + resultChars;
+    if (nextResultsChars > limits.maxResultsChars) {
       return { kind: 'failed', error: `${step.id}: the results of the steps so far would be longer than ${limits.maxResultsChars} characters`, checkpoint };
     }
     const outputs = renderOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
@@ -121,6 +128,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       return { kind: 'failed', error: `${step.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
     }
     results = nextResults;
+    resultsChars = nextResultsChars;
     nextStep = index + 1;
     checkpoint = { nextStep, results, outputs };
     // Honoured after the last step too: a cancellation the API already acknowledged must not turn

@@ -115,7 +115,7 @@ export interface ExecutionStore {
    * otherwise hold a place in its account's quota, and in the reconciler's list, for ever. Its
    * account is unknown without the record, so every account's set is cleaned; ids are unique.
    */
-  forgetLostRecord(id: string): Promise<void>;
+  forgetLostRecord(id: string): Promise<boolean>;
 }
 
 export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
@@ -245,11 +245,12 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async forgetLostRecord(id) {
-      if ((await redis.exists(keys.execution(id))) === 1) return;
+      if ((await redis.exists(keys.execution(id))) === 1) return false;
       const accounts = await redis.smembers(keys.accounts());
       const multi = redis.multi().zrem(keys.running(), id);
       for (const account of accounts) multi.srem(keys.accountRunning(account), id);
       await multi.exec();
+      return true;
     },
 
     async storedBytes(account, now = Date.now()) {

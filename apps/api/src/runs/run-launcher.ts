@@ -13,6 +13,7 @@ import {
   type ExecutionStore,
   type NewExecution,
 } from '@ces/store';
+import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import type { RunRequest } from '../formats/run-request.ts';
@@ -28,6 +29,8 @@ export interface RunLauncherConfig {
 }
 
 export interface RunLauncherDeps {
+  /** Told of what goes wrong after a run is recorded, which its caller is not (it gets a 202). */
+  logger?: Pick<Logger, 'warn'>;
   executions: ExecutionStore;
   definitions: DefinitionStore;
   queue: Queue<ExecutionJobData>;
@@ -74,8 +77,11 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
   });
 }
 
-/** How long the read of a run's record may take once its wait is over, before it is answered 202. */
-const READ_AFTER_WAIT_MS = 1_000;
+/**
+ * How long the read of a run's record may take once its wait is over, before it is answered 202:
+ * a bound for a Redis that stalls, far above what a healthy one takes for the largest record.
+ */
+const READ_AFTER_WAIT_MS = 5_000;
 
 export interface RunLauncher {
   launch(principal: Principal, entry: CatalogueEntry, request: RunRequest, options: LaunchOptions): Promise<LaunchResult>;
@@ -106,7 +112,8 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       } finally {
         clearTimeout(timer);
       }
-    } catch {
+    } catch (error) {
+      deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;
     }
   }
@@ -176,7 +183,10 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       // queue is queued by the reconciler, which looks for RUNNING executions without one.
       const queuedOk = await queued.then(
         () => true,
-        () => false,
+        (error: unknown) => {
+          deps.logger?.warn({ executionId: id, err: error }, 'recorded a run whose job did not reach the queue; the reconciler will queue it');
+          return false;
+        },
       );
       // Asynchronous: answered as accepted, whatever a fast worker has done since.
       if (!ending || !queuedOk) {

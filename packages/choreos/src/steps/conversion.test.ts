@@ -81,6 +81,12 @@ describe('conversion steps', () => {
     expect(ticks - before).toBeGreaterThan(3);
   });
 
+  it('gives conversions more room than queries: a result past 4 Mi characters is fine', async () => {
+    const xml = `<r><a>${'x'.repeat(4_500_000)}</a></r>`;
+    const { json } = (await runStep('conversion.xml-to-json', { xml })) as { json: string };
+    expect(json.length).toBeGreaterThan(4 * 1024 * 1024);
+  });
+
   it('csv-to-json reports malformed CSV', async () => {
     await expect(runStep('conversion.csv-to-json', { csv: 'a,b\n"unclosed,1' })).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('CSV is not valid') });
   });
