@@ -1,4 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
+import { jsonLength } from './json-length.ts';
 import { MAX_JSON_DEPTH, parseJsonText } from './json-query.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { valueToXml, xmlToValue } from './xml-safety.ts';
@@ -67,7 +68,7 @@ export function csvToJson(request: CsvToJsonRequest): { result: string; count: n
     throw new InvalidStepInputError(`CSV is not valid: ${(error as Error).message}`);
   }
   if (records.length > MAX_CSV_RECORDS) throw new InvalidStepInputError(`CSV has more than ${MAX_CSV_RECORDS} rows`);
-  if (csvJsonLength(records) > MAX_CSV_JSON_LENGTH) {
+  if (jsonLength(records, MAX_CSV_JSON_LENGTH) > MAX_CSV_JSON_LENGTH) {
     throw new InvalidStepInputError(`CSV as JSON would be longer than ${MAX_CSV_JSON_LENGTH} characters`);
   }
   return { result: JSON.stringify(records), count: records.length };
@@ -97,17 +98,4 @@ function xmlShapeProblem(value: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-/** The length of `JSON.stringify(records)`, escapes aside, found without writing it. */
-function csvJsonLength(records: unknown[]): number {
-  let length = 2;
-  for (const record of records) {
-    length += 3;
-    for (const [key, value] of Array.isArray(record) ? record.map((item) => ['', item] as const) : Object.entries(record as object)) {
-      length += key.length + (Array.isArray(record) ? 0 : 3) + String(value).length + 3;
-    }
-    if (length > MAX_CSV_JSON_LENGTH) return length;
-  }
-  return length;
 }

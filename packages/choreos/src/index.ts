@@ -9,6 +9,7 @@ export type { CompiledTemplate, TemplateContext, TemplateReference } from './tem
 export { MissingTemplateValueError, renderValue } from './templated-value.ts';
 export type { CompiledValue } from './templated-value.ts';
 export { bindInputs } from './bind-inputs.ts';
+export { exceedsJsonLength, jsonLength } from './json-length.ts';
 export type { BindInputsResult } from './bind-inputs.ts';
 export { applyOutputFilters, OutputFilterError } from './output-filters.ts';
 export type { OutputFilter } from './output-filters.ts';

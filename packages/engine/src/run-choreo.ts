@@ -1,14 +1,15 @@
 import {
   compileDefinition,
   errorMessage,
+  exceedsJsonLength,
   isRetryable,
+  jsonLength,
   MissingTemplateValueError,
   renderOutputs,
   renderValue,
   StepTimeoutError,
 } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
-import { exceedsJsonLength, jsonLength } from './json-length.ts';
 
 export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
 
