@@ -71,8 +71,12 @@ export function isRetryable(error: unknown): boolean {
 const MAX_ERROR_MESSAGE_LENGTH = 1000;
 
 export function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
-  return message.length > MAX_ERROR_MESSAGE_LENGTH ? `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}…` : message;
+  return shorten(error instanceof Error ? error.message : typeof error === 'string' ? error : String(error), MAX_ERROR_MESSAGE_LENGTH);
+}
+
+/** `text` cut to `length` characters, marked as cut: messages that quote input must stay short. */
+export function shorten(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length)}…`;
 }
 
 function describeReason(reason: unknown): string {

@@ -1,5 +1,5 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import { InvalidStepInputError } from './step-errors.ts';
+import { InvalidStepInputError, shorten } from './step-errors.ts';
 
 /** Larger XML documents are refused before parsing. */
 export const MAX_XML_LENGTH = 5 * 1024 * 1024;
@@ -68,8 +68,7 @@ export function xmlToValue(xml: string): unknown {
 
 /** The parser quotes the offending text, which may be most of the document: 200 characters of it. */
 function describeXmlError(error: unknown): string {
-  const message = rawXmlError(error);
-  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+  return shorten(rawXmlError(error), 200);
 }
 
 function rawXmlError(error: unknown): string {
