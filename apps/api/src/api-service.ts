@@ -18,6 +18,7 @@ import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
+import { withTimeout } from './with-timeout.ts';
 
 const WORKER_HEARTBEAT_TTL_MS = 15_000;
 
@@ -138,8 +139,4 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
 }

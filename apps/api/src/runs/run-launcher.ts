@@ -16,6 +16,7 @@ import {
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
+import { withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
 
 export interface RunLauncherConfig {
@@ -102,16 +103,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
     try {
       const { record: ended } = await ending.wait(config.syncWaitMs);
-      if (ended) return ended;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), READ_AFTER_WAIT_MS);
-      });
-      try {
-        return await Promise.race([executions.get(id), late]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return ended ?? (await withTimeout(executions.get(id), READ_AFTER_WAIT_MS));
     } catch (error) {
       deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;
