@@ -2,6 +2,7 @@ import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
 import { queryResultText } from './query-result.ts';
 import { InvalidStepInputError } from './step-errors.ts';
+import { titleCase } from './title-case.ts';
 import { queryXml } from './xml-query.ts';
 
 export interface RegexReplaceRequest {
@@ -9,6 +10,10 @@ export interface RegexReplaceRequest {
   pattern: string;
   flags: string;
   replacement: string;
+}
+
+export interface TitleCaseRequest {
+  text: string;
 }
 
 export interface JsonQueryRequest {
@@ -40,7 +45,7 @@ export interface QueryAnswer {
  * The operations a sandbox thread runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
  * that compares every node with every other, indentation that grows with the square of the depth),
- * or large (converting megabytes of XML or CSV takes seconds).
+ * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second).
  */
 export const SANDBOX_OPERATIONS = {
   'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
@@ -61,6 +66,7 @@ export const SANDBOX_OPERATIONS = {
   'xml-to-json': xmlToJson,
   'json-to-xml': jsonToXml,
   'csv-to-json': csvToJson,
+  'title-case': (request: TitleCaseRequest): string => titleCase(request.text),
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

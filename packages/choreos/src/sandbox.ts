@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './conversions.ts';
-import type { JsonFormatRequest, JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, XmlQueryRequest } from './sandbox-operations.ts';
+import type { JsonFormatRequest, JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, TitleCaseRequest, XmlQueryRequest } from './sandbox-operations.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 
 export interface SandboxOptions {
@@ -36,6 +36,7 @@ export interface Sandbox {
   jsonToXml(request: JsonToXmlRequest, signal?: AbortSignal): Promise<string>;
   /** The JSON text (`result`) and how many rows it has (`count`). */
   csvToJson(request: CsvToJsonRequest, signal?: AbortSignal): Promise<QueryAnswer>;
+  titleCase(request: TitleCaseRequest, signal?: AbortSignal): Promise<string>;
 }
 
 /** An idle thread ends after this long, so that a worker that needs none holds none. */
@@ -48,7 +49,7 @@ const THREAD_START_LIMIT_MS = 10_000;
 const THREAD_ENTRY = new URL('./sandbox-thread.ts', import.meta.url);
 
 /**
- * Conversions are linear in their input, and megabytes of it take seconds: they get more time and
+ * Conversions (and title case) are linear in their input, and megabytes of it take seconds: they get more time and
  * room than queries, whose cost the input can make unbounded. The engine's limit on a step's
  * result (16 Mi characters) still applies.
  */
@@ -172,6 +173,7 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     xmlToJson: (request, signal) => run('xml-to-json', request, signal, CONVERSION_LIMITS),
     jsonToXml: (request, signal) => run('json-to-xml', request, signal, CONVERSION_LIMITS),
     csvToJson: (request, signal) => run('csv-to-json', request, signal, CONVERSION_LIMITS),
+    titleCase: (request, signal) => run('title-case', request, signal, CONVERSION_LIMITS),
   };
 }
 
@@ -184,5 +186,6 @@ function describe(operation: SandboxOperation): string {
     'xml-to-json': 'converting the XML',
     'json-to-xml': 'converting the JSON',
     'csv-to-json': 'converting the CSV',
+    'title-case': 'title-casing the text',
   }[operation];
 }

@@ -8,7 +8,7 @@ import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
-import { createRegexReplaceStep, textSteps } from './steps/text.ts';
+import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
 
@@ -39,8 +39,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     createJsonFormatStep(sandbox),
     createXpathStep(sandbox),
     ...createConversionSteps(sandbox),
-    ...textSteps,
-    createRegexReplaceStep(sandbox),
+    ...createTextSteps(sandbox),
     ...timeSteps,
     ...controlSteps,
     ...(options.extraKinds ?? []),

@@ -62,7 +62,41 @@ describe('text steps', () => {
     expect(await runStep('text.case', { text: 'hello wORLD-wide', case: caseName })).toEqual({ text: expected });
   });
 
+  it('text.case title-cases letters of any script after any word boundary', async () => {
+    expect(await runStep('text.case', { text: '"élan" (ǆemal) x_y/z ΣΊΣΥΦΟΣ 😀a', case: 'title' })).toEqual({ text: '"Élan" (Ǆemal) X_Y/Z Σίσυφος 😀a' });
+  });
+
+  it('text.case title-cases megabytes off the worker\'s own thread, which keeps its timers running', async () => {
+    // Half a second of work on the worker's thread would hold every other run meanwhile.
+    const words = 'lorem ipsum-dolor sit_amet '.repeat(180_000);
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 10);
+    let before = 0;
+    let result: { text: string };
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      before = ticks;
+      result = (await runStep('text.case', { text: words, case: 'title' })) as { text: string };
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(result.text.slice(0, 54)).toBe('Lorem Ipsum-Dolor Sit_Amet Lorem Ipsum-Dolor Sit_Amet ');
+    expect(result.text).toHaveLength(words.length);
+    expect(ticks - before).toBeGreaterThan(3);
+  });
+
+  it('text.case title stops when its run is cancelled', async () => {
+    const cancel = new AbortController();
+    const running = runStep('text.case', { text: 'word '.repeat(1_000_000), case: 'title' }, testLibraryOptions, cancel.signal);
+    setImmediate(() => cancel.abort('cancelled'));
+    await expect(running).rejects.toMatchObject({ name: 'StepAbortedError' });
+  });
+
   it('text.length counts code points and bytes', async () => {
     expect(await runStep('text.length', { text: 'é😀' })).toEqual({ characters: 2, bytes: 6 });
+    // A lone surrogate is a code point of its own, as the string's iterator counts it.
+    for (const text of ['\ud83d', '\ude00', 'a\ud83d', '\ude00\ud83d', '😀😀\ud83d😀', '']) {
+      expect(await runStep('text.length', { text }), JSON.stringify(text)).toMatchObject({ characters: [...text].length });
+    }
   });
 });

@@ -9,12 +9,28 @@ import { booleanArg, integerArg, text } from './arg-types.ts';
 export const MAX_REGEX_TEXT_LENGTH = 1024 * 1024;
 export const MAX_REGEX_PATTERN_LENGTH = 1000;
 
-function titleCase(value: string): string {
-  return value.toLowerCase().replace(/(^|[\s\-_/([{"'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+/** Code points of `value`, counted without making an array of them. */
+function codePointCount(value: string): number {
+  let count = value.length;
+  for (let index = 0; index < value.length - 1; index++) {
+    const unit = value.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        index += 1;
+      }
+    }
+  }
+  return count;
 }
 
-/** `text.regex-replace`: the replacement runs in `sandbox`, where it can be stopped. */
-export function createRegexReplaceStep(sandbox: Sandbox): StepKind {
+/** The text kinds; a replacement and title case run in `sandbox`, where they can be stopped. */
+export function createTextSteps(sandbox: Sandbox): StepKind[] {
+  return [...plainTextSteps, createTextCaseStep(sandbox), createRegexReplaceStep(sandbox)];
+}
+
+function createRegexReplaceStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'text.regex-replace',
     instant: true,
@@ -38,7 +54,7 @@ export function createRegexReplaceStep(sandbox: Sandbox): StepKind {
   });
 }
 
-export const textSteps: readonly StepKind[] = [
+const plainTextSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'text.template',
     instant: true,
@@ -69,22 +85,26 @@ export const textSteps: readonly StepKind[] = [
     },
   }),
   defineStepKind({
-    kind: 'text.case',
-    instant: true,
-    description: 'Changes the case of `text`: `case` is upper, lower or title (first letter of each word upper-case). Result: `{ text }`.',
-    argsSchema: z.strictObject({ text, case: z.enum(['upper', 'lower', 'title']) }),
-    example: { text: '{{inputs.Text}}', case: 'title' },
-    run: async (args) => {
-      const converted = args.case === 'upper' ? args.text.toUpperCase() : args.case === 'lower' ? args.text.toLowerCase() : titleCase(args.text);
-      return { text: converted };
-    },
-  }),
-  defineStepKind({
     kind: 'text.length',
     instant: true,
     description: 'Counts the characters (Unicode code points) and UTF-8 bytes of `text`. Result: `{ characters, bytes }`.',
     argsSchema: z.strictObject({ text }),
     example: { text: '{{inputs.Text}}' },
-    run: async (args) => ({ characters: [...args.text].length, bytes: Buffer.byteLength(args.text, 'utf8') }),
+    run: async (args) => ({ characters: codePointCount(args.text), bytes: Buffer.byteLength(args.text, 'utf8') }),
   }),
 ];
+
+/** Upper and lower case take milliseconds on megabytes; title case half a second, so it runs in `sandbox`. */
+function createTextCaseStep(sandbox: Sandbox): StepKind {
+  return defineStepKind({
+    kind: 'text.case',
+    instant: true,
+    description: 'Changes the case of `text`: `case` is upper, lower or title (first letter of each word upper-case). Result: `{ text }`.',
+    argsSchema: z.strictObject({ text, case: z.enum(['upper', 'lower', 'title']) }),
+    example: { text: '{{inputs.Text}}', case: 'title' },
+    run: async (args, context) => {
+      if (args.case === 'title') return { text: await sandbox.titleCase({ text: args.text }, context.signal) };
+      return { text: args.case === 'upper' ? args.text.toUpperCase() : args.text.toLowerCase() };
+    },
+  });
+}
