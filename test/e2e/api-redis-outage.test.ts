@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRedis, type LocalRedis } from '@ces/local-runtime';
+import { Redis } from 'ioredis';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
-// A Redis of its own, stopped and started again under the API: 503 with Retry-After while it is
-// away, and service again once it is back, without restarting the API.
+// A Redis of its own, stopped and started again, or stalled, under the API: 503 with Retry-After
+// while it is away or silent, and service again once it is back, without restarting the API.
 describe('the API while Redis is unreachable', () => {
   let redisDir: string;
   let redis: LocalRedis;
@@ -16,7 +17,7 @@ describe('the API while Redis is unreachable', () => {
   beforeAll(async () => {
     redisDir = mkdtempSync(join(tmpdir(), 'ces-outage-redis-'));
     redis = await startLocalRedis({ dataDir: redisDir, appendOnly: true });
-    stack = await startStack({ redisUrl: redis.url, workers: 0 });
+    stack = await startStack({ redisUrl: redis.url, workers: 0, env: { REDIS_COMMAND_TIMEOUT_MS: '300' } });
     stack.redis.on('error', () => {});
   });
 
@@ -73,5 +74,39 @@ describe('the API while Redis is unreachable', () => {
     expect((await stack.http.request('GET', '/readyz')).status).toBe(200);
     expect(stack.api.running).toBe(true);
     expect(stack.api.pid).toBe(apiPid);
+  });
+
+  it('answers 503 when Redis stops answering without dropping its connections, and recovers', async () => {
+    const { alice } = stack.credentials;
+    const accepted = await stack.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async', alice, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
+    });
+    expect(accepted.status, accepted.text).toBe(202);
+    const { id } = accepted.json();
+    const poll = () => stack.call('GET', `/choreo-executions/${id}`, alice);
+    expect((await poll()).status).toBe(200);
+
+    // Every client of this Redis waits, the API's included; their connections stay open.
+    const pauser = new Redis(redis.url);
+    try {
+      await pauser.call('CLIENT', 'PAUSE', '4000', 'ALL');
+      const stalled = await poll();
+      expect(stalled.status, stalled.text).toBe(503);
+      expect(stalled.headers['retry-after']).toBe('2');
+      expect(stalled.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The service is briefly unavailable. Retry shortly.' });
+      expect(stalled.text).not.toMatch(/redis|timed out|stack|at /i);
+      expect(stack.api.running).toBe(true);
+    } finally {
+      pauser.disconnect();
+    }
+    const recovered = await waitFor(
+      async () => {
+        const res = await poll();
+        return res.status === 200 ? res : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the API to answer once Redis does' },
+    );
+    expect(recovered.json().execution).toMatchObject({ id, status: 'RUNNING' });
+    expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
   });
 });

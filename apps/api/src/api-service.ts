@@ -30,7 +30,7 @@ export interface ApiService {
 /** Wires the API from its configuration: connections, stores, catalogue, accounts, HTTPS server. */
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
-  const redis = createRedisConnection(config.REDIS_URL, 'request', 'api');
+  const redis = createRedisConnection(config.REDIS_URL, 'request', 'api', { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const queueConnection = createRedisConnection(config.REDIS_URL, 'queue', 'api-queue');
   const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
   const connections = [redis, queueConnection, subscriber];

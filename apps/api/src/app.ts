@@ -1,7 +1,7 @@
 import type { Authenticator } from '@ces/accounts';
 import type { Catalogue } from '@ces/choreos';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import type { ExecutionJobData, ExecutionStore } from '@ces/store';
+import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -110,11 +110,11 @@ function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   } else if (error instanceof HTTPException && error.status < 500) {
     code = codeForStatus(error.status) ?? 'BAD_REQUEST';
     message = error.message || ERROR_CATALOGUE[code].message;
-  } else if (!deps.isRedisAvailable()) {
+  } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error)) {
     code = 'SERVICE_UNAVAILABLE';
     message = ERROR_CATALOGUE.SERVICE_UNAVAILABLE.message;
     headers = { 'Retry-After': '2' };
-    deps.logger.warn({ requestId: requestIdValue, err: error }, 'request failed while Redis is unavailable');
+    deps.logger.warn({ requestId: requestIdValue, err: error }, 'request failed while Redis is unavailable or slow');
   } else {
     code = 'INTERNAL_ERROR';
     message = ERROR_CATALOGUE.INTERNAL_ERROR.message;

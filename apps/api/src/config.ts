@@ -8,6 +8,7 @@ export const apiConfigSchema = z
     BIND_ADDRESS: z.string().default('0.0.0.0'),
     REDIS_URL: fields.redisUrl,
     REDIS_PREFIX: fields.redisPrefix,
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
     ACCOUNTS_FILE: z.string().optional(),
     SERVICE_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a host name such as choreos.example.com').default('localhost'),
     CHOREOS_DIR: z.string().default('choreos'),

@@ -25,6 +25,6 @@ export {
   EXECUTION_JOB_OPTIONS,
   type ExecutionJobData,
 } from './execution-queue.ts';
-export { createRedisConnection, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
 export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
 export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';

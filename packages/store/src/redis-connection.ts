@@ -3,7 +3,9 @@ import { coalesceWrites } from './coalesce-writes.ts';
 
 /**
  * How a connection behaves while Redis is away.
- * - `request`: serves HTTP requests; fails at once so the API can answer 503 instead of hanging.
+ * - `request`: serves HTTP requests; fails at once so the API can answer 503 instead of hanging,
+ *   and gives up on a command Redis has not answered within `commandTimeoutMs` (a Redis that
+ *   stalls without dropping its connections).
  * - `queue`: the API's queue (BullMQ) and the records that must reach Redis before their jobs;
  *   fails at once like `request`.
  * - `durable`: workers and BullMQ; waits for Redis to return and retries, so work carries on.
@@ -11,14 +13,28 @@ import { coalesceWrites } from './coalesce-writes.ts';
  */
 export type ConnectionRole = 'request' | 'queue' | 'durable' | 'subscriber';
 
-export function createRedisConnection(url: string, role: ConnectionRole, name?: string): Redis {
+export interface ConnectionOptions {
+  /** For `request` connections: longest wait for an answer before the command fails. */
+  readonly commandTimeoutMs?: number;
+}
+
+/**
+ * `queue` connections have no command timeout: a run's record and its job may well be written
+ * after a timeout, and "retry" would then start the run twice.
+ */
+const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
+
+const COMMAND_TIMEOUT_MESSAGE = 'Command timed out';
+
+export function createRedisConnection(url: string, role: ConnectionRole, name?: string, options: ConnectionOptions = {}): Redis {
   const common: RedisOptions = {
     connectionName: name,
     // Back off up to 2 s between attempts and never give up: Redis coming back heals everything.
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
   };
   const byRole: Record<ConnectionRole, RedisOptions> = {
-    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+    // A timer per command (0.3 µs) against a request hanging for as long as Redis stalls.
+    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS },
     queue: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     durable: { ...common, maxRetriesPerRequest: null },
     subscriber: { ...common, maxRetriesPerRequest: null },
@@ -31,6 +47,14 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
   // A subscriber only ever sends (un)subscriptions.
   if (role !== 'subscriber') coalesceWrites(redis);
   return redis;
+}
+
+/** Whether `error` (or one it was caused by) is a command that Redis did not answer in time. */
+export function isRedisCommandTimeout(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current.message === COMMAND_TIMEOUT_MESSAGE) return true;
+  }
+  return false;
 }
 
 /** Resolves once the connection is ready, or rejects after `timeoutMs`. */
