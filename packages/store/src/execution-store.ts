@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -21,11 +22,22 @@ import { slidingStoredBytes, storageWindow } from './storage-window.ts';
  * - `quota-exceeded`: the account has its maximum of RUNNING executions;
  * - `budget-exceeded`: storing it would take the account past its budget of stored bytes, for
  *   `retryAfterSeconds` more at least;
- * - `larger-than-budget`: the record alone is larger than the budget, and never will fit.
+ * - `larger-than-budget`: the record alone is larger than the budget, and never will fit;
+ * - `replay`: nothing created, the Idempotency-Key started `executionId` already, for the same run
+ *   (`sameRequest`) or another.
  */
 export type CreateResult =
   | { outcome: 'created' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
-  | { outcome: 'budget-exceeded'; retryAfterSeconds: number };
+  | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
+  | { outcome: 'replay'; executionId: string; sameRequest: boolean };
+
+/** A client's key for retrying a run safely: one run per key and account, over the retention. */
+export interface IdempotencyOptions {
+  /** The Idempotency-Key as the client sent it. */
+  key: string;
+  /** A digest of what the run asks for: a key given again with another run is refused. */
+  requestDigest: string;
+}
 
 export interface CreateOptions {
   /** 0: no limit. */
@@ -37,6 +49,7 @@ export interface CreateOptions {
   maxStoredBytesPerAccount?: number;
   /** Publish the end of this execution, for a caller that waits for it. */
   notifyEnd?: boolean;
+  idempotency?: IdempotencyOptions;
 }
 
 /**
@@ -127,7 +140,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
   }
 
   return {
-    async create(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd }) {
+    async create(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, idempotency }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'createExecution',
@@ -137,6 +150,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountRunning(execution.account),
           keys.accountStoredBytes(execution.account, window.index),
           keys.accountStoredBytes(execution.account, window.index - 1),
+          keys.idempotencyKey(execution.account, idempotency ? hash('sha256', idempotency.key) : '-'),
         ],
         [
           execution.id,
@@ -145,6 +159,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           maxStoredBytesPerAccount,
           window.lengthMs,
           window.startMs,
+          idempotency?.requestDigest ?? '',
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : []),
         ],
@@ -154,6 +169,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       if (reply === -1) return { outcome: 'quota-exceeded' };
       if (reply === -3) return { outcome: 'larger-than-budget' };
       if (Array.isArray(reply) && reply[0] === -2) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
+      if (Array.isArray(reply) && reply[0] === 2) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
       throw new Error(`createExecution answered ${JSON.stringify(reply)}`);
     },
 

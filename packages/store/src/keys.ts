@@ -17,6 +17,11 @@ export interface KeySpace {
    * retention's length (`storageWindow`), for its budget of stored bytes.
    */
   accountStoredBytes(account: string, window: number): string;
+  /**
+   * String with TTL: `<execution id> <request digest>` of the run an account started with an
+   * Idempotency-Key, by the sha256 of that key.
+   */
+  idempotencyKey(account: string, keyDigest: string): string;
   /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
   definition(digest: string): string;
   /** Set: names of all accounts. */
@@ -56,6 +61,7 @@ export function createKeySpace(prefix: string): KeySpace {
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
+    idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     definition: (digest) => `${prefix}:def:${digest}`,
     accounts: () => `${prefix}:accounts`,
     account: (name) => `${prefix}:account:${name}`,

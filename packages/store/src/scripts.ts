@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 
 /** The Lua scripts of `lua/`, each registered on a connection as a command of the same name. */
 const SCRIPTS = {
-  createExecution: { file: 'create-execution.lua', keys: 5 },
+  createExecution: { file: 'create-execution.lua', keys: 6 },
   claimExecution: { file: 'claim-execution.lua', keys: 1 },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
   finishExecution: { file: 'finish-execution.lua', keys: 4 },

@@ -11,6 +11,7 @@ import { visibleChoreo } from '../runs/visibility.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
 const SOURCE_ID = /^[\x20-\x7e]{0,256}$/;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function wantsAsync(mode: string | undefined, prefer: string | undefined): boolean {
   if (mode !== undefined) {
@@ -33,17 +34,23 @@ export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLaunch
       const sourceId = c.req.query('source_id') ?? '';
       if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
       const storeResults = ['true', '1'].includes(c.req.query('store_results')?.toLowerCase() ?? '');
+      const idempotencyKey = c.req.header('idempotency-key');
+      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+        throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces.');
+      }
       const request = parseRunRequest(await c.req.text(), c.req.header('content-type'));
 
-      const { record, ended } = await deps.launcher.launch(principal, entry, request, {
+      const { record, ended, replayed } = await deps.launcher.launch(principal, entry, request, {
         wait: !runAsync,
         sourceId,
         storeResults,
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       });
       c.set('executionId', record.id);
-      if (!runAsync && ended) return respond(c, 200, runResult(record));
+      const replayHeader: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
+      if (!runAsync && ended) return respond(c, 200, runResult(record), replayHeader);
       const location = `${deps.basePath}/choreo-executions/${record.id}`;
-      return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}) });
+      return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}), ...replayHeader });
     },
   );
 }

@@ -2,12 +2,12 @@ import type { ExecutionMetrics } from '@ces/observability';
 import type { ExecutionStore } from '@ces/store';
 import type { RunLauncher } from './run-launcher.ts';
 
-/** Counts every run the launcher accepts, by Choreo. */
+/** Counts every run the launcher accepts, by Choreo; a run given again with its Idempotency-Key is not a new one. */
 export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetrics): RunLauncher {
   return {
     async launch(principal, entry, request, options) {
       const result = await launcher.launch(principal, entry, request, options);
-      metrics.started(result.record.choreo);
+      if (!result.replayed) metrics.started(result.record.choreo);
       return result;
     },
   };

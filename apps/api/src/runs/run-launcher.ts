@@ -18,6 +18,7 @@ import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
+import { runRequestDigest } from './run-request-digest.ts';
 
 export interface RunLauncherConfig {
   syncWaitMs: number;
@@ -43,12 +44,16 @@ export interface LaunchOptions {
   wait: boolean;
   sourceId: string;
   storeResults: boolean;
+  /** The client's key for retrying safely: a run given again with it is not started twice. */
+  idempotencyKey?: string;
 }
 
 export interface LaunchResult {
   record: ExecutionRecord;
   /** True when the run ended within the wait; false when it goes on asynchronously. */
   ended: boolean;
+  /** True when the Idempotency-Key had started this execution already, and nothing new was. */
+  replayed?: boolean;
 }
 
 /**
@@ -96,6 +101,39 @@ export interface RunLauncher {
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   const { executions, definitions, queue, events, config } = deps;
 
+  function watchEnd(id: string): EndWatch {
+    return events.watchEnd(id, async () => {
+      // Polled every second while it waits: the status fields alone, never the inputs.
+      const current = await executions.summary(id, { withOutputs: false });
+      return current !== undefined && current.status !== 'RUNNING';
+    });
+  }
+
+  /**
+   * The execution an Idempotency-Key started before, answered as its run would be now: waited for
+   * when the run is, as far as a new one would be (its end is not published, so the wait polls).
+   */
+  async function replay(id: string, wait: boolean): Promise<LaunchResult> {
+    const ending = wait ? watchEnd(id) : undefined;
+    let record: ExecutionRecord | undefined;
+    try {
+      record = await executions.get(id);
+    } catch (error) {
+      ending?.cancel();
+      throw error;
+    }
+    if (record === undefined) {
+      ending?.cancel();
+      throw new ApiError('CONFLICT', 'The execution this Idempotency-Key started is no longer kept. Use a new key to run again.');
+    }
+    if (!ending || record.status !== 'RUNNING') {
+      ending?.cancel();
+      return { record, ended: record.status !== 'RUNNING', replayed: true };
+    }
+    const current = (await waitForEnd(ending, id)) ?? record;
+    return { record: current, ended: current.status !== 'RUNNING', replayed: true };
+  }
+
   /**
    * The ended record, or the current one at the end of the wait: undefined when Redis cannot say
    * (down, or stalled past READ_AFTER_WAIT_MS: the wait is the caller's bound, not Redis's).
@@ -140,14 +178,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.
-      const ending = options.wait
-        ? events.watchEnd(id, async () => {
-            // Polled every second while it waits: the status fields alone, never the inputs.
-            const current = await executions.summary(id, { withOutputs: false });
-            return current !== undefined && current.status !== 'RUNNING';
-          })
-        : undefined;
+      const ending = options.wait ? watchEnd(id) : undefined;
       let queued: Promise<unknown>;
+      let replayOf: string | undefined;
       try {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
@@ -156,6 +189,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           maxRunningPerAccount: config.maxRunningPerAccount,
           maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
           notifyEnd: options.wait,
+          ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
         });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
@@ -163,12 +197,20 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         if (created.outcome !== 'created' && created.outcome !== 'exists') {
           // The job was sent along with the refused record; it would find nothing to run.
           await queued.then(() => queue.remove(id)).catch(() => {});
-          throw refusal(created, config);
+          if (created.outcome !== 'replay') throw refusal(created, config);
+          if (!created.sameRequest) {
+            throw new ApiError('CONFLICT', 'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.');
+          }
+          replayOf = created.executionId;
         }
         if (created.outcome === 'exists') throw new Error('execution id collision');
       } catch (error) {
         ending?.cancel();
         throw error;
+      }
+      if (replayOf !== undefined) {
+        ending?.cancel();
+        return replay(replayOf, options.wait);
       }
       // From here the run is recorded, and will run: whatever fails now, the caller is told its id
       // (202), never an error that it would retry into a second run. A job that did not reach the

@@ -13,6 +13,7 @@
   KEYS[3] running set of the execution's account
   KEYS[4] the account's stored bytes in the current window
   KEYS[5] the account's stored bytes in the window before it
+  KEYS[6] the entry of the run's Idempotency-Key in its account (untouched without one)
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
@@ -20,7 +21,10 @@
   ARGV[4] budget of stored bytes for the account (0: no limit)
   ARGV[5] window length, milliseconds
   ARGV[6] start of the current window, epoch milliseconds
-  ARGV[7..] field, value, field, value … of the record
+  ARGV[7] digest of what the run asks for (Choreo, inputs, options), or '' without an
+          Idempotency-Key; its entry keeps `<execution id> <digest>` as long as the window
+          (the retention)
+  ARGV[8..] field, value, field, value … of the record
 
   Returns
    1            created, or created already by this very call: a client that lost the reply on a
@@ -30,6 +34,8 @@
   -1            the account is at its quota of running executions
   -3            the record alone is larger than the budget: it would never fit
    {-2, wait}   the account is at its budget of stored bytes; wait: seconds until it may have room
+   {2, id, same}  nothing created: the Idempotency-Key started execution `id` already; same: 1 when
+                it asked for the same run, 0 when for another
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'starttime') == ARGV[2] then
@@ -37,14 +43,26 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   end
   return 0
 end
+local entry
+if ARGV[7] ~= '' then
+  local earlier = redis.call('GET', KEYS[6])
+  if earlier then
+    local space = string.find(earlier, ' ', 1, true)
+    return { 2, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == ARGV[7] and 1 or 0 }
+  end
+  entry = ARGV[1] .. ' ' .. ARGV[7]
+end
 local quota = tonumber(ARGV[3])
 if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
   return -1
 end
 local budget = tonumber(ARGV[4])
 local size = 0
-for i = 8, #ARGV, 2 do
+for i = 9, #ARGV, 2 do
   size = size + string.len(ARGV[i])
+end
+if entry then
+  size = size + string.len(KEYS[6]) + string.len(entry)
 end
 if budget > 0 then
   if size > budget then
@@ -68,7 +86,10 @@ if budget > 0 then
     return { -2, math.max(1, math.ceil(wait / 1000)) }
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+if entry then
+  redis.call('SET', KEYS[6], entry, 'PX', ARGV[5])
+end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
 if redis.call('INCRBY', KEYS[4], size) == size then

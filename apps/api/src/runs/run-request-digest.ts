@@ -1,0 +1,11 @@
+import { hash } from 'node:crypto';
+import type { NewExecution } from '@ces/store';
+
+/**
+ * What a run asks for, as one digest: its Choreo, inputs (defaults applied, in the definition's
+ * order) and options. An Idempotency-Key given again must come with the same digest; its id, start
+ * time and the caller's `source_id` do not count, nor whether it is waited for.
+ */
+export function runRequestDigest(execution: Pick<NewExecution, 'choreo' | 'inputs' | 'storeResults' | 'outputFilters'>): string {
+  return hash('sha256', JSON.stringify([execution.choreo, execution.inputs, execution.storeResults, execution.outputFilters]));
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// The creation script's side of Idempotency-Key against a real Redis: one execution per key and
+// account, whatever else the account's limits say, for as long as the retention.
+describe('runs started with an Idempotency-Key', () => {
+  const prefix = isolatedPrefix('idempotency');
+  const keys = createKeySpace(prefix);
+  const retentionSeconds = 300;
+  let redis: Redis;
+  let store: ExecutionStore;
+
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'));
+    store = createExecutionStore({ redis, keys, retentionSeconds });
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  const entryKey = (account: string, key: string) => keys.idempotencyKey(account, createHash('sha256').update(key).digest('hex'));
+  const unlimited = { maxRunningPerAccount: 0 };
+
+  it('starts one execution per key, and answers the same key again with that execution', async () => {
+    const first = newExecutionFixture({ account: 'i1' });
+    const idempotency = { key: 'order-17', requestDigest: 'digest-a' };
+    expect(await store.create(first, { ...unlimited, idempotency })).toEqual({ outcome: 'created' });
+    const ttl = await redis.pttl(entryKey('i1', 'order-17'));
+    expect(ttl).toBeGreaterThan(retentionSeconds * 1000 - 5_000);
+    expect(ttl).toBeLessThanOrEqual(retentionSeconds * 1000);
+
+    const again = newExecutionFixture({ account: 'i1' });
+    expect(await store.create(again, { ...unlimited, idempotency })).toEqual({ outcome: 'replay', executionId: first.id, sameRequest: true });
+    expect(await store.get(again.id)).toBeUndefined();
+    expect(await redis.smembers(keys.accountRunning('i1'))).toEqual([first.id]);
+
+    const other = newExecutionFixture({ account: 'i1' });
+    expect(await store.create(other, { ...unlimited, idempotency: { key: 'order-17', requestDigest: 'digest-b' } })).toEqual({
+      outcome: 'replay',
+      executionId: first.id,
+      sameRequest: false,
+    });
+    expect(await store.get(other.id)).toBeUndefined();
+  });
+
+  it('keeps accounts apart, and leaves runs without a key alone', async () => {
+    const idempotency = { key: 'shared-key', requestDigest: 'digest' };
+    expect(await store.create(newExecutionFixture({ account: 'i2' }), { ...unlimited, idempotency })).toEqual({ outcome: 'created' });
+    expect(await store.create(newExecutionFixture({ account: 'i3' }), { ...unlimited, idempotency })).toEqual({ outcome: 'created' });
+    expect(await store.create(newExecutionFixture({ account: 'i2' }), unlimited)).toEqual({ outcome: 'created' });
+    expect(await store.create(newExecutionFixture({ account: 'i2' }), unlimited)).toEqual({ outcome: 'created' });
+    expect(await redis.scard(keys.accountRunning('i2'))).toBe(3);
+  });
+
+  it('treats a creation sent again after a lost reply as created, not as its own replay', async () => {
+    const execution = newExecutionFixture({ account: 'i4' });
+    const options = { ...unlimited, idempotency: { key: 'resent', requestDigest: 'digest' } };
+    expect(await store.create(execution, options)).toEqual({ outcome: 'created' });
+    expect(await store.create(execution, options)).toEqual({ outcome: 'created' });
+  });
+
+  it('answers a replay even at the quota, and remembers no key for a refused run', async () => {
+    const limited = { maxRunningPerAccount: 1 };
+    const first = newExecutionFixture({ account: 'i5' });
+    expect(await store.create(first, { ...limited, idempotency: { key: 'k1', requestDigest: 'd' } })).toEqual({ outcome: 'created' });
+    expect(await store.create(newExecutionFixture({ account: 'i5' }), { ...limited, idempotency: { key: 'k1', requestDigest: 'd' } })).toMatchObject({
+      outcome: 'replay',
+      executionId: first.id,
+    });
+    const refused = newExecutionFixture({ account: 'i5' });
+    expect(await store.create(refused, { ...limited, idempotency: { key: 'k2', requestDigest: 'd' } })).toEqual({ outcome: 'quota-exceeded' });
+    expect(await redis.exists(entryKey('i5', 'k2'))).toBe(0);
+
+    await store.finish(first.id, { status: 'SUCCESS' });
+    const retried = newExecutionFixture({ account: 'i5' });
+    expect(await store.create(retried, { ...limited, idempotency: { key: 'k2', requestDigest: 'd' } })).toEqual({ outcome: 'created' });
+  });
+
+  it("counts the key's entry against the account's budget of stored bytes", async () => {
+    const plain = newExecutionFixture({ account: 'i6', inputs: { Text: 'x'.repeat(1000) } });
+    const keyed = newExecutionFixture({ account: 'i7', inputs: { Text: 'x'.repeat(1000) }, starttime: plain.starttime });
+    await store.create(plain, unlimited);
+    await store.create(keyed, { ...unlimited, idempotency: { key: 'k'.repeat(200), requestDigest: 'd'.repeat(64) } });
+    const extra = (await store.storedBytes('i7', plain.starttime)) - (await store.storedBytes('i6', plain.starttime));
+    // The entry's key and its value (the execution id, a space and the digest).
+    expect(extra).toBe(entryKey('i7', 'k'.repeat(200)).length + 32 + 1 + 64);
+  });
+});
