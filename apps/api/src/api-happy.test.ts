@@ -102,9 +102,16 @@ describe('the interface in process: formats, negotiation and runs', () => {
     expect((await t.executions.get(body.id))?.status).toBe('RUNNING');
   });
 
-  it('takes numbers and booleans as strings, ignores unknown inputs, and applies defaults', async () => {
+  it('takes numbers as written and booleans as strings, ignores unknown inputs, and applies defaults', async () => {
     const id = await runAsync('/choreos/Library/Utilities/Development/Countdown', JSON.stringify({ inputs: [{ name: 'StepMilliseconds', value: 250 }, { name: 'Nope', value: true }] }));
     expect((await t.executions.get(id))?.inputs).toEqual({ StepMilliseconds: '250' });
+    // A number is taken as it was written: parsed, it would lose digits, zeros or its value.
+    for (const written of ['12.50', '12345678901234567890', '1e400', '-0', '1E-7']) {
+      const exact = await runAsync(ENCODE, `{"inputs": [{"name": "Text", "value": ${written}}]}`);
+      expect((await t.executions.get(exact))?.inputs).toEqual({ Text: written });
+    }
+    const flag = await runAsync(ENCODE, '{"inputs": [{"name": "Text", "value": false}]}');
+    expect((await t.executions.get(flag))?.inputs).toEqual({ Text: 'false' });
     const defaulted = await runAsync('/choreos/Library/Utilities/Development/Countdown', '');
     expect((await t.executions.get(defaulted))?.inputs).toEqual({ StepMilliseconds: '500' });
   });

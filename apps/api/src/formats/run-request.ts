@@ -19,8 +19,8 @@ const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
  * Decodes the optional body of a run. Empty means no inputs whatever the Content-Type; otherwise
- * the body must be JSON or XML as Content-Type says. Values are strings; JSON numbers and booleans
- * are taken in their string form; a name given twice is refused.
+ * the body must be JSON or XML as Content-Type says. Values are strings; JSON numbers are taken as
+ * written, booleans as `true` or `false`; a name given twice is refused.
  */
 export function parseRunRequest(rawBody: string, contentType: string | undefined): RunRequest {
   // Some Windows tools start UTF-8 with a byte order mark, which JSON.parse would refuse.
@@ -71,8 +71,14 @@ function fromJson(body: string): Pairs {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ApiError('BAD_REQUEST', 'The body must be a JSON object such as {"inputs": [{"name": "…", "value": "…"}]}.');
   }
-  const { inputs = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
-  if (!Array.isArray(inputs)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
+  const { inputs: given = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
+  if (!Array.isArray(given)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
+  let inputs: unknown[] = given;
+  if (inputs.some((input) => typeof (input as { value?: unknown } | null)?.value === 'number')) {
+    // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again,
+    // each number keeps the text it was written with. Only then, as values are mostly strings.
+    inputs = (JSON.parse(body, keepNumberText as (key: string, value: unknown) => unknown) as { inputs: unknown[] }).inputs;
+  }
   if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
   return {
     inputs: inputs.map((input, index) => {
@@ -94,6 +100,10 @@ function fromJson(body: string): Pairs {
       return { name: checkName(name, `outputFilters[${index}]`), path, variable };
     }),
   };
+}
+
+function keepNumberText(_key: string, value: unknown, context: { source?: string }): unknown {
+  return typeof value === 'number' && context.source !== undefined ? context.source : value;
 }
 
 function scalarToString(value: unknown, what: string): string {
