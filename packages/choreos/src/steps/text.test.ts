@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox.ts';
 import { runStep, testLibraryOptions } from './run-step-for-test.ts';
+import { MAX_TEXT_LENGTH } from './arg-types.ts';
 import { MAX_REGEX_TEXT_LENGTH } from './text.ts';
 
 describe('text steps', () => {
@@ -83,6 +84,20 @@ describe('text steps', () => {
     expect(result.text.slice(0, 54)).toBe('Lorem Ipsum-Dolor Sit_Amet Lorem Ipsum-Dolor Sit_Amet ');
     expect(result.text).toHaveLength(words.length);
     expect(ticks - before).toBeGreaterThan(3);
+  });
+
+  it('text.case title-cases the longest text of the shortest words within the sandbox heap', async () => {
+    const words = 'a '.repeat(MAX_TEXT_LENGTH / 2);
+    const { text } = (await runStep('text.case', { text: words, case: 'title' })) as { text: string };
+    expect(text).toBe('A '.repeat(MAX_TEXT_LENGTH / 2));
+  });
+
+  it('text.case title decides each word across the pieces it is worked in', async () => {
+    // Words straddling every piece boundary, letters outside the BMP (Deseret has case) among them.
+    const sample = 'ab-cd 𐐨x "ef" ǆg (hi) ';
+    const text = sample.repeat(Math.ceil((3 * 64 * 1024) / sample.length));
+    const whole = text.toLowerCase().replace(/(^|[\s\-_/([{"'])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+    expect(((await runStep('text.case', { text, case: 'title' })) as { text: string }).text).toBe(whole);
   });
 
   it('text.case title stops when its run is cancelled', async () => {
