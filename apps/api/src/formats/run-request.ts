@@ -73,21 +73,23 @@ function fromJson(body: string): Pairs {
   }
   const { inputs: given = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
   if (!Array.isArray(given)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
-  let inputs: unknown[] = given;
-  if (inputs.some((input) => typeof (input as { value?: unknown } | null)?.value === 'number')) {
-    // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again,
-    // each number keeps the text it was written with. Only then, as values are mostly strings.
-    inputs = (JSON.parse(body, keepNumberText as (key: string, value: unknown) => unknown) as { inputs: unknown[] }).inputs;
-  }
+  const valueOf = (input: unknown) => (input as { value?: unknown } | null)?.value;
+  // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again, each
+  // number keeps the text it was written with. Only then, as values are mostly strings; and only
+  // values are taken from it, so that a number is still refused where a string must be.
+  const written = given.some((input) => typeof valueOf(input) === 'number')
+    ? (JSON.parse(body, keepNumberText as (key: string, value: unknown) => unknown) as { inputs: unknown[] }).inputs
+    : undefined;
   if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
   return {
-    inputs: inputs.map((input, index) => {
+    inputs: given.map((input, index) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
         throw new ApiError('BAD_REQUEST', `inputs[${index}] must be an object {name, value}.`);
       }
       const { name, value } = input as { name?: unknown; value?: unknown };
       if (typeof name !== 'string') throw new ApiError('BAD_REQUEST', `inputs[${index}].name must be a string.`);
-      return { name: checkName(name, `inputs[${index}]`), value: scalarToString(value, `input "${name}"`) };
+      const exact = typeof value === 'number' && written ? valueOf(written[index]) : value;
+      return { name: checkName(name, `inputs[${index}]`), value: scalarToString(exact, `input "${name}"`) };
     }),
     outputFilters: outputFilters.map((filter, index) => {
       if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
