@@ -109,4 +109,18 @@ describe('the API while Redis is unreachable', () => {
     expect(recovered.json().execution).toMatchObject({ id, status: 'RUNNING' });
     expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
   });
+
+  it('starts a new API process while Redis stalls, once Redis answers again', async () => {
+    const pauser = new Redis(redis.url);
+    try {
+      // Longer than the API's command timeout (300 ms here): the accounts file must wait it out.
+      await pauser.call('CLIENT', 'PAUSE', '2000', 'ALL');
+      const index = await stack.addApi();
+      const started = stack.apis[index]!;
+      expect(started.process.running).toBe(true);
+      expect((await started.http.request('GET', '/readyz')).status).toBe(200);
+    } finally {
+      pauser.disconnect();
+    }
+  });
 });

@@ -4,25 +4,20 @@ import { coalesceWrites } from './coalesce-writes.ts';
 /**
  * How a connection behaves while Redis is away.
  * - `request`: serves HTTP requests; fails at once so the API can answer 503 instead of hanging,
- *   and gives up on a command Redis has not answered within `commandTimeoutMs` (a Redis that
- *   stalls without dropping its connections).
+ *   and, given `commandTimeoutMs`, gives up on a command Redis has not answered by then (a Redis
+ *   that stalls without dropping its connections).
  * - `queue`: the API's queue (BullMQ) and the records that must reach Redis before their jobs;
- *   fails at once like `request`.
+ *   fails at once like `request`, but never times out: a run's record and its job may well be
+ *   written after a timeout, and "retry" would then start the run twice.
  * - `durable`: workers and BullMQ; waits for Redis to return and retries, so work carries on.
  * - `subscriber`: pub/sub listening; reconnects and resubscribes by itself.
  */
 export type ConnectionRole = 'request' | 'queue' | 'durable' | 'subscriber';
 
 export interface ConnectionOptions {
-  /** For `request` connections: longest wait for an answer before the command fails. */
+  /** For `request` connections: longest wait for an answer before the command fails (none without). */
   readonly commandTimeoutMs?: number;
 }
-
-/**
- * `queue` connections have no command timeout: a run's record and its job may well be written
- * after a timeout, and "retry" would then start the run twice.
- */
-const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 
 const COMMAND_TIMEOUT_MESSAGE = 'Command timed out';
 
@@ -34,7 +29,7 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
   };
   const byRole: Record<ConnectionRole, RedisOptions> = {
     // A timer per command (0.3 µs) against a request hanging for as long as Redis stalls.
-    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS },
+    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}) },
     queue: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     durable: { ...common, maxRetriesPerRequest: null },
     subscriber: { ...common, maxRetriesPerRequest: null },
