@@ -123,4 +123,38 @@ describe('the API while Redis is unreachable', () => {
       pauser.disconnect();
     }
   });
+
+  it('answers 503 to a run with an Idempotency-Key while Redis stalls, and the retry gets that run', async () => {
+    const { alice } = stack.credentials;
+    const body = JSON.stringify({ inputs: [{ name: 'Text', value: 'stalled' }] });
+    const run = (headers: Record<string, string>) =>
+      stack.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async', alice, { body, headers });
+    expect((await stack.call('GET', '/choreos', alice)).status).toBe(200);
+
+    const pauser = new Redis(redis.url);
+    let withoutKey: ReturnType<typeof run>;
+    try {
+      await pauser.call('CLIENT', 'PAUSE', '3000', 'ALL');
+      const keyed = await run({ 'idempotency-key': 'stalled-run' });
+      expect(keyed.status, keyed.text).toBe(503);
+      expect(keyed.headers['retry-after']).toBe('2');
+      // Without a key a retry would start it twice, so the run is waited for until Redis answers.
+      withoutKey = run({});
+    } finally {
+      pauser.disconnect();
+    }
+    expect((await withoutKey).status).toBe(202);
+
+    const retried = await waitFor(
+      async () => {
+        const res = await run({ 'idempotency-key': 'stalled-run' });
+        return res.status === 202 ? res : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the retry to be answered' },
+    );
+    // The first attempt was recorded once Redis answered; the retry is answered with it.
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    const { id } = retried.json();
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).status).toBe(200);
+  });
 });

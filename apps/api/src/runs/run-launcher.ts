@@ -16,7 +16,7 @@ import {
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
-import { withTimeout } from '../with-timeout.ts';
+import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
 import { runRequestDigest } from './run-request-digest.ts';
 
@@ -28,6 +28,8 @@ export interface RunLauncherConfig {
   defaultTimeLimitSeconds: number;
   /** Seconds a client should wait before retrying a refused run. */
   quotaRetryAfterSeconds: number;
+  /** Longest wait for Redis to record a run given with an Idempotency-Key (none without). */
+  createTimeoutMs?: number;
 }
 
 export interface RunLauncherDeps {
@@ -135,6 +137,23 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   }
 
   /**
+   * Waits for Redis to record a run. Without an Idempotency-Key it waits as long as that takes: the
+   * record may still be written after any timeout, and "retry" would start the run twice. With one,
+   * a retry is answered with this run, so a Redis that stalls is answered 503 after
+   * `createTimeoutMs`, as other requests are.
+   */
+  async function waitForCreation(creating: Promise<CreateResult>, retrySafe: boolean): Promise<CreateResult> {
+    if (!retrySafe || config.createTimeoutMs === undefined) return creating;
+    creating.catch(() => {});
+    try {
+      return await withTimeout(creating, config.createTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof TimeoutError)) throw error;
+      throw new ApiError('SERVICE_UNAVAILABLE', undefined, { headers: { 'Retry-After': '2' } });
+    }
+  }
+
+  /**
    * The ended record, or the current one at the end of the wait: undefined when Redis cannot say
    * (down, or stalled past READ_AFTER_WAIT_MS: the wait is the caller's bound, not Redis's).
    */
@@ -185,18 +204,23 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const creating = executions.create(accepted, {
-          maxRunningPerAccount: config.maxRunningPerAccount,
-          maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
-          notifyEnd: options.wait,
-          ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
-        });
+        const creating = executions
+          .create(accepted, {
+            maxRunningPerAccount: config.maxRunningPerAccount,
+            maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
+            notifyEnd: options.wait,
+            ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
+          })
+          .then(async (created) => {
+            // The job was sent along with a record that was not written; it would find nothing to
+            // run. Taken out even when the caller was answered before Redis was.
+            if (created.outcome !== 'created' && created.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
+            return created;
+          });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const created = await creating;
+        const created = await waitForCreation(creating, options.idempotencyKey !== undefined);
         if (created.outcome !== 'created' && created.outcome !== 'exists') {
-          // The job was sent along with the refused record; it would find nothing to run.
-          await queued.then(() => queue.remove(id)).catch(() => {});
           if (created.outcome !== 'replay') throw refusal(created, config);
           if (!created.sameRequest) {
             throw new ApiError('CONFLICT', 'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.');
