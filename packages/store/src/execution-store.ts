@@ -31,7 +31,7 @@ export type CreateResult =
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
   | { outcome: 'replay'; executionId: string; sameRequest: boolean };
 
-/** A client's key for retrying a run safely: one run per key and account, as long as its record may be kept. */
+/** A client's key for retrying a run safely: one run per key and account, as long as its record is kept. */
 export interface IdempotencyOptions {
   /** The Idempotency-Key as the client sent it. */
   key: string;
@@ -160,8 +160,6 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           window.lengthMs,
           window.startMs,
           idempotency?.requestDigest ?? '',
-          // A run may go on until its deadline, and its record is kept the retention after that.
-          execution.deadline - execution.starttime + retentionSeconds * 1000,
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : []),
         ],

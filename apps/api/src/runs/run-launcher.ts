@@ -142,13 +142,18 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
    * a retry is answered with this run, so a Redis that stalls is answered 503 after
    * `createTimeoutMs`, as other requests are.
    */
-  async function waitForCreation(creating: Promise<CreateResult>, retrySafe: boolean): Promise<CreateResult> {
+  async function waitForCreation(id: string, creating: Promise<CreateResult>, retrySafe: boolean): Promise<CreateResult> {
     if (!retrySafe || config.createTimeoutMs === undefined) return creating;
     creating.catch(() => {});
     try {
       return await withTimeout(creating, config.createTimeoutMs);
     } catch (error) {
       if (!(error instanceof TimeoutError)) throw error;
+      deps.logger?.warn({ executionId: id }, 'Redis did not record a run with an Idempotency-Key in time; answered 503, and the run may still start');
+      void creating.then(
+        (created) => deps.logger?.warn({ executionId: id, outcome: created.outcome }, 'Redis answered late for a run answered 503 (created: it runs)'),
+        () => {},
+      );
       throw new ApiError('SERVICE_UNAVAILABLE', undefined, { headers: { 'Retry-After': '2' } });
     }
   }
@@ -219,7 +224,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const created = await waitForCreation(creating, options.idempotencyKey !== undefined);
+        const created = await waitForCreation(id, creating, options.idempotencyKey !== undefined);
         if (created.outcome !== 'created' && created.outcome !== 'exists') {
           if (created.outcome !== 'replay') throw refusal(created, config);
           if (!created.sameRequest) {

@@ -22,10 +22,10 @@
   ARGV[5] window length, milliseconds
   ARGV[6] start of the current window, epoch milliseconds
   ARGV[7] digest of what the run asks for (Choreo, inputs, options), or '' without an
-          Idempotency-Key; its entry keeps `<execution id> <digest>`
-  ARGV[8] how long the entry is kept, milliseconds: as long as the record may be (its time limit
-          and the retention after it)
-  ARGV[9..] field, value, field, value … of the record
+          Idempotency-Key; its entry keeps `<execution id> <digest>` for as long as the record
+          is kept: without expiry while it runs, as the record; the record names the entry
+          (field `idempotency`), and the end of the run gives it the record's expiry
+  ARGV[8..] field, value, field, value … of the record
 
   Returns
    1            created, or created already by this very call: a client that lost the reply on a
@@ -59,11 +59,12 @@ if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
 end
 local budget = tonumber(ARGV[4])
 local size = 0
-for i = 10, #ARGV, 2 do
+for i = 9, #ARGV, 2 do
   size = size + string.len(ARGV[i])
 end
 if entry then
-  size = size + string.len(KEYS[6]) + string.len(entry)
+  -- The entry, and the record's field that names it.
+  size = size + string.len(KEYS[6]) * 2 + string.len(entry)
 end
 if budget > 0 then
   if size > budget then
@@ -87,9 +88,10 @@ if budget > 0 then
     return { -2, math.max(1, math.ceil(wait / 1000)) }
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 9))
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 if entry then
-  redis.call('SET', KEYS[6], entry, 'PX', ARGV[8])
+  redis.call('SET', KEYS[6], entry)
+  redis.call('HSET', KEYS[1], 'idempotency', KEYS[6])
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])

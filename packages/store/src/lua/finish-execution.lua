@@ -4,7 +4,9 @@
   (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome reported.
   When someone waits for the end (the record's `notify` field, set at creation), the end is
   published: the id, a newline and the ended record's fields as a JSON array, so the waiter need
-  not read it; the id alone when that would be larger than 64 KiB.
+  not read it; the id alone when that would be larger than 64 KiB. The entry of the run's
+  Idempotency-Key, which the record names (field `idempotency`), expires with the record: a key
+  of the prefix, so in the same Cluster slot, though not among KEYS.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -34,7 +36,7 @@
             been taken when ARGV[11] says it was not (nothing changed)
    status    the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify')
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency')
 if state[1] == false then
   return { 0, '' }
 end
@@ -78,6 +80,9 @@ redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+if state[5] then
+  redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
+end
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 local outputBytes = string.len(ARGV[4])
