@@ -16,6 +16,17 @@ describe('parseXml', () => {
     expect(() => parseXml(`<r>${'<e/>'.repeat(XML_LIMITS.maxElements)}</r>`)).toThrow(/more than 10000 elements/);
   });
 
+  it('counts elements of any name, and reads a tag to its end outside quoted values', () => {
+    // Non-ASCII names were not counted, and `/>` inside a quoted value passed for self-closing.
+    expect(() => parseXml(`<r>${'<é/>'.repeat(XML_LIMITS.maxElements)}</r>`)).toThrow(/more than 10000 elements/);
+    expect(() => parseXml(`${'<é>'.repeat(XML_LIMITS.maxDepth + 1)}x${'</é>'.repeat(XML_LIMITS.maxDepth + 1)}`)).toThrow(/nested deeper than 32/);
+    expect(() => parseXml(`${'<a x="/>">'.repeat(XML_LIMITS.maxDepth + 1)}x${'</a>'.repeat(XML_LIMITS.maxDepth + 1)}`)).toThrow(/nested deeper than 32/);
+    expect(() => parseXml(`${"<a x='>'>".repeat(XML_LIMITS.maxDepth + 1)}x${'</a>'.repeat(XML_LIMITS.maxDepth + 1)}`)).toThrow(/nested deeper than 32/);
+    expect(parseXml('<inputs><input a="1 > 0" b=\'/>\'><name>é</name><value>v</value></input></inputs>')).toEqual({
+      inputs: [{ input: [{ name: ['é'], value: ['v'] }] }],
+    });
+  });
+
   it('counts nothing inside comments, CDATA or processing instructions', () => {
     // Closing tags hidden in a comment once lowered the count, letting deeper nesting through.
     const hidden = `<!--${'</a>'.repeat(10)}--><![CDATA[</a></a>]]><?pi </a> ?>`;
@@ -25,7 +36,7 @@ describe('parseXml', () => {
 
   it('refuses broken markup in one pass, however it is broken', () => {
     // Each of these made the former pattern backtrack for seconds to minutes (cubic in the length).
-    for (const broken of ['<a'.repeat(100_000), `<a ${'x'.repeat(100_000)}`, '<!--'.repeat(50_000), `<${'a<'.repeat(100_000)}>`]) {
+    for (const broken of ['<a'.repeat(100_000), `<a ${'x'.repeat(100_000)}`, '<!--'.repeat(50_000), `<${'a<'.repeat(100_000)}>`, `<a x="${'<a '.repeat(100_000)}`, '<a \'>'.repeat(100_000)]) {
       expect(() => parseXml(broken)).toThrow(XmlInputError);
     }
   });

@@ -44,14 +44,17 @@ export function parseXml(text: string): Record<string, XmlNode[]> {
 }
 
 const MAX_MESSAGE_QUOTE = 200;
-const NAME_START = /[A-Za-z_]/;
+/** What cannot start an element's name; the parser takes any other character as one. */
+const NOT_NAME_START = /[\s/!?<>="']/;
 
 /**
  * Counts elements and nesting before the parser sees the text, in one pass: each character is
  * looked at a bounded number of times, however the markup is broken. (A regular expression did
  * this before, and backtracked: `<a` repeated over six kilobytes held the API for twelve seconds.)
  * Comments, CDATA and processing instructions are skipped whole, so markup inside them counts for
- * nothing. Whatever is malformed is left to the parser to refuse.
+ * nothing; a tag ends at the first `>` outside its quoted attribute values, as the parser reads it
+ * (`<a x="/>">` opens an element), and any name counts, not only ASCII ones. Whatever is malformed
+ * is left to the parser to refuse.
  */
 function checkShape(text: string) {
   let depth = 0;
@@ -63,9 +66,9 @@ function checkShape(text: string) {
     else if (text.startsWith('<![CDATA[', at)) end = endOf(text, ']]>', at + 9);
     else if (next === '?') end = endOf(text, '?>', at + 2);
     else {
-      end = text.indexOf('>', at + 1);
+      end = tagEnd(text, at + 1);
       if (end !== -1 && next === '/') depth -= 1;
-      else if (end !== -1 && next !== undefined && NAME_START.test(next)) {
+      else if (end !== -1 && next !== undefined && !NOT_NAME_START.test(next)) {
         elements += 1;
         if (elements > XML_LIMITS.maxElements) throw new XmlInputError(`XML has more than ${XML_LIMITS.maxElements} elements`);
         if (text[end - 1] !== '/') {
@@ -78,6 +81,19 @@ function checkShape(text: string) {
     if (end === -1) return;
     at = text.indexOf('<', end + 1);
   }
+}
+
+/** Index of the `>` that ends a tag begun before `from`, skipping quoted attribute values, or -1. */
+function tagEnd(text: string, from: number): number {
+  for (let index = from; index < text.length; index++) {
+    const char = text[index];
+    if (char === '>') return index;
+    if (char === '"' || char === "'") {
+      index = text.indexOf(char, index + 1);
+      if (index === -1) return -1;
+    }
+  }
+  return -1;
 }
 
 /** Index of the last character of `terminator` at or after `from`, or -1. */
