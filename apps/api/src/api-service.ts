@@ -18,6 +18,7 @@ import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
+import { createConcurrencyLimit } from './concurrency-limit.ts';
 import { withTimeout } from './with-timeout.ts';
 
 const WORKER_HEARTBEAT_TTL_MS = 15_000;
@@ -27,13 +28,22 @@ export interface ApiService {
   close(): Promise<void>;
 }
 
+/**
+ * Reads of outputs at once per API process: each may hold a few copies of 16 Mi characters (the
+ * reply, the parsed outputs, the answer) until it is written.
+ */
+const MAX_CONCURRENT_OUTPUT_READS = 4;
+
 /** Wires the API from its configuration: connections, stores, catalogue, accounts, HTTPS server. */
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
   const redis = createRedisConnection(config.REDIS_URL, 'request', 'api', { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const queueConnection = createRedisConnection(config.REDIS_URL, 'queue', 'api-queue');
   const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
-  const connections = [redis, queueConnection, subscriber];
+  // Outputs (up to 16 Mi characters each) on a connection of their own: replies come in order,
+  // and a burst of large ones would otherwise hold every status poll behind it.
+  const outputsConnection = createRedisConnection(config.REDIS_URL, 'request', 'api-outputs', { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
+  const connections = [redis, queueConnection, subscriber, outputsConnection];
   for (const connection of connections) {
     connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
@@ -68,6 +78,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   metrics.redis.instrument(redis, 'api');
   metrics.redis.instrument(queueConnection, 'api-queue');
   metrics.redis.instrument(subscriber, 'api-events');
+  metrics.redis.instrument(outputsConnection, 'api-outputs');
   const launcher = countStartedRuns(createRunLauncher({
     logger,
     executions: acceptedExecutions,
@@ -93,6 +104,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     },
     catalogue,
     executions: countEndedRuns(executions, metrics.executions),
+    outputReads: {
+      executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),
+      limit: createConcurrencyLimit(MAX_CONCURRENT_OUTPUT_READS),
+    },
     queue,
     launcher,
     authenticator: createAuthenticator({ accounts: credentials }),
@@ -106,7 +121,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       },
       liveWorkers: () => workers.count(),
     },
-    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready',
+    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready' && outputsConnection.status === 'ready',
     logger,
     metrics: { registry: metrics.registry, http: metrics.http },
     ops: { workers, queue },

@@ -17,7 +17,7 @@ import {
 import type { Queue } from 'bullmq';
 import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
 import type { Redis } from 'ioredis';
-import { createApp, type AppConfig } from '../app.ts';
+import { createApp, type AppConfig, type AppDeps } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
 import { createRunLauncher } from '../runs/run-launcher.ts';
 
@@ -69,6 +69,8 @@ export async function startInProcessApp(options: {
   catalogueDir?: string;
   /** Wraps the store the run launcher uses, to make it fail as Redis would. */
   launcherStore?: (store: ExecutionStore) => ExecutionStore;
+  /** How `?view=outputs` reads, given the app's store; unbounded on that store without it. */
+  outputReads?: (store: ExecutionStore) => AppDeps['outputReads'];
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
@@ -105,6 +107,7 @@ export async function startInProcessApp(options: {
     config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, maxAuthFailuresPerMinute: 0, ...options.config },
     catalogue,
     executions,
+    ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
     queue,
     launcher,
     authenticator: createAuthenticator({ accounts: cachedAccounts }),
