@@ -33,7 +33,7 @@ export const WORKER_VERSION = '0.1.0';
  * job back, so a crashed run is resumed within 5 to 15 seconds — not the minute or more of
  * BullMQ's defaults (30 s locks, 30 s checks). Shorter would cost every worker more Redis calls
  * and risk false stalls on a busy host. Steps are asynchronous, and the ones whose work grows with
- * tenant input (queries, regular expressions, conversions) run on sandbox threads, so the event
+ * tenant input (queries, regular expressions, conversions) run in sandbox processes, so the event
  * loop does not block long enough to miss a renewal. A job that stalls MAX_STALLED times in a row (a Choreo that kills its worker)
  * fails instead of taking the fleet down one worker at a time.
  */

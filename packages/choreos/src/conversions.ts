@@ -5,7 +5,7 @@ import { InvalidStepInputError } from './step-errors.ts';
 import { valueToXml, xmlToValue } from './xml-safety.ts';
 
 /**
- * The conversion steps' work, pure functions of tenant input: they run on sandbox threads, since
+ * The conversion steps' work, pure functions of tenant input: they run in sandbox processes, since
  * megabytes of XML or CSV take seconds, which on a worker's own thread would hold every other run
  * and let job locks lapse (the step's timeout cannot stop synchronous work).
  */

@@ -42,7 +42,7 @@ export interface QueryAnswer {
 }
 
 /**
- * The operations a sandbox thread runs: pure functions of tenant input whose time or memory the
+ * The operations a sandbox process runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
  * that compares every node with every other, indentation that grows with the square of the depth),
  * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second).

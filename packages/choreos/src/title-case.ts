@@ -3,7 +3,7 @@ const WORD_START = /(^|[\s\-_/([{"'])(\p{L})/gu;
 const WORD_START_AFTER_SEPARATOR = /([\s\-_/([{"'])(\p{L})/gu;
 /**
  * Replacing every word of megabytes at once keeps every match alive until the end: millions of
- * short words overflow a sandbox thread's heap. Pieces of this size bound what one call holds.
+ * short words overflow a sandbox process's heap. Pieces of this size bound what one call holds.
  */
 const PIECE_LENGTH = 64 * 1024;
 
@@ -11,7 +11,7 @@ const capitalise = (_: string, before: string, letter: string) => before + lette
 
 /**
  * Lower-cases `text` and capitalises the first letter of each word. Linear, but a callback per
- * word: megabytes take half a second, so the step runs it on a sandbox thread.
+ * word: megabytes take half a second, so the step runs it in a sandbox process.
  */
 export function titleCase(text: string): string {
   const lower = text.toLowerCase();
