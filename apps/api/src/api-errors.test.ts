@@ -170,6 +170,39 @@ describe('refused requests in process', () => {
     await expectError(await t.call('GET', '/choreo-executions/0123456789abcdef0123456789abcdef?view=all', t.credentials.alice), 400, 'BAD_REQUEST');
   });
 
+  const postBytes = (path: string, body: Uint8Array<ArrayBuffer>, contentType: string) =>
+    t.app.request(`/service-api/1.0${path}`, {
+      method: 'POST',
+      body,
+      headers: {
+        authorization: `Basic ${Buffer.from(`alice:${t.credentials.alice.secret}`).toString('base64')}`,
+        'x-service-domain': '/acme/master',
+        'content-type': contentType,
+      },
+    });
+  const concat = (...parts: (string | number[])[]) => new Uint8Array(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part)))));
+
+  it('answers 400 to a body that is not UTF-8, where its bytes were run as U+FFFD', async () => {
+    const before = await t.executions.countRunning('acme');
+    const json = concat('{"inputs": [{"name": "A", "value": "', [0xff, 0xfe, 0xc0], '"}]}');
+    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, json, 'application/json'), 400, 'BAD_REQUEST')).toBe('The body is not valid UTF-8 text.');
+    const xmlBody = concat('<inputs><input><name>A</name><value>caf', [0xe9], '</value></input></inputs>');
+    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, xmlBody, 'application/xml'), 400, 'BAD_REQUEST')).toBe('The body is not valid UTF-8 text.');
+    expect(await t.executions.countRunning('acme')).toBe(before);
+  });
+
+  it('answers 415 to a body in another charset than UTF-8, by Content-Type or XML declaration', async () => {
+    const before = await t.executions.countRunning('acme');
+    const json = concat('{"inputs": [{"name": "A", "value": "x"}]}');
+    for (const contentType of ['application/json; charset=iso-8859-1', 'application/json;charset="Windows-1252"']) {
+      expect(await expectError(await postBytes(`${NEEDS}?mode=async`, json, contentType), 415, 'UNSUPPORTED_MEDIA_TYPE'), contentType).toContain('UTF-8');
+    }
+    const latin1 = concat('<?xml version="1.0" encoding="ISO-8859-1"?><inputs><input><name>A</name><value>caf', [0xe9], '</value></input></inputs>');
+    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, latin1, 'application/xml'), 415, 'UNSUPPORTED_MEDIA_TYPE')).toContain('UTF-8');
+    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, latin1, 'application/xml; charset=iso-8859-1'), 415, 'UNSUPPORTED_MEDIA_TYPE')).toContain('UTF-8');
+    expect(await t.executions.countRunning('acme')).toBe(before);
+  });
+
   it('answers 413 to a body over the limit, with or without Content-Length', async () => {
     const big = JSON.stringify({ inputs: [{ name: 'A', value: 'x'.repeat(1024 * 1024) }] });
     await expectError(await post('/choreos/Test/Needs', big), 413, 'PAYLOAD_TOO_LARGE');

@@ -93,6 +93,19 @@ describe('the interface in process: formats, negotiation and runs', () => {
     expect((await t.executions.get(execution.id))?.inputs).toEqual({ Text: 'café & co' });
   });
 
+  it('takes UTF-8 bodies exactly, after a byte order mark and with charset=UTF-8 declared', async () => {
+    const text = 'café € 😀 \uFFFD';
+    for (const [contentType, body] of [
+      ['application/json; charset=UTF-8', `\uFEFF${encodeBody(text)}`],
+      ['application/json;charset="utf-8"', encodeBody(text)],
+      ['application/xml', `\uFEFF<?xml version="1.0" encoding="UTF-8"?><inputs><input><name>Text</name><value>${text}</value></input></inputs>`],
+    ] as const) {
+      const res = await t.call('POST', `${ENCODE}?mode=async`, t.credentials.alice, { body, headers: { 'content-type': contentType } });
+      expect(res.status, contentType).toBe(202);
+      expect((await t.executions.get((await res.json()).id))?.inputs, contentType).toEqual({ Text: text });
+    }
+  });
+
   it('answers a synchronous run still going when the wait ends with 202 and Location, and keeps it', async () => {
     const res = await t.call('POST', ENCODE, t.credentials.alice, { body: encodeBody('slow') });
     expect(res.status).toBe(202);

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
 import { ApiError } from './errors/api-error.ts';
+import { CLIENT_CLOSED_REQUEST_STATUS, ClientClosedRequest } from './errors/client-closed-request.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
 import { errorBody } from './formats/representations.ts';
 import { respond } from './formats/respond.ts';
@@ -103,6 +104,11 @@ export function createApp(deps: AppDeps) {
 
 function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   const requestIdValue = c.get('requestId') ?? '';
+  if (error instanceof ClientClosedRequest) {
+    // Nobody is left to answer: the status is for the access line and the metrics only.
+    deps.logger.debug({ requestId: requestIdValue, err: error.cause }, 'client closed the connection before its request was read');
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST_STATUS });
+  }
   if (!c.get('format')) c.set('format', 'json');
   let code: ErrorCode;
   let message: string;

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { readFromClient } from '../errors/client-closed-request.ts';
 
 /**
  * 413 for a body over `maxBytes`. A declared Content-Length is checked up front and is all the
@@ -20,7 +21,9 @@ export function requestBodyLimit(options: { maxBytes: number }): MiddlewareHandl
   });
   return async (c, next) => {
     const declared = c.req.header('content-length');
-    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return countWhileReading(c, next);
+    // The body is read here: a client that leaves mid-body is no failure of ours. (What the route
+    // throws is handled before it gets back here.)
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return readFromClient(c, () => countWhileReading(c, next));
     if (Number.parseInt(declared, 10) > options.maxBytes) throw tooLarge();
     await next();
   };

@@ -2,7 +2,9 @@ import type { Catalogue } from '@ces/choreos';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { readFromClient } from '../errors/client-closed-request.ts';
 import { requestBodyLimit } from '../middleware/request-body-limit.ts';
+import { bodyText } from '../formats/body-text.ts';
 import { runAccepted, runResult } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
@@ -38,7 +40,11 @@ export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLaunch
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
         throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces.');
       }
-      const request = parseRunRequest(await c.req.text(), c.req.header('content-type'));
+      const contentType = c.req.header('content-type');
+      // Bytes, not c.req.text(), which would turn what is not UTF-8 into U+FFFD without a word. Its
+      // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a
+      // tenth of a millisecond a MiB): the only way to the bytes; they are decoded where they are.
+      const request = parseRunRequest(bodyText(await readFromClient(c, () => c.req.arrayBuffer()), contentType), contentType);
 
       const { record, ended, replayed } = await deps.launcher.launch(principal, entry, request, {
         wait: !runAsync,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
-import { createLogger } from '@ces/observability';
+import { createLogger, type Logger } from '@ces/observability';
 import {
   createDefinitionStore,
   createExecutionEvents,
@@ -71,6 +71,10 @@ export async function startInProcessApp(options: {
   launcherStore?: (store: ExecutionStore) => ExecutionStore;
   /** How `?view=outputs` reads, given the app's store; unbounded on that store without it. */
   outputReads?: (store: ExecutionStore) => AppDeps['outputReads'];
+  /** The app's logger; a silent one without it. */
+  logger?: Logger;
+  /** Request metrics; none without them. */
+  metrics?: AppDeps['metrics'];
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
@@ -113,7 +117,8 @@ export async function startInProcessApp(options: {
     authenticator: createAuthenticator({ accounts: cachedAccounts }),
     probe: { redisAnswers: async () => (await redis.ping()) === 'PONG', liveWorkers: async () => 0 },
     isRedisAvailable: () => redis.status === 'ready',
-    logger: createLogger({ name: 'api-test', level: 'silent' }),
+    logger: options.logger ?? createLogger({ name: 'api-test', level: 'silent' }),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
 
   return {
