@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { connect, type TLSSocket } from 'node:tls';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import { createHttpMetrics, createLogger, createMetricsRegistry, type RequestObservation } from '@ces/observability';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
+import { openRawTls } from './test-support/raw-tls-connection.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';
 
 // Clients that go away before their request body is read, over a real HTTPS server: they are
@@ -59,18 +59,7 @@ describe('a client that leaves before its request is read', () => {
     observed.length = 0;
   });
 
-  const open = () =>
-    new Promise<{ socket: TLSSocket; closed: () => boolean; received: () => string }>((resolve, reject) => {
-      let closed = false;
-      let received = '';
-      const socket = connect({ host: '127.0.0.1', port: server.port, ca, servername: 'localhost' }, () =>
-        resolve({ socket, closed: () => closed, received: () => received }),
-      );
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      socket.on('close', () => (closed = true));
-      socket.on('error', () => {});
-      socket.once('error', reject);
-    });
+  const open = () => openRawTls(server.port, ca);
 
   const head = (framing: string) =>
     `POST ${RUN} HTTP/1.1\r\nHost: localhost\r\n` +

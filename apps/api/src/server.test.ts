@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type TLSSocket } from 'node:tls';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
+import { openRawTls } from './test-support/raw-tls-connection.ts';
 
 describe('the HTTPS server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'server-test-'));
@@ -32,17 +32,7 @@ describe('the HTTPS server', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = () =>
-    new Promise<{ socket: TLSSocket; closed: () => boolean; received: () => string }>((resolve, reject) => {
-      let closed = false;
-      let received = '';
-      const socket = connect({ host: '127.0.0.1', port: server.port, ca, servername: 'localhost' }, () =>
-        resolve({ socket, closed: () => closed, received: () => received }),
-      );
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      socket.on('close', () => (closed = true));
-      socket.on('error', reject);
-    });
+  const open = () => openRawTls(server.port, ca);
 
   it('closes a connection that never sends a request', async () => {
     const connection = await open();
