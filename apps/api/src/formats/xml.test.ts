@@ -27,6 +27,14 @@ describe('parseXml', () => {
     });
   });
 
+  it('refuses characters XML does not allow, written or referred to, and keeps those it does', () => {
+    for (const bad of ['&#0;', '&#x0;', '&#xD800;', '&#55296;', '&#x110000;', '&#xFFFE;', '&#1;', '\u0000', '\u0001', '\u001b', '\uFFFF', '&#99999999999;']) {
+      expect(() => parseXml(`<inputs><input><name>A</name><value>${bad}</value></input></inputs>`), JSON.stringify(bad)).toThrow(XmlInputError);
+    }
+    const kept = parseXml('<r>&#9;&#xA;&#13;&#x20;&#xD7FF;&#xE000;&#xFFFD;&#x10000;&#x10FFFF;&#233;\t\r\n</r>');
+    expect(kept).toEqual({ r: ['\t\n\r \uD7FF\uE000\uFFFD\u{10000}\u{10FFFF}é\t\n'] });
+  });
+
   it('counts nothing inside comments, CDATA or processing instructions', () => {
     // Closing tags hidden in a comment once lowered the count, letting deeper nesting through.
     const hidden = `<!--${'</a>'.repeat(10)}--><![CDATA[</a></a>]]><?pi </a> ?>`;

@@ -32,6 +32,7 @@ const parser = new XMLParser({
  */
 export function parseXml(text: string): Record<string, XmlNode[]> {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new XmlInputError('XML with a DOCTYPE or entity declarations is not accepted');
+  checkCharacters(text);
   checkShape(text);
   let parsed: unknown;
   try {
@@ -44,6 +45,26 @@ export function parseXml(text: string): Record<string, XmlNode[]> {
 }
 
 const MAX_MESSAGE_QUOTE = 200;
+/** Characters XML 1.0 does not allow, written as they are (lone surrogates cannot come from UTF-8). */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const CHARACTER_REFERENCE = /&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g;
+
+/**
+ * Refuses what XML 1.0 does not allow: control characters, and references to characters that do
+ * not exist or are not allowed. The parser would quietly turn `&#0;` into nothing and leave
+ * `&#x110000;` as it is written, and the run would go on with a value other than the one sent.
+ * (Such a text inside CDATA, where it is no reference, is refused too: one pass, and no client
+ * has a use for it.)
+ */
+function checkCharacters(text: string) {
+  if (CONTROL_CHARACTER.test(text)) throw new XmlInputError('XML may not contain control characters other than tab, line feed and carriage return');
+  for (const [reference, hex, decimal] of text.matchAll(CHARACTER_REFERENCE)) {
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+    const allowed =
+      code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+    if (!allowed) throw new XmlInputError(`XML refers to a character it may not contain: ${reference}`);
+  }
+}
 /** What cannot start an element's name; the parser takes any other character as one. */
 const NOT_NAME_START = /[\s/!?<>="']/;
 
