@@ -18,7 +18,7 @@ import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
-import { createConcurrencyLimit } from './concurrency-limit.ts';
+import { createOutputReadGate } from './output-read-gate.ts';
 import { withTimeout } from './with-timeout.ts';
 
 const WORKER_HEARTBEAT_TTL_MS = 15_000;
@@ -29,10 +29,10 @@ export interface ApiService {
 }
 
 /**
- * Reads of outputs at once per API process: each may hold a few copies of 16 Mi characters (the
- * reply, the parsed outputs, the answer) until it is written.
+ * Answers with outputs at once per API process, and per account: each may hold a few copies of
+ * 16 Mi characters (the reply, the parsed outputs, the answer) until it is sent.
  */
-const MAX_CONCURRENT_OUTPUT_READS = 4;
+const OUTPUT_READS = { perProcess: 8, perAccount: 2, maxWaitMs: 10_000 };
 
 /** Wires the API from its configuration: connections, stores, catalogue, accounts, HTTPS server. */
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
@@ -106,7 +106,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),
-      limit: createConcurrencyLimit(MAX_CONCURRENT_OUTPUT_READS),
+      gate: createOutputReadGate(OUTPUT_READS),
     },
     queue,
     launcher,

@@ -7,8 +7,8 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './app-env.ts';
-import type { ConcurrencyLimit } from './concurrency-limit.ts';
 import { ApiError } from './errors/api-error.ts';
+import type { OutputReadGate } from './output-read-gate.ts';
 import { CLIENT_CLOSED_REQUEST_STATUS, ClientClosedRequest } from './errors/client-closed-request.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
 import { errorBody } from './formats/representations.ts';
@@ -49,8 +49,8 @@ export interface AppDeps {
   config: AppConfig;
   catalogue: Catalogue;
   executions: ExecutionStore;
-  /** Where `?view=outputs` reads, and how many at once; without it, `executions`, unbounded. */
-  outputReads?: { executions: ExecutionStore; limit: ConcurrencyLimit };
+  /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
+  outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
   authenticator: Authenticator;

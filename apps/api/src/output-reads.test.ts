@@ -1,10 +1,10 @@
 import type { ExecutionStore } from '@ces/store';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createConcurrencyLimit } from './concurrency-limit.ts';
+import { createOutputReadGate, type OutputReadGate } from './output-read-gate.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';
 
-// Outputs may be 16 Mi characters each: a burst of reads of them is served a few at a time, so
-// that it cannot hold the API's memory, while status polls go on unqueued.
+// Outputs may be 16 Mi characters each: a burst of reads of them from one account is served a few
+// at a time, so that it cannot hold the API's memory, while status polls go on unqueued.
 describe('reads of outputs', () => {
   let t: InProcessApp;
   let inFlight = 0;
@@ -14,7 +14,7 @@ describe('reads of outputs', () => {
   beforeAll(async () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
-      outputReads: (store): { executions: ExecutionStore; limit: ReturnType<typeof createConcurrencyLimit> } => ({
+      outputReads: (store): { executions: ExecutionStore; gate: OutputReadGate } => ({
         executions: {
           ...store,
           async summary(id, options) {
@@ -28,7 +28,7 @@ describe('reads of outputs', () => {
             }
           },
         },
-        limit: createConcurrencyLimit(2),
+        gate: createOutputReadGate({ perProcess: 4, perAccount: 2, maxWaitMs: 60_000 }),
       }),
     });
   });
