@@ -19,8 +19,9 @@ const XML_DECLARATION_BYTES = 256;
  */
 export function bodyText(bytes: ArrayBuffer, contentType: string | undefined): string {
   if (bytes.byteLength === 0) return '';
-  const charset = charsetOf(contentType);
-  if (charset !== undefined && !UTF8_LABEL.test(charset)) {
+  // Every charset given counts, not the first: `charset=utf-8; charset=iso-8859-1` is no UTF-8.
+  const charset = charsetsOf(contentType).find((name) => !UTF8_LABEL.test(name));
+  if (charset !== undefined) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The body must be UTF-8 text, not ${named('charset', charset)} as Content-Type says.`);
   }
   if (bodyFormat(contentType) === 'xml') {
@@ -40,17 +41,18 @@ function named(what: string, name: string): string {
   return PRINTABLE_NAME.test(name) ? `${what} ${name}` : `another ${what}`;
 }
 
-/** The charset parameter of a media type, unquoted; undefined when there is none. */
-function charsetOf(contentType: string | undefined): string | undefined {
+/** The charset parameters of a media type, unquoted (usually none, at most one). */
+function charsetsOf(contentType: string | undefined): string[] {
   // Most clients send a bare media type: nothing to look for then.
-  if (contentType === undefined || !contentType.includes(';')) return undefined;
+  if (contentType === undefined || !contentType.includes(';')) return [];
+  const charsets: string[] = [];
   for (const parameter of contentType.split(';').slice(1)) {
     const equals = parameter.indexOf('=');
     if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
     const value = parameter.slice(equals + 1).trim();
-    return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    charsets.push(value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
   }
-  return undefined;
+  return charsets;
 }
 
 /** The encoding an XML declaration at the start of the body names, after an optional UTF-8 BOM. */
