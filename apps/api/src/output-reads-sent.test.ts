@@ -19,6 +19,8 @@ describe('reads of outputs, until their answers are sent', () => {
   let ca: string;
   let reads = 0;
   let atTheGate = 0;
+  /** When set, reads wait for it: a slow Redis reply. */
+  let slowRead: Promise<void> | undefined;
 
   beforeAll(async () => {
     const real = createOutputReadGate({ perProcess: 1, perAccount: 1, maxWaitMs: 60_000 });
@@ -31,7 +33,14 @@ describe('reads of outputs, until their answers are sent', () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       outputReads: (store): { executions: ExecutionStore; gate: OutputReadGate } => ({
-        executions: { ...store, summary: (id, options) => ((reads += 1), store.summary(id, options)) },
+        executions: {
+          ...store,
+          summary: async (id, options) => {
+            reads += 1;
+            await slowRead;
+            return store.summary(id, options);
+          },
+        },
         gate,
       }),
     });
@@ -46,15 +55,15 @@ describe('reads of outputs, until their answers are sent', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lets the next read in only once the answer before it is sent or its connection gone', async () => {
+  /** A raw request for the outputs of an ended execution with `size` characters of them. */
+  async function outputsRequest(size: number): Promise<string> {
     const run = await t.call('POST', '/choreos/Library/Utilities/Encoding/Base64Encode?mode=async', t.credentials.alice, {
       body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
     });
     const { id } = await run.json();
-    // Far more than the socket buffers hold: the answer cannot be sent to a client that reads nothing.
-    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'y'.repeat(8 * 1024 * 1024) } });
+    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'y'.repeat(size) } });
     const { alice } = t.credentials;
-    const request = [
+    return [
       `GET /service-api/1.0/choreo-executions/${id}?view=outputs HTTP/1.1`,
       'Host: localhost',
       `Authorization: Basic ${Buffer.from(`${alice.name}:${alice.secret}`).toString('base64')}`,
@@ -62,6 +71,36 @@ describe('reads of outputs, until their answers are sent', () => {
       '',
       '',
     ].join('\r\n');
+  }
+
+  it('keeps the place of a read whose client leaves while Redis answers it, until the read is done', async () => {
+    reads = 0;
+    atTheGate = 0;
+    const request = await outputsRequest(1024);
+    const slow = Promise.withResolvers<void>();
+    slowRead = slow.promise;
+    const leaving = await openRawTls(server.port, ca);
+    leaving.socket.write(request);
+    await waitFor(() => reads === 1, { what: 'the first read' });
+    leaving.socket.destroy();
+    await waitFor(() => leaving.closed(), { what: 'the first client to be gone' });
+
+    const next = await openRawTls(server.port, ca);
+    next.socket.write(request);
+    await waitFor(() => atTheGate === 2, { what: 'the next read to wait at the gate' });
+    expect(reads).toBe(1);
+    slowRead = undefined;
+    slow.resolve();
+    await waitFor(() => next.received().includes('\r\n\r\n'), { timeoutMs: 20_000, what: 'the next read, once the first is done' });
+    expect(next.received()).toMatch(/^HTTP\/1\.1 200/);
+    next.socket.destroy();
+  });
+
+  it('lets the next read in only once the answer before it is sent or its connection gone', async () => {
+    reads = 0;
+    atTheGate = 0;
+    // Far more than the socket buffers hold: the answer cannot be sent to a client that reads nothing.
+    const request = await outputsRequest(8 * 1024 * 1024);
 
     const stalled = await openRawTls(server.port, ca);
     stalled.socket.pause();

@@ -53,8 +53,8 @@ const CHARACTER_REFERENCE = /&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g;
  * Refuses what XML 1.0 does not allow: control characters, and references to characters that do
  * not exist or are not allowed. The parser would quietly turn `&#0;` into nothing and leave
  * `&#x110000;` as it is written, and the run would go on with a value other than the one sent.
- * (Such a text inside CDATA, where it is no reference, is refused too: one pass, and no client
- * has a use for it.)
+ * (Such a text inside CDATA, a comment or a processing instruction, where it is no reference, is
+ * refused too: one pass, and no client has a use for it.)
  */
 function checkCharacters(text: string) {
   if (CONTROL_CHARACTER.test(text)) throw new XmlInputError('XML may not contain control characters other than tab, line feed and carriage return');

@@ -4,6 +4,7 @@ import type { OutputReadGate } from '../output-read-gate.ts';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { ClientClosedRequest } from '../errors/client-closed-request.ts';
 import { executionStatus } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
@@ -23,15 +24,19 @@ export function getExecutionRoute(deps: { executions: ExecutionStore; outputRead
     let record: ExecutionSummary | undefined;
     if (view === 'outputs' && deps.outputReads) {
       const leave = await deps.outputReads.gate.enter(principal.account);
-      // Until the answer is sent (or its connection is gone): then it no longer takes memory here.
-      // A client that left while it waited at the gate has nothing left to close.
       const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-      if (outgoing?.closed) leave();
-      else outgoing?.once('close', leave);
+      // A client that left while it waited: nothing to read for.
+      if (outgoing?.closed) {
+        leave();
+        throw new ClientClosedRequest(new Error('the connection closed while the read waited for its turn'));
+      }
       try {
         record = await deps.outputReads.executions.summary(id, { withOutputs: true });
       } finally {
-        if (!outgoing) leave();
+        // The place is held while the read runs, whatever the client does meanwhile, then until the
+        // answer is sent (or its connection gone): till then it takes memory here.
+        if (!outgoing || outgoing.closed) leave();
+        else outgoing.once('close', leave);
       }
     } else {
       record = await deps.executions.summary(id, { withOutputs: view === 'outputs' });
