@@ -51,6 +51,9 @@ describe('the text of a request body', () => {
     expect(refusal(bytes('{}'), `application/json; charset=${'<x>'.repeat(20)}`).message).toBe('The body must be UTF-8 text, not another charset as Content-Type says.');
     // Even when its bytes are not UTF-8: the charset is the cause.
     expect(refusal(bytes('<inputs>', [0xe9], '</inputs>'), 'application/xml; charset=ISO-8859-1').status).toBe(415);
+    // A quoted value of another parameter is not a charset, whatever it holds.
+    expect(() => bodyText(bytes('{}'), 'application/json; charset=utf-8; x="a;charset=latin1"')).not.toThrow();
+    expect(() => bodyText(bytes('{}'), 'application/json; x="q\\";charset=latin1"; charset="utf-8"')).not.toThrow();
     // Given twice, each counts, in either order.
     for (const both of ['charset=utf-8; charset=iso-8859-1', 'charset=iso-8859-1; charset=utf-8']) {
       expect(refusal(bytes('{}'), `application/json; ${both}`).status, both).toBe(415);

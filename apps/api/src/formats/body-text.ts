@@ -10,6 +10,8 @@ const PRINTABLE_NAME = /^[\w.:+-]{1,40}$/;
 /** An XML declaration's encoding; names are ASCII, so the first bytes read as Latin-1 will do. */
 const XML_ENCODING = /^<\?xml\s[^?>]*?\bencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 const XML_DECLARATION_BYTES = 256;
+/** `; name=value` or `; name="quoted value"` (RFC 9110's parameters, leniently spaced). */
+const MEDIA_TYPE_PARAMETER = /;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
 
 /**
  * The text of a request body, which must be UTF-8. Bytes that are not were once decoded to U+FFFD
@@ -46,11 +48,9 @@ function charsetsOf(contentType: string | undefined): string[] {
   // Most clients send a bare media type: nothing to look for then.
   if (contentType === undefined || !contentType.includes(';')) return [];
   const charsets: string[] = [];
-  for (const parameter of contentType.split(';').slice(1)) {
-    const equals = parameter.indexOf('=');
-    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const value = parameter.slice(equals + 1).trim();
-    charsets.push(value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value);
+  // Parameters are `;`-separated, but a quoted value may hold `;` and `=` of its own.
+  for (const [, name, quoted, token] of contentType.matchAll(MEDIA_TYPE_PARAMETER)) {
+    if (name!.toLowerCase() === 'charset') charsets.push(quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token!.trim());
   }
   return charsets;
 }
