@@ -86,6 +86,32 @@ describe('sandbox', () => {
     );
   }, 60_000);
 
+  it('runs no more operations at once than it may; the others wait their turn, or their cancellation', async () => {
+    const sandbox = createSandbox({ maxRunning: 1, timeLimitMs: 60_000 });
+    const sandboxChildren = async () => {
+      const { stdout } = await execFileAsync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).catch(() => ({ stdout: '' }));
+      return new Set(stdout.split('\n').filter((line) => line.includes('sandbox-process')).map((line) => Number(line.trim().split(' ')[0])));
+    };
+    const before = await sandboxChildren();
+    const started = async () => [...(await sandboxChildren())].filter((pid) => !before.has(pid)).length;
+
+    const first = new AbortController();
+    const busy = sandbox.regexReplace({ text: `${'a'.repeat(40)}!`, pattern: '(a+)+$', flags: 'g', replacement: 'x' }, first.signal);
+    await waitFor(async () => (await started()) === 1, { what: 'the first operation to start' });
+    const waiting = new AbortController();
+    const gaveUp = sandbox.regexReplace({ text: 'aaa', pattern: 'a', flags: 'g', replacement: 'b' }, waiting.signal);
+    const next = sandbox.regexReplace({ text: 'aaa', pattern: 'a', flags: 'g', replacement: 'c' });
+    await new Promise((resolve) => setImmediate(resolve));
+    // Still the first alone: the others wait, and no process is started for them yet.
+    expect(await started()).toBe(1);
+    waiting.abort('cancelled');
+    await expect(gaveUp).rejects.toMatchObject({ name: 'StepAbortedError' });
+    first.abort('cancelled');
+    await expect(busy).rejects.toMatchObject({ name: 'StepAbortedError' });
+    // The turn goes to the one still waiting, past the one that gave up.
+    expect(await next).toBe('ccc');
+  }, 60_000);
+
   it('outlives processes that run out of memory after their time limit stopped them', async () => {
     // `$..*..*` on documents a few hundred levels deep takes about as long to fill 64 MiB as the
     // limit allows: some processes are stopped for time, others fail for memory.

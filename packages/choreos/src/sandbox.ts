@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './conversions.ts';
 import type { JsonFormatRequest, JsonQueryRequest, QueryAnswer, RegexReplaceRequest, SandboxOperation, TitleCaseRequest, XmlQueryRequest } from './sandbox-operations.ts';
+import { createSandboxTurns } from './sandbox-turns.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 
 export interface SandboxOptions {
@@ -19,9 +20,20 @@ export interface SandboxOptions {
    * from when they were threads.)
    */
   readonly idleThreads: number;
+  /**
+   * Operations running at once in this process; the others wait their turn, and their time limit
+   * starts with it. As many as the host has CPUs by default (sandbox-turns.ts).
+   */
+  readonly maxRunning: number;
 }
 
-const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = { timeLimitMs: 1000, maxResultLength: 4 * 1024 * 1024, maxHeapMb: 256, idleThreads: 2 };
+const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
+  timeLimitMs: 1000,
+  maxResultLength: 4 * 1024 * 1024,
+  maxHeapMb: 256,
+  idleThreads: 2,
+  maxRunning: availableParallelism(),
+};
 
 /**
  * Runs the operations whose cost tenant input alone decides (regular expressions, JSONPath,
@@ -109,7 +121,8 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
 
   function giveBack(sandboxProcess: SandboxProcess) {
     const { child } = sandboxProcess;
-    if (idle.length >= options.idleThreads) {
+    // No more kept than may run at once: the others would only take memory.
+    if (idle.length >= Math.min(options.idleThreads, options.maxRunning)) {
       end(child);
       return;
     }
@@ -125,11 +138,27 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     idle.push(entry);
   }
 
-  function run<Result>(
+  const turns = createSandboxTurns(options.maxRunning);
+
+  async function run<Result>(
     operation: SandboxOperation,
     request: object,
     signal: AbortSignal | undefined,
     limits: { timeLimitMs: number; maxResultLength: number } = options,
+  ): Promise<Result> {
+    const endTurn = await turns.take(signal);
+    try {
+      return await runInProcess<Result>(operation, request, signal, limits);
+    } finally {
+      endTurn();
+    }
+  }
+
+  function runInProcess<Result>(
+    operation: SandboxOperation,
+    request: object,
+    signal: AbortSignal | undefined,
+    limits: { timeLimitMs: number; maxResultLength: number },
   ): Promise<Result> {
     if (signal?.aborted) return Promise.reject(new StepAbortedError(signal.reason));
     return new Promise<Result>((resolve, reject) => {
