@@ -1,4 +1,3 @@
-import { DEFAULT_STEP_TIMEOUT_MS } from './definition.ts';
 import type { ChoreoDefinition } from './definition.ts';
 import { compileTemplate } from './template.ts';
 import type { CompiledTemplate, TemplateContext } from './template.ts';
@@ -10,7 +9,8 @@ export interface CompiledStep {
   readonly id: string;
   readonly kind: string;
   readonly args: CompiledValue;
-  readonly timeoutMs: number;
+  /** The definition's; when absent, the kind's default, else DEFAULT_STEP_TIMEOUT_MS. */
+  readonly timeoutMs: number | undefined;
   readonly attempts: number;
   readonly backoffMs: number;
 }
@@ -35,7 +35,7 @@ export function compileDefinition(definition: ChoreoDefinition): CompiledDefinit
         id: step.id,
         kind: step.kind,
         args: compileValue(step.args),
-        timeoutMs: step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+        timeoutMs: step.timeoutMs,
         attempts: step.retry?.attempts ?? 1,
         backoffMs: step.retry?.backoffMs ?? 0,
       })),

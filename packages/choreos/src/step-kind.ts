@@ -21,6 +21,11 @@ export interface StepKind {
    * outside the run changes, so running it twice or for nothing is harmless. Absent means false.
    */
   readonly instant?: boolean;
+  /**
+   * Timeout of a step of this kind that sets none, instead of the definitions' default: a kind
+   * whose work is to wait may wait longer than that (the run's time limit still applies).
+   */
+  readonly defaultTimeoutMs?: number;
   run(args: unknown, context: StepContext): Promise<unknown>;
 }
 
@@ -36,6 +41,7 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   argsSchema: Schema;
   example?: Readonly<Record<string, unknown>>;
   instant?: boolean;
+  defaultTimeoutMs?: number;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;
 }): StepKind {
   return spec as StepKind;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createStepLibrary, defineStepKind, InvalidStepInputError, parseDefinition, StepFailedError } from '@ces/choreos';
+import { createStepLibrary, DEFAULT_STEP_TIMEOUT_MS, defineStepKind, InvalidStepInputError, parseDefinition, StepFailedError } from '@ces/choreos';
 import type { ChoreoDefinition, StepKind } from '@ces/choreos';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
@@ -210,6 +210,30 @@ describe('runChoreo', () => {
       const running = runChoreo({ definition, inputs: {}, steps: library(hang), hooks: hooks() });
       await vi.advanceTimersByTimeAsync(2000);
       expect(await running).toMatchObject({ kind: 'failed', error: 'stuck: timed out after 2000 ms', checkpoint: { nextStep: 0 } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("gives a step that sets no timeout its kind's default, or the definitions' default", async () => {
+    vi.useFakeTimers();
+    try {
+      const patient = defineStepKind({ ...hang, kind: 'test.patient', defaultTimeoutMs: 90_000 });
+      const definition = define({ description: 'Hangs long.', steps: [{ id: 'stuck', kind: 'test.patient' }] }, patient);
+      const running = runChoreo({ definition, inputs: {}, steps: library(patient), hooks: hooks() });
+      await vi.advanceTimersByTimeAsync(90_000);
+      expect(await running).toMatchObject({ kind: 'failed', error: 'stuck: timed out after 90000 ms' });
+
+      // A wait longer than the definitions' default minute completes.
+      const waiting = define({ description: 'Waits.', steps: [{ id: 'w', kind: 'control.wait', args: { milliseconds: '61000' } }] });
+      const waited = runChoreo({ definition: waiting, inputs: {}, steps: library(), hooks: hooks() });
+      await vi.advanceTimersByTimeAsync(61_000);
+      expect(await waited).toMatchObject({ kind: 'completed' });
+
+      const plain = define({ description: 'Hangs.', steps: [{ id: 'stuck', kind: 'test.hang' }] }, hang);
+      const failing = runChoreo({ definition: plain, inputs: {}, steps: library(hang), hooks: hooks() });
+      await vi.advanceTimersByTimeAsync(DEFAULT_STEP_TIMEOUT_MS);
+      expect(await failing).toMatchObject({ kind: 'failed', error: `stuck: timed out after ${DEFAULT_STEP_TIMEOUT_MS} ms` });
     } finally {
       vi.useRealTimers();
     }

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_STEP_TIMEOUT_MS,
   compileDefinition,
   errorMessage,
   exceedsJsonLength,
@@ -157,7 +158,7 @@ async function runStep(step: CompiledStep, kind: StepKind | undefined, context: 
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs, signal) };
+      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
     } catch (error) {
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error) };

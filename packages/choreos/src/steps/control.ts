@@ -27,6 +27,9 @@ export const controlSteps: readonly StepKind[] = [
     kind: 'control.wait',
     description: `Waits \`milliseconds\` (at most ${MAX_WAIT_MS}). The only step kind that stops mid-step when the run is cancelled, reaches its time limit or its worker shuts down: an interrupted wait loses nothing. Result: \`{ waitedMs }\`.`,
     argsSchema: z.strictObject({ milliseconds: integerArg(0, MAX_WAIT_MS) }),
+    // As long as it may wait, and a minute: the definitions' default (a minute) would fail every
+    // longer wait it allows. The run's time limit stops it first all the same.
+    defaultTimeoutMs: MAX_WAIT_MS + 60_000,
     example: { milliseconds: '{{inputs.StepMilliseconds}}' },
     run: async (args, context) => {
       await waitFor(args.milliseconds, context.signal);
