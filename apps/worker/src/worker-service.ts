@@ -87,7 +87,7 @@ export async function startWorkerService(
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys });
-  const sandbox = createSandbox({ idleThreads: config.WORKER_CONCURRENCY });
+  const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
     http: {

@@ -16,10 +16,10 @@ export interface SandboxOptions {
   readonly maxHeapMb: number;
   /**
    * Processes kept ready between operations: as many as operations may run at once (the worker's
-   * concurrency), since a process takes a hundred milliseconds and more to start. (The name is
-   * from when they were threads.)
+   * concurrency), since a process takes a hundred milliseconds and more to start; never more than
+   * may run at once (`maxRunning`).
    */
-  readonly idleThreads: number;
+  readonly idleProcesses: number;
   /**
    * Operations running at once in this process; the others wait their turn, and their time limit
    * starts with it. As many as the host has CPUs by default (sandbox-turns.ts).
@@ -31,7 +31,7 @@ const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   timeLimitMs: 1000,
   maxResultLength: 4 * 1024 * 1024,
   maxHeapMb: 256,
-  idleThreads: 2,
+  idleProcesses: 2,
   maxRunning: availableParallelism(),
 };
 
@@ -122,7 +122,7 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
   function giveBack(sandboxProcess: SandboxProcess) {
     const { child } = sandboxProcess;
     // No more kept than may run at once: the others would only take memory.
-    if (idle.length >= Math.min(options.idleThreads, options.maxRunning)) {
+    if (idle.length >= Math.min(options.idleProcesses, options.maxRunning)) {
       end(child);
       return;
     }
