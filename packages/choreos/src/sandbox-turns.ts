@@ -11,6 +11,7 @@ export interface SandboxTurns {
 }
 
 export function createSandboxTurns(max: number): SandboxTurns {
+  if (!Number.isInteger(max) || max < 1) throw new RangeError(`sandbox operations at once must be a whole number from 1, not ${max}`);
   let running = 0;
   const waiting: (() => void)[] = [];
 
@@ -39,7 +40,8 @@ export function createSandboxTurns(max: number): SandboxTurns {
           resolve(granted());
         };
         const onAbort = () => {
-          waiting.splice(waiting.indexOf(grant), 1);
+          const index = waiting.indexOf(grant);
+          if (index !== -1) waiting.splice(index, 1);
           reject(new StepAbortedError(signal?.reason));
         };
         signal?.addEventListener('abort', onAbort, { once: true });
