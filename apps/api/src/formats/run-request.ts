@@ -18,13 +18,12 @@ const MAX_OUTPUT_FILTERS = 20;
 const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
- * Decodes the optional body of a run. Empty means no inputs whatever the Content-Type; otherwise
- * the body must be JSON or XML as Content-Type says. Values are strings; JSON numbers are taken as
- * written, booleans as `true` or `false`; a name given twice is refused.
+ * Decodes the optional body of a run, as text (`bodyText`, which has dropped a leading byte order
+ * mark). Empty means no inputs whatever the Content-Type; otherwise the body must be JSON or XML as
+ * Content-Type says. Values are strings; JSON numbers are taken as written, booleans as `true` or
+ * `false`; a name given twice is refused.
  */
-export function parseRunRequest(rawBody: string, contentType: string | undefined): RunRequest {
-  // Some Windows tools start UTF-8 with a byte order mark, which JSON.parse would refuse.
-  const body = rawBody.startsWith('\uFEFF') ? rawBody.slice(1) : rawBody;
+export function parseRunRequest(body: string, contentType: string | undefined): RunRequest {
   if (body.trim() === '') return { inputs: {}, outputFilters: [] };
   const format = bodyFormat(contentType);
   if (format === undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
