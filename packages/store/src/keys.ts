@@ -18,8 +18,8 @@ export interface KeySpace {
    */
   accountStoredBytes(account: string, window: number): string;
   /**
-   * String with TTL: `<execution id> <request digest>` of the run an account started with an
-   * Idempotency-Key, by the sha256 of that key.
+   * String: `<execution id> <request digest>` of the run an account started with an
+   * Idempotency-Key, by the sha256 of that key. It expires with the record that names it.
    */
   idempotencyKey(account: string, keyDigest: string): string;
   /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
