@@ -34,11 +34,11 @@ describe('execution leases and checkpoints', () => {
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
     expect((await store.get(id))!.host).toBe('');
-    expect(await store.claim(id, '10.0.0.1', 'a', 'lease-a')).toMatchObject({ host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    expect(await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' } });
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('continue');
 
     // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
-    expect(await store.claim(id, '10.0.0.2', 'b', 'lease-b')).toMatchObject({ host: '10.0.0.2', nextStep: 1, results: { s1: 1 } });
+    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } } });
     expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
     expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: false, superseded: true });
     expect(await store.release(id, 'lease-a')).toBe(false);
@@ -53,10 +53,10 @@ describe('execution leases and checkpoints', () => {
 
   it('answers a release or a create sent again after a lost reply as it answered the first', async () => {
     const id = await running();
-    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.release(id, 'lease-a')).toBe(true);
     expect(await store.release(id, 'lease-a')).toBe(true);
-    await store.claim(id, '10.0.0.2', 'b', 'lease-b');
+    await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' });
     expect(await store.release(id, 'lease-a')).toBe(false);
 
     const execution = newExecutionFixture({ id: 'fe'.repeat(16) });
@@ -67,18 +67,18 @@ describe('execution leases and checkpoints', () => {
 
   it('hands an execution back with host "" and lets the next take resume from the checkpoint', async () => {
     const id = await running();
-    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.checkpoint(id, step(3), 'lease-a')).toBe('continue');
     expect(await store.release(id, 'lease-a')).toBe(true);
     expect(await store.get(id)).toMatchObject({ status: 'RUNNING', host: '', workerId: '', lease: '', nextStep: 3 });
     // Released means released: no further writes under that lease.
     expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
-    expect(await store.claim(id, '10.0.0.3', 'c', 'lease-c')).toMatchObject({ host: '10.0.0.3', nextStep: 3, results: { s3: 3 } });
+    expect(await store.claim(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } } });
   });
 
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {
     const id = await running();
-    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.requestTermination(id)).toBe('RUNNING');
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('cancel');
     expect((await store.get(id))!.nextStep).toBe(1);
@@ -88,10 +88,10 @@ describe('execution leases and checkpoints', () => {
 
   it('keeps lasterror and errortime on ERROR, and never leaves a terminal status', async () => {
     const id = await running();
-    await store.claim(id, '10.0.0.1', 'a', 'lease-a');
+    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.finish(id, { status: 'ERROR', error: 'call2: boom', lease: 'lease-a', now: 1234 })).toEqual({ applied: true, status: 'ERROR' });
     expect(await store.get(id)).toMatchObject({ status: 'ERROR', lasterror: 'call2: boom', errortime: 1234, endtime: 1234 });
-    expect(await store.claim(id, '10.0.0.2', 'b', 'lease-b')).toMatchObject({ status: 'ERROR', host: '10.0.0.1' });
+    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({ outcome: 'ended', record: { status: 'ERROR', host: '10.0.0.1' } });
     expect(await store.requestTermination(id)).toBe('ERROR');
     expect(await store.finish(id, { status: 'SUCCESS' })).toEqual({ applied: false, status: 'ERROR' });
     expect(await store.release(id, 'lease-a')).toBe(false);
@@ -113,12 +113,12 @@ describe('execution leases and checkpoints', () => {
 
     it('changes nothing once a worker has taken the execution, even after handing it back', async () => {
       const taken = await running();
-      await store.claim(taken, '10.0.0.1', 'a', 'lease-a');
+      await store.claim(taken, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
       expect(await store.finish(taken, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
       expect(await store.get(taken)).toMatchObject({ status: 'RUNNING', host: '10.0.0.1', lease: 'lease-a' });
 
       const released = await running();
-      await store.claim(released, '10.0.0.1', 'a', 'lease-a');
+      await store.claim(released, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
       expect(await store.release(released, 'lease-a')).toBe(true);
       expect(await store.finish(released, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
       expect((await store.get(released))!.status).toBe('RUNNING');
@@ -141,7 +141,7 @@ describe('execution leases and checkpoints', () => {
     it('reads the status fields, and the outputs only when asked for', async () => {
       const execution = newExecutionFixture({ inputs: { Secretish: 'x'.repeat(1000) } });
       await store.create(execution, { maxRunningPerAccount: 0 });
-      await store.claim(execution.id, '10.0.0.4', 'w', 'lease');
+      await store.claim(execution.id, { host: '10.0.0.4', workerId: 'w', lease: 'lease' });
       await store.finish(execution.id, { status: 'ERROR', error: 'boom', outputs: { Out: '1' }, lease: 'lease', now: execution.starttime + 5 });
 
       const plain = await store.summary(execution.id, { withOutputs: false });
@@ -167,7 +167,7 @@ describe('execution leases and checkpoints', () => {
       const second = newExecutionFixture({ account, starttime: first.starttime + 1 });
       const ended = newExecutionFixture({ account });
       for (const execution of [second, first, ended]) await store.create(execution, { maxRunningPerAccount: 0 });
-      await store.claim(first.id, '10.0.0.5', 'w5', 'lease-5');
+      await store.claim(first.id, { host: '10.0.0.5', workerId: 'w5', lease: 'lease-5' });
       await store.requestTermination(first.id);
       await store.finish(ended.id, { status: 'SUCCESS', outputs: {} });
 

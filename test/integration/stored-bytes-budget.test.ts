@@ -92,7 +92,7 @@ describe("an account's budget of stored bytes", () => {
     const started = execution('a7', windowStart + 5_000, 10);
     await store.create(started, { maxRunningPerAccount: 0 });
     const before = await stored('a7');
-    await store.claim(started.id, '10.0.0.1', 'worker-a', 'lease-a');
+    await store.claim(started.id, { host: '10.0.0.1', workerId: 'worker-a', lease: 'lease-a' });
     const outputs = { Partial: 'z'.repeat(3_000) };
     expect(await store.checkpoint(started.id, { nextStep: 1, results: {}, outputs }, 'lease-a')).toBe('continue');
     expect(await stored('a7')).toBe(before);

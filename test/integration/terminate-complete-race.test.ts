@@ -42,7 +42,7 @@ describe('terminate versus complete', () => {
       // As a synchronous run is: someone waits for its end, so the end is published.
       expect(await api.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'created' });
       const lease = `worker-a:${i}`;
-      await worker.claim(execution.id, '10.0.0.1', 'worker-a', lease);
+      await worker.claim(execution.id, { host: '10.0.0.1', workerId: 'worker-a', lease });
 
       // Alternate which side sends first; the two connections then race to Redis.
       const finish = () => worker.finish(execution.id, { status: 'SUCCESS', outputs: { Done: 'yes' }, lease, account: 'acme', nextStep: 1 });

@@ -15,6 +15,13 @@ describe('worker configuration', () => {
   it('names a bad concurrency', () => {
     expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY/);
   });
+
+  it('takes a limit per account, none by default, and names a bad one', () => {
+    expect(loadWorkerConfig({}).MAX_EXECUTING_PER_ACCOUNT).toBe(0);
+    expect(loadWorkerConfig({ MAX_EXECUTING_PER_ACCOUNT: '6' }).MAX_EXECUTING_PER_ACCOUNT).toBe(6);
+    expect(() => loadWorkerConfig({ MAX_EXECUTING_PER_ACCOUNT: '-1' })).toThrow(/MAX_EXECUTING_PER_ACCOUNT/);
+    expect(() => loadWorkerConfig({ MAX_EXECUTING_PER_ACCOUNT: 'half' })).toThrow(/MAX_EXECUTING_PER_ACCOUNT/);
+  });
 });
 
 describe('host address', () => {

@@ -8,6 +8,11 @@ export const workerConfigSchema = z.object({
   CHOREOS_DIR: z.string().default('choreos'),
   WORKER_HOST: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
+   * Most executions of one account that all workers together run at once (0: no limit), so that one
+   * account's backlog cannot hold every worker. The same value on every worker.
+   */
+  MAX_EXECUTING_PER_ACCOUNT: z.coerce.number().int().min(0).max(100_000).default(0),
   /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
   WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(3600).default(45),
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */

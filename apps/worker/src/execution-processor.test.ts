@@ -5,10 +5,11 @@ import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FIRST_DEFERRAL_MS } from './deferral-delay.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 
 // The processor against a real Redis and the real step library; no queue: the processor never
-// sees BullMQ. These cases are about instant Choreos, which run before (or without) a take.
+// sees BullMQ. Most cases are about instant Choreos, which run before (or without) a take.
 describe('execution processor: instant runs', () => {
   const prefix = isolatedPrefix('processor');
   const keys = createKeySpace(prefix);
@@ -43,9 +44,9 @@ describe('execution processor: instant runs', () => {
     // Counts takes; everything else goes straight to the real store.
     store = {
       ...plain,
-      claim: (id, host, workerId, lease) => {
+      claim: (id, take) => {
         claims.push(id);
-        return plain.claim(id, host, workerId, lease);
+        return plain.claim(id, take);
       },
     };
     const definitions = createDefinitionStore({ redis, keys });
@@ -57,7 +58,7 @@ describe('execution processor: instant runs', () => {
     redis.disconnect();
   });
 
-  function processor() {
+  function processor(options: { maxExecutingPerAccount?: number; onDeferred?: () => void } = {}) {
     claims = [];
     requeued = [];
     return createExecutionProcessor({
@@ -68,6 +69,7 @@ describe('execution processor: instant runs', () => {
       host: '10.0.0.7',
       workerId: 'w7',
       logger,
+      ...options,
     });
   }
 
@@ -83,6 +85,9 @@ describe('execution processor: instant runs', () => {
     },
     requeue: async () => {
       requeued.push(id);
+    },
+    defer: async () => {
+      throw new Error('no limit is set, so nothing is deferred');
     },
   });
 
@@ -130,7 +135,7 @@ describe('execution processor: instant runs', () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'again' });
     // A worker took it and vanished; its job came back (stalled), still carrying the accepted run.
-    await store.claim(accepted.id, '10.0.0.1', 'gone', 'lease-gone');
+    await store.claim(accepted.id, { host: '10.0.0.1', workerId: 'gone', lease: 'lease-gone' });
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     await worker.endsSettled();
     // The end was refused and the job (completed with it) is gone: a new one is queued, without the run.
@@ -189,5 +194,28 @@ describe('execution processor: instant runs', () => {
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect(claims).toEqual([accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Waited: '1' }, host: '10.0.0.7' });
+  });
+
+  it('puts a run back to wait, untaken, while its account has its maximum executing', async () => {
+    let deferredCount = 0;
+    const worker = processor({ maxExecutingPerAccount: 1, onDeferred: () => (deferredCount += 1) });
+    const [held, waiting] = [1, 2].map(() => newExecutionFixture({ account: 'limited', definitionDigest: pause.digest }));
+    for (const execution of [held!, waiting!]) await store.create(execution, { maxRunningPerAccount: 0 });
+    expect(await store.claim(held!.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
+
+    const deferredUntil: number[] = [];
+    const before = Date.now();
+    const queueing = { ...queueingOf(waiting!.id), defer: async (untilMs: number) => void deferredUntil.push(untilMs) };
+    expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('deferred');
+    expect(deferredCount).toBe(1);
+    expect(deferredUntil).toHaveLength(1);
+    // The first refusal waits between half of FIRST_DEFERRAL_MS and all of it.
+    expect(deferredUntil[0]! - before).toBeGreaterThanOrEqual(FIRST_DEFERRAL_MS / 2);
+    expect(deferredUntil[0]! - Date.now()).toBeLessThanOrEqual(FIRST_DEFERRAL_MS);
+    expect(await store.get(waiting!.id)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
+
+    await store.finish(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
+    expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('ended');
+    expect(await store.get(waiting!.id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
   });
 });

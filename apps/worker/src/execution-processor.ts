@@ -3,6 +3,7 @@ import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type Sandbo
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type FinishResult, type NewExecution, type TerminalStatus } from '@ces/store';
+import { deferralDelayMs } from './deferral-delay.ts';
 
 /** What the processor asks of the queue: nothing of BullMQ leaks past this interface. */
 export interface ProcessingContext {
@@ -16,6 +17,11 @@ export interface ProcessingContext {
    * whose end was refused because a worker had taken the execution meanwhile.
    */
   requeue(): Promise<void>;
+  /**
+   * Puts the execution back to wait until `untilMs` (epoch milliseconds), then to be taken the usual
+   * way: its account had its maximum of executions executing.
+   */
+  defer(untilMs: number): Promise<void>;
 }
 
 /** What an end needs of the queue: the two ways of giving an execution back to it. */
@@ -26,10 +32,11 @@ type Requeueing = Pick<ProcessingContext, 'handBack' | 'requeue'>;
  *   is settled in the background, see endsSettled);
  * - `skipped`: nothing to do (already ended, or ended by someone else meanwhile);
  * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
+ * - `deferred`: not taken, its account has its maximum executing; it waits in the queue again;
  * - `superseded`: another worker took the execution over (this worker lost its job lock, as
  *   after a long Redis outage); this run stopped without touching the execution or its job.
  */
-export type ProcessResult = 'ended' | 'skipped' | 'handed-back' | 'superseded';
+export type ProcessResult = 'ended' | 'skipped' | 'handed-back' | 'deferred' | 'superseded';
 
 export interface ExecutionProcessor {
   process(context: ProcessingContext): Promise<ProcessResult>;
@@ -72,7 +79,10 @@ export function createExecutionProcessor(deps: {
   sandbox: Sandbox;
   host: string;
   workerId: string;
+  /** Most executions of one account taken at once, across all workers (0: no limit). */
+  maxExecutingPerAccount?: number;
   logger: Logger;
+  onDeferred?: () => void;
   onStepEnd?: (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
   onExecutionEnd?: (event: { choreo: string; account: string; status: TerminalStatus; durationMs: number }) => void;
 }): ExecutionProcessor {
@@ -309,8 +319,14 @@ export function createExecutionProcessor(deps: {
       // lock) must not be mistaken for its earlier self.
       takes += 1;
       const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
-      const record = await executions.claim(executionId, host, workerId, lease);
-      if (!record || record.status !== 'RUNNING') return 'skipped';
+      const claim = await executions.claim(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0 });
+      if (claim.outcome === 'deferred') {
+        await context.defer(Date.now() + deferralDelayMs(claim.deferrals));
+        deps.onDeferred?.();
+        return 'deferred';
+      }
+      if (claim.outcome !== 'taken') return 'skipped';
+      const record = claim.record;
       const definition = await definitionFor(record.definitionDigest);
       if (!definition) {
         return end(record, lease, context, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');

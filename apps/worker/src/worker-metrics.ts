@@ -6,17 +6,19 @@ import {
   type ExecutionMetrics,
   type MetricsRegistry,
   type RedisMetrics,
+  type WorkerTakeMetrics,
 } from '@ces/observability';
 
 export interface WorkerMetrics {
   registry: MetricsRegistry;
   executions: ExecutionMetrics;
   redis: RedisMetrics;
+  takes: WorkerTakeMetrics;
 }
 
 /** A worker's metrics: the executions and steps it runs, its capacity and load, its Redis connections. */
 export function createWorkerMetrics(sources: { concurrency: number; activeCount: () => number }): WorkerMetrics {
   const registry = createMetricsRegistry({ service: 'worker' });
-  registerWorkerMetrics(registry, sources);
-  return { registry, executions: createExecutionMetrics(registry), redis: createRedisMetrics(registry) };
+  const takes = registerWorkerMetrics(registry, sources);
+  return { registry, executions: createExecutionMetrics(registry), redis: createRedisMetrics(registry), takes };
 }

@@ -14,7 +14,7 @@ import {
   EXECUTION_QUEUE,
   type ExecutionJobData,
 } from '@ces/store';
-import { WaitingError, Worker } from 'bullmq';
+import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 import { startHealthServer } from './health-server.ts';
@@ -108,7 +108,9 @@ export async function startWorkerService(
     sandbox,
     host,
     workerId,
+    maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
     logger: log,
+    onDeferred: () => metrics.takes.deferred(),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
   });
@@ -149,10 +151,15 @@ export async function startWorkerService(
         requeue: async () => {
           await enqueueExecution(queue, job.data.executionId);
         },
+        defer: async (untilMs) => {
+          await job.moveToDelayed(untilMs, token);
+        },
       });
-      // Handed back, the job is in the wait list already; superseded, it belongs to another take.
-      // Either way BullMQ must leave it alone, which is what WaitingError asks for.
+      // Handed back, the job is in the wait list already; superseded, it belongs to another take;
+      // deferred, it is among the delayed jobs. BullMQ must leave it alone, which is what
+      // WaitingError and DelayedError ask for.
       if (result === 'handed-back' || result === 'superseded') throw new WaitingError();
+      if (result === 'deferred') throw new DelayedError();
       processed += 1;
     },
     {

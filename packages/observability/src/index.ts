@@ -8,7 +8,7 @@ export {
   type ExecutionMetrics,
 } from './execution-metrics.ts';
 export { registerClusterMetrics, type ClusterSources } from './cluster-metrics.ts';
-export { registerWorkerMetrics } from './worker-metrics.ts';
+export { registerWorkerMetrics, type WorkerTakeMetrics } from './worker-metrics.ts';
 export { createRedisMetrics, type RedisEventSource, type RedisMetrics } from './redis-metrics.ts';
 export {
   ACCESS_LOG_MESSAGE,

@@ -127,13 +127,17 @@ describe('metrics registries', () => {
     expect(await registry.metrics()).toContain('ces_workers_live{service="api"} 4');
   });
 
-  it('report a worker’s concurrency and current load', async () => {
+  it('report a worker’s concurrency, current load and deferred takes', async () => {
     const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
     let active = 1;
-    registerWorkerMetrics(registry, { concurrency: 8, activeCount: () => active });
+    const takes = registerWorkerMetrics(registry, { concurrency: 8, activeCount: () => active });
     expect(await value(registry, 'ces_worker_concurrency')).toBe(8);
     active = 3;
     expect(await value(registry, 'ces_worker_active_executions')).toBe(3);
+    expect(await value(registry, 'ces_worker_deferred_takes_total')).toBe(0);
+    takes.deferred();
+    takes.deferred();
+    expect(await value(registry, 'ces_worker_deferred_takes_total')).toBe(2);
   });
 
   it('count the errors and reconnects of a real Redis connection that cannot connect', async () => {

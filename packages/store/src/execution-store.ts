@@ -65,6 +65,33 @@ export interface Checkpoint {
   outputs: Record<string, string>;
 }
 
+/** A worker's take of an execution. */
+export interface TakeRequest {
+  /** Host address of the worker, recorded as the execution's `host`. */
+  host: string;
+  workerId: string;
+  /** A token unique to this take. */
+  lease: string;
+  /**
+   * Most executions of one account that workers may have taken at once (0 or omitted: no limit).
+   * Every worker must be given the same value.
+   */
+  maxExecutingPerAccount?: number;
+  now?: number;
+}
+
+/**
+ * - `taken`: the execution is RUNNING and held under this take's lease from now on;
+ * - `ended`: it had ended already (`record` as it is);
+ * - `missing`: no such execution (or it expired);
+ * - `deferred`: nothing changed, its account has its maximum of executions taken;
+ *   `deferrals` counts the takes of this execution refused so far (1 the first time).
+ */
+export type ClaimResult =
+  | { outcome: 'taken' | 'ended'; record: ExecutionRecord }
+  | { outcome: 'missing' }
+  | { outcome: 'deferred'; deferrals: number };
+
 export interface FinishRequest {
   status: TerminalStatus;
   /** Outputs to keep; omitted keeps the stored ones. */
@@ -105,16 +132,19 @@ export interface ExecutionStore {
    */
   summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
   /**
-   * A worker takes the execution under a lease (a token unique to this take); returns the record
-   * (whatever its status) or undefined. Any earlier lease is void from now on.
+   * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
+   * lease is void from now on.
    */
-  claim(id: string, host: string, workerId: string, lease: string): Promise<ExecutionRecord | undefined>;
+  claim(id: string, take: TakeRequest): Promise<ClaimResult>;
   /** Records progress after a step, atomically with the checks of status, lease and cancellation. */
   checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
   finish(id: string, request: FinishRequest): Promise<FinishResult>;
   /** Sets the cancellation flag of a RUNNING execution; returns the status it had. */
   requestTermination(id: string): Promise<ExecutionStatus | undefined>;
-  /** Hands a RUNNING execution back (host '' again) when the lease is still the current one. */
+  /**
+   * Hands a RUNNING execution back (host '' again, out of its account's executing set) when the
+   * lease is still the current one.
+   */
   release(id: string, lease: string): Promise<boolean>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
@@ -180,9 +210,16 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
     },
 
-    async claim(id, host, workerId, lease) {
-      const reply = await run('claimExecution', [keys.execution(id)], [host, workerId, lease]);
-      return decodeExecution(pairsToObject(reply));
+    async claim(id, take) {
+      const reply = await run(
+        'claimExecution',
+        [keys.execution(id)],
+        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now()],
+      );
+      if (typeof reply === 'number') return { outcome: 'deferred', deferrals: reply };
+      const record = decodeExecution(pairsToObject(reply));
+      if (!record) return { outcome: 'missing' };
+      return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
     },
 
     async checkpoint(id, checkpoint, lease) {
@@ -205,7 +242,13 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const window = storageWindow(now, retentionSeconds);
       const [applied, status] = (await run(
         'finishExecution',
-        [keys.execution(id), keys.running(), keys.accountRunning(account), keys.accountStoredBytes(account, window.index)],
+        [
+          keys.execution(id),
+          keys.running(),
+          keys.accountRunning(account),
+          keys.accountStoredBytes(account, window.index),
+          keys.accountExecuting(account),
+        ],
         [
           request.status,
           now,
@@ -231,7 +274,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async release(id, lease) {
-      return (await run('releaseExecution', [keys.execution(id)], [lease])) === 1;
+      return (await run('releaseExecution', [keys.execution(id)], [lease, keys.accountExecuting('')])) === 1;
     },
 
     async listRunning(account) {

@@ -12,10 +12,12 @@ export {
   createExecutionStore,
   type Checkpoint,
   type CheckpointResult,
+  type ClaimResult,
   type CreateResult,
   type ExecutionStore,
   type FinishRequest,
   type FinishResult,
+  type TakeRequest,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEvents } from './execution-events.ts';

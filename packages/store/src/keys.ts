@@ -13,6 +13,12 @@ export interface KeySpace {
   /** Set: ids of one account's RUNNING executions (list and quota). */
   accountRunning(account: string): string;
   /**
+   * Set: ids of one account's executions that a worker has taken and not yet ended or handed back,
+   * for the limit on executions executing at once. Scripts that know only the record append the
+   * account to `accountExecuting('')`.
+   */
+  accountExecuting(account: string): string;
+  /**
    * String (integer) with TTL: bytes one account's executions stored in one window of the
    * retention's length (`storageWindow`), for its budget of stored bytes.
    */
@@ -60,6 +66,7 @@ export function createKeySpace(prefix: string): KeySpace {
     execution: (id) => `${prefix}:exec:${id}`,
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
+    accountExecuting: (account) => `${prefix}:executing:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     definition: (digest) => `${prefix}:def:${digest}`,

@@ -6,7 +6,7 @@ const SCRIPTS = {
   createExecution: { file: 'create-execution.lua', keys: 6 },
   claimExecution: { file: 'claim-execution.lua', keys: 1 },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
-  finishExecution: { file: 'finish-execution.lua', keys: 4 },
+  finishExecution: { file: 'finish-execution.lua', keys: 5 },
   requestTermination: { file: 'request-termination.lua', keys: 1 },
   releaseExecution: { file: 'release-execution.lua', keys: 1 },
 } as const;

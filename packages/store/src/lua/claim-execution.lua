@@ -4,15 +4,51 @@
   the worker can skip a finished one. The lease fences off any earlier holder: its checkpoints
   and its finish no longer apply once another take has happened.
 
+  With a limit on the executions one account may have executing at once, the take also enters the
+  execution in its account's executing set, or is refused while that set is full, so that one
+  account's backlog cannot hold every worker. The set is checked before it refuses: a member whose
+  record has ended, been handed back (no lease) or gone no longer counts and is taken out, so an
+  end missed by a crash or a deleted record cannot hold a place for ever. A run already in the set
+  (taken again after its worker died), a run whose termination was requested and a run past its
+  deadline are taken all the same: each ends, or goes on, at once. The names of the set and of the
+  members' records are the prefixes given, with the account or the id appended: keys of the same
+  prefix, so in the same Cluster slot, though not among KEYS.
+
   KEYS[1] execution hash
 
   ARGV[1] host address of the worker
   ARGV[2] worker id
   ARGV[3] lease token
+  ARGV[4] most executions of one account executing at once (0: no limit)
+  ARGV[5] name of an account's executing set, less the account
+  ARGV[6] name of an execution hash, less the id
+  ARGV[7] now, epoch milliseconds
 
-  Returns the record as a flat field/value list, or an empty list when it does not exist.
+  Returns the record as a flat field/value list, or an empty list when it does not exist; or, when
+  the take is refused for the limit, the number of times this execution has been refused so far
+  (an integer, 1 the first time), kept in the record's `deferrals` field.
 ]]
-if redis.call('HGET', KEYS[1], 'status') == 'RUNNING' then
+local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline')
+if state[1] == 'RUNNING' then
+  local limit = tonumber(ARGV[4])
+  if limit > 0 then
+    local executing = ARGV[5] .. state[3]
+    local exempt = state[4] == '1' or tonumber(state[5] or '0') <= tonumber(ARGV[7])
+    if redis.call('SISMEMBER', executing, state[2]) == 0 then
+      if not exempt and redis.call('SCARD', executing) >= limit then
+        for _, member in ipairs(redis.call('SMEMBERS', executing)) do
+          local held = redis.call('HMGET', ARGV[6] .. member, 'status', 'lease')
+          if held[1] ~= 'RUNNING' or not held[2] or held[2] == '' then
+            redis.call('SREM', executing, member)
+          end
+        end
+        if redis.call('SCARD', executing) >= limit then
+          return redis.call('HINCRBY', KEYS[1], 'deferrals', 1)
+        end
+      end
+      redis.call('SADD', executing, state[2])
+    end
+  end
   redis.call('HSET', KEYS[1], 'host', ARGV[1], 'worker', ARGV[2], 'lease', ARGV[3])
 end
 return redis.call('HGETALL', KEYS[1])

@@ -13,6 +13,7 @@
   KEYS[3] running set of the execution's account
   KEYS[4] the account's stored bytes in the current window (see create-execution.lua): the
           outputs the record keeps are counted there
+  KEYS[5] executing set of the execution's account (see claim-execution.lua)
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -78,13 +79,17 @@ if status == 'ERROR' then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released')
+redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
+-- Only a run a worker has taken (a lease field, even released) can be in the executing set.
+if state[3] ~= false then
+  redis.call('SREM', KEYS[5], ARGV[7])
+end
 local outputBytes = string.len(ARGV[4])
 if ARGV[4] == '' then
   outputBytes = redis.call('HSTRLEN', KEYS[1], 'output')

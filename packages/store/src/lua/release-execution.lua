@@ -2,9 +2,14 @@
   A worker hands an execution back to the queue (graceful shutdown): it no longer runs on
   that host until another worker takes it, so its host is '' again, as while first queued.
 
+  It leaves its account's executing set (see claim-execution.lua) as well: waiting again, it holds
+  no place there until it is taken again. The set's name is the prefix given with the record's
+  account appended.
+
   KEYS[1] execution hash
 
   ARGV[1] lease token of the worker releasing it
+  ARGV[2] name of an account's executing set, less the account
 
   Clears host, worker and lease, and keeps the lease released as `released`: a client that lost the
   reply on a dropped connection sends the call again, and must hear that it was released.
@@ -12,7 +17,7 @@
   Returns 1 when released (now or by this very call before), 0 when it is not RUNNING or another
   take has happened since.
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released')
+local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id')
 if state[1] ~= 'RUNNING' then
   return 0
 end
@@ -23,4 +28,5 @@ if state[2] ~= ARGV[1] then
   return 0
 end
 redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
+redis.call('SREM', ARGV[2] .. state[4], state[5])
 return 1

@@ -1,0 +1,101 @@
+import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// The limit on executions one account has taken at once, against a real Redis: the take script
+// enters a run in its account's executing set or refuses it while the set is full, and every way
+// out of the set (an end, a hand-back, a record gone) frees the place.
+describe('executions taken at once per account', () => {
+  const prefix = isolatedPrefix('executing');
+  const keys = createKeySpace(prefix);
+  let redis: Redis;
+  let store: ExecutionStore;
+
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'));
+    store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  async function queued(account: string, overrides: { deadline?: number } = {}): Promise<string> {
+    const execution = newExecutionFixture({ account, ...overrides });
+    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    return execution.id;
+  }
+  const take = (id: string, lease: string, limit = 2) =>
+    store.claim(id, { host: '10.0.0.1', workerId: 'w', lease, maxExecutingPerAccount: limit });
+  const executing = (account: string) => redis.smembers(keys.accountExecuting(account));
+
+  it('refuses a take beyond the limit, counting refusals, while other accounts are taken', async () => {
+    const [a1, a2, a3] = [await queued('alpha'), await queued('alpha'), await queued('alpha')];
+    const b1 = await queued('beta');
+    expect(await take(a1, 'l1')).toMatchObject({ outcome: 'taken', record: { id: a1, host: '10.0.0.1', lease: 'l1' } });
+    expect(await take(a2, 'l2')).toMatchObject({ outcome: 'taken' });
+    expect(await take(a3, 'l3')).toEqual({ outcome: 'deferred', deferrals: 1 });
+    expect(await take(a3, 'l3b')).toEqual({ outcome: 'deferred', deferrals: 2 });
+    // Refused means untouched: still waiting, no host, no lease.
+    expect(await store.get(a3)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
+    expect(await take(b1, 'lb')).toMatchObject({ outcome: 'taken' });
+    expect((await executing('alpha')).sort()).toEqual([a1, a2].sort());
+
+    // An end frees its place, and the ended record keeps no count of refusals.
+    expect(await store.finish(a1, { status: 'SUCCESS', lease: 'l1', account: 'alpha' })).toEqual({ applied: true, status: 'SUCCESS' });
+    expect(await take(a3, 'l3c')).toMatchObject({ outcome: 'taken', record: { lease: 'l3c' } });
+    expect(await store.finish(a3, { status: 'SUCCESS', lease: 'l3c', account: 'alpha' })).toMatchObject({ applied: true });
+    expect(await redis.hexists(keys.execution(a3), 'deferrals')).toBe(0);
+    expect(await executing('alpha')).toEqual([a2]);
+  });
+
+  it('frees the place of a run handed back, and takes again a run it holds already', async () => {
+    const [c1, c2, c3] = [await queued('gamma'), await queued('gamma'), await queued('gamma')];
+    await take(c1, 'l1');
+    await take(c2, 'l2');
+    // c1's worker died; another worker takes it again, though the account is at its limit.
+    expect(await take(c1, 'l1-again')).toMatchObject({ outcome: 'taken', record: { lease: 'l1-again' } });
+    expect(await take(c3, 'l3')).toMatchObject({ outcome: 'deferred' });
+    expect(await store.release(c2, 'l2')).toBe(true);
+    expect(await executing('gamma')).toEqual([c1]);
+    expect(await take(c3, 'l3b')).toMatchObject({ outcome: 'taken' });
+  });
+
+  it('does not count a member whose record ended, lost its lease or is gone', async () => {
+    const [d1, d2, d3, d4] = [await queued('delta'), await queued('delta'), await queued('delta'), await queued('delta')];
+    await take(d1, 'l1', 3);
+    await take(d2, 'l2', 3);
+    await take(d3, 'l3', 3);
+    expect(await take(d4, 'l4', 3)).toMatchObject({ outcome: 'deferred' });
+    // Ends that left the set behind: a record deleted by hand, and one ended without the script.
+    await redis.del(keys.execution(d1));
+    await redis.hset(keys.execution(d2), 'status', 'ERROR');
+    expect(await take(d4, 'l4b', 3)).toMatchObject({ outcome: 'taken' });
+    expect((await executing('delta')).sort()).toEqual([d3, d4].sort());
+  });
+
+  it('takes a run whose termination was requested, or whose deadline has passed, even at the limit', async () => {
+    const [e1, e2] = [await queued('epsilon'), await queued('epsilon')];
+    const cancelled = await queued('epsilon');
+    const late = await queued('epsilon', { deadline: Date.now() - 1 });
+    const waiting = await queued('epsilon');
+    await take(e1, 'l1');
+    await take(e2, 'l2');
+    expect(await take(waiting, 'lw')).toMatchObject({ outcome: 'deferred' });
+    expect(await store.requestTermination(cancelled)).toBe('RUNNING');
+    // Each of these ends at once once taken; refusing them would keep them waiting for nothing.
+    expect(await take(cancelled, 'lc')).toMatchObject({ outcome: 'taken', record: { cancelRequested: true } });
+    expect(await take(late, 'll')).toMatchObject({ outcome: 'taken' });
+  });
+
+  it('writes no set without a limit, and answers an ended or missing run as before', async () => {
+    const ids = [await queued('zeta'), await queued('zeta'), await queued('zeta')];
+    for (const [i, id] of ids.entries()) expect(await take(id, `l${i}`, 0)).toMatchObject({ outcome: 'taken' });
+    expect(await redis.exists(keys.accountExecuting('zeta'))).toBe(0);
+    await store.finish(ids[0]!, { status: 'SUCCESS', lease: 'l0', account: 'zeta' });
+    expect(await take(ids[0]!, 'again')).toMatchObject({ outcome: 'ended', record: { status: 'SUCCESS' } });
+    expect(await take('ab'.repeat(16), 'none')).toEqual({ outcome: 'missing' });
+  });
+});
