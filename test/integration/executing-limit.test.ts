@@ -1,26 +1,12 @@
-import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newExecutionFixture } from '@ces/testing';
+import { describe, expect, it } from 'vitest';
+import { storeOnRedis } from '../support/store-on-redis.ts';
 
 // The limit on executions one account has taken at once, against a real Redis: the take script
 // enters a run in its account's executing set or refuses it while the set is full, and every way
 // out of the set (an end, a hand-back, a record gone) frees the place.
 describe('executions taken at once per account', () => {
-  const prefix = isolatedPrefix('executing');
-  const keys = createKeySpace(prefix);
-  let redis: Redis;
-  let store: ExecutionStore;
-
-  beforeAll(() => {
-    redis = new Redis(inject('redisUrl'));
-    store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-  });
-
-  afterAll(async () => {
-    await deleteKeysWithPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, store } = storeOnRedis('executing');
 
   async function queued(account: string, overrides: { deadline?: number } = {}): Promise<string> {
     const execution = newExecutionFixture({ account, ...overrides });

@@ -1,27 +1,13 @@
-import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newExecutionFixture } from '@ces/testing';
+import { describe, expect, it } from 'vitest';
+import { storeOnRedis } from '../support/store-on-redis.ts';
 
 // The store's atomic transitions against a real Redis: takes, checkpoints, hand-backs and ends,
 // each one compare-and-set, fenced by the lease of the worker that took the execution last; and
 // the summary a status poll reads.
 describe('execution leases and checkpoints', () => {
-  const prefix = isolatedPrefix('lease');
-  const keys = createKeySpace(prefix);
-  let redis: Redis;
-  let store: ExecutionStore;
   let counter = 0;
-
-  beforeAll(() => {
-    redis = new Redis(inject('redisUrl'));
-    store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-  });
-
-  afterAll(async () => {
-    await deleteKeysWithPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, store } = storeOnRedis('lease');
 
   async function running(): Promise<string> {
     counter += 1;

@@ -1,27 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newExecutionFixture } from '@ces/testing';
+import { describe, expect, it } from 'vitest';
+import { storeOnRedis } from '../support/store-on-redis.ts';
 
 // The creation script's side of Idempotency-Key against a real Redis: one execution per key and
 // account, whatever else the account's limits say, for as long as its record is kept.
 describe('runs started with an Idempotency-Key', () => {
-  const prefix = isolatedPrefix('idempotency');
-  const keys = createKeySpace(prefix);
   const retentionSeconds = 300;
-  let redis: Redis;
-  let store: ExecutionStore;
-
-  beforeAll(() => {
-    redis = new Redis(inject('redisUrl'));
-    store = createExecutionStore({ redis, keys, retentionSeconds });
-  });
-
-  afterAll(async () => {
-    await deleteKeysWithPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, store } = storeOnRedis('idempotency', retentionSeconds);
 
   const entryKey = (account: string, key: string) => keys.idempotencyKey(account, createHash('sha256').update(key).digest('hex'));
   const unlimited = { maxRunningPerAccount: 0 };

@@ -1,29 +1,15 @@
-import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newExecutionFixture } from '@ces/testing';
+import { describe, expect, it } from 'vitest';
+import { storeOnRedis } from '../support/store-on-redis.ts';
 
 // Each account's budget of stored bytes against a real Redis: what creation and ends count, when
 // creation is refused, and how the previous window fades out. Times are made up, so that the
 // windows (as long as the retention, 300 s) can be crossed without waiting.
 describe("an account's budget of stored bytes", () => {
-  const prefix = isolatedPrefix('stored');
-  const keys = createKeySpace(prefix);
   const windowMs = 300_000;
   const windowIndex = 6_000_000;
   const windowStart = windowIndex * windowMs;
-  let redis: Redis;
-  let store: ExecutionStore;
-
-  beforeAll(() => {
-    redis = new Redis(inject('redisUrl'));
-    store = createExecutionStore({ redis, keys, retentionSeconds: windowMs / 1000 });
-  });
-
-  afterAll(async () => {
-    await deleteKeysWithPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, store } = storeOnRedis('stored', windowMs / 1000);
 
   const stored = async (account: string, index = windowIndex) => Number((await redis.get(keys.accountStoredBytes(account, index))) ?? 0);
   const execution = (account: string, starttime: number, size = 10_000) =>
