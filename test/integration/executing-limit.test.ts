@@ -62,6 +62,26 @@ describe('executions taken at once per account', () => {
     expect((await executing('delta')).sort()).toEqual([d3, d4].sort());
   });
 
+  it('finds a member left behind among many within a few refusals', async () => {
+    const limit = 48;
+    const members: string[] = [];
+    for (let i = 0; i < limit; i += 1) {
+      const id = await queued('eta');
+      await take(id, `l${i}`, limit);
+      members.push(id);
+    }
+    const waiting = await queued('eta');
+    await redis.del(keys.execution(members[17]!));
+    // Each refusal checks a sample of the members; the lost one is found with near certainty.
+    let refusals = 0;
+    while ((await take(waiting, 'lw', limit)).outcome === 'deferred') {
+      refusals += 1;
+      expect(refusals).toBeLessThan(100);
+    }
+    expect(await redis.sismember(keys.accountExecuting('eta'), members[17]!)).toBe(0);
+    expect(await redis.scard(keys.accountExecuting('eta'))).toBe(limit);
+  });
+
   it('takes a run whose termination was requested, or whose deadline has passed, even at the limit', async () => {
     const [e1, e2] = [await queued('epsilon'), await queued('epsilon')];
     const cancelled = await queued('epsilon');

@@ -8,7 +8,9 @@
   execution in its account's executing set, or is refused while that set is full, so that one
   account's backlog cannot hold every worker. The set is checked before it refuses: a member whose
   record has ended, been handed back (no lease) or gone no longer counts and is taken out, so an
-  end missed by a crash or a deleted record cannot hold a place for ever. A run already in the set
+  end missed by a crash or a deleted record cannot hold a place for ever. Sixteen members at random
+  are checked, not all: a large limit must not make every refusal read as many records, and
+  members left behind are rare, so those refusals that follow find them soon enough. A run already in the set
   (taken again after its worker died), a run whose termination was requested and a run past its
   deadline are taken all the same: each ends, or goes on, at once. The names of the set and of the
   members' records are the prefixes given, with the account or the id appended: keys of the same
@@ -36,7 +38,7 @@ if state[1] == 'RUNNING' then
     local exempt = state[4] == '1' or tonumber(state[5] or '0') <= tonumber(ARGV[7])
     if redis.call('SISMEMBER', executing, state[2]) == 0 then
       if not exempt and redis.call('SCARD', executing) >= limit then
-        for _, member in ipairs(redis.call('SMEMBERS', executing)) do
+        for _, member in ipairs(redis.call('SRANDMEMBER', executing, 16)) do
           local held = redis.call('HMGET', ARGV[6] .. member, 'status', 'lease')
           if held[1] ~= 'RUNNING' or not held[2] or held[2] == '' then
             redis.call('SREM', executing, member)
