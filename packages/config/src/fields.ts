@@ -12,9 +12,10 @@ export const boolean = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1' || value === 'yes')
     .default(fallback);
 
+/** The message never repeats the value: a Redis URL may carry its password. */
 export const redisUrl = z
   .string()
-  .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'expected a redis:// or rediss:// URL (host, and a numeric port if any)')
   .default('redis://127.0.0.1:6379');
 
 /**

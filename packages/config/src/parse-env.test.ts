@@ -45,6 +45,19 @@ describe('parseEnv', () => {
     expect(() => parseEnv(schema, { REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
 
+  it('refuses a Redis URL that does not parse, naming the variable and never its value', () => {
+    let error: unknown;
+    try {
+      parseEnv(schema, { REDIS_URL: 'redis://user:Sup3rS3cret@127.0.0.1:notaport' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect((error as ConfigError).message).not.toContain('Sup3rS3cret');
+    expect(parseEnv(schema, { REDIS_URL: 'rediss://user:pw@redis.internal:6380/2' }).REDIS_URL).toBe('rediss://user:pw@redis.internal:6380/2');
+  });
+
   it('ignores variables the schema does not name', () => {
     expect(parseEnv(schema, { HOME: '/root' })).not.toHaveProperty('HOME');
   });

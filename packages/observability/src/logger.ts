@@ -20,6 +20,8 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.command.args',
   'err.aggregateErrors[*].command.args',
+  // Node's URL errors carry the whole string they could not parse, such as a Redis URL with its password.
+  'err.input',
 ];
 
 /** Structured JSON logs on stdout, one object a line. */

@@ -189,6 +189,20 @@ describe('logs', () => {
     for (const line of lines) expect(line).not.toContain('token-123');
   });
 
+  it('drop the string a URL error could not parse, which may hold a password', () => {
+    const { lines, sink } = captureLines();
+    const logger = createLogger({ name: 'api', level: 'info' }, sink);
+    let failed: unknown;
+    try {
+      new URL('redis://user:Sup3rS3cret@127.0.0.1:notaport');
+    } catch (error) {
+      failed = error;
+    }
+    logger.fatal({ err: failed }, 'could not start');
+    expect(JSON.parse(lines[0]!).err).toMatchObject({ code: 'ERR_INVALID_URL' });
+    expect(lines[0]).not.toContain('Sup3rS3cret');
+  });
+
   it('build one access line per request, levelled by status, as the logger itself would write it', () => {
     const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
