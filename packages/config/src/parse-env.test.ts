@@ -22,6 +22,10 @@ describe('parseEnv', () => {
     });
   });
 
+  it('takes a value of spaces for unset, never for the number 0', () => {
+    expect(parseEnv(schema, { PORT: ' ', RETENTION_SECONDS: '\t' })).toMatchObject({ PORT: 8443, RETENTION_SECONDS: 3600 });
+  });
+
   it('coerces numbers and boolean words', () => {
     const config = parseEnv(schema, { PORT: '9000', TRUST_PROXY: 'true', RETENTION_SECONDS: '300' });
     expect(config).toMatchObject({ PORT: 9000, TRUST_PROXY: true, RETENTION_SECONDS: 300 });

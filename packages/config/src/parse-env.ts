@@ -15,7 +15,8 @@ export class ConfigError extends Error {
 
 /**
  * Parses environment variables with a zod object schema whose keys are the variable names.
- * Empty strings count as unset, so `FOO=` falls back to the default instead of failing.
+ * Empty strings, and strings of spaces, count as unset, so `FOO=` falls back to the default
+ * instead of failing (a number coerced from spaces would otherwise be 0: no limit, any port).
  */
 export function parseEnv<Schema extends z.ZodObject>(
   schema: Schema,
@@ -24,7 +25,7 @@ export function parseEnv<Schema extends z.ZodObject>(
   const present: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = env[key];
-    if (value !== undefined && value !== '') present[key] = value;
+    if (value !== undefined && value.trim() !== '') present[key] = value;
   }
   const result = schema.safeParse(present);
   if (result.success) return result.data;
