@@ -34,6 +34,13 @@ export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
     },
     steps: [call('call0', 0), wait('wait1'), call('call2', 2), wait('wait3'), call('call4', 4), wait('wait5'), call('call6', 6)],
   },
+  // Calls at even indexes 0-20, waits at odd ones: long enough for a job lock to lapse mid-run.
+  'Test/CountedMany': {
+    description: 'Eleven counted calls with waits between them.',
+    inputs: { CounterURL: counterUrl, WaitMilliseconds: { description: 'Each wait.', type: 'STRING_VARIABLE', default: '300' } },
+    outputs: { CompletedSteps: completedSteps },
+    steps: Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? call(`call${i}`, i) : wait(`wait${i}`))),
+  },
   'Test/Waits': {
     description: 'Ten waits.',
     inputs: { StepMilliseconds: stepMilliseconds },

@@ -38,6 +38,12 @@ describe('execution processor: instant runs', () => {
     steps: [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '1' } }],
   });
 
+  const pauses = define({
+    description: 'Waits three moments',
+    outputs: { Waited: { description: 'ms', value: '{{steps.third.waitedMs}}' } },
+    steps: ['first', 'second', 'third'].map((id) => ({ id, kind: 'control.wait', args: { milliseconds: '1' } })),
+  });
+
   beforeAll(async () => {
     redis = new Redis(inject('redisUrl'));
     const plain = createExecutionStore({ redis, keys, retentionSeconds: 300 });
@@ -50,7 +56,7 @@ describe('execution processor: instant runs', () => {
       },
     };
     const definitions = createDefinitionStore({ redis, keys });
-    for (const { digest, definition } of [encode, pause]) await definitions.save(digest, definition);
+    for (const { digest, definition } of [encode, pause, pauses]) await definitions.save(digest, definition);
   });
 
   afterAll(async () => {
@@ -58,7 +64,7 @@ describe('execution processor: instant runs', () => {
     redis.disconnect();
   });
 
-  function processor(options: { maxExecutingPerAccount?: number; onDeferred?: () => void } = {}) {
+  function processor(options: { maxExecutingPerAccount?: number; onDeferred?: () => void; holdsJobLock?: (id: string) => boolean } = {}) {
     claims = [];
     requeued = [];
     return createExecutionProcessor({
@@ -217,5 +223,17 @@ describe('execution processor: instant runs', () => {
     await store.finish(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
     expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('ended');
     expect(await store.get(waiting!.id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
+  });
+
+  it('starts no further step once the job lock may have lapsed, and leaves the execution to be taken again', async () => {
+    let checks = 0;
+    // Held for the first two steps' checks, lost before the third.
+    const worker = processor({ holdsJobLock: () => (checks += 1) <= 2 });
+    const accepted = await accept(pauses.digest);
+    expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('superseded');
+    expect(checks).toBe(3);
+    // Two steps done and recorded; the lease stays, so the next take fences this one off.
+    expect(await store.get(accepted.id)).toMatchObject({ status: 'RUNNING', nextStep: 2, host: '10.0.0.7' });
+    expect(worker.activeIds()).toEqual([]);
   });
 });

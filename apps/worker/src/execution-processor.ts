@@ -34,7 +34,8 @@ type Requeueing = Pick<ProcessingContext, 'handBack' | 'requeue'>;
  * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
  * - `deferred`: not taken, its account has its maximum executing; it waits in the queue again;
  * - `superseded`: another worker took the execution over (this worker lost its job lock, as
- *   after a long Redis outage); this run stopped without touching the execution or its job.
+ *   after a long Redis outage), or may take it (the lock was not renewed in time); this run
+ *   stopped without touching the execution or its job.
  */
 export type ProcessResult = 'ended' | 'skipped' | 'handed-back' | 'deferred' | 'superseded';
 
@@ -57,8 +58,11 @@ export interface ExecutionProcessor {
 interface ActiveRun {
   controller: AbortController;
   stop?: StopReason;
-  /** Set when the store refused a checkpoint: the execution is no longer this run's to write. */
-  detached?: 'gone' | 'superseded';
+  /**
+   * Set when the store refused a checkpoint (the execution is no longer this run's to write), or
+   * when the job's lock may have lapsed before a step (`lock-lost`: another worker may take it).
+   */
+  detached?: 'gone' | 'superseded' | 'lock-lost';
   /** Settles when this run's `process` call is over. */
   done: Promise<void>;
 }
@@ -81,6 +85,12 @@ export function createExecutionProcessor(deps: {
   workerId: string;
   /** Most executions of one account taken at once, across all workers (0: no limit). */
   maxExecutingPerAccount?: number;
+  /**
+   * Whether this worker still holds the queue's lock on the execution's job. A taken run checks it
+   * before each step: without the lock, the job may go to another worker, which would run the same
+   * step. Omitted: always held.
+   */
+  holdsJobLock?: (executionId: string) => boolean;
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
@@ -220,6 +230,10 @@ export function createExecutionProcessor(deps: {
             // An instant run is over sooner than a hand-back would be.
             if (shuttingDown && lease !== undefined) return 'shutdown';
             if (Date.now() >= record.deadline) return 'time-limit';
+            if (lease !== undefined && deps.holdsJobLock && !deps.holdsJobLock(executionId)) {
+              run.detached = 'lock-lost';
+              return 'shutdown';
+            }
             return undefined;
           },
           afterStep: async (checkpoint) => {
@@ -251,6 +265,12 @@ export function createExecutionProcessor(deps: {
     }
     if (run.detached === 'superseded') {
       log().warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
+      return 'superseded';
+    }
+    if (run.detached === 'lock-lost') {
+      // Left as it is: the job goes back to the queue once its lock has lapsed, and whoever takes
+      // it resumes from the checkpoint, the step not started here.
+      log().warn({ nextStep: outcome.checkpoint.nextStep }, 'job lock not renewed in time; stopped before the next step');
       return 'superseded';
     }
     switch (outcome.kind) {

@@ -16,7 +16,8 @@ import {
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
-import { createExecutionProcessor } from './execution-processor.ts';
+import { createExecutionProcessor, type ProcessResult } from './execution-processor.ts';
+import { createJobLockWatch } from './job-lock-watch.ts';
 import { startHealthServer } from './health-server.ts';
 import { HEARTBEAT_TTL_MS, startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
@@ -101,6 +102,7 @@ export async function startWorkerService(
   metrics.redis.instrument(subscriber, 'worker-events');
   // Every end a worker records is counted, whoever records it: the processor or a failed job.
   const onExecutionEnd = (event: { choreo: string; status: string; durationMs: number }) => metrics.executions.ended(event);
+  const lockWatch = createJobLockWatch({ lockDurationMs: LOCK_DURATION_MS });
   const processor = createExecutionProcessor({
     executions,
     definitions,
@@ -109,6 +111,7 @@ export async function startWorkerService(
     host,
     workerId,
     maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
+    holdsJobLock: (executionId) => lockWatch.holds(executionId),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
     onStepEnd: (event) => metrics.executions.step(event),
@@ -142,19 +145,27 @@ export async function startWorkerService(
   const worker = new Worker<ExecutionJobData>(
     EXECUTION_QUEUE,
     async (job, token) => {
-      const result = await processor.process({
-        executionId: job.data.executionId,
-        ...(job.data.accepted ? { accepted: job.data.accepted } : {}),
-        handBack: async () => {
-          await job.moveToWait(token);
-        },
-        requeue: async () => {
-          await enqueueExecution(queue, job.data.executionId);
-        },
-        defer: async (untilMs) => {
-          await job.moveToDelayed(untilMs, token);
-        },
-      });
+      const { executionId } = job.data;
+      // BullMQ set the job's lock when it moved the job to active; the job id is the execution id.
+      lockWatch.taken(executionId, token ?? '', job.processedOn ?? Date.now());
+      let result: ProcessResult;
+      try {
+        result = await processor.process({
+          executionId,
+          ...(job.data.accepted ? { accepted: job.data.accepted } : {}),
+          handBack: async () => {
+            await job.moveToWait(token);
+          },
+          requeue: async () => {
+            await enqueueExecution(queue, executionId);
+          },
+          defer: async (untilMs) => {
+            await job.moveToDelayed(untilMs, token);
+          },
+        });
+      } finally {
+        lockWatch.released(executionId, token ?? '');
+      }
       // Handed back, the job is in the wait list already; superseded, it belongs to another take;
       // deferred, it is among the delayed jobs. BullMQ must leave it alone, which is what
       // WaitingError and DelayedError ask for.
@@ -173,6 +184,8 @@ export async function startWorkerService(
     },
   );
   worker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
+  worker.on('locksRenewed', ({ jobIds }) => lockWatch.renewed(jobIds));
+  worker.on('lockRenewalFailed', (jobIds) => lockWatch.renewalFailed(jobIds));
   // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
   queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
   worker.on('failed', (job, error) => {
