@@ -30,6 +30,7 @@ const schema = z.object({
   TLS_CERT_FILE: z.string().optional(),
   TLS_KEY_FILE: z.string().optional(),
   TRUST_PROXY: fields.boolean(false),
+  WORKER_SHUTDOWN_GRACE_SECONDS: fields.shutdownGraceSeconds,
 });
 
 let config: z.infer<typeof schema>;
@@ -54,14 +55,19 @@ if (!config.REDIS_URL && !isRedisServerOnPath()) {
 
 let redis: LocalRedis | undefined;
 const children: SupervisedProcess[] = [];
+let api: SupervisedProcess | undefined;
+/** The API stops within ten seconds by itself (its open requests end or are cut off). */
+const API_STOP_MS = 15_000;
 let stopping = false;
 
 async function stopAll(code: number) {
   if (stopping) return;
   stopping = true;
   say('stopping…');
-  // Workers first, so that they hand unfinished runs back while Redis is still there.
-  await Promise.all(children.map((child) => child.stop(35_000)));
+  // Redis last, so that workers hand unfinished runs back while it is still there. A worker may
+  // take its whole grace period to do so (waits are interrupted two seconds before it ends), and
+  // exits by itself at its end: killing it sooner would lose the hand-back.
+  await Promise.all(children.map((child) => child.stop(child === api ? API_STOP_MS : config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 + 10_000)));
   await redis?.close();
   say('stopped');
   process.exit(code);
@@ -100,9 +106,8 @@ try {
   const onExit = ({ name, code, signal, restarting }: { name: string; code: number | null; signal: string | null; restarting: boolean }) => {
     if (!stopping) say(`${name} exited (${signal ?? `code ${code}`})${restarting ? '; restarting it' : ''}`);
   };
-  children.push(
-    new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], env, restart: true, onExit }),
-  );
+  api = new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], env, restart: true, onExit });
+  children.push(api);
   for (let i = 1; i <= config.WORKERS; i += 1) {
     children.push(
       new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], env, restart: true, onExit }),

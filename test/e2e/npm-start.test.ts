@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpsClient } from '../support/https-client.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START = join(ROOT, 'scripts/start.ts');
@@ -42,6 +43,25 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/** `scripts/start.ts` with this environment, its output gathered; resolves once it says it is ready. */
+async function startService(env: Record<string, string>): Promise<{ process: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, [START], {
+    cwd: ROOT,
+    // LOCAL_REDIS_PORT 0: a free port, whatever may be listening on the usual one.
+    env: { ...process.env, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  await waitFor(() => output.includes('Ctrl-C stops everything') || child.exitCode !== null, {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+    what: 'npm start to say it is ready',
+  });
+  return { process: child, output: () => output };
+}
+
 // `npm start` as a person runs it: the whole service, the printed curl line, Ctrl-C.
 describe('npm start', () => {
   let dataDir: string;
@@ -52,19 +72,9 @@ describe('npm start', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ces-start-'));
     port = await findFreePort();
-    start = spawn(process.execPath, [START], {
-      cwd: ROOT,
-      // LOCAL_REDIS_PORT 0: a free port, whatever may be listening on the usual one.
-      env: { ...process.env, PORT: String(port), WORKERS: '2', DATA_DIR: dataDir, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    start.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    start.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await waitFor(() => output.includes('Ctrl-C stops everything') || start.exitCode !== null, {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-      what: 'npm start to say it is ready',
-    });
+    const service = await startService({ PORT: String(port), WORKERS: '2', DATA_DIR: dataDir });
+    start = service.process;
+    output = service.output();
   });
 
   afterAll(async () => {
@@ -97,6 +107,49 @@ describe('npm start', () => {
     const [code] = await once(start, 'exit');
     expect(code).toBe(0);
     await waitFor(() => alive(children).length === 0, { timeoutMs: 15_000, what: 'every child to exit' });
+  });
+});
+
+// A worker may take its whole grace period to hand its runs back; npm start must wait for it.
+describe('npm start stopping with a run in a long wait', () => {
+  it('lets the worker hand the run back, though it takes longer than the API to stop', { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ces-start-stop-'));
+    const port = await findFreePort();
+    // Waits are interrupted two seconds before the grace period ends: here after 36 s.
+    const { process: start, output } = await startService({
+      PORT: String(port),
+      WORKERS: '1',
+      DATA_DIR: dataDir,
+      WORKER_SHUTDOWN_GRACE_SECONDS: '38',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const demo = JSON.parse(readFileSync(join(dataDir, 'demo-accounts.json'), 'utf8'));
+      const http = createHttpsClient(`https://127.0.0.1:${port}`, readFileSync(join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'));
+      const headers = {
+        authorization: `Basic ${Buffer.from(`demo-app:${demo.accounts[0].apps[0].key}`).toString('base64')}`,
+        'x-service-domain': '/demo/master',
+        'content-type': 'application/json',
+      };
+      const started = await http.request('POST', '/service-api/1.0/choreos/Library/Utilities/Development/Wait?mode=async', {
+        headers,
+        body: JSON.stringify({ inputs: [{ name: 'Milliseconds', value: '600000' }] }),
+      });
+      expect(started.status, started.text).toBe(202);
+      const id = started.json().id as string;
+      await waitFor(async () => (await http.request('GET', `/service-api/1.0/choreo-executions/${id}`, { headers })).json().execution.host !== '', {
+        what: 'the worker to take the run',
+      });
+      http.close();
+
+      start.kill('SIGTERM');
+      const [code] = await once(start, 'exit');
+      expect(code, output()).toBe(0);
+      expect(output()).toMatch(new RegExp(`"executionId":"${id}".*"msg":"execution handed back"`));
+    } finally {
+      if (start.exitCode === null) start.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

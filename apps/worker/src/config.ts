@@ -14,7 +14,7 @@ export const workerConfigSchema = z.object({
    */
   MAX_EXECUTING_PER_ACCOUNT: z.coerce.number().int().min(0).max(100_000).default(0),
   /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
-  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().max(3600).default(45),
+  WORKER_SHUTDOWN_GRACE_SECONDS: fields.shutdownGraceSeconds,
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RETENTION_SECONDS: fields.retentionSeconds,

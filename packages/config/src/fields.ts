@@ -34,4 +34,7 @@ export const retentionSeconds = z.coerce
   .min(300, 'must be at least 300: completed executions stay readable for five minutes at least')
   .default(3600);
 
+/** How long a worker's stop may take: its runs hand back by then. The supervisor waits longer. */
+export const shutdownGraceSeconds = z.coerce.number().positive().max(3600).default(45);
+
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
