@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createConnection, createServer } from 'node:net';
 import { once } from 'node:events';
 
@@ -58,10 +59,44 @@ export interface LocalRedis {
   close(): Promise<void>;
 }
 
-/** Starts `redis-server` from PATH as a child process and resolves once it accepts connections. */
+/** Written by the server itself at start, removed at its exit. */
+const PID_FILE = 'redis-server.pid';
+
+/** Another redis-server is using the data folder: two would write one append-only file. */
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(`a redis-server (pid ${pid}) already uses ${dataDir}; stop it, or use another data folder`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+/** The pid of the redis-server that holds a data folder, if one is alive. */
+function redisHolding(dataDir: string): number | undefined {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return undefined;
+  }
+  // A pid file left by a server killed outright may name a process that has reused its pid.
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (existsSync(cmdline) && !readFileSync(cmdline, 'utf8').includes('redis-server')) return undefined;
+  return pid;
+}
+
+/**
+ * Starts `redis-server` from PATH as a child process and resolves once it accepts connections.
+ * Refuses (DataDirInUseError) a data folder another redis-server is using, say one left running
+ * by an earlier start: on another port, both would append to the same file.
+ */
 export async function startLocalRedis(options: LocalRedisOptions): Promise<LocalRedis> {
   if (!isRedisServerOnPath()) throw new RedisServerNotFoundError();
   mkdirSync(options.dataDir, { recursive: true });
+  const holder = redisHolding(options.dataDir);
+  if (holder !== undefined) throw new DataDirInUseError(options.dataDir, holder);
   const port = options.port && options.port > 0 ? options.port : await findFreePort();
   const args = [
     '--port', String(port),
@@ -71,6 +106,8 @@ export async function startLocalRedis(options: LocalRedisOptions): Promise<Local
     '--save', '',
     '--maxmemory-policy', 'noeviction',
     '--daemonize', 'no',
+    // Absolute: the server moves into --dir before it writes the file.
+    '--pidfile', resolve(options.dataDir, PID_FILE),
   ];
   // Its own process group: a terminal's Ctrl-C must not stop Redis before the workers have handed
   // their runs back; whoever started it stops it last.
