@@ -1,6 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { isolatedPrefix } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -27,5 +33,42 @@ describe('processes refuse a bad configuration', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/WORKER_CONCURRENCY:/);
     expect(result.stderr).toMatch(/REDIS_URL:/);
+  });
+});
+
+// Values that parse but do not work stop the process at start the same way, naming the variable.
+describe('processes refuse a value that does not work', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ces-startup-'));
+  let taken: Server;
+  let takenPort = 0;
+  const common = () => ({ REDIS_URL: inject('redisUrl'), REDIS_PREFIX: isolatedPrefix('startup'), DATA_DIR: dataDir, BIND_ADDRESS: '127.0.0.1', PORT: '0' });
+
+  beforeAll(async () => {
+    taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    takenPort = (taken.address() as AddressInfo).port;
+  });
+
+  afterAll(() => {
+    taken.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['CHOREOS_DIR', { CHOREOS_DIR: '/nonexistent-catalogue' }],
+    ['TLS_CERT_FILE, TLS_KEY_FILE', { TLS_CERT_FILE: '/nonexistent-cert.pem', TLS_KEY_FILE: '/nonexistent-key.pem' }],
+    ['BIND_ADDRESS', { BIND_ADDRESS: '999.1.1.1' }],
+    ['PORT', { get PORT() { return String(takenPort); } }],
+  ])('the API names %s', (variable, env) => {
+    const result = start('api', { ...common(), ...env });
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain(`invalid configuration:\\n  ${variable}: `);
+  });
+
+  it('a worker names WORKER_HEALTH_PORT when the port is taken', () => {
+    const result = start('worker', { ...common(), WORKER_HEALTH_PORT: String(takenPort) });
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toContain('invalid configuration:\\n  WORKER_HEALTH_PORT: ');
+    expect(result.stdout).toContain('EADDRINUSE');
   });
 });

@@ -1,5 +1,6 @@
 import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore, readAccountsFile } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
+import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
 import {
@@ -50,7 +51,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   logger.info('waiting for Redis');
   await Promise.all(connections.map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
 
-  const catalogue = await loadCatalogue(config.CHOREOS_DIR);
+  const catalogue = await forVariable('CHOREOS_DIR', () => loadCatalogue(config.CHOREOS_DIR));
   const invalid = catalogue.list().filter((entry) => !entry.valid);
   logger.info({ choreos: catalogue.list().length, invalid: invalid.map((entry) => entry.id) }, 'catalogue loaded');
 
@@ -129,20 +130,20 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
 
   const tls = config.TRUST_PROXY
     ? undefined
-    : readCertificate(
-        config.TLS_CERT_FILE && config.TLS_KEY_FILE
-          ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
-          : await ensureSelfSignedCertificate(config.DATA_DIR),
-      );
-  const server: RunningServer = await listen({
-    fetch: app.fetch,
-    port: config.PORT,
-    hostname: config.BIND_ADDRESS,
-    tls,
-    // A synchronous run's request is idle while it waits: the server must not close it first.
-    timeouts: { ...CONNECTION_TIMEOUTS, idleMs: Math.max(CONNECTION_TIMEOUTS.idleMs, config.SYNC_WAIT_SECONDS * 1000 + 30_000) },
-    onError: (error) => logger.error({ err: error }, 'server error'),
-  });
+    : config.TLS_CERT_FILE && config.TLS_KEY_FILE
+      ? await forVariable('TLS_CERT_FILE, TLS_KEY_FILE', () => readCertificate({ certFile: config.TLS_CERT_FILE!, keyFile: config.TLS_KEY_FILE! }))
+      : await forVariable('DATA_DIR', async () => readCertificate(await ensureSelfSignedCertificate(config.DATA_DIR)));
+  const server: RunningServer = await forVariable(listenVariables({ port: 'PORT', address: 'BIND_ADDRESS' }), () =>
+    listen({
+      fetch: app.fetch,
+      port: config.PORT,
+      hostname: config.BIND_ADDRESS,
+      tls,
+      // A synchronous run's request is idle while it waits: the server must not close it first.
+      timeouts: { ...CONNECTION_TIMEOUTS, idleMs: Math.max(CONNECTION_TIMEOUTS.idleMs, config.SYNC_WAIT_SECONDS * 1000 + 30_000) },
+      onError: (error) => logger.error({ err: error }, 'server error'),
+    }),
+  );
   logger.info({ port: server.port, tls: Boolean(tls) }, 'api listening');
 
   return {

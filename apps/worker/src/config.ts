@@ -5,7 +5,6 @@ import { z } from 'zod';
 export const workerConfigSchema = z.object({
   REDIS_URL: fields.redisUrl,
   REDIS_PREFIX: fields.redisPrefix,
-  CHOREOS_DIR: z.string().default('choreos'),
   WORKER_HOST: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createSandbox, createStepLibrary } from '@ces/choreos';
+import { forVariable } from '@ces/config';
 import type { Logger } from '@ces/observability';
 import {
   createDefinitionStore,
@@ -120,21 +121,24 @@ export async function startWorkerService(
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
   let takingWork = false;
   let stopping = false;
+  const healthPort = config.WORKER_HEALTH_PORT;
   const health =
-    config.WORKER_HEALTH_PORT === undefined
+    healthPort === undefined
       ? undefined
-      : await startHealthServer({
-          port: config.WORKER_HEALTH_PORT,
-          registry: metrics.registry,
-          notReadyReasons: () => {
-            if (!takingWork) return [stopping ? 'stopping' : 'starting'];
-            const reasons: string[] = [];
-            if (redis.status !== 'ready') reasons.push('Redis is not connected');
-            if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
-            return reasons;
-          },
-          onError: (error) => log.error({ err: error }, 'health server error'),
-        });
+      : await forVariable('WORKER_HEALTH_PORT', () =>
+          startHealthServer({
+            port: healthPort,
+            registry: metrics.registry,
+            notReadyReasons: () => {
+              if (!takingWork) return [stopping ? 'stopping' : 'starting'];
+              const reasons: string[] = [];
+              if (redis.status !== 'ready') reasons.push('Redis is not connected');
+              if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
+              return reasons;
+            },
+            onError: (error) => log.error({ err: error }, 'health server error'),
+          }),
+        );
   if (health) log.info({ port: health.port }, 'worker health server listening');
   const unsubscribeCancel = events.onCancelRequested((id) => processor.cancel(id));
 

@@ -2,3 +2,4 @@ export { ConfigError, parseEnv } from './parse-env.ts';
 export { displayUrl } from './display-url.ts';
 export * as fields from './fields.ts';
 export { loadConfigOrExit } from './load-or-exit.ts';
+export { forVariable, listenVariables } from './for-variable.ts';
