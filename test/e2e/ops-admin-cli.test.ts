@@ -118,6 +118,27 @@ describe('admin command line, run as a real process against a running API', { ti
     expect(reset).toMatchObject({ user: 'dave', choreos: ['/Library/**'], updated: true });
   });
 
+  it('removes a user and an operator: their passwords stop working at once, and the list forgets them', async () => {
+    const password = 'a password for erin';
+    await adminJson(['users', 'add', 'tenant-x', 'erin', '--password-stdin'], `${password}\n`);
+    const erin = { account: 'tenant-x', name: 'erin', secret: password };
+    expect((await listChoreos(erin)).status).toBe(200);
+    expect(await adminJson(['users', 'remove', 'tenant-x', 'erin'])).toEqual({ account: 'tenant-x', user: 'erin', removed: true });
+    expect((await listChoreos(erin)).status).toBe(401);
+    expect((await adminJson(['accounts', 'show', 'tenant-x'])).credentials.map((c: { name: string }) => c.name)).not.toContain('erin');
+    const again = await admin(['users', 'remove', 'tenant-x', 'erin']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no user "erin" in account "tenant-x"');
+
+    const operatorPassword = 'a password for the night shift';
+    await adminJson(['operators', 'add', 'night', '--password-stdin'], `${operatorPassword}\n`);
+    const night = `Basic ${Buffer.from(`night:${operatorPassword}`).toString('base64')}`;
+    expect((await stack.http.request('GET', '/ops/workers', { headers: { authorization: night } })).status).toBe(200);
+    expect(await adminJson(['operators', 'remove', 'night'])).toEqual({ operator: 'night', removed: true });
+    expect((await stack.http.request('GET', '/ops/workers', { headers: { authorization: night } })).status).toBe(401);
+    expect((await adminJson(['operators', 'list'])).operators).not.toContain('night');
+  });
+
   it('answers mistakes with clear messages and exit codes', async () => {
     const unknownAccount = await admin(['keys', 'create', 'nope', 'robot']);
     expect(unknownAccount).toMatchObject({ code: 1, stdout: '' });

@@ -52,11 +52,17 @@ export interface AccountStore {
   putApp(account: string, name: string, key: string, choreos: string[], source?: CredentialSource): Promise<PutOutcome>;
   /** Creates or replaces an application's key; the new key is returned once and never stored. */
   issueAppKey(account: string, name: string, choreos?: string[]): Promise<string>;
-  revokeApp(account: string, name: string): Promise<boolean>;
+  /**
+   * Removes a user or an application: its secret stops working from the next request, and the
+   * accounts file cannot bring it back. False when there was no such live credential.
+   */
+  revokeCredential(account: string, kind: CredentialKind, name: string): Promise<boolean>;
   getCredential(account: string, kind: CredentialKind, name: string): Promise<StoredCredential | undefined>;
   listCredentials(account: string): Promise<CredentialSummary[]>;
   putOperator(name: string, password: string, source?: CredentialSource): Promise<PutOutcome>;
   getOperator(name: string): Promise<StoredCredential | undefined>;
+  /** Removes an operator, as `revokeCredential` does a user. */
+  revokeOperator(name: string): Promise<boolean>;
   listOperators(): Promise<string[]>;
 }
 
@@ -121,6 +127,16 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     return json === null ? undefined : (JSON.parse(json) as StoredCredential);
   }
 
+  async function revoke(key: string, name: string): Promise<boolean> {
+    // A tombstone rather than a deletion, so that the accounts file cannot bring the secret back.
+    // Announced even when there was nothing live: it also clears a record still remembered.
+    const live = (await readCredential(key, name)) !== undefined;
+    const tombstone: StoredCredential = { secretHash: '', choreos: [], created: Date.now(), source: 'admin', revoked: true };
+    // Only over a live record: a name never used (a typo) must not bar the accounts file from it.
+    await changeCredential(key, name, (multi) => (live ? multi.hset(key, name, JSON.stringify(tombstone)) : multi));
+    return live;
+  }
+
   /** A live credential: a revoked one is as good as absent. */
   async function readCredential(key: string, name: string): Promise<StoredCredential | undefined> {
     const record = await readRecord(key, name);
@@ -163,15 +179,8 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       return key;
     },
 
-    async revokeApp(account, name) {
-      // A tombstone rather than a deletion, so that the accounts file cannot bring the key back.
-      // Announced even when there was nothing live: it also clears a record still remembered.
-      const key = keys.accountApps(account);
-      const live = (await readCredential(key, name)) !== undefined;
-      const tombstone: StoredCredential = { secretHash: '', choreos: [], created: Date.now(), source: 'admin', revoked: true };
-      // Only over a live record: a name never used (a typo) must not bar the accounts file from it.
-      await changeCredential(key, name, (multi) => (live ? multi.hset(key, name, JSON.stringify(tombstone)) : multi));
-      return live;
+    revokeCredential(account, kind, name) {
+      return revoke(credentialsKey(account, kind), name);
     },
 
     getCredential(account, kind, name) {
@@ -201,8 +210,15 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       return readCredential(keys.operators(), name);
     },
 
+    revokeOperator(name) {
+      return revoke(keys.operators(), name);
+    },
+
     async listOperators() {
-      return (await redis.hkeys(keys.operators())).sort();
+      const entries = await redis.hgetall(keys.operators());
+      return Object.keys(entries)
+        .filter((name) => !(JSON.parse(entries[name]!) as StoredCredential).revoked)
+        .sort();
     },
   };
 }

@@ -82,7 +82,7 @@ describe('applyAccountsFile', () => {
     expect(await applyAccountsFile(store, file())).toEqual([]);
     expect(await authenticator.authenticate('demo', 'revoked', fileKey)).toMatchObject({ kind: 'app' });
 
-    expect(await store.revokeApp('demo', 'revoked')).toBe(true);
+    expect(await store.revokeCredential('demo', 'app', 'revoked')).toBe(true);
     const newKey = await store.issueAppKey('demo', 'rotated');
     await store.putOperator('oncall', 'changed by the operator');
 
@@ -96,9 +96,22 @@ describe('applyAccountsFile', () => {
     expect((await store.listCredentials('demo')).map((credential) => credential.name)).toEqual(['rotated', 'alice']);
   });
 
+  it('keeps a user and an operator the command line removed out, and lists them no more', async () => {
+    await waitUntilReady(redis);
+    await applyAccountsFile(store, file());
+    expect(await store.revokeCredential('demo', 'user', 'alice')).toBe(true);
+    expect(await store.revokeOperator('oncall')).toBe(true);
+    expect(await store.listOperators()).toEqual([]);
+
+    expect(await applyAccountsFile(store, file())).toEqual(expect.arrayContaining(['demo/user:alice', 'operator:oncall']));
+    expect(await authenticator.authenticate('demo', 'alice', 'file password 1')).toBeUndefined();
+    expect(await authenticator.authenticateOperator('oncall', 'operator password')).toBeUndefined();
+    expect(await store.revokeOperator('oncall')).toBe(false);
+  });
+
   it('lets the file have a name the command line revoked before it ever existed', async () => {
     await waitUntilReady(redis);
-    expect(await store.revokeApp('demo', 'typo')).toBe(false);
+    expect(await store.revokeCredential('demo', 'app', 'typo')).toBe(false);
     const withTypo: AccountsFile = { accounts: [{ name: 'demo', users: [], apps: [{ name: 'typo', key: fileKey, choreos: ['/**'] }] }], operators: [] };
     expect(await applyAccountsFile(store, withTypo)).toEqual([]);
     expect(await authenticator.authenticate('demo', 'typo', fileKey)).toMatchObject({ kind: 'app' });

@@ -85,7 +85,7 @@ describe('credential cache', () => {
     const app = await newApp();
     const cache = await cached();
     expect(await cache.getCredential(ACCOUNT, 'app', app)).toBeDefined();
-    expect(await admin.revokeApp(ACCOUNT, app)).toBe(true);
+    expect(await admin.revokeCredential(ACCOUNT, 'app', app)).toBe(true);
     await waitFor(async () => (await cache.getCredential(ACCOUNT, 'app', app)) === undefined, {
       timeoutMs: 2_000,
       what: 'the revocation to reach the cache',
@@ -119,7 +119,7 @@ describe('credential cache', () => {
     const app = await newApp();
     const cache = await cached();
     expect(await cache.getCredential(ACCOUNT, 'app', app)).toBeDefined();
-    expect(await cache.revokeApp(ACCOUNT, app)).toBe(true);
+    expect(await cache.revokeCredential(ACCOUNT, 'app', app)).toBe(true);
     expect(await cache.getCredential(ACCOUNT, 'app', app)).toBeUndefined();
   });
 
@@ -157,7 +157,7 @@ describe('credential cache', () => {
       };
       subscriber.on('message', onMessage);
     });
-    await admin.revokeApp(ACCOUNT, app);
+    await admin.revokeCredential(ACCOUNT, 'app', app);
     await announced;
     release();
 
@@ -218,7 +218,7 @@ describe('credential cache', () => {
       { what: 'the cache to remember again' },
     );
     // And listening again: a revocation through the store clears it.
-    await admin.revokeApp(ACCOUNT, remembered);
+    await admin.revokeCredential(ACCOUNT, 'app', remembered);
     await waitFor(async () => (await cache.getCredential(ACCOUNT, 'app', remembered)) === undefined, {
       timeoutMs: 2_000,
       what: 'the revocation after the reconnection',
@@ -253,7 +253,7 @@ describe('credential cache', () => {
     await listener.subscribe(keys.credentialsChangedChannel());
     const app = await newApp();
     await admin.issueAppKey(ACCOUNT, app);
-    await admin.revokeApp(ACCOUNT, app);
+    await admin.revokeCredential(ACCOUNT, 'app', app);
     await admin.putUser(ACCOUNT, 'carol', 'a password of some length', []);
     await admin.putOperator('oncall', 'another password');
     const apps = keys.accountApps(ACCOUNT);

@@ -128,7 +128,8 @@ export async function createCachedAccountStore(deps: {
     putUser: (...args) => thenForgetAll(store.putUser(...args)),
     putApp: (...args) => thenForgetAll(store.putApp(...args)),
     issueAppKey: (...args) => thenForgetAll(store.issueAppKey(...args)),
-    revokeApp: (...args) => thenForgetAll(store.revokeApp(...args)),
+    revokeCredential: (...args) => thenForgetAll(store.revokeCredential(...args)),
+    revokeOperator: (...args) => thenForgetAll(store.revokeOperator(...args)),
     putOperator: (...args) => thenForgetAll(store.putOperator(...args)),
 
     getCredential(account: string, kind: CredentialKind, name: string) {

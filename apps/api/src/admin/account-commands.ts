@@ -103,7 +103,7 @@ export async function rotateKey(context: CommandContext, account: string, app: s
 
 export async function revokeKey(context: CommandContext, account: string, app: string) {
   await requireAccount(context, account);
-  if (!(await context.accounts.revokeApp(account, app))) throw new AdminError(`no application "${app}" in account "${account}"`);
+  if (!(await context.accounts.revokeCredential(account, 'app', app))) throw new AdminError(`no application "${app}" in account "${account}"`);
   emit(context, { account, app, revoked: true }, [`Revoked application "${app}" of account "${account}"; its key no longer works.`]);
 }
 
@@ -115,6 +115,17 @@ export async function addOperator(context: CommandContext, name: string, passwor
     `${existed ? 'Updated' : 'Added'} operator "${name}".`,
     ...(password === undefined ? ['Its password is shown this once; store it now:', secret] : []),
   ]);
+}
+
+export async function removeUser(context: CommandContext, account: string, user: string) {
+  await requireAccount(context, account);
+  if (!(await context.accounts.revokeCredential(account, 'user', user))) throw new AdminError(`no user "${user}" in account "${account}"`);
+  emit(context, { account, user, removed: true }, [`Removed user "${user}" of account "${account}"; its password no longer works.`]);
+}
+
+export async function removeOperator(context: CommandContext, name: string) {
+  if (!(await context.accounts.revokeOperator(name))) throw new AdminError(`no operator "${name}"`);
+  emit(context, { operator: name, removed: true }, [`Removed operator "${name}"; its password no longer works.`]);
 }
 
 export async function listOperators(context: CommandContext) {

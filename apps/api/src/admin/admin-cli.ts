@@ -1,6 +1,18 @@
 import { parseArgs } from 'node:util';
 import { ACCOUNT_NAME, AccountError, CREDENTIAL_NAME, isValidChoreoPattern } from '@ces/accounts';
-import { addOperator, addUser, createAccount, createKey, listAccounts, listOperators, revokeKey, rotateKey, showAccount } from './account-commands.ts';
+import {
+  addOperator,
+  addUser,
+  createAccount,
+  createKey,
+  listAccounts,
+  listOperators,
+  removeOperator,
+  removeUser,
+  revokeKey,
+  rotateKey,
+  showAccount,
+} from './account-commands.ts';
 import { AdminError, EXIT, UsageError } from './admin-error.ts';
 import type { CommandContext } from './command-context.ts';
 import { listExecutions, terminate } from './execution-commands.ts';
@@ -14,11 +26,13 @@ Accounts
   users add <account> <user> [--choreo P]...     add a user, or reset its password (and its patterns,
         [--password-stdin]                       when given); the password is read from stdin, or
                                                  generated and shown once
+  users remove <account> <user>                  remove the user (its password stops working at once)
   keys create <account> <app> [--choreo P]...    create an application; its key is shown once
   keys rotate <account> <app> [--choreo P]...    give it a new key (the old one stops working at once)
   keys revoke <account> <app>                    remove the application and its key
   operators add <name> [--password-stdin]        add an operator (may use /ops and /metrics), or reset
                                                  its password
+  operators remove <name>                        remove the operator (its password stops working at once)
   operators list
 
 Executions
@@ -57,6 +71,7 @@ const COMMANDS: Record<string, Command> = {
     options: ['choreo', 'passwordStdin'],
     run: async (c, [account, user], parsed) => addUser(c, account!, user!, patterns(parsed), await stdinSecret(c, parsed)),
   },
+  'users remove': { args: ['account', 'user'], run: (c, [account, user]) => removeUser(c, account!, user!) },
   'keys create': {
     args: ['account', 'app'],
     options: ['choreo'],
@@ -73,6 +88,7 @@ const COMMANDS: Record<string, Command> = {
     options: ['passwordStdin'],
     run: async (c, [name], parsed) => addOperator(c, name!, await stdinSecret(c, parsed)),
   },
+  'operators remove': { args: ['name'], run: (c, [name]) => removeOperator(c, name!) },
   'operators list': { args: [], run: (c) => listOperators(c) },
   'executions list': {
     args: [],
