@@ -55,7 +55,9 @@ describe('the API while Redis is unreachable', () => {
     expect(run.status).toBe(503);
     expect(run.headers['retry-after']).toBeDefined();
     expect(run.text).toContain('<code>SERVICE_UNAVAILABLE</code>');
-    expect((await stack.http.request('GET', '/readyz')).status).toBe(503);
+    const ready = await stack.http.request('GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.headers['retry-after']).toBe('2');
     expect((await stack.http.request('GET', '/healthz')).status).toBe(200);
 
     redis = await startLocalRedis({ dataDir: redisDir, port: redis.port, appendOnly: true });

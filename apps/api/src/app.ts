@@ -10,7 +10,7 @@ import type { AppEnv } from './app-env.ts';
 import { ApiError } from './errors/api-error.ts';
 import type { OutputReadGate } from './output-read-gate.ts';
 import { CLIENT_CLOSED_REQUEST_STATUS, ClientClosedRequest } from './errors/client-closed-request.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from './errors/error-catalogue.ts';
+import { ERROR_CATALOGUE, UNAVAILABLE_RETRY_AFTER_SECONDS, type ErrorCode } from './errors/error-catalogue.ts';
 import { errorBody } from './formats/representations.ts';
 import { respond } from './formats/respond.ts';
 import { accessLog } from './middleware/access-log.ts';
@@ -122,7 +122,7 @@ function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error)) {
     code = 'SERVICE_UNAVAILABLE';
     message = ERROR_CATALOGUE.SERVICE_UNAVAILABLE.message;
-    headers = { 'Retry-After': '2' };
+    headers = { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS };
     deps.logger.warn({ requestId: requestIdValue, err: error }, 'request failed while Redis is unavailable or slow');
   } else {
     code = 'INTERNAL_ERROR';

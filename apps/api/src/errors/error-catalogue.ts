@@ -18,3 +18,6 @@ export const ERROR_CATALOGUE = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Retry-After of every answer that says Redis is unavailable: a restart or failover takes seconds. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = '2';

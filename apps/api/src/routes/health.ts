@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/error-catalogue.ts';
 
 /** Paths that balancers probe, often every few seconds. */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
@@ -21,6 +22,7 @@ export function healthRoutes(deps: { probe: HealthProbe }) {
     .get('/readyz', async (c) => {
       const redis = await deps.probe.redisAnswers();
       const workers = redis ? await deps.probe.liveWorkers().catch(() => 0) : 0;
-      return c.json({ status: redis ? 'ready' : 'unavailable', redis: redis ? 'up' : 'down', workers }, redis ? 200 : 503);
+      const body = { status: redis ? 'ready' : 'unavailable', redis: redis ? 'up' : 'down', workers };
+      return redis ? c.json(body, 200) : c.json(body, 503, { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS });
     });
 }
