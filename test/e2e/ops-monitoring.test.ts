@@ -102,6 +102,10 @@ describe('operations: metrics, live workers and operator access over real proces
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
 
+    const slash = await opsGet('/ops/queues/');
+    expect(slash.status).toBe(308);
+    expect(slash.headers.location).toBe('/ops/queues');
+
     const api = await opsGet('/ops/queues/api/queues');
     expect(api.status, api.text).toBe(200);
     const queues = api.json().queues as { name: string; readOnlyMode: boolean }[];

@@ -23,6 +23,8 @@ export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   const ops = new Hono<AppEnv>();
   ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
+  // The dashboard's own links are relative to `/ops/queues/`, which its router does not answer.
+  ops.get('/queues/', (c) => c.redirect(`${OPS_PATH}/queues`, 308));
   ops.route('/queues', opsQueuesRoute({ queue: deps.queue, basePath: `${OPS_PATH}/queues` }) as unknown as Hono<AppEnv>);
   return ops;
 }
