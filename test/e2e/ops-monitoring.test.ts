@@ -73,6 +73,7 @@ describe('operations: metrics, live workers and operator access over real proces
       const anonymous = await stack.http.request('GET', path);
       expect(anonymous.status, path).toBe(401);
       expect(anonymous.headers['www-authenticate'], path).toMatch(/^Basic realm=/);
+      expect(anonymous.json().error.message, path).toContain("an operator's name and password");
       const account = await stack.http.request('GET', path, { headers: alice });
       expect(account.status, path).toBe(403);
       expect(account.json().error.code, path).toBe('FORBIDDEN');

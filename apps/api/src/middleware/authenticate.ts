@@ -29,9 +29,12 @@ export function parseDomainHeader(header: string | undefined): string | undefine
  * Every failed authentication gets this same answer — missing header, unknown account or name,
  * wrong secret — so that it tells a prober nothing about which part was wrong.
  */
-export function unauthorized() {
-  return new ApiError('UNAUTHORIZED', undefined, { headers: CHALLENGE });
+export function unauthorized(message?: string) {
+  return new ApiError('UNAUTHORIZED', message, { headers: CHALLENGE });
 }
+
+/** Said on `/ops` and `/metrics`, where the catalogue's words (an account's user or application) would mislead. */
+const OPERATOR_UNAUTHORIZED = "Authentication is required: HTTP Basic with an operator's name and password.";
 
 /**
  * Account users and applications: the account comes from the domain header, and must agree with
@@ -79,7 +82,7 @@ export function authenticateOperator(options: { authentication: Authentication }
   const { authenticator } = options.authentication;
   return async (c, next) => {
     const credentials = parseBasicAuthorization(c.req.header('authorization'));
-    if (!credentials) throw unauthorized();
+    if (!credentials) throw unauthorized(OPERATOR_UNAUTHORIZED);
     // An account's credentials that verify are a known caller without the right (403), but they
     // cost hashes like any failure, and are counted so: an application key is told apart first,
     // for nothing; a password after the operator's check, for up to two hashes.
@@ -94,8 +97,8 @@ export function authenticateOperator(options: { authentication: Authentication }
         return { principal: await authenticator.authenticate(account, credentials[0], credentials[1]), failures: 2 };
       },
     });
-    if (!principal) throw unauthorized();
-    if (principal.kind !== 'operator') throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops.');
+    if (!principal) throw unauthorized(OPERATOR_UNAUTHORIZED);
+    if (principal.kind !== 'operator') throw new ApiError('FORBIDDEN', 'Only operators of the service may use /ops and /metrics.');
     c.set('principal', principal);
     await next();
   };
