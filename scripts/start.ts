@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
-import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
+import { CONFIG_EXIT_CODE, ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import {
   ensureSelfSignedCertificate,
   isPortFree,
@@ -104,13 +104,21 @@ try {
     ...(tls ? { TLS_CERT_FILE: tls.certFile, TLS_KEY_FILE: tls.keyFile } : {}),
   };
   const onExit = ({ name, code, signal, restarting }: { name: string; code: number | null; signal: string | null; restarting: boolean }) => {
-    if (!stopping) say(`${name} exited (${signal ?? `code ${code}`})${restarting ? '; restarting it' : ''}`);
+    if (stopping) return;
+    if (code === CONFIG_EXIT_CODE) {
+      // Starting it again would only print the same refusal: stop, with the reason last on screen.
+      process.stderr.write(`[start] ${name} refused its configuration (the variables named above); stopping\n`);
+      void stopAll(1);
+      return;
+    }
+    say(`${name} exited (${signal ?? `code ${code}`})${restarting ? '; restarting it' : ''}`);
   };
-  api = new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], env, restart: true, onExit });
+  const supervision = { env, restart: true, noRestartExitCode: CONFIG_EXIT_CODE, onExit };
+  api = new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], ...supervision });
   children.push(api);
   for (let i = 1; i <= config.WORKERS; i += 1) {
     children.push(
-      new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], env, restart: true, onExit }),
+      new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], ...supervision }),
     );
   }
   for (const child of children) child.start();

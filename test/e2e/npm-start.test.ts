@@ -153,6 +153,27 @@ describe('npm start stopping with a run in a long wait', () => {
   });
 });
 
+describe('npm start with a worker variable that is wrong', () => {
+  it('stops at once, the variable named, rather than restart the worker again and again', { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ces-start-bad-'));
+    try {
+      const port = await findFreePort();
+      const result = spawnSync(process.execPath, [START], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(port), WORKERS: '1', DATA_DIR: dataDir, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', WORKER_CONCURRENCY: '0' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status, result.stdout + result.stderr).toBe(1);
+      expect(result.stderr).toMatch(/WORKER_CONCURRENCY:/);
+      expect(result.stderr).toContain('[start] worker 1 refused its configuration');
+      expect(result.stdout).not.toContain('restarting it');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm start without redis-server', () => {
   it('says how to install it and exits 1', () => {
     // A PATH with node alone: no redis-server to be found.

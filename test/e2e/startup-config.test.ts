@@ -5,6 +5,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_EXIT_CODE } from '@ces/config';
 import { isolatedPrefix } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -20,17 +21,17 @@ function start(entry: 'api' | 'worker', env: Record<string, string>) {
 
 // A bad value must stop the process before it touches anything, naming the variable.
 describe('processes refuse a bad configuration', () => {
-  it('the API names each bad variable and exits 1', () => {
+  it('the API names each bad variable and exits with the configuration status', () => {
     const result = start('api', { RETENTION_SECONDS: '60', PORT: 'eighty', TRUST_PROXY: 'perhaps' });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(CONFIG_EXIT_CODE);
     expect(result.stderr).toMatch(/RETENTION_SECONDS: must be at least 300/);
     expect(result.stderr).toMatch(/PORT:/);
     expect(result.stderr).toMatch(/TRUST_PROXY:/);
   });
 
-  it('a worker names a bad concurrency and a bad Redis URL and exits 1', () => {
+  it('a worker names a bad concurrency and a bad Redis URL and exits with the configuration status', () => {
     const result = start('worker', { WORKER_CONCURRENCY: '0', REDIS_URL: 'http://localhost' });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(CONFIG_EXIT_CODE);
     expect(result.stderr).toMatch(/WORKER_CONCURRENCY:/);
     expect(result.stderr).toMatch(/REDIS_URL:/);
   });
@@ -61,13 +62,13 @@ describe('processes refuse a value that does not work', () => {
     ['PORT', { get PORT() { return String(takenPort); } }],
   ])('the API names %s', (variable, env) => {
     const result = start('api', { ...common(), ...env });
-    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.status, result.stdout + result.stderr).toBe(CONFIG_EXIT_CODE);
     expect(result.stdout).toContain(`invalid configuration:\\n  ${variable}: `);
   });
 
   it('a worker names WORKER_HEALTH_PORT when the port is taken', () => {
     const result = start('worker', { ...common(), WORKER_HEALTH_PORT: String(takenPort) });
-    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.status, result.stdout + result.stderr).toBe(CONFIG_EXIT_CODE);
     expect(result.stdout).toContain('invalid configuration:\\n  WORKER_HEALTH_PORT: ');
     expect(result.stdout).toContain('EADDRINUSE');
   });

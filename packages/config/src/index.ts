@@ -1,4 +1,4 @@
-export { ConfigError, parseEnv } from './parse-env.ts';
+export { CONFIG_EXIT_CODE, ConfigError, parseEnv } from './parse-env.ts';
 export { displayUrl } from './display-url.ts';
 export * as fields from './fields.ts';
 export { loadConfigOrExit } from './load-or-exit.ts';

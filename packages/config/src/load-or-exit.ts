@@ -2,7 +2,7 @@ import { ConfigError } from './parse-env.ts';
 
 /**
  * For entry points: parses the configuration, or prints which variables are wrong and exits
- * with status 1, the way a process must refuse to start on a bad value.
+ * with CONFIG_EXIT_CODE, the way a process must refuse to start on a bad value.
  */
 export function loadConfigOrExit<Config>(processName: string, load: () => Config): Config {
   try {
@@ -10,7 +10,7 @@ export function loadConfigOrExit<Config>(processName: string, load: () => Config
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${processName}: ${error.message}\n`);
-      process.exit(1);
+      process.exit(error.exitCode);
     }
     throw error;
   }

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 
+/**
+ * Exit status of a process that refuses its configuration (EX_CONFIG of sysexits.h): starting it
+ * again cannot help, so a supervisor that sees it stops rather than restarts.
+ */
+export const CONFIG_EXIT_CODE = 78;
+
 /** Raised when the environment does not satisfy a schema; the message names every bad variable. */
 export class ConfigError extends Error {
   readonly variables: string[];
+  readonly exitCode = CONFIG_EXIT_CODE;
 
   constructor(issues: { variable: string; problem: string }[]) {
     super(

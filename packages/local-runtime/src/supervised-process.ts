@@ -8,6 +8,8 @@ export interface SupervisedProcessOptions {
   env: Record<string, string | undefined>;
   /** Restart after an unexpected exit, with a growing delay (capped at 5 s). */
   restart: boolean;
+  /** An exit with this status is never restarted: the process refused its configuration. */
+  noRestartExitCode?: number;
   onExit?: (event: { name: string; code: number | null; signal: NodeJS.Signals | null; restarting: boolean }) => void;
 }
 
@@ -39,7 +41,7 @@ export class SupervisedProcess {
     this.child = child;
     const startedAt = Date.now();
     const ended = (code: number | null, signal: NodeJS.Signals | null) => {
-      const restarting = !this.stopping && this.options.restart;
+      const restarting = !this.stopping && this.options.restart && code !== this.options.noRestartExitCode;
       this.options.onExit?.({ name: this.options.name, code, signal, restarting });
       if (!restarting) return;
       // A process that ran for a while earns a quick restart; a crash loop backs off.

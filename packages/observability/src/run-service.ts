@@ -7,8 +7,8 @@ export interface StoppableService {
 /**
  * Starts a long-running service and stops it cleanly on SIGTERM or SIGINT, or when the service
  * reports through `fail` that it cannot go on (then with status 1, so that a supervisor starts it
- * again). Startup failures and stops that overrun `stopTimeoutMs` end the process with status 1,
- * after logging why.
+ * again). Startup failures and stops that overrun `stopTimeoutMs` end the process with status 1
+ * (or the failure's own `exitCode`, as a configuration error has), after logging why.
  */
 export async function runService(options: {
   name: string;
@@ -43,7 +43,9 @@ export async function runService(options: {
   };
   service = await options.start(fail).catch((error: unknown) => {
     logger.fatal({ err: error }, `${name} failed to start`);
-    process.exit(1);
+    // A configuration error says which status means "do not restart me" (see @ces/config).
+    const exitCode = (error as { exitCode?: unknown }).exitCode;
+    process.exit(typeof exitCode === 'number' ? exitCode : 1);
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
