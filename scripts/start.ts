@@ -128,6 +128,8 @@ try {
   say(`ready: API on ${scheme}://localhost:${config.PORT}/service-api/1.0 with ${config.WORKERS} worker processes`);
   if (demo) {
     say(`demo account "demo": user admin / ${demo.password}, application demo-app / ${demo.key}`);
+    say(`operator (for /ops and /metrics): oncall / ${demo.operatorPassword}`);
+    if (!demo.created) say(`as written in ${demo.file} at the first start; the admin command line may have changed them since`);
     say('try it:');
     process.stdout.write(
       `curl --cacert ${tls!.certFile} -u 'demo-app:${demo.key}' -H 'x-service-domain: /demo/master' ` +
@@ -144,7 +146,8 @@ try {
 
 /** A demo account made once with random secrets, so `npm start` works with nothing prepared. */
 function ensureDemoAccounts(file: string) {
-  if (!existsSync(file)) {
+  const created = !existsSync(file);
+  if (created) {
     const secrets = { password: randomBytes(12).toString('base64url'), key: randomBytes(32).toString('base64url') };
     const accounts = {
       accounts: [
@@ -159,7 +162,13 @@ function ensureDemoAccounts(file: string) {
     writeFileSync(file, JSON.stringify(accounts, null, 2), { mode: 0o600 });
   }
   const parsed = JSON.parse(readFileSync(file, 'utf8'));
-  return { file, password: parsed.accounts[0].users[0].password as string, key: parsed.accounts[0].apps[0].key as string };
+  return {
+    file,
+    created,
+    password: parsed.accounts[0].users[0].password as string,
+    key: parsed.accounts[0].apps[0].key as string,
+    operatorPassword: parsed.operators[0].password as string,
+  };
 }
 
 /** Polls /readyz until Redis answers and every worker has sent its first heartbeat. */

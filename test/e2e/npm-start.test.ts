@@ -95,9 +95,13 @@ describe('npm start', () => {
     expect(answer.execution.status).toBe('SUCCESS');
   });
 
-  it('keeps its certificate and demo account under the data folder', () => {
+  it('keeps its certificate and demo account under the data folder, and names the operator', () => {
     expect(output).toContain(join(dataDir, 'tls'));
     expect(output).toMatch(/demo account "demo"/);
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-accounts.json'), 'utf8'));
+    expect(output).toContain(`operator (for /ops and /metrics): oncall / ${demo.operators[0].password}`);
+    // Made just now: nothing to warn of yet.
+    expect(output).not.toContain('may have changed them since');
   });
 
   it('stops every process it started on SIGTERM', async () => {
