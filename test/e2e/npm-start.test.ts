@@ -43,6 +43,21 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/**
+ * Kills a start and everything it started. Its children have process groups of their own, so
+ * killing it alone would leave them running; a test that stops early must not leave them behind.
+ */
+function killTree(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  for (const pid of [child.pid, ...descendants(child.pid)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
 /** `scripts/start.ts` with this environment, its output gathered; resolves once it says it is ready. */
 async function startService(env: Record<string, string>): Promise<{ process: ChildProcess; output: () => string }> {
   let output = '';
@@ -78,9 +93,7 @@ describe('npm start', () => {
   });
 
   afterAll(async () => {
-    if (start.exitCode === null) {
-      start.kill('SIGKILL');
-    }
+    if (start.exitCode === null) killTree(start);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -151,7 +164,7 @@ describe('npm start stopping with a run in a long wait', () => {
       expect(code, output()).toBe(0);
       expect(output()).toMatch(new RegExp(`"executionId":"${id}".*"msg":"execution handed back"`));
     } finally {
-      if (start.exitCode === null) start.kill('SIGKILL');
+      if (start.exitCode === null) killTree(start);
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
