@@ -35,7 +35,7 @@ describe('workers shared between accounts', () => {
   it('runs at most the limit of one account at once, and another account’s run past its backlog', async () => {
     const { alice, bob } = stack.credentials;
     const backlog: string[] = [];
-    for (let i = 0; i < 12; i += 1) backlog.push(await stack.startRun('Test/Waits', alice, { StepMilliseconds: '40' }));
+    for (let i = 0; i < 13; i += 1) backlog.push(await stack.startRun('Test/Waits', alice, { StepMilliseconds: '40' }));
     await waitFor(async () => (await held(backlog)).held === 2, { what: 'two of the backlog to be taken' });
 
     const other = await stack.startRun('Test/Quick', bob);
@@ -44,6 +44,13 @@ describe('workers shared between accounts', () => {
     // Eight places in all, two for the account with the backlog: most of it still waits.
     const whenOtherEnded = await held(backlog);
     expect(whenOtherEnded.running - whenOtherEnded.held).toBeGreaterThanOrEqual(6);
+
+    // A run put back to wait is still a queued run: terminated at once, its job gone (or, when the
+    // DELETE meets a worker refusing it that very instant, as soon as it is next taken).
+    const last = backlog.pop()!;
+    await waitFor(async () => (await stack.redis.hget(stack.keys.execution(last), 'deferrals')) !== null, { what: 'the last run to be put back to wait' });
+    expect((await stack.call('DELETE', `/choreo-executions/${last}`, alice)).status).toBe(204);
+    expect((await stack.waitForEnd(last, alice)).status).toBe('TERMINATED_MANUALLY');
 
     let most = 0;
     await waitFor(
