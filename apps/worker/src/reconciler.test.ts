@@ -38,18 +38,25 @@ describe('reconciler', () => {
     queueConnection.disconnect();
   });
 
-  async function running(ageMs: number): Promise<string> {
+  async function running(ageMs: number, at = Date.now()): Promise<string> {
     counter += 1;
-    const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: Date.now() - ageMs });
+    const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: at - ageMs });
     expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
     return execution.id;
   }
 
-  const reconcile = async () => {
+  const reconcile = async (options: { pageSize?: number; workerId?: string } = {}) => {
     // The lock lets one reconciler run per interval; each test step wants its own pass.
     await redis.del(keys.reconcilerLock());
-    return createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce();
+    return createReconciler({ redis, keys, executions: executions(), queue, workerId: options.workerId ?? 'w', logger, ...options }).reconcileOnce();
   };
+
+  /** Ends what a test left RUNNING and empties the queue, so that the next test's passes see only its own. */
+  async function endAll(ids: string[]) {
+    for (const id of ids) await executions().finish(id, { status: 'SUCCESS' });
+    await queue.obliterate({ force: true });
+    await redis.del(keys.reconcilerCursor());
+  }
 
   it('takes out of the running indexes an execution whose record is gone, freeing its quota', async () => {
     await redis.sadd(keys.accounts(), 'acme');
@@ -77,8 +84,37 @@ describe('reconciler', () => {
     await redis.set(keys.reconcilerLock(), 'other', 'PX', 10_000);
     await queue.remove(orphan);
     expect(await createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce()).toEqual({ requeued: [], failed: [] });
-    for (const id of [orphan, queued, young]) await executions().finish(id, { status: 'SUCCESS' });
-    await queue.obliterate({ force: true });
+    await endAll([orphan, queued, young]);
+  });
+
+  it('walks a backlog of old queued runs a page a pass, whichever worker passes, and reaches the orphan behind it', async () => {
+    const now = Date.now();
+    const queued: string[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      const id = await running(ORPHAN_GRACE_MS + 60_000 - i, now);
+      await enqueueExecution(queue, id);
+      queued.push(id);
+    }
+    const orphan = await running(ORPHAN_GRACE_MS + 60_000 - 7, now);
+
+    // Three a pass: the first two passes find every job held.
+    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [], failed: [] });
+    expect(await reconcile({ pageSize: 3, workerId: 'w2' })).toEqual({ requeued: [], failed: [] });
+    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [orphan], failed: [] });
+    // That page was the last: the walk starts again from the oldest.
+    await queue.remove(queued[0]!);
+    expect(await reconcile({ pageSize: 3 })).toEqual({ requeued: [queued[0]], failed: [] });
+    await endAll([...queued, orphan]);
+  });
+
+  it('skips no run that shares its start time with the end of a page', async () => {
+    const at = Date.now() - ORPHAN_GRACE_MS - 60_000;
+    // Start times: one alone, then four together, then three together: pages of three meet both groups.
+    const orphans = [await running(0, at), ...(await Promise.all([1, 1, 1, 1, 2, 2, 2].map((offset) => running(0, at + offset))))];
+    const requeued: string[] = [];
+    for (let pass = 0; pass < 5; pass += 1) requeued.push(...(await reconcile({ pageSize: 3 })).requeued);
+    expect(requeued.sort()).toEqual([...orphans].sort());
+    await endAll(orphans);
   });
 
   it('ends as ERROR a RUNNING execution whose job failed for good', async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@ces/observability';
-import { enqueueExecution, type ExecutionJobData, type ExecutionStore, type KeySpace } from '@ces/store';
+import { enqueueExecution, jobHolds, type ExecutionJobData, type ExecutionStore, type KeySpace } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { endFailedExecution, type ExecutionEndListener } from './end-failed-execution.ts';
@@ -7,6 +7,14 @@ import { endFailedExecution, type ExecutionEndListener } from './end-failed-exec
 export const RECONCILE_INTERVAL_MS = 10_000;
 /** An execution younger than this may still be on its way into the queue. */
 export const ORPHAN_GRACE_MS = 30_000;
+/**
+ * Old RUNNING executions one pass looks at. Behind a backlog there may be far more than a pass
+ * should look at in one go: the passes walk through them a page at a time, oldest first, and
+ * start again from the oldest once they have reached the youngest.
+ */
+export const RECONCILE_PAGE_SIZE = 2_000;
+/** How long a walk keeps its place when no pass takes it further (every worker gone). */
+const CURSOR_TTL_MS = 10 * 60_000;
 
 export interface ReconcileReport {
   /** Queued again: they had no job at all (or a completed one). */
@@ -16,8 +24,8 @@ export interface ReconcileReport {
 }
 
 /**
- * Makes sure no execution stays RUNNING forever. It looks at every RUNNING execution older than
- * ORPHAN_GRACE_MS and at its job:
+ * Makes sure no execution stays RUNNING forever. It looks at the RUNNING executions older than
+ * ORPHAN_GRACE_MS, a page a pass, and at their jobs:
  * - waiting, delayed, prioritized or active: someone has it. An active job whose worker died is
  *   BullMQ's to recover: its lock lapses and the stall check of any live worker puts it back;
  * - no job (an API that died between recording and queueing a run, a job lost with a Redis that
@@ -26,7 +34,8 @@ export interface ReconcileReport {
  * - failed for good (out of attempts, or stalled too often) while the worker that saw it fail
  *   could not record it: it ends as ERROR, since running it again would fail the same way.
  * One worker at a time does this, under a lock with a TTL; every worker tries at start and then
- * every RECONCILE_INTERVAL_MS.
+ * every RECONCILE_INTERVAL_MS, and takes the walk on from where the last pass left it. A page's
+ * jobs are looked up in one round trip, each in constant time, however long the queue.
  */
 export function createReconciler(deps: {
   redis: Redis;
@@ -36,18 +45,43 @@ export function createReconciler(deps: {
   workerId: string;
   logger: Logger;
   onExecutionEnd?: ExecutionEndListener;
+  /** RECONCILE_PAGE_SIZE when absent. */
+  pageSize?: number;
 }) {
   const { redis, keys, executions, queue, logger } = deps;
+  const pageSize = deps.pageSize ?? RECONCILE_PAGE_SIZE;
+
+  /** The next page of old RUNNING executions, oldest first; moves the walk's place past it. */
+  async function nextPage(now: number): Promise<{ id: string; starttime: number }[]> {
+    const upToStarttime = now - ORPHAN_GRACE_MS;
+    const place = await redis.get(keys.reconcilerCursor());
+    // One more than a page, to see whether the next page starts with this one's last start time.
+    const found = await executions.runningBetween({ ...(place === null ? {} : { afterStarttime: Number(place) }), upToStarttime, limit: pageSize + 1 });
+    if (found.length <= pageSize) {
+      // The youngest old execution is in this page: the next pass starts again from the oldest.
+      await redis.del(keys.reconcilerCursor());
+      return found;
+    }
+    // The next page starts after this one's last start time, so the executions of that start time
+    // that did not fit are left to it; should the whole page share one, this page takes them all.
+    let page = found.slice(0, pageSize);
+    const last = page[pageSize - 1]!.starttime;
+    if (found[pageSize]!.starttime === last) {
+      page = page[0]!.starttime === last ? await executions.runningBetween({ afterStarttime: last - 1, upToStarttime: last }) : page.filter((entry) => entry.starttime !== last);
+    }
+    await redis.set(keys.reconcilerCursor(), String(page[page.length - 1]!.starttime), 'PX', CURSOR_TTL_MS);
+    return page;
+  }
 
   async function reconcileOnce(now = Date.now()): Promise<ReconcileReport> {
     const report: ReconcileReport = { requeued: [], failed: [] };
     const locked = await redis.set(keys.reconcilerLock(), deps.workerId, 'PX', RECONCILE_INTERVAL_MS, 'NX');
     if (locked !== 'OK') return report;
-    for (const { id, starttime } of await executions.runningIds(10_000)) {
-      // Oldest first: the rest are younger still.
-      if (now - starttime < ORPHAN_GRACE_MS) break;
-      const state = await queue.getJobState(id);
-      if (state !== 'unknown' && state !== 'completed' && state !== 'failed') continue;
+    const page = await nextPage(now);
+    const holds = await jobHolds(redis, queue, page.map((entry) => entry.id));
+    for (const [index, { id }] of page.entries()) {
+      const hold = holds[index];
+      if (hold === 'held') continue;
       // Read after the job: a run that ended meanwhile is seen as ended here.
       const record = await executions.get(id);
       if (!record) {
@@ -57,17 +91,17 @@ export function createReconciler(deps: {
         continue;
       }
       if (record.status !== 'RUNNING') continue;
-      if (state === 'failed') {
+      if (hold === 'failed') {
         if (await endFailedExecution(deps, record)) {
           report.failed.push(id);
           logger.warn({ executionId: id }, 'running execution had a failed job; ended it as ERROR');
         }
         continue;
       }
-      if (state === 'completed') await queue.remove(id);
+      if (hold === 'completed') await queue.remove(id);
       await enqueueExecution(queue, id);
       report.requeued.push(id);
-      logger.warn({ executionId: id, jobState: state }, 'running execution had no job; queued it again');
+      logger.warn({ executionId: id, jobState: hold }, 'running execution had no job; queued it again');
     }
     return report;
   }

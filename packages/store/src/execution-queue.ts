@@ -36,3 +36,38 @@ export function createExecutionQueue(deps: { connection: Redis; keys: KeySpace }
 export function enqueueExecution(queue: Queue<ExecutionJobData>, executionId: string, accepted?: NewExecution) {
   return queue.add('run', accepted ? { executionId, accepted } : { executionId }, { jobId: executionId });
 }
+
+/**
+ * What BullMQ holds for an execution's job: `held` (waiting, prioritized, delayed or active: a
+ * worker has it or will), `failed` (for good), `completed`, or `none` (no job at all).
+ */
+export type JobHold = 'held' | 'failed' | 'completed' | 'none';
+
+/**
+ * The jobs of many executions at once, in one round trip of three look-ups each: does the job's
+ * hash exist, and is it in the failed or the completed set. BullMQ's `getJobState` would answer
+ * the same, but it finds a waiting job with LPOS, a scan of the wait list: asked of every old
+ * execution behind a backlog of B queued runs, it cost Redis O(B) per run and O(B²) in all
+ * (20,000 queued runs: 5.5 s of Redis per pass of the reconciler).
+ */
+export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, executionIds: readonly string[]): Promise<JobHold[]> {
+  if (executionIds.length === 0) return [];
+  const pipeline = redis.pipeline();
+  for (const id of executionIds) {
+    pipeline.exists(queue.toKey(id));
+    pipeline.zscore(queue.keys.failed!, id);
+    pipeline.zscore(queue.keys.completed!, id);
+  }
+  const replies = (await pipeline.exec()) ?? [];
+  const answer = (index: number) => {
+    const [error, value] = replies[index] ?? [new Error('no reply')];
+    if (error) throw error;
+    return value;
+  };
+  return executionIds.map((_, i) => {
+    if (answer(3 * i) === 0) return 'none';
+    if (answer(3 * i + 1) !== null) return 'failed';
+    if (answer(3 * i + 2) !== null) return 'completed';
+    return 'held';
+  });
+}

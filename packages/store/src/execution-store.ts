@@ -150,6 +150,12 @@ export interface ExecutionStore {
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
   runningIds(limit?: number): Promise<{ id: string; starttime: number }[]>;
+  /**
+   * RUNNING executions that started after `afterStarttime` (exclusive; omitted: from the first) and
+   * at or before `upToStarttime`, oldest first, at most `limit` (omitted: all): one page of a walk
+   * through them.
+   */
+  runningBetween(range: { afterStarttime?: number; upToStarttime: number; limit?: number }): Promise<{ id: string; starttime: number }[]>;
   countRunning(account: string): Promise<number>;
   /** What the account's budget of stored bytes counts at `now`. */
   storedBytes(account: string, now?: number): Promise<number>;
@@ -293,10 +299,12 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async runningIds(limit = 1000) {
-      const flat = await redis.zrange(keys.running(), '0', String(limit - 1), 'WITHSCORES');
-      const result: { id: string; starttime: number }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) result.push({ id: flat[i]!, starttime: Number(flat[i + 1]) });
-      return result;
+      return scoredIds(await redis.zrange(keys.running(), '0', String(limit - 1), 'WITHSCORES'));
+    },
+
+    async runningBetween({ afterStarttime, upToStarttime, limit }) {
+      const min = afterStarttime === undefined ? '-inf' : `(${afterStarttime}`;
+      return scoredIds(await redis.zrangebyscore(keys.running(), min, upToStarttime, 'WITHSCORES', 'LIMIT', 0, limit ?? -1));
     },
 
     countRunning(account) {
@@ -321,4 +329,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
   };
+}
+
+/** ioredis's flat [member, score, …] reply of the running set, as ids with their start times. */
+function scoredIds(flat: string[]): { id: string; starttime: number }[] {
+  const result: { id: string; starttime: number }[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) result.push({ id: flat[i]!, starttime: Number(flat[i + 1]) });
+  return result;
 }

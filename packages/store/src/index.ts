@@ -25,7 +25,9 @@ export {
   createExecutionQueue,
   enqueueExecution,
   EXECUTION_JOB_OPTIONS,
+  jobHolds,
   type ExecutionJobData,
+  type JobHold,
 } from './execution-queue.ts';
 export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
 export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';

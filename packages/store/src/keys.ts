@@ -46,6 +46,11 @@ export interface KeySpace {
   workers(): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
   reconcilerLock(): string;
+  /**
+   * String with TTL: the start time up to which the reconciler has looked at RUNNING executions in
+   * its current walk through them, whichever worker takes the next pass.
+   */
+  reconcilerCursor(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
@@ -78,6 +83,7 @@ export function createKeySpace(prefix: string): KeySpace {
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,
+    reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
     cancelRequestedChannel: () => `${prefix}:events:cancel-requested`,
     credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
