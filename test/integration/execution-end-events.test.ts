@@ -20,7 +20,7 @@ describe('execution end events', () => {
     subscriber = new Redis(inject('redisUrl'));
     listener = new Redis(inject('redisUrl'));
     store = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-    events = await createExecutionEvents({ subscriber, keys, pollMs: 60_000 });
+    events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'], pollMs: 60_000 });
   });
 
   afterAll(async () => {
@@ -62,5 +62,27 @@ describe('execution end events', () => {
     await store.create(execution, { maxRunningPerAccount: 0, notifyEnd: true });
     await store.finish(execution.id, { status: 'SUCCESS', outputs: { Big: 'x'.repeat(70_000) } });
     expect(await watch.wait(10_000)).toEqual({ ended: true });
+  });
+
+  it('subscribes a process only to what it listens for: a worker hears cancellations, not ends', async () => {
+    const count = async (channel: string) => Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
+    const [endsBefore, cancellationsBefore] = [await count(keys.executionEndedChannel()), await count(keys.cancelRequestedChannel())];
+    const connection = new Redis(inject('redisUrl'));
+    const workerEvents = await createExecutionEvents({ subscriber: connection, keys, listenFor: ['cancellations'] });
+    try {
+      expect(await count(keys.executionEndedChannel())).toBe(endsBefore);
+      expect(await count(keys.cancelRequestedChannel())).toBe(cancellationsBefore + 1);
+      expect(() => workerEvents.watchEnd('a'.repeat(32), never)).toThrow(/'ends'/);
+      expect(() => events.onCancelRequested(() => {})).toThrow(/'cancellations'/);
+      const cancelled: string[] = [];
+      workerEvents.onCancelRequested((id) => cancelled.push(id));
+      const execution = newExecutionFixture();
+      await store.create(execution, { maxRunningPerAccount: 0 });
+      await store.requestTermination(execution.id);
+      await expect.poll(() => cancelled, { timeout: 10_000 }).toEqual([execution.id]);
+    } finally {
+      await workerEvents.close();
+      connection.disconnect();
+    }
   });
 });

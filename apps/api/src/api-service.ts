@@ -70,7 +70,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   const acceptedExecutions = createExecutionStore({ redis: queueConnection, keys, retentionSeconds: config.RETENTION_SECONDS });
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
   queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
-  const events = await createExecutionEvents({ subscriber, keys });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'] });
   // Authentication reads credentials on every request; the store's writes announce each change, so
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: accounts, subscriber, keys });

@@ -88,7 +88,7 @@ export async function startWorkerService(
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
-  const events = await createExecutionEvents({ subscriber, keys });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['cancellations'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,

@@ -30,13 +30,24 @@ export interface EndWatch {
   cancel(): void;
 }
 
-/** Pub/sub over one dedicated subscriber connection, shared by every waiter of the process. */
+/** What a process listens for: the ends of runs it waits for (APIs), requests to cancel (workers). */
+export type ExecutionEventKind = 'ends' | 'cancellations';
+
+/**
+ * Pub/sub over one dedicated subscriber connection, shared by every waiter of the process. It
+ * subscribes only to the channels of `listenFor`: Redis sends every message of a channel to each
+ * of its subscribers, and an end message carries the ended record (up to 64 KiB), so a fleet of
+ * workers listening for ends they never wait for multiplied Redis's output for every synchronous
+ * run by the number of processes.
+ */
 export async function createExecutionEvents(deps: {
   subscriber: Redis;
   keys: KeySpace;
+  listenFor: readonly ExecutionEventKind[];
   pollMs?: number;
 }): Promise<ExecutionEvents> {
   const { subscriber, keys } = deps;
+  const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
   const endedChannel = keys.executionEndedChannel();
   const cancelChannel = keys.cancelRequestedChannel();
@@ -56,9 +67,11 @@ export async function createExecutionEvents(deps: {
       for (const listener of cancelListeners) listener(message);
     }
   });
-  await subscriber.subscribe(endedChannel, cancelChannel);
+  const channels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('cancellations') ? [cancelChannel] : [])];
+  if (channels.length > 0) await subscriber.subscribe(...channels);
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
+    if (!listening.has('ends')) throw new Error("watchEnd needs execution events created to listen for 'ends'");
     let settled = false;
     let pollTimer: NodeJS.Timeout | undefined;
     let deadline: NodeJS.Timeout | undefined;
@@ -115,6 +128,7 @@ export async function createExecutionEvents(deps: {
     watchEnd: (id, hasEnded) => watchEnd(id, hasEnded),
 
     onCancelRequested(listener) {
+      if (!listening.has('cancellations')) throw new Error("onCancelRequested needs execution events created to listen for 'cancellations'");
       cancelListeners.add(listener);
       return () => cancelListeners.delete(listener);
     },

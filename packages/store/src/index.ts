@@ -20,7 +20,7 @@ export {
   type TakeRequest,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
-export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEvents } from './execution-events.ts';
+export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEventKind, type ExecutionEvents } from './execution-events.ts';
 export {
   createExecutionQueue,
   enqueueExecution,

@@ -91,7 +91,7 @@ export async function startInProcessApp(options: {
   const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
   // Wired as the service wires them: the queue and the records its jobs follow on their own connection.
   const queue = createExecutionQueue({ connection: queueConnection, keys });
-  const events = await createExecutionEvents({ subscriber, keys, pollMs: 100 });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'], pollMs: 100 });
   const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const launcher = createRunLauncher({
     executions: (options.launcherStore ?? ((store) => store))(createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 })),
