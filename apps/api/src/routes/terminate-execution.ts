@@ -9,7 +9,8 @@ import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
 export function terminateExecutionRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
   return new Hono<AppEnv>().delete('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
-    const record = EXECUTION_ID.test(id) ? await deps.executions.get(id) : undefined;
+    // Who may see it needs its account and Choreo: never the whole record, whose outputs may be 16 MiB.
+    const record = EXECUTION_ID.test(id) ? await deps.executions.summary(id, { withOutputs: false }) : undefined;
     if (!record || !isExecutionVisible(c.get('principal'), record)) throw new ApiError('NOT_FOUND', 'No such execution.');
     await terminateExecution(deps, id);
     return c.body(null, 204);

@@ -15,7 +15,8 @@ export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetric
 
 /**
  * Counts the executions this process ends. In the API that is a queued run taken out of the queue
- * by termination; workers count the rest. The record is read back only when the end applied.
+ * by termination; workers count the rest. Its Choreo and times are read back only when the end
+ * applied, never its inputs or outputs.
  */
 export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMetrics): ExecutionStore {
   return {
@@ -23,7 +24,7 @@ export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMet
     async finish(id, request) {
       const result = await executions.finish(id, request);
       if (result.applied && result.status) {
-        const record = await executions.get(id).catch(() => undefined);
+        const record = await executions.summary(id, { withOutputs: false }).catch(() => undefined);
         if (record) {
           metrics.ended({ choreo: record.choreo, status: result.status, durationMs: (record.endtime ?? Date.now()) - record.starttime });
         }
