@@ -1,6 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { KeySpace } from '@ces/store';
-import { digestKey, generateKey, hashPassword, MIN_KEY_LENGTH } from './secrets.ts';
+import { digestKey, generateKey, hashPassword, MIN_KEY_LENGTH, verifyKey, verifyPassword } from './secrets.ts';
 
 export type CredentialKind = 'user' | 'app';
 
@@ -24,8 +24,11 @@ export interface StoredCredential {
   revoked?: true;
 }
 
-/** `kept`: the accounts file's write was skipped, the admin command line having changed it since. */
-export type PutOutcome = 'written' | 'kept';
+/**
+ * `kept`: the accounts file's write was skipped, the admin command line having changed it since;
+ * `unchanged`: the accounts file says what it wrote before, so nothing was written.
+ */
+export type PutOutcome = 'written' | 'kept' | 'unchanged';
 
 export interface CredentialSummary {
   kind: CredentialKind;
@@ -118,8 +121,22 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
   async function putCredential(account: string, kind: CredentialKind, name: string, secretHash: string, choreos: string[], source: CredentialSource) {
     checkCredentialName(name);
     await requireAccount(account);
-    const record: StoredCredential = { secretHash, choreos: choreos.length > 0 ? choreos : ['/**'], created: Date.now(), source };
+    const record: StoredCredential = { secretHash, choreos: patternsOrAll(choreos), created: Date.now(), source };
     return writeCredential(credentialsKey(account, kind), name, record);
+  }
+
+  /**
+   * Whether the accounts file says again what it wrote last: the same secret (checked against the
+   * stored hash, as a login is) and the same patterns. Then nothing need be written, or announced.
+   * Written again, a password got a new salt, hence a new stored hash, which voids what every API
+   * process remembers of its checks: each restart of an API made every user of the file pay a
+   * password hash again on every API, and held the start for a new hash per user.
+   */
+  async function fileWroteAlready(key: string, name: string, choreos: string[], secretMatches: (stored: StoredCredential) => boolean | Promise<boolean>) {
+    const stored = await readRecord(key, name);
+    if (!stored || stored.revoked || (stored.source ?? 'file') !== 'file') return false;
+    if (stored.choreos.length !== choreos.length || stored.choreos.some((pattern, i) => pattern !== choreos[i])) return false;
+    return secretMatches(stored);
   }
 
   async function readRecord(key: string, name: string): Promise<StoredCredential | undefined> {
@@ -164,11 +181,17 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
 
     async putUser(account, name, password, choreos, source = 'admin') {
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
+      if (source === 'file' && (await fileWroteAlready(keys.accountUsers(account), name, patternsOrAll(choreos), (stored) => verifyPassword(password, stored.secretHash)))) {
+        return 'unchanged';
+      }
       return putCredential(account, 'user', name, await hashPassword(password), choreos, source);
     },
 
     async putApp(account, name, key, choreos, source = 'admin') {
       if (key.length < MIN_KEY_LENGTH) throw new AccountError(`an application key needs at least ${MIN_KEY_LENGTH} characters`);
+      if (source === 'file' && (await fileWroteAlready(keys.accountApps(account), name, patternsOrAll(choreos), (stored) => verifyKey(key, stored.secretHash)))) {
+        return 'unchanged';
+      }
       return putCredential(account, 'app', name, digestKey(key), choreos, source);
     },
 
@@ -202,6 +225,7 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     async putOperator(name, password, source = 'admin') {
       checkCredentialName(name);
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
+      if (source === 'file' && (await fileWroteAlready(keys.operators(), name, [], (stored) => verifyPassword(password, stored.secretHash)))) return 'unchanged';
       const record: StoredCredential = { secretHash: await hashPassword(password), choreos: [], created: Date.now(), source };
       return writeCredential(keys.operators(), name, record);
     },
@@ -221,4 +245,9 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
         .sort();
     },
   };
+}
+
+/** No patterns given means every Choreo. */
+function patternsOrAll(choreos: string[]): string[] {
+  return choreos.length > 0 ? choreos : ['/**'];
 }

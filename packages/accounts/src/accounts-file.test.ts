@@ -116,4 +116,45 @@ describe('applyAccountsFile', () => {
     expect(await applyAccountsFile(store, withTypo)).toEqual([]);
     expect(await authenticator.authenticate('demo', 'typo', fileKey)).toMatchObject({ kind: 'app' });
   });
+
+  it('writes and announces nothing when the file says what it wrote before, and rewrites what it changes', async () => {
+    await waitUntilReady(redis);
+    const steady = createKeySpace(isolatedPrefix('accounts-file-steady'));
+    const steadyStore = createAccountStore({ redis, keys: steady });
+    const listener = createRedisConnection(inject('redisUrl'), 'subscriber', 'accounts-file-listener');
+    const announced: string[] = [];
+    listener.on('message', (_channel: string, message: string) => announced.push(message.split('\n')[1]!));
+    try {
+      await listener.subscribe(steady.credentialsChangedChannel());
+      expect(await applyAccountsFile(steadyStore, file())).toEqual([]);
+      const stored = async () => ({
+        alice: await steadyStore.getCredential('demo', 'user', 'alice'),
+        app: await steadyStore.getCredential('demo', 'app', 'rotated'),
+        oncall: await steadyStore.getOperator('oncall'),
+      });
+      const first = await stored();
+      await expect.poll(() => announced.length, { timeout: 10_000 }).toBe(4);
+
+      // A restart with the same file: the same records, the same hashes, and no announcement
+      // before the one made next (messages arrive in the order they are published).
+      expect(await applyAccountsFile(steadyStore, file())).toEqual([]);
+      expect(await stored()).toEqual(first);
+      await steadyStore.putApp('demo', 'marker', fileKey, ['/**']);
+      await expect.poll(() => announced.length, { timeout: 10_000 }).toBe(5);
+      expect(announced[4]).toBe('marker');
+
+      // A new password, or new patterns, are written.
+      const changed = file('file password 2');
+      changed.accounts[0]!.apps[1]!.choreos = ['/Library/**'];
+      expect(await applyAccountsFile(steadyStore, changed)).toEqual([]);
+      const after = await stored();
+      expect(after.alice!.secretHash).not.toBe(first.alice!.secretHash);
+      expect(after.app).toMatchObject({ secretHash: first.app!.secretHash, choreos: ['/Library/**'] });
+      expect(after.oncall).toEqual(first.oncall);
+      expect(await createAuthenticator({ accounts: steadyStore }).authenticate('demo', 'alice', 'file password 2')).toMatchObject({ kind: 'user' });
+    } finally {
+      await deleteKeysWithPrefix(redis, steady.prefix);
+      listener.disconnect();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { AccountStore } from './account-store.ts';
+import type { AccountStore, PutOutcome } from './account-store.ts';
 import { isValidChoreoPattern } from './choreo-patterns.ts';
 
 // Omitted, a credential may run every Choreo; given, the list must name at least one pattern: an
@@ -56,24 +56,32 @@ export async function readAccountsFile(path: string): Promise<AccountsFile> {
   return parsed.data;
 }
 
+/** Password hashes checked or made at once while the file is applied: libuv's default thread pool. */
+const HASHES_AT_ONCE = 4;
+
 /**
  * Upserts every account, credential and operator of the file; what the file omits is left alone,
  * and so is what the admin command line has changed or revoked since (returned, as
- * `account/user:name`, `account/app:name` or `operator:name`, for the caller to report).
+ * `account/user:name`, `account/app:name` or `operator:name`, for the caller to report). What the
+ * file says as it said before is left as it is. Each password costs a hash either way, so
+ * credentials are applied a few at a time.
  */
 export async function applyAccountsFile(store: AccountStore, file: AccountsFile): Promise<string[]> {
-  const kept: string[] = [];
+  // By credential: one named twice is written once, as the file says it last, as it was when the
+  // file was applied in order.
+  const byLabel = new Map<string, () => Promise<PutOutcome>>();
   for (const account of file.accounts) {
     await store.createAccount(account.name);
-    for (const user of account.users) {
-      if ((await store.putUser(account.name, user.name, user.password, user.choreos, 'file')) === 'kept') kept.push(`${account.name}/user:${user.name}`);
-    }
-    for (const app of account.apps) {
-      if ((await store.putApp(account.name, app.name, app.key, app.choreos, 'file')) === 'kept') kept.push(`${account.name}/app:${app.name}`);
-    }
+    for (const user of account.users) byLabel.set(`${account.name}/user:${user.name}`, () => store.putUser(account.name, user.name, user.password, user.choreos, 'file'));
+    for (const app of account.apps) byLabel.set(`${account.name}/app:${app.name}`, () => store.putApp(account.name, app.name, app.key, app.choreos, 'file'));
   }
-  for (const operator of file.operators) {
-    if ((await store.putOperator(operator.name, operator.password, 'file')) === 'kept') kept.push(`operator:${operator.name}`);
-  }
-  return kept;
+  for (const operator of file.operators) byLabel.set(`operator:${operator.name}`, () => store.putOperator(operator.name, operator.password, 'file'));
+  const puts = [...byLabel].map(([label, put]) => ({ label, put }));
+  const outcomes = new Array<PutOutcome>(puts.length);
+  let next = 0;
+  const applyNext = async (): Promise<void> => {
+    for (let index = next++; index < puts.length; index = next++) outcomes[index] = await puts[index]!.put();
+  };
+  await Promise.all(Array.from({ length: Math.min(HASHES_AT_ONCE, puts.length) }, applyNext));
+  return puts.filter((_, index) => outcomes[index] === 'kept').map(({ label }) => label);
 }
