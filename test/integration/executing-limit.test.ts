@@ -22,8 +22,9 @@ describe('executions taken at once per account', () => {
     const b1 = await queued('beta');
     expect(await take(a1, 'l1')).toMatchObject({ outcome: 'taken', record: { id: a1, host: '10.0.0.1', lease: 'l1' } });
     expect(await take(a2, 'l2')).toMatchObject({ outcome: 'taken' });
-    expect(await take(a3, 'l3')).toEqual({ outcome: 'deferred', deferrals: 1 });
-    expect(await take(a3, 'l3b')).toEqual({ outcome: 'deferred', deferrals: 2 });
+    // Of alpha's three RUNNING executions, one is not taken: a3 itself.
+    expect(await take(a3, 'l3')).toEqual({ outcome: 'deferred', deferrals: 1, waiting: 1 });
+    expect(await take(a3, 'l3b')).toEqual({ outcome: 'deferred', deferrals: 2, waiting: 1 });
     // Refused means untouched: still waiting, no host, no lease.
     expect(await store.get(a3)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
     expect(await take(b1, 'lb')).toMatchObject({ outcome: 'taken' });
@@ -38,12 +39,13 @@ describe('executions taken at once per account', () => {
   });
 
   it('frees the place of a run handed back, and takes again a run it holds already', async () => {
-    const [c1, c2, c3] = [await queued('gamma'), await queued('gamma'), await queued('gamma')];
+    const [c1, c2, c3, c4] = [await queued('gamma'), await queued('gamma'), await queued('gamma'), await queued('gamma')];
     await take(c1, 'l1');
     await take(c2, 'l2');
     // c1's worker died; another worker takes it again, though the account is at its limit.
     expect(await take(c1, 'l1-again')).toMatchObject({ outcome: 'taken', record: { lease: 'l1-again' } });
-    expect(await take(c3, 'l3')).toMatchObject({ outcome: 'deferred' });
+    // Two of gamma's four wait: c3, and c4 behind it.
+    expect(await take(c3, 'l3')).toEqual({ outcome: 'deferred', deferrals: 1, waiting: 2 });
     expect(await store.release(c2, 'l2')).toBe(true);
     expect(await executing('gamma')).toEqual([c1]);
     expect(await take(c3, 'l3b')).toMatchObject({ outcome: 'taken' });

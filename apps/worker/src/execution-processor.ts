@@ -341,7 +341,7 @@ export function createExecutionProcessor(deps: {
       const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
       const claim = await executions.claim(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0 });
       if (claim.outcome === 'deferred') {
-        await context.defer(Date.now() + deferralDelayMs(claim.deferrals));
+        await context.defer(Date.now() + deferralDelayMs(claim.deferrals, claim.waiting));
         deps.onDeferred?.();
         return 'deferred';
       }

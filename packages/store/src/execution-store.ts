@@ -85,12 +85,13 @@ export interface TakeRequest {
  * - `ended`: it had ended already (`record` as it is);
  * - `missing`: no such execution (or it expired);
  * - `deferred`: nothing changed, its account has its maximum of executions taken;
- *   `deferrals` counts the takes of this execution refused so far (1 the first time).
+ *   `deferrals` counts the takes of this execution refused so far (1 the first time), `waiting`
+ *   the account's RUNNING executions that no worker has taken (this one among them).
  */
 export type ClaimResult =
   | { outcome: 'taken' | 'ended'; record: ExecutionRecord }
   | { outcome: 'missing' }
-  | { outcome: 'deferred'; deferrals: number };
+  | { outcome: 'deferred'; deferrals: number; waiting: number };
 
 export interface FinishRequest {
   status: TerminalStatus;
@@ -220,9 +221,10 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const reply = await run(
         'claimExecution',
         [keys.execution(id)],
-        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now()],
+        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now(), keys.accountRunning('')],
       );
-      if (typeof reply === 'number') return { outcome: 'deferred', deferrals: reply };
+      // A refusal is two integers; a record's fields and values are strings.
+      if (Array.isArray(reply) && typeof reply[0] === 'number') return { outcome: 'deferred', deferrals: reply[0], waiting: Math.max(1, Number(reply[1])) };
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
       return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };

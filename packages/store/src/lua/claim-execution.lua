@@ -25,10 +25,12 @@
   ARGV[5] name of an account's executing set, less the account
   ARGV[6] name of an execution hash, less the id
   ARGV[7] now, epoch milliseconds
+  ARGV[8] name of an account's running set, less the account
 
-  Returns the record as a flat field/value list, or an empty list when it does not exist; or, when
-  the take is refused for the limit, the number of times this execution has been refused so far
-  (an integer, 1 the first time), kept in the record's `deferrals` field.
+  Returns the record as a flat field/value list (strings), or an empty list when it does not exist;
+  or, when the take is refused for the limit, two integers: the number of times this execution has
+  been refused so far (1 the first time), kept in the record's `deferrals` field, and how many of
+  the account's RUNNING executions are not taken (queued or refused, this one among them).
 ]]
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline')
 if state[1] == 'RUNNING' then
@@ -44,8 +46,9 @@ if state[1] == 'RUNNING' then
             redis.call('SREM', executing, member)
           end
         end
-        if redis.call('SCARD', executing) >= limit then
-          return redis.call('HINCRBY', KEYS[1], 'deferrals', 1)
+        local taken = redis.call('SCARD', executing)
+        if taken >= limit then
+          return { redis.call('HINCRBY', KEYS[1], 'deferrals', 1), redis.call('SCARD', ARGV[8] .. state[3]) - taken }
         end
       end
       redis.call('SADD', executing, state[2])
