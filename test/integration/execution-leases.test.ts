@@ -164,6 +164,33 @@ describe('execution leases and checkpoints', () => {
       expect(JSON.stringify(listed)).not.toContain('xxxx');
     });
 
+    it('lists from one row per run, kept by every change, and still lists runs that have none', async () => {
+      const account = `rows${counter++}`;
+      const [taken, old, handedBack] = [0, 1, 2].map((offset) => newExecutionFixture({ account, starttime: 1_700_000_000_000 + offset }));
+      for (const execution of [taken, old, handedBack]) await store.create(execution, { maxRunningPerAccount: 0 });
+      await store.claim(taken.id, { host: '10.0.0.6', workerId: 'w6', lease: 'lease-6' });
+      await store.claim(handedBack.id, { host: '10.0.0.7', workerId: 'w7', lease: 'lease-7' });
+      expect(await store.release(handedBack.id, 'lease-7')).toBe(true);
+      // What a version that kept no rows leaves behind: a run without its row, and the row of a run
+      // it ended.
+      await redis.hdel(keys.accountRunningRows(account), old.id);
+      const gone = 'f'.repeat(32);
+      await redis.hset(keys.accountRunningRows(account), gone, `1\t\t\t\t/Test/Gone`);
+
+      const listed = await store.listRunning(account);
+      expect(listed.map((record) => record.id)).toEqual([taken.id, old.id, handedBack.id]);
+      expect(listed[0]).toEqual({ id: taken.id, account, choreo: taken.choreo, status: 'RUNNING', starttime: taken.starttime, host: '10.0.0.6', workerId: 'w6', cancelRequested: false });
+      expect(listed[1]).toMatchObject({ id: old.id, choreo: old.choreo, starttime: old.starttime, host: '' });
+      expect(listed[2]).toMatchObject({ host: '', workerId: '' });
+      // The stale row is dropped; each listed run's row is there, or written at its next change.
+      expect(await redis.hexists(keys.accountRunningRows(account), gone)).toBe(0);
+      await store.claim(old.id, { host: '10.0.0.8', workerId: 'w8', lease: 'lease-8' });
+      expect(await redis.hget(keys.accountRunningRows(account), old.id)).toBe(`${old.starttime}\t10.0.0.8\tw8\t\t${old.choreo}`);
+      for (const execution of [taken, old, handedBack]) await store.finish(execution.id, { status: 'SUCCESS' });
+      expect(await store.listRunning(account)).toEqual([]);
+      expect(await redis.exists(keys.accountRunningRows(account))).toBe(0);
+    });
+
     it('is undefined for an execution that does not exist', async () => {
       expect(await store.summary('0'.repeat(32), { withOutputs: true })).toBeUndefined();
     });

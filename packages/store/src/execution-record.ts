@@ -63,6 +63,17 @@ export type ExecutionSummary = Pick<
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
 export type RunningExecution = Pick<ExecutionRecord, 'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'host' | 'workerId' | 'cancelRequested'>;
 
+/** What a list row holds of a RUNNING execution (keys.ts, accountRunningRows), as the scripts write it. */
+export function encodeListRow(row: Pick<RunningExecution, 'starttime' | 'host' | 'workerId' | 'cancelRequested' | 'choreo'>): string {
+  return [String(row.starttime), row.host, row.workerId, row.cancelRequested ? '1' : '', row.choreo].join('\t');
+}
+
+/** A list row back as the RUNNING execution it lists; the Choreo, last, is all the rest of the row. */
+export function decodeListRow(id: string, account: string, row: string): RunningExecution {
+  const [starttime = '', host = '', workerId = '', cancel = '', ...choreo] = row.split('\t');
+  return { id, account, choreo: choreo.join('\t'), status: 'RUNNING', starttime: Number(starttime), host, workerId, cancelRequested: cancel === '1' };
+}
+
 /** The hash fields a RunningExecution is read from. */
 export const RUNNING_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'host', 'worker', 'cancel'] as const;
 

@@ -2,6 +2,8 @@ import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
+  decodeListRow,
+  encodeListRow,
   encodeNewExecution,
   fieldsToObject,
   pairsToObject,
@@ -188,6 +190,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountStoredBytes(execution.account, window.index),
           keys.accountStoredBytes(execution.account, window.index - 1),
           keys.idempotencyKey(execution.account, idempotency ? hash('sha256', idempotency.key) : '-'),
+          keys.accountRunningRows(execution.account),
         ],
         [
           execution.id,
@@ -197,6 +200,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           window.lengthMs,
           window.startMs,
           idempotency?.requestDigest ?? '',
+          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', cancelRequested: false, choreo: execution.choreo }),
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : []),
         ],
@@ -221,7 +225,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const reply = await run(
         'claimExecution',
         [keys.execution(id)],
-        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now(), keys.accountRunning('')],
+        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now(), keys.accountRunning(''), keys.accountRunningRows('')],
       );
       // A refusal is two integers; a record's fields and values are strings.
       if (Array.isArray(reply) && typeof reply[0] === 'number') return { outcome: 'deferred', deferrals: reply[0], waiting: Math.max(1, Number(reply[1])) };
@@ -256,6 +260,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountRunning(account),
           keys.accountStoredBytes(account, window.index),
           keys.accountExecuting(account),
+          keys.accountRunningRows(account),
         ],
         [
           request.status,
@@ -277,27 +282,42 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async requestTermination(id) {
-      const status = (await run('requestTermination', [keys.execution(id)], [keys.cancelRequestedChannel(), id])) as string;
+      const status = (await run('requestTermination', [keys.execution(id)], [keys.cancelRequestedChannel(), id, keys.accountRunningRows('')])) as string;
       return status ? (status as ExecutionStatus) : undefined;
     },
 
     async release(id, lease) {
-      return (await run('releaseExecution', [keys.execution(id)], [lease, keys.accountExecuting('')])) === 1;
+      return (await run('releaseExecution', [keys.execution(id)], [lease, keys.accountExecuting(''), keys.accountRunningRows('')])) === 1;
     },
 
     async listRunning(account) {
-      const ids = await redis.smembers(keys.accountRunning(account));
-      if (ids.length === 0) return [];
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.hmget(keys.execution(id), ...RUNNING_FIELDS);
-      const replies = (await pipeline.exec()) ?? [];
+      // The rows, read with the set in one transaction: membership is the set's, kept by every
+      // version; a row is what the list shows. A run without one (created before rows were kept)
+      // is read from its record, and a row without a run (ended by a version that kept none) is
+      // dropped.
+      const [[idsError, ids], [rowsError, rows]] = ((await redis.multi().smembers(keys.accountRunning(account)).hgetall(keys.accountRunningRows(account)).exec()) ??
+        []) as [[Error | null, string[]], [Error | null, Record<string, string>]];
+      if (idsError || rowsError) throw idsError ?? rowsError;
+      const members = new Set(ids);
       const records: RunningExecution[] = [];
-      for (const [error, values] of replies) {
-        if (error) throw error;
-        const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
-        if (record?.status === 'RUNNING') records.push(record);
+      const unlisted: string[] = [];
+      for (const id of ids) {
+        const row = rows[id];
+        if (row === undefined) unlisted.push(id);
+        else records.push(decodeListRow(id, account, row));
       }
-      return records.sort((a, b) => a.starttime - b.starttime || a.id.localeCompare(b.id));
+      const stale = Object.keys(rows).filter((id) => !members.has(id));
+      if (stale.length > 0) await redis.hdel(keys.accountRunningRows(account), ...stale);
+      if (unlisted.length > 0) {
+        const pipeline = redis.pipeline();
+        for (const id of unlisted) pipeline.hmget(keys.execution(id), ...RUNNING_FIELDS);
+        for (const [error, values] of (await pipeline.exec()) ?? []) {
+          if (error) throw error;
+          const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
+          if (record?.status === 'RUNNING') records.push(record);
+        }
+      }
+      return records.sort((a, b) => a.starttime - b.starttime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
 
     async runningIds(limit = 1000) {
@@ -317,7 +337,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       if ((await redis.exists(keys.execution(id))) === 1) return false;
       const accounts = await redis.smembers(keys.accounts());
       const multi = redis.multi().zrem(keys.running(), id);
-      for (const account of accounts) multi.srem(keys.accountRunning(account), id);
+      for (const account of accounts) multi.srem(keys.accountRunning(account), id).hdel(keys.accountRunningRows(account), id);
       await multi.exec();
       return true;
     },

@@ -13,6 +13,12 @@ export interface KeySpace {
   /** Set: ids of one account's RUNNING executions (list and quota). */
   accountRunning(account: string): string;
   /**
+   * Hash: execution id → what the list of one account's RUNNING executions shows of it, as
+   * `starttime host worker cancel choreo` joined by tabs: written by every script that creates,
+   * takes, hands back, flags or ends an execution, so that a list is one read, not one per run.
+   */
+  accountRunningRows(account: string): string;
+  /**
    * Set: ids of one account's executions that a worker has taken and not yet ended or handed back,
    * for the limit on executions executing at once. Scripts that know only the record append the
    * account to `accountExecuting('')`.
@@ -71,6 +77,7 @@ export function createKeySpace(prefix: string): KeySpace {
     execution: (id) => `${prefix}:exec:${id}`,
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
+    accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,
     accountExecuting: (account) => `${prefix}:executing:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,

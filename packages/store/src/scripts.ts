@@ -3,10 +3,10 @@ import type { Redis } from 'ioredis';
 
 /** The Lua scripts of `lua/`, each registered on a connection as a command of the same name. */
 const SCRIPTS = {
-  createExecution: { file: 'create-execution.lua', keys: 6 },
+  createExecution: { file: 'create-execution.lua', keys: 7 },
   claimExecution: { file: 'claim-execution.lua', keys: 1 },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
-  finishExecution: { file: 'finish-execution.lua', keys: 5 },
+  finishExecution: { file: 'finish-execution.lua', keys: 6 },
   requestTermination: { file: 'request-termination.lua', keys: 1 },
   releaseExecution: { file: 'release-execution.lua', keys: 1 },
 } as const;

@@ -26,13 +26,18 @@
   ARGV[6] name of an execution hash, less the id
   ARGV[7] now, epoch milliseconds
   ARGV[8] name of an account's running set, less the account
+  ARGV[9] name of an account's list rows of RUNNING executions, less the account
 
   Returns the record as a flat field/value list (strings), or an empty list when it does not exist;
   or, when the take is refused for the limit, two integers: the number of times this execution has
   been refused so far (1 the first time), kept in the record's `deferrals` field, and how many of
   the account's RUNNING executions are not taken (queued or refused, this one among them).
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline')
+-- The account's list row of an execution (see keys.ts, accountRunningRows).
+local function listRow(starttime, host, worker, cancel, choreo)
+  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
+end
+local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo')
 if state[1] == 'RUNNING' then
   local limit = tonumber(ARGV[4])
   if limit > 0 then
@@ -55,5 +60,6 @@ if state[1] == 'RUNNING' then
     end
   end
   redis.call('HSET', KEYS[1], 'host', ARGV[1], 'worker', ARGV[2], 'lease', ARGV[3])
+  redis.call('HSET', ARGV[9] .. state[3], state[2], listRow(state[6], ARGV[1], ARGV[2], state[4], state[7]))
 end
 return redis.call('HGETALL', KEYS[1])

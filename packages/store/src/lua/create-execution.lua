@@ -14,6 +14,7 @@
   KEYS[4] the account's stored bytes in the current window
   KEYS[5] the account's stored bytes in the window before it
   KEYS[6] the entry of the run's Idempotency-Key in its account (untouched without one)
+  KEYS[7] the account's list rows of RUNNING executions
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
@@ -25,7 +26,8 @@
           Idempotency-Key; its entry keeps `<execution id> <digest>` for as long as the record
           is kept: without expiry while it runs, as the record; the record names the entry
           (field `idempotency`), and the end of the run gives it the record's expiry
-  ARGV[8..] field, value, field, value … of the record
+  ARGV[8] the execution's list row (starttime, host, worker, cancel, choreo, tab-separated)
+  ARGV[9..] field, value, field, value … of the record
 
   Returns
    1            created, or created already by this very call: a client that lost the reply on a
@@ -59,7 +61,7 @@ if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
 end
 local budget = tonumber(ARGV[4])
 local size = 0
-for i = 9, #ARGV, 2 do
+for i = 10, #ARGV, 2 do
   size = size + string.len(ARGV[i])
 end
 if entry then
@@ -88,13 +90,14 @@ if budget > 0 then
     return { -2, math.max(1, math.ceil(wait / 1000)) }
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+redis.call('HSET', KEYS[1], unpack(ARGV, 9))
 if entry then
   redis.call('SET', KEYS[6], entry)
   redis.call('HSET', KEYS[1], 'idempotency', KEYS[6])
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[7], ARGV[1], ARGV[8])
 if redis.call('INCRBY', KEYS[4], size) == size then
   redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[5]))
 end

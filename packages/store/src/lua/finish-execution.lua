@@ -14,6 +14,7 @@
   KEYS[4] the account's stored bytes in the current window (see create-execution.lua): the
           outputs the record keeps are counted there
   KEYS[5] executing set of the execution's account (see claim-execution.lua)
+  KEYS[6] the account's list rows of RUNNING executions
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -86,6 +87,7 @@ if state[5] then
 end
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
+redis.call('HDEL', KEYS[6], ARGV[7])
 -- Only a run a worker has taken (a lease field, even released) can be in the executing set.
 if state[3] ~= false then
   redis.call('SREM', KEYS[5], ARGV[7])

@@ -10,6 +10,7 @@
 
   ARGV[1] lease token of the worker releasing it
   ARGV[2] name of an account's executing set, less the account
+  ARGV[3] name of an account's list rows of RUNNING executions, less the account
 
   Clears host, worker and lease, and keeps the lease released as `released`: a client that lost the
   reply on a dropped connection sends the call again, and must hear that it was released.
@@ -17,7 +18,11 @@
   Returns 1 when released (now or by this very call before), 0 when it is not RUNNING or another
   take has happened since.
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id')
+-- The account's list row of an execution (see keys.ts, accountRunningRows).
+local function listRow(starttime, host, worker, cancel, choreo)
+  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
+end
+local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo')
 if state[1] ~= 'RUNNING' then
   return 0
 end
@@ -29,4 +34,5 @@ if state[2] ~= ARGV[1] then
 end
 redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
 redis.call('SREM', ARGV[2] .. state[4], state[5])
+redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
 return 1

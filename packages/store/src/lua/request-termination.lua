@@ -6,16 +6,23 @@
 
   ARGV[1] channel on which to publish the execution id
   ARGV[2] execution id
+  ARGV[3] name of an account's list rows of RUNNING executions, less the account
 
   Returns the execution's status as it was ('' when it does not exist). For RUNNING the flag
   is now set; any other status is terminal and nothing changed.
 ]]
-local status = redis.call('HGET', KEYS[1], 'status')
+-- The account's list row of an execution (see keys.ts, accountRunningRows).
+local function listRow(starttime, host, worker, cancel, choreo)
+  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
+end
+local state = redis.call('HMGET', KEYS[1], 'status', 'account', 'starttime', 'host', 'worker', 'choreo')
+local status = state[1]
 if status == false then
   return ''
 end
 if status == 'RUNNING' then
   redis.call('HSET', KEYS[1], 'cancel', '1')
+  redis.call('HSET', ARGV[3] .. state[2], ARGV[2], listRow(state[3], state[4] or '', state[5] or '', '1', state[6]))
   redis.call('PUBLISH', ARGV[1], ARGV[2])
 end
 return status
