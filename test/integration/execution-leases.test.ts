@@ -166,7 +166,8 @@ describe('execution leases and checkpoints', () => {
 
     it('lists from one row per run, kept by every change, and still lists runs that have none', async () => {
       const account = `rows${counter++}`;
-      const [taken, old, handedBack] = [0, 1, 2].map((offset) => newExecutionFixture({ account, starttime: 1_700_000_000_000 + offset }));
+      const at = (offset: number) => newExecutionFixture({ account, starttime: 1_700_000_000_000 + offset });
+      const [taken, old, handedBack] = [at(0), at(1), at(2)];
       for (const execution of [taken, old, handedBack]) await store.create(execution, { maxRunningPerAccount: 0 });
       await store.claim(taken.id, { host: '10.0.0.6', workerId: 'w6', lease: 'lease-6' });
       await store.claim(handedBack.id, { host: '10.0.0.7', workerId: 'w7', lease: 'lease-7' });
