@@ -95,6 +95,9 @@ describe('execution processor: instant runs', () => {
     defer: async () => {
       throw new Error('no limit is set, so nothing is deferred');
     },
+    undefer: async () => {
+      throw new Error('no limit is set, so nothing is deferred');
+    },
   });
 
   it('runs an instant Choreo from the accepted execution, without taking it', async () => {
@@ -223,6 +226,37 @@ describe('execution processor: instant runs', () => {
     await store.finish(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
     expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('ended');
     expect(await store.get(waiting!.id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
+  });
+
+  it('defers no run past its deadline, and makes one due at once whose termination came meanwhile', async () => {
+    const worker = processor({ maxExecutingPerAccount: 1 });
+    const account = 'deadlined';
+    const held = newExecutionFixture({ account, definitionDigest: pause.digest });
+    const soon = Date.now() + 2_000;
+    const [ending, cancelled] = [1, 2].map(() => newExecutionFixture({ account, definitionDigest: pause.digest, deadline: soon }));
+    for (const execution of [held, ending!, cancelled!]) await store.create(execution, { maxRunningPerAccount: 0 });
+    expect(await store.claim(held.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
+    // Refused many times already: their next wait would be 5 s, past their deadline.
+    for (const id of [ending!.id, cancelled!.id]) await redis.hset(keys.execution(id), 'deferrals', '20');
+
+    const deferredUntil: number[] = [];
+    let undeferred = 0;
+    const queueing = (id: string, onDefer: () => Promise<void> = async () => {}) => ({
+      ...queueingOf(id),
+      defer: async (untilMs: number) => {
+        deferredUntil.push(untilMs);
+        await onDefer();
+      },
+      undefer: async () => void (undeferred += 1),
+    });
+    expect(await worker.process({ executionId: ending!.id, ...queueing(ending!.id) })).toBe('deferred');
+    expect(deferredUntil).toEqual([soon]);
+    expect(undeferred).toBe(0);
+
+    // The DELETE comes while the worker holds the job to defer it: the flag is set, the job stays.
+    expect(await worker.process({ executionId: cancelled!.id, ...queueing(cancelled!.id, async () => void (await store.requestTermination(cancelled!.id))) })).toBe('deferred');
+    expect(undeferred).toBe(1);
+    for (const id of [held.id, ending!.id, cancelled!.id]) await store.finish(id, { status: 'SUCCESS' });
   });
 
   it('starts no further step once the job lock may have lapsed, and leaves the execution to be taken again', async () => {

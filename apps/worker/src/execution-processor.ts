@@ -22,6 +22,8 @@ export interface ProcessingContext {
    * way: its account had its maximum of executions executing.
    */
   defer(untilMs: number): Promise<void>;
+  /** Makes a deferred execution due at once, to be taken (and ended) now. */
+  undefer(): Promise<void>;
 }
 
 /** What an end needs of the queue: the two ways of giving an execution back to it. */
@@ -341,7 +343,13 @@ export function createExecutionProcessor(deps: {
       const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
       const claim = await executions.claim(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0 });
       if (claim.outcome === 'deferred') {
-        await context.defer(Date.now() + deferralDelayMs(claim.deferrals, claim.waiting));
+        const until = Date.now() + deferralDelayMs(claim.deferrals, claim.waiting);
+        // Never past its deadline, where it ends at its next take and frees its place in the quota.
+        await context.defer(claim.deadline > 0 ? Math.min(until, claim.deadline) : until);
+        // A DELETE that came while this worker held the job set the flag but could not take the job
+        // out of the queue (BullMQ refuses while it is held): the run, terminated for its caller,
+        // must not wait minutes for its next take, where it ends.
+        if (await executions.cancelRequested(executionId)) await context.undefer().catch(() => {});
         deps.onDeferred?.();
         return 'deferred';
       }

@@ -166,6 +166,9 @@ export async function startWorkerService(
           defer: async (untilMs) => {
             await job.moveToDelayed(untilMs, token);
           },
+          undefer: async () => {
+            await job.promote();
+          },
         });
       } finally {
         lockWatch.released(executionId, token ?? '');

@@ -88,12 +88,13 @@ export interface TakeRequest {
  * - `missing`: no such execution (or it expired);
  * - `deferred`: nothing changed, its account has its maximum of executions taken;
  *   `deferrals` counts the takes of this execution refused so far (1 the first time), `waiting`
- *   the account's RUNNING executions that no worker has taken (this one among them).
+ *   the account's RUNNING executions that no worker has taken (this one among them); `deadline`
+ *   is the execution's (0: none).
  */
 export type ClaimResult =
   | { outcome: 'taken' | 'ended'; record: ExecutionRecord }
   | { outcome: 'missing' }
-  | { outcome: 'deferred'; deferrals: number; waiting: number };
+  | { outcome: 'deferred'; deferrals: number; waiting: number; deadline: number };
 
 export interface FinishRequest {
   status: TerminalStatus;
@@ -142,6 +143,8 @@ export interface ExecutionStore {
   /** Records progress after a step, atomically with the checks of status, lease and cancellation. */
   checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
   finish(id: string, request: FinishRequest): Promise<FinishResult>;
+  /** Whether termination of the execution has been requested (its cancellation flag is set). */
+  cancelRequested(id: string): Promise<boolean>;
   /** Sets the cancellation flag of a RUNNING execution; returns the status it had. */
   requestTermination(id: string): Promise<ExecutionStatus | undefined>;
   /**
@@ -227,8 +230,10 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         [keys.execution(id)],
         [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now(), keys.accountRunning(''), keys.accountRunningRows('')],
       );
-      // A refusal is two integers; a record's fields and values are strings.
-      if (Array.isArray(reply) && typeof reply[0] === 'number') return { outcome: 'deferred', deferrals: reply[0], waiting: Math.max(1, Number(reply[1])) };
+      // A refusal is integers; a record's fields and values are strings.
+      if (Array.isArray(reply) && typeof reply[0] === 'number') {
+        return { outcome: 'deferred', deferrals: reply[0], waiting: Math.max(1, Number(reply[1])), deadline: Number(reply[2] ?? 0) };
+      }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
       return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
@@ -279,6 +284,10 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       )) as [number, string];
       if (applied === -1) return { applied: false, superseded: true };
       return { applied: applied === 1, ...(status ? { status: status as TerminalStatus } : {}) };
+    },
+
+    async cancelRequested(id) {
+      return (await redis.hget(keys.execution(id), 'cancel')) === '1';
     },
 
     async requestTermination(id) {

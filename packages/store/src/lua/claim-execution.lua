@@ -29,9 +29,10 @@
   ARGV[9] name of an account's list rows of RUNNING executions, less the account
 
   Returns the record as a flat field/value list (strings), or an empty list when it does not exist;
-  or, when the take is refused for the limit, two integers: the number of times this execution has
-  been refused so far (1 the first time), kept in the record's `deferrals` field, and how many of
-  the account's RUNNING executions are not taken (queued or refused, this one among them).
+  or, when the take is refused for the limit, three integers: the number of times this execution
+  has been refused so far (1 the first time), kept in the record's `deferrals` field; how many of
+  the account's RUNNING executions are not taken (queued or refused, this one among them); and the
+  execution's deadline (epoch milliseconds, 0 when it has none).
 ]]
 -- The account's list row of an execution (see keys.ts, accountRunningRows).
 local function listRow(starttime, host, worker, cancel, choreo)
@@ -53,7 +54,7 @@ if state[1] == 'RUNNING' then
         end
         local taken = redis.call('SCARD', executing)
         if taken >= limit then
-          return { redis.call('HINCRBY', KEYS[1], 'deferrals', 1), redis.call('SCARD', ARGV[8] .. state[3]) - taken }
+          return { redis.call('HINCRBY', KEYS[1], 'deferrals', 1), redis.call('SCARD', ARGV[8] .. state[3]) - taken, tonumber(state[5] or '0') }
         end
       end
       redis.call('SADD', executing, state[2])
