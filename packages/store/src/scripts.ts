@@ -1,15 +1,24 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
-/** The Lua scripts of `lua/`, each registered on a connection as a command of the same name. */
+/**
+ * The Lua scripts of `lua/`, each registered on a connection as a command of the same name; a
+ * script with a `prelude` has that file's functions set before it (Redis scripts have no include).
+ */
+interface ScriptFile {
+  file: string;
+  keys: number;
+  prelude?: string;
+}
+
 const SCRIPTS = {
   createExecution: { file: 'create-execution.lua', keys: 7 },
-  claimExecution: { file: 'claim-execution.lua', keys: 1 },
+  claimExecution: { file: 'claim-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
   finishExecution: { file: 'finish-execution.lua', keys: 6 },
-  requestTermination: { file: 'request-termination.lua', keys: 1 },
-  releaseExecution: { file: 'release-execution.lua', keys: 1 },
-} as const;
+  requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
+  releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
+} satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;
 type ScriptArg = string | number;
@@ -20,7 +29,9 @@ const sources = new Map<ScriptName, string>();
 function source(name: ScriptName): string {
   let lua = sources.get(name);
   if (lua === undefined) {
-    lua = readFileSync(new URL(`./lua/${SCRIPTS[name].file}`, import.meta.url), 'utf8');
+    const script: ScriptFile = SCRIPTS[name];
+    const read = (file: string) => readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
+    lua = (script.prelude ? read(script.prelude) : '') + read(script.file);
     sources.set(name, lua);
   }
   return lua;

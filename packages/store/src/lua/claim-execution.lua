@@ -34,10 +34,7 @@
   the account's RUNNING executions are not taken (queued or refused, this one among them); and the
   execution's deadline (epoch milliseconds, 0 when it has none).
 ]]
--- The account's list row of an execution (see keys.ts, accountRunningRows).
-local function listRow(starttime, host, worker, cancel, choreo)
-  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
-end
+-- listRow: list-row.lua, set before this script (scripts.ts).
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo')
 if state[1] == 'RUNNING' then
   local limit = tonumber(ARGV[4])

@@ -18,10 +18,7 @@
   Returns 1 when released (now or by this very call before), 0 when it is not RUNNING or another
   take has happened since.
 ]]
--- The account's list row of an execution (see keys.ts, accountRunningRows).
-local function listRow(starttime, host, worker, cancel, choreo)
-  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
-end
+-- listRow: list-row.lua, set before this script (scripts.ts).
 local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo')
 if state[1] ~= 'RUNNING' then
   return 0

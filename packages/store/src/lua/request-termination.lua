@@ -11,10 +11,7 @@
   Returns the execution's status as it was ('' when it does not exist). For RUNNING the flag
   is now set; any other status is terminal and nothing changed.
 ]]
--- The account's list row of an execution (see keys.ts, accountRunningRows).
-local function listRow(starttime, host, worker, cancel, choreo)
-  return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
-end
+-- listRow: list-row.lua, set before this script (scripts.ts).
 local state = redis.call('HMGET', KEYS[1], 'status', 'account', 'starttime', 'host', 'worker', 'choreo')
 local status = state[1]
 if status == false then
