@@ -61,9 +61,15 @@ describe('benchmark report', () => {
   });
 
   it('adds up the work of phases measured apart, and not what happened between them', () => {
-    const first = [{ commands: { hset: 10 }, reads: 5, writes: 5 }, { commands: { hset: 30, get: 2 }, reads: 9, writes: 8 }] as const;
+    const first = [
+      { commands: { hset: 10 }, reads: 5, writes: 5 },
+      { commands: { hset: 30, get: 2 }, reads: 9, writes: 8 },
+    ] as const;
     // Between the phases the other side ran 1000 HSETs; they are not the service's.
-    const second = [{ commands: { hset: 1030, get: 2 }, reads: 50, writes: 50 }, { commands: { hset: 1050, get: 6 }, reads: 52, writes: 51 }] as const;
+    const second = [
+      { commands: { hset: 1030, get: 2 }, reads: 50, writes: 50 },
+      { commands: { hset: 1050, get: 6 }, reads: 52, writes: 51 },
+    ] as const;
     const total = addRedisWork(addRedisWork(NO_REDIS_WORK, ...first), ...second);
     expect(total).toEqual({ commands: { hset: 40, get: 6 }, reads: 6, writes: 4 });
     expect(redisWorkPerOperation(NO_REDIS_WORK, total, 4)).toMatchObject({ commands: 11.5, reads: 1.5, writes: 1 });

@@ -132,20 +132,23 @@ async function httpClient(job: HttpLoadJob): Promise<{ call: HttpCall; close(): 
 async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
   const client = await httpClient(job);
   const durations: number[] = [];
-  const totals = await closedLoop({ lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async (recording) => {
-    const start = performance.now();
-    const response = await client.call();
-    const text = response.body;
-    const latencyMs = performance.now() - start;
-    if (!job.okStatuses.includes(response.statusCode)) {
-      return { status: response.statusCode, latencyMs, ok: false, error: `HTTP ${response.statusCode}: ${text.slice(0, 300)}` };
-    }
-    if (job.executionDurations && recording) {
-      const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
-      if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
-    }
-    return { status: response.statusCode, latencyMs, ok: true };
-  });
+  const totals = await closedLoop(
+    { lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 },
+    async (recording) => {
+      const start = performance.now();
+      const response = await client.call();
+      const text = response.body;
+      const latencyMs = performance.now() - start;
+      if (!job.okStatuses.includes(response.statusCode)) {
+        return { status: response.statusCode, latencyMs, ok: false, error: `HTTP ${response.statusCode}: ${text.slice(0, 300)}` };
+      }
+      if (job.executionDurations && recording) {
+        const execution = (JSON.parse(text) as { execution: { starttime: string; endtime?: string } }).execution;
+        if (execution.endtime) durations.push(Number(execution.endtime) - Number(execution.starttime));
+      }
+      return { status: response.statusCode, latencyMs, ok: true };
+    },
+  );
   await client.close();
   return {
     ...result('http', totals, job.keepSamples),
@@ -244,7 +247,8 @@ async function runCancel(job: CancelJob): Promise<LoadResult> {
     const sentPerf = performance.now();
     const deleted = await call('DELETE', statusPath);
     const latencyMs = performance.now() - sentPerf;
-    if (deleted.status !== 204) return { status: deleted.status, latencyMs, ok: false, error: `DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}` };
+    if (deleted.status !== 204)
+      return { status: deleted.status, latencyMs, ok: false, error: `DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}` };
     let ended: Record<string, any> | undefined;
     while (!ended) {
       if (performance.now() > deadline + 20 * job.stepMilliseconds) throw new Error('the run did not end after DELETE');

@@ -112,7 +112,7 @@ class RawConnection {
 
   private onData(chunk: Buffer) {
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    let parsed;
+    let parsed: ReturnType<typeof parseResponse>;
     try {
       parsed = parseResponse(this.buffer);
     } catch (error) {

@@ -6,10 +6,7 @@ import { round } from './latency-summary.ts';
  * - `at-most-baseline-plus`: value ≤ baseline + amount (latency);
  * - `at-most`: value ≤ limit, no baseline needed.
  */
-export type Target =
-  | { kind: 'at-least-ratio'; factor: number }
-  | { kind: 'at-most-baseline-plus'; amount: number }
-  | { kind: 'at-most'; limit: number };
+export type Target = { kind: 'at-least-ratio'; factor: number } | { kind: 'at-most-baseline-plus'; amount: number } | { kind: 'at-most'; limit: number };
 
 export interface Row {
   scenario: string;
@@ -67,7 +64,11 @@ export function formatTable(rows: EvaluatedRow[]): string {
     row.pass === undefined ? '—' : row.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const render = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' │ ').trimEnd();
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join(' │ ')
+      .trimEnd();
   return [render(header), widths.map((width) => '─'.repeat(width)).join('─┼─'), ...lines.map(render)].join('\n');
 }
 

@@ -32,7 +32,12 @@ if (httpClient !== 'raw' && httpClient !== 'undici') {
   process.stderr.write('bench: BENCH_HTTP_CLIENT must be "raw" or "undici"\n');
   process.exit(1);
 }
-const profiled = new Set((process.env.BENCH_PROFILE ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const profiled = new Set(
+  (process.env.BENCH_PROFILE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 // Run order: latency-sensitive scenarios first, on a quiet Redis; the memory figure after every
 // throughput run (BullMQ's event stream is at its cap by then); worker scaling last, as it restarts workers.

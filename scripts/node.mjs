@@ -45,7 +45,10 @@ function provisionNode() {
       cwd: staging,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim().split('\n').pop();
+    })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['xzf', join(staging, tarball), '-C', staging], { stdio: 'inherit' });
     mkdirSync(dirname(toolsDir), { recursive: true });
     rmSync(toolsDir, { recursive: true, force: true });

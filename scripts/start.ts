@@ -22,7 +22,10 @@ const DEFAULT_REDIS_PORT = 6379;
 const schema = z.object({
   PORT: fields.port(8443),
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected a redis:// URL')
+    .optional(),
   /** Port of the local Redis when REDIS_URL is not set; another free port when it is taken. */
   LOCAL_REDIS_PORT: fields.port(DEFAULT_REDIS_PORT),
   DATA_DIR: z.string().default('.data'),
@@ -75,23 +78,21 @@ async function stopAll(code: number) {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
 
 try {
-  const redisUrl =
-    config.REDIS_URL ??
-    (redis = await startLocalRedis({
+  if (!config.REDIS_URL) {
+    redis = await startLocalRedis({
       dataDir: resolve(dataDir, 'redis'),
       appendOnly: true,
       // The usual port when it is free, so that `npm run admin` finds this Redis with its defaults.
       port: (await isPortFree(config.LOCAL_REDIS_PORT)) ? config.LOCAL_REDIS_PORT : 0,
-    })).url;
+    });
+  }
+  const redisUrl = config.REDIS_URL ?? (redis as LocalRedis).url;
   say(config.REDIS_URL ? `using Redis at ${displayUrl(redisUrl, 'REDIS_URL')}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
   if (!config.REDIS_URL && redis && redis.port !== DEFAULT_REDIS_PORT) {
     say(`the admin command line reaches this Redis as REDIS_URL=${redisUrl} npm run admin -- …`);
   }
 
-  const tls =
-    config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE)
-      ? undefined
-      : await ensureSelfSignedCertificate(dataDir);
+  const tls = config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE) ? undefined : await ensureSelfSignedCertificate(dataDir);
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
   const accountsFile = config.ACCOUNTS_FILE ?? demo!.file;
 
@@ -117,9 +118,7 @@ try {
   api = new SupervisedProcess({ name: 'api', command: process.execPath, args: [resolve(root, 'apps/api/src/main.ts')], ...supervision });
   children.push(api);
   for (let i = 1; i <= config.WORKERS; i += 1) {
-    children.push(
-      new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], ...supervision }),
-    );
+    children.push(new SupervisedProcess({ name: `worker ${i}`, command: process.execPath, args: [resolve(root, 'apps/worker/src/main.ts')], ...supervision }));
   }
   for (const child of children) child.start();
 

@@ -34,7 +34,16 @@ export const BASE64_BODY = textBody('The quick brown fox jumps over the lazy dog
 export function runJob(
   context: ScenarioContext,
   choreo: string,
-  options: { async: boolean; connections: number; durationMs: number; maxRequests: number; body?: string; executionDurations?: boolean; keepSamples?: boolean; warmupMs?: number },
+  options: {
+    async: boolean;
+    connections: number;
+    durationMs: number;
+    maxRequests: number;
+    body?: string;
+    executionDurations?: boolean;
+    keepSamples?: boolean;
+    warmupMs?: number;
+  },
 ): HttpLoadJob {
   return {
     kind: 'http',

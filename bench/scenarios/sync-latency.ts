@@ -36,7 +36,10 @@ export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
   const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, (side, roundMs) =>
     runLoad(side === 'service' ? job(roundMs, ROUND_WARMUP_MS) : baselineJob(roundMs, ROUND_WARMUP_MS)),
   );
-  for (const [label, rounds] of [['service', serviceRounds], ['baseline', baselineRounds]] as const) {
+  for (const [label, rounds] of [
+    ['service', serviceRounds],
+    ['baseline', baselineRounds],
+  ] as const) {
     const error = rounds.find((r) => r.firstError)?.firstError;
     if (error) context.log(`  ${label}: ${error}`);
   }

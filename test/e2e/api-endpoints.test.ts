@@ -44,7 +44,11 @@ describe('the six endpoints end to end', () => {
     expect(xml.parse(listXml.text).resources.resource).toEqual(list.json().resources);
 
     const details = await stack.call('GET', ENCODE, stack.credentials.alice);
-    expect(details.json()).toMatchObject({ valid: 'true', inputs: { Text: { type: 'STRING_VARIABLE' } }, outputs: { Base64EncodedText: { type: 'STRING_VARIABLE' } } });
+    expect(details.json()).toMatchObject({
+      valid: 'true',
+      inputs: { Text: { type: 'STRING_VARIABLE' } },
+      outputs: { Base64EncodedText: { type: 'STRING_VARIABLE' } },
+    });
     const detailsXml = xml.parse((await stack.call('GET', ENCODE, stack.credentials.alice, { accept: 'application/xml' })).text);
     expect(detailsXml.choreo.inputs.input[0]).toMatchObject({ name: 'Text', type: 'STRING_VARIABLE' });
   });
@@ -79,7 +83,12 @@ describe('the six endpoints end to end', () => {
     expect(Object.keys(execution).sort()).toEqual(['endtime', 'id', 'starttime', 'status']);
     expect(execution.status).toBe('ERROR');
     const { execution: stored } = await status(execution.id);
-    expect(stored).toMatchObject({ status: 'ERROR', lasterror: expect.stringContaining('no luck'), errortime: expect.stringMatching(/^\d+$/), endtime: execution.endtime });
+    expect(stored).toMatchObject({
+      status: 'ERROR',
+      lasterror: expect.stringContaining('no luck'),
+      errortime: expect.stringMatching(/^\d+$/),
+      endtime: execution.endtime,
+    });
     const storedXml = xml.parse((await stack.call('GET', `/choreo-executions/${execution.id}`, stack.credentials.alice, { accept: 'application/xml' })).text);
     expect(storedXml.execution[0]).toMatchObject({ status: 'ERROR', lasterror: stored.lasterror, errortime: stored.errortime });
   });
@@ -97,7 +106,14 @@ describe('the six endpoints end to end', () => {
     await stack.waitForEnd(id, stack.credentials.alice);
     const done = await status(id, '?view=outputs');
     expect(done).toEqual({
-      execution: { id, choreo: '/Library/Utilities/Encoding/Base64Encode', status: 'SUCCESS', host: '10.0.0.1', starttime: expect.any(String), endtime: expect.any(String) },
+      execution: {
+        id,
+        choreo: '/Library/Utilities/Encoding/Base64Encode',
+        status: 'SUCCESS',
+        host: '10.0.0.1',
+        starttime: expect.any(String),
+        endtime: expect.any(String),
+      },
       output: { Base64EncodedText: Buffer.from('later').toString('base64') },
     });
     const doneXml = xml.parse((await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice, { accept: 'application/xml' })).text);
@@ -194,7 +210,10 @@ describe('the six endpoints end to end', () => {
     expect(refused.json().error.code).toBe('TOO_MANY_REQUESTS');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another account is not affected.
-    const other = await stack.call('POST', ENCODE, stack.credentials.alice, { body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }), headers: { prefer: 'respond-async' } });
+    const other = await stack.call('POST', ENCODE, stack.credentials.alice, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
+      headers: { prefer: 'respond-async' },
+    });
     expect(other.status).toBe(202);
     for (const id of ids) expect((await stack.call('DELETE', `/choreo-executions/${id}`, bob)).status).toBe(204);
     for (const id of ids) await stack.waitForEnd(id, bob);

@@ -48,7 +48,11 @@ describe('security and bad input end to end', () => {
     it("hides one account's executions from another: status, list and terminate answer as if absent", async () => {
       const id = await runAsync(ENCODE, stack.credentials.alice, 'Text');
       const { bob } = stack.credentials;
-      for (const [method, query] of [['GET', ''], ['GET', '?view=outputs'], ['DELETE', '']] as const) {
+      for (const [method, query] of [
+        ['GET', ''],
+        ['GET', '?view=outputs'],
+        ['DELETE', ''],
+      ] as const) {
         const res = await stack.call(method, `/choreo-executions/${id}${query}`, bob);
         expect(res.status, `${method}${query}`).toBe(404);
         expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'No such execution.' });
@@ -160,7 +164,11 @@ describe('security and bad input end to end', () => {
       const wrongAlice = authHeaders({ ...alice, secret: 'not-her-password' });
       const wrongOperator = { Authorization: `Basic ${Buffer.from(`${operator.name}:wrong`).toString('base64')}` };
       // Failures on either kind of endpoint count for the one client.
-      for (const [path, headers] of [['/service-api/1.0/choreos', wrongAlice], ['/metrics', wrongOperator], ['/service-api/1.0/choreos', wrongAlice]] as const) {
+      for (const [path, headers] of [
+        ['/service-api/1.0/choreos', wrongAlice],
+        ['/metrics', wrongOperator],
+        ['/service-api/1.0/choreos', wrongAlice],
+      ] as const) {
         expect((await plainGet(path, viaProxy('198.51.100.7', headers))).status, path).toBe(401);
       }
       // Over the limit even the right password is refused; what the client prepends does not change who it is.
@@ -170,13 +178,23 @@ describe('security and bad input end to end', () => {
         expect(JSON.parse(refused.body).error.code).toBe('TOO_MANY_REQUESTS');
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       }
-      expect((await plainGet('/metrics', viaProxy('198.51.100.7', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }))).status).toBe(429);
+      expect(
+        (
+          await plainGet(
+            '/metrics',
+            viaProxy('198.51.100.7', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }),
+          )
+        ).status,
+      ).toBe(429);
       // A program with an application key costs no hash, and is still served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.acmeApp)))).status).toBe(200);
       // Another client behind the same proxy is served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.8', authHeaders(alice)))).status).toBe(200);
       // Operators see the refusals.
-      const scrape = await plainGet('/metrics', viaProxy('198.51.100.9', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }));
+      const scrape = await plainGet(
+        '/metrics',
+        viaProxy('198.51.100.9', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }),
+      );
       expect(scrape.status).toBe(200);
       expect(scrape.body).toMatch(/^ces_requests_refused_total\{limit="auth-failures",service="api"\} [3-9]/m);
     });
@@ -194,8 +212,13 @@ describe('security and bad input end to end', () => {
   });
 
   describe('bad input corpus', () => {
-    const send = (target: string, headers: Record<string, string> = authHeaders(stack.credentials.alice), method = 'GET', body = '', pauseAfterBytes?: number) =>
-      rawHttpsRequest(stack.port, ca, rawRequest(method, target, headers, body), { ...(pauseAfterBytes ? { pauseAfterBytes } : {}) });
+    const send = (
+      target: string,
+      headers: Record<string, string> = authHeaders(stack.credentials.alice),
+      method = 'GET',
+      body = '',
+      pauseAfterBytes?: number,
+    ) => rawHttpsRequest(stack.port, ca, rawRequest(method, target, headers, body), { ...(pauseAfterBytes ? { pauseAfterBytes } : {}) });
 
     it.each([
       '/service-api/1.0/choreos/../x',
@@ -262,8 +285,16 @@ describe('security and bad input end to end', () => {
       ['a deeply nested JSON', 'application/json', `{"inputs": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`],
       ['a lone surrogate name', 'application/json', '{"inputs": [{"name": "\\ud800", "value": 1}, {"name": "\\ud800", "value": 2}]}'],
       ['truncated XML', 'application/xml', '<inputs><input><name>Text</name><value>x'],
-      ['an XML entity bomb', 'application/xml', `<?xml version="1.0"?><!DOCTYPE b [<!ENTITY a "${'a'.repeat(1000)}"><!ENTITY b "${'&a;'.repeat(1000)}">]><inputs><input><name>Text</name><value>&b;</value></input></inputs>`],
-      ['an external XML entity', 'application/xml', '<?xml version="1.0"?><!DOCTYPE i [<!ENTITY x SYSTEM "file:///etc/passwd">]><inputs><input><name>Text</name><value>&x;</value></input></inputs>'],
+      [
+        'an XML entity bomb',
+        'application/xml',
+        `<?xml version="1.0"?><!DOCTYPE b [<!ENTITY a "${'a'.repeat(1000)}"><!ENTITY b "${'&a;'.repeat(1000)}">]><inputs><input><name>Text</name><value>&b;</value></input></inputs>`,
+      ],
+      [
+        'an external XML entity',
+        'application/xml',
+        '<?xml version="1.0"?><!DOCTYPE i [<!ENTITY x SYSTEM "file:///etc/passwd">]><inputs><input><name>Text</name><value>&x;</value></input></inputs>',
+      ],
       ['XML with a control character', 'application/xml', '<inputs><input><name>Te\u0001xt</name><value>x</value></input></inputs>'],
       ['XML nested deep', 'application/xml', `<inputs>${'<i>'.repeat(5000)}${'</i>'.repeat(5000)}</inputs>`],
       ['a form body', 'application/x-www-form-urlencoded', 'Text=x'],

@@ -97,8 +97,7 @@ describe('a run uses the definition it was accepted with', () => {
 
     await stack.waitForEnd(first, stack.credentials.alice);
     await stack.waitForEnd(second, stack.credentials.alice);
-    const outputs = async (id: string) =>
-      (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice)).json();
+    const outputs = async (id: string) => (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice)).json();
     expect((await outputs(first)).output.Version).toBe('v1');
     expect((await outputs(second)).output.Version).toBe('v2');
   });

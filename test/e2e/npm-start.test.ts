@@ -177,7 +177,16 @@ describe('npm start with a worker variable that is wrong', () => {
       const port = await findFreePort();
       const result = spawnSync(process.execPath, [START], {
         cwd: ROOT,
-        env: { ...process.env, PORT: String(port), WORKERS: '1', DATA_DIR: dataDir, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', WORKER_CONCURRENCY: '0' },
+        env: {
+          ...process.env,
+          PORT: String(port),
+          WORKERS: '1',
+          DATA_DIR: dataDir,
+          REDIS_URL: '',
+          LOCAL_REDIS_PORT: '0',
+          ACCOUNTS_FILE: '',
+          WORKER_CONCURRENCY: '0',
+        },
         encoding: 'utf8',
         timeout: 60_000,
       });

@@ -162,7 +162,9 @@ describe('operations: metrics, live workers and operator access over real proces
     expect(sumOver(busy, 'ces_worker_active_executions')).toBe(2);
 
     // Queued runs first, so that no worker takes one of them in between: they end in the API at once.
-    const statuses = await Promise.all(ids.map(async (id) => (await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.acmeApp)).json().execution));
+    const statuses = await Promise.all(
+      ids.map(async (id) => (await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.acmeApp)).json().execution),
+    );
     const queued = statuses.filter((e) => e.host === '').map((e) => e.id as string);
     const executing = statuses.filter((e) => e.host !== '').map((e) => e.id as string);
     expect([queued.length, executing.length]).toEqual([2, 2]);
@@ -239,14 +241,23 @@ describe('operations: metrics, live workers and operator access over real proces
       principal: 'alice',
       hostname: expect.any(String),
     });
-    const ended = await waitFor(() => {
-      const lines = stack.workers
-        .flatMap((w) => w.logs().split('\n'))
-        .filter((l) => l.includes('"execution ended"'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      return lines.length > 0 && lines;
-    }, { what: 'an "execution ended" line' });
-    expect(ended[0]).toMatchObject({ executionId: expect.any(String), account: 'acme', choreo: COUNTDOWN, workerId: expect.any(String), host: expect.stringMatching(/^10\.0\.0\./) });
+    const ended = await waitFor(
+      () => {
+        const lines = stack.workers
+          .flatMap((w) => w.logs().split('\n'))
+          .filter((l) => l.includes('"execution ended"'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        return lines.length > 0 && lines;
+      },
+      { what: 'an "execution ended" line' },
+    );
+    expect(ended[0]).toMatchObject({
+      executionId: expect.any(String),
+      account: 'acme',
+      choreo: COUNTDOWN,
+      workerId: expect.any(String),
+      host: expect.stringMatching(/^10\.0\.0\./),
+    });
 
     const logs = stack.logs();
     for (const credential of Object.values(stack.credentials)) expect(logs).not.toContain(credential.secret);
@@ -269,19 +280,23 @@ describe('operations: metrics, live workers and operator access over real proces
     });
   });
 
-  it('drops a worker killed with SIGKILL from /ops/workers within the heartbeat TTL', async () => {
-    const [survivor, victim] = stack.workers as [ServiceProcess, ServiceProcess];
-    const listedPids = async () => ((await opsGet('/ops/workers')).json().workers as { pid: number }[]).map((w) => w.pid);
-    expect(await listedPids()).toContain(victim.pid);
-    victim.kill('SIGKILL');
-    await victim.exited;
-    // No clean exit removes the record: only the heartbeat's TTL can make it vanish.
-    await waitFor(async () => !(await listedPids()).includes(victim.pid), {
-      timeoutMs: HEARTBEAT_TTL_MS,
-      intervalMs: 250,
-      what: 'the killed worker to vanish',
-    });
-    expect(await listedPids()).toEqual([survivor.pid]);
-    expect((await stack.http.request('GET', '/readyz')).json().workers).toBe(1);
-  }, HEARTBEAT_TTL_MS + 15_000);
+  it(
+    'drops a worker killed with SIGKILL from /ops/workers within the heartbeat TTL',
+    async () => {
+      const [survivor, victim] = stack.workers as [ServiceProcess, ServiceProcess];
+      const listedPids = async () => ((await opsGet('/ops/workers')).json().workers as { pid: number }[]).map((w) => w.pid);
+      expect(await listedPids()).toContain(victim.pid);
+      victim.kill('SIGKILL');
+      await victim.exited;
+      // No clean exit removes the record: only the heartbeat's TTL can make it vanish.
+      await waitFor(async () => !(await listedPids()).includes(victim.pid), {
+        timeoutMs: HEARTBEAT_TTL_MS,
+        intervalMs: 250,
+        what: 'the killed worker to vanish',
+      });
+      expect(await listedPids()).toEqual([survivor.pid]);
+      expect((await stack.http.request('GET', '/readyz')).json().workers).toBe(1);
+    },
+    HEARTBEAT_TTL_MS + 15_000,
+  );
 });

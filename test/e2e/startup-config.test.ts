@@ -59,7 +59,14 @@ describe('processes refuse a value that does not work', () => {
     ['CHOREOS_DIR', { CHOREOS_DIR: '/nonexistent-catalogue' }],
     ['TLS_CERT_FILE, TLS_KEY_FILE', { TLS_CERT_FILE: '/nonexistent-cert.pem', TLS_KEY_FILE: '/nonexistent-key.pem' }],
     ['BIND_ADDRESS', { BIND_ADDRESS: '999.1.1.1' }],
-    ['PORT', { get PORT() { return String(takenPort); } }],
+    [
+      'PORT',
+      {
+        get PORT() {
+          return String(takenPort);
+        },
+      },
+    ],
   ])('the API names %s', (variable, env) => {
     const result = start('api', { ...common(), ...env });
     expect(result.status, result.stdout + result.stderr).toBe(CONFIG_EXIT_CODE);

@@ -35,10 +35,11 @@ describe('worker crash: resume on another worker', () => {
     const survivor = stack.workers[1 - victimIndex]!;
 
     // The worker's heartbeat record says who it is and what it runs.
-    const victimBeat = await waitFor(
-      async () => (await stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)),
-      { timeoutMs: 15_000, intervalMs: 200, what: "the victim's heartbeat to list the run" },
-    );
+    const victimBeat = await waitFor(async () => (await stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)), {
+      timeoutMs: 15_000,
+      intervalMs: 200,
+      what: "the victim's heartbeat to list the run",
+    });
     expect(victimBeat).toMatchObject({ host: taken.host, concurrency: 8, active: [id], version: expect.any(String) });
     for (const field of ['id', 'processed', 'failed', 'started', 'lastSeen'] as const) expect(victimBeat).toHaveProperty(field);
 
@@ -78,10 +79,9 @@ describe('worker crash: resume on another worker', () => {
     await createDefinitionStore({ redis: stack.redis, keys: stack.keys }).save(digest, definition);
     const id = 'feedfacefeedfacefeedfacefeedface';
     const starttime = Date.now() - 60_000;
-    const created = await stack.executions.create(
-      newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }),
-      { maxRunningPerAccount: 0 },
-    );
+    const created = await stack.executions.create(newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }), {
+      maxRunningPerAccount: 0,
+    });
     expect(created).toEqual({ outcome: 'created' });
 
     const ended = await stack.waitForEnd(id, stack.credentials.alice, 45_000);

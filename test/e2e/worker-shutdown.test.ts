@@ -42,10 +42,13 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
 
     // The new workers come up first, then the old ones are stopped one after the other.
     const fresh = [stack.addWorker(), stack.addWorker()];
-    await waitFor(async () => {
-      const pids = (await stack.liveWorkers()).map((beat) => beat.pid);
-      return fresh.every((worker) => pids.includes(worker.pid));
-    }, { timeoutMs: 30_000, intervalMs: 100, what: 'the new workers to start' });
+    await waitFor(
+      async () => {
+        const pids = (await stack.liveWorkers()).map((beat) => beat.pid);
+        return fresh.every((worker) => pids.includes(worker.pid));
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'the new workers to start' },
+    );
     for (const old of [stack.workers[0]!, stack.workers[1]!]) {
       old.kill('SIGTERM');
       await old.exited;

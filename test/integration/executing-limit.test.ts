@@ -13,8 +13,7 @@ describe('executions taken at once per account', () => {
     expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
     return execution.id;
   }
-  const take = (id: string, lease: string, limit = 2) =>
-    store.claim(id, { host: '10.0.0.1', workerId: 'w', lease, maxExecutingPerAccount: limit });
+  const take = (id: string, lease: string, limit = 2) => store.claim(id, { host: '10.0.0.1', workerId: 'w', lease, maxExecutingPerAccount: limit });
   const executing = (account: string) => redis.smembers(keys.accountExecuting(account));
 
   it('refuses a take beyond the limit, counting refusals, while other accounts are taken', async () => {

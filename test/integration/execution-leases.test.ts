@@ -20,11 +20,17 @@ describe('execution leases and checkpoints', () => {
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
     expect((await store.get(id))!.host).toBe('');
-    expect(await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' } });
+    expect(await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({
+      outcome: 'taken',
+      record: { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' },
+    });
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('continue');
 
     // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
-    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } } });
+    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
+      outcome: 'taken',
+      record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } },
+    });
     expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
     expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: false, superseded: true });
     expect(await store.release(id, 'lease-a')).toBe(false);
@@ -59,7 +65,10 @@ describe('execution leases and checkpoints', () => {
     expect(await store.get(id)).toMatchObject({ status: 'RUNNING', host: '', workerId: '', lease: '', nextStep: 3 });
     // Released means released: no further writes under that lease.
     expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
-    expect(await store.claim(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({ outcome: 'taken', record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } } });
+    expect(await store.claim(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({
+      outcome: 'taken',
+      record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } },
+    });
   });
 
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {
@@ -77,7 +86,10 @@ describe('execution leases and checkpoints', () => {
     await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.finish(id, { status: 'ERROR', error: 'call2: boom', lease: 'lease-a', now: 1234 })).toEqual({ applied: true, status: 'ERROR' });
     expect(await store.get(id)).toMatchObject({ status: 'ERROR', lasterror: 'call2: boom', errortime: 1234, endtime: 1234 });
-    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({ outcome: 'ended', record: { status: 'ERROR', host: '10.0.0.1' } });
+    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
+      outcome: 'ended',
+      record: { status: 'ERROR', host: '10.0.0.1' },
+    });
     expect(await store.requestTermination(id)).toBe('ERROR');
     expect(await store.finish(id, { status: 'SUCCESS' })).toEqual({ applied: false, status: 'ERROR' });
     expect(await store.release(id, 'lease-a')).toBe(false);
@@ -159,7 +171,15 @@ describe('execution leases and checkpoints', () => {
 
       const listed = await store.listRunning(account);
       expect(listed.map((record) => record.id)).toEqual([first.id, second.id]);
-      expect(listed[0]).toMatchObject({ account, choreo: first.choreo, status: 'RUNNING', starttime: first.starttime, host: '10.0.0.5', workerId: 'w5', cancelRequested: true });
+      expect(listed[0]).toMatchObject({
+        account,
+        choreo: first.choreo,
+        status: 'RUNNING',
+        starttime: first.starttime,
+        host: '10.0.0.5',
+        workerId: 'w5',
+        cancelRequested: true,
+      });
       expect(listed[1]).toMatchObject({ host: '', workerId: '', cancelRequested: false });
       expect(JSON.stringify(listed)).not.toContain('xxxx');
     });
@@ -180,7 +200,16 @@ describe('execution leases and checkpoints', () => {
 
       const listed = await store.listRunning(account);
       expect(listed.map((record) => record.id)).toEqual([taken.id, old.id, handedBack.id]);
-      expect(listed[0]).toEqual({ id: taken.id, account, choreo: taken.choreo, status: 'RUNNING', starttime: taken.starttime, host: '10.0.0.6', workerId: 'w6', cancelRequested: false });
+      expect(listed[0]).toEqual({
+        id: taken.id,
+        account,
+        choreo: taken.choreo,
+        status: 'RUNNING',
+        starttime: taken.starttime,
+        host: '10.0.0.6',
+        workerId: 'w6',
+        cancelRequested: false,
+      });
       expect(listed[1]).toMatchObject({ id: old.id, choreo: old.choreo, starttime: old.starttime, host: '' });
       expect(listed[2]).toMatchObject({ host: '', workerId: '' });
       // The stale row is dropped; each listed run's row is there, or written at its next change.

@@ -24,7 +24,7 @@ describe('jobHolds', () => {
     unknown: 'none',
   };
   let counter = 0;
-  const nextId = () => `${(counter += 1).toString(16).padStart(4, '0')}${'ab'.repeat(14)}`;
+  const nextId = () => `${(++counter).toString(16).padStart(4, '0')}${'ab'.repeat(14)}`;
 
   it('tells a job waiting, prioritized, delayed, active, failed or completed from none, as getJobState does', async () => {
     const waiting = nextId();

@@ -48,9 +48,7 @@ describe('terminate versus complete', () => {
       const finish = () => worker.finish(execution.id, { status: 'SUCCESS', outputs: { Done: 'yes' }, lease, account: 'acme', nextStep: 1 });
       const terminate = () => api.requestTermination(execution.id);
       const [finished, before] =
-        i % 2 === 0
-          ? await Promise.all([finish(), terminate()])
-          : await Promise.all([terminate(), finish()]).then(([t, f]) => [f, t] as const);
+        i % 2 === 0 ? await Promise.all([finish(), terminate()]) : await Promise.all([terminate(), finish()]).then(([t, f]) => [f, t] as const);
 
       // Termination accepted (it was RUNNING, answered 204) means TERMINATED_MANUALLY, never SUCCESS.
       const expected = before === 'RUNNING' ? 'TERMINATED_MANUALLY' : 'SUCCESS';

@@ -141,7 +141,7 @@ export class Stack {
     method: string,
     path: string,
     credential: Credential,
-    options: RequestOptions & { accept?: string; /** Index in `apis` of the API process to ask (default 0). */ via?: number } = {},
+    options: RequestOptions & { accept?: string /** Index in `apis` of the API process to ask (default 0). */; via?: number } = {},
   ): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       authorization: `Basic ${Buffer.from(`${credential.name}:${credential.secret}`).toString('base64')}`,
@@ -177,7 +177,10 @@ export class Stack {
 
   logs(): string {
     const apis = this.apis.length > 0 ? this.apis.map((a) => a.process) : [this.api];
-    return [...apis, ...this.workers].filter(Boolean).map((p) => `--- ${p.name}\n${p.logs()}`).join('\n');
+    return [...apis, ...this.workers]
+      .filter(Boolean)
+      .map((p) => `--- ${p.name}\n${p.logs()}`)
+      .join('\n');
   }
 
   async stop(): Promise<void> {

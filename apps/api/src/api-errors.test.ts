@@ -115,7 +115,11 @@ describe('refused requests in process', () => {
     ['an empty name', '{"inputs": [{"name": "", "value": "x"}]}', 'application/json'],
     ['a name too long', `{"inputs": [{"name": "${'n'.repeat(300)}", "value": "x"}]}`, 'application/json'],
     ['an input given twice (JSON)', '{"inputs": [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]}', 'application/json'],
-    ['an input given twice (XML)', '<inputs><input><name>A</name><value>1</value></input><input><name>A</name><value>1</value></input></inputs>', 'application/xml'],
+    [
+      'an input given twice (XML)',
+      '<inputs><input><name>A</name><value>1</value></input><input><name>A</name><value>1</value></input></inputs>',
+      'application/xml',
+    ],
     ['truncated XML', '<inputs><input><name>A</name><value>x</va', 'application/xml'],
     ['XML with the wrong root', '<input><name>A</name><value>x</value></input>', 'application/xml'],
     ['XML with two roots', '<inputs></inputs><inputs></inputs>', 'application/xml'],
@@ -141,9 +145,13 @@ describe('refused requests in process', () => {
     const filters = (count: number, path = '$.a', variable = 'JSON') =>
       JSON.stringify({ inputs: [], outputFilters: Array.from({ length: count }, (_, i) => ({ name: `f${i}`, path, variable })) });
     expect(await expectError(await post('/choreos/Test/Needs', filters(21), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/At most 20 output filters/);
-    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$'.repeat(1001)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/path of 1 to 1000/);
+    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$'.repeat(1001)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(
+      /path of 1 to 1000/,
+    );
     expect(await expectError(await post('/choreos/Test/Needs', filters(1, ''), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/path of 1 to 1000/);
-    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$.a', 'v'.repeat(300)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(/variable/);
+    expect(await expectError(await post('/choreos/Test/Needs', filters(1, '$.a', 'v'.repeat(300)), 'application/json'), 400, 'BAD_REQUEST')).toMatch(
+      /variable/,
+    );
     const xml = `<inputs><outputFilters>${Array.from({ length: 21 }, (_, i) => `<filter><name>f${i}</name><path>/a</path><variable>X</variable></filter>`).join('')}</outputFilters></inputs>`;
     expect(await expectError(await post('/choreos/Test/Needs', xml, 'application/xml'), 400, 'BAD_REQUEST')).toMatch(/At most 20 output filters/);
   });
@@ -180,7 +188,8 @@ describe('refused requests in process', () => {
         'content-type': contentType,
       },
     });
-  const concat = (...parts: (string | number[])[]) => new Uint8Array(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part)))));
+  const concat = (...parts: (string | number[])[]) =>
+    new Uint8Array(Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part)))));
 
   it('answers 400 to a body that is not UTF-8, where its bytes were run as U+FFFD', async () => {
     const before = await t.executions.countRunning('acme');
@@ -199,7 +208,9 @@ describe('refused requests in process', () => {
     }
     const latin1 = concat('<?xml version="1.0" encoding="ISO-8859-1"?><inputs><input><name>A</name><value>caf', [0xe9], '</value></input></inputs>');
     expect(await expectError(await postBytes(`${NEEDS}?mode=async`, latin1, 'application/xml'), 415, 'UNSUPPORTED_MEDIA_TYPE')).toContain('UTF-8');
-    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, latin1, 'application/xml; charset=iso-8859-1'), 415, 'UNSUPPORTED_MEDIA_TYPE')).toContain('UTF-8');
+    expect(await expectError(await postBytes(`${NEEDS}?mode=async`, latin1, 'application/xml; charset=iso-8859-1'), 415, 'UNSUPPORTED_MEDIA_TYPE')).toContain(
+      'UTF-8',
+    );
     expect(await t.executions.countRunning('acme')).toBe(before);
   });
 
@@ -264,7 +275,7 @@ describe('refused requests in process', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       const refusedXml = await budgeted.call('POST', path, budgeted.credentials.alice, { ...encode('x'.repeat(5_000)), accept: 'application/xml' });
       expect(refusedXml.status).toBe(429);
-      expect(await refusedXml.text()).toContain("<message>The executions of this account have stored all it may keep over the retention period.</message>");
+      expect(await refusedXml.text()).toContain('<message>The executions of this account have stored all it may keep over the retention period.</message>');
       // A small run still fits; another account has its own budget.
       expect((await budgeted.call('POST', path, budgeted.credentials.alice, encode('x'))).status).toBe(202);
       expect((await budgeted.call('POST', path, budgeted.credentials.bob, encode('x'.repeat(5_000)))).status).toBe(202);

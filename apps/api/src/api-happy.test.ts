@@ -116,7 +116,15 @@ describe('the interface in process: formats, negotiation and runs', () => {
   });
 
   it('takes numbers as written and booleans as strings, ignores unknown inputs, and applies defaults', async () => {
-    const id = await runAsync('/choreos/Library/Utilities/Development/Countdown', JSON.stringify({ inputs: [{ name: 'StepMilliseconds', value: 250 }, { name: 'Nope', value: true }] }));
+    const id = await runAsync(
+      '/choreos/Library/Utilities/Development/Countdown',
+      JSON.stringify({
+        inputs: [
+          { name: 'StepMilliseconds', value: 250 },
+          { name: 'Nope', value: true },
+        ],
+      }),
+    );
     expect((await t.executions.get(id))?.inputs).toEqual({ StepMilliseconds: '250' });
     // A number is taken as it was written: parsed, it would lose digits, zeros or its value.
     for (const written of ['12.50', '12345678901234567890', '1e400', '-0', '1E-7']) {
@@ -141,7 +149,14 @@ describe('the interface in process: formats, negotiation and runs', () => {
     const id = await runAsync();
     const running = await (await t.call('GET', `/choreo-executions/${id}`, t.credentials.alice)).json();
     expect(running).toEqual({
-      execution: { id, choreo: '/Library/Utilities/Encoding/Base64Encode', starttime: expect.stringMatching(/^\d+$/), endtime: '', host: '', status: 'RUNNING' },
+      execution: {
+        id,
+        choreo: '/Library/Utilities/Encoding/Base64Encode',
+        starttime: expect.stringMatching(/^\d+$/),
+        endtime: '',
+        host: '',
+        status: 'RUNNING',
+      },
     });
 
     await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });

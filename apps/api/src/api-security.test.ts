@@ -88,7 +88,11 @@ describe('access rules in process', () => {
       // Remembered from now on: a remembered password is still refused once over the limit.
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: attacker })).status).toBe(200);
       for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', wrong, { clientAddress: attacker })).status).toBe(401);
-      for (const [credential, accept] of [[wrong, 'application/json'], [alice, 'application/json'], [alice, 'application/xml']] as const) {
+      for (const [credential, accept] of [
+        [wrong, 'application/json'],
+        [alice, 'application/json'],
+        [alice, 'application/xml'],
+      ] as const) {
         const res = await throttled.call('GET', '/choreos', credential, { clientAddress: attacker, accept });
         expect(res.status).toBe(429);
         const retryAfter = Number(res.headers.get('retry-after'));
@@ -96,7 +100,11 @@ describe('access rules in process', () => {
         expect(retryAfter).toBeLessThanOrEqual(60);
         const body = await res.text();
         if (accept === 'application/xml') expect(body).toContain('<code>TOO_MANY_REQUESTS</code>');
-        else expect(JSON.parse(body).error).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'Too many failed authentications from this client. Retry later.' });
+        else
+          expect(JSON.parse(body).error).toMatchObject({
+            code: 'TOO_MANY_REQUESTS',
+            message: 'Too many failed authentications from this client. Retry later.',
+          });
       }
       // The same address as IPv4 inside IPv6 is the same client; another client is served.
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: `::ffff:${attacker}` })).status).toBe(429);
@@ -106,11 +114,16 @@ describe('access rules in process', () => {
     it('still serves application keys from a client over the limit, which cost no hash and cannot be guessed', async () => {
       const { alice, acmeApp } = throttled.credentials;
       const client = '198.51.100.20';
-      for (let i = 0; i < 3; i += 1) expect((await throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
+      for (let i = 0; i < 3; i += 1)
+        expect((await throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: client })).status).toBe(429);
       expect((await throttled.call('GET', '/choreos', acmeApp, { clientAddress: client })).status).toBe(200);
       // A wrong key, an unknown name or a user's password under an application's name: 429 alike.
-      for (const credential of [{ ...acmeApp, secret: 'guess' }, { ...acmeApp, name: 'nobody' }, { ...acmeApp, name: alice.name, secret: alice.secret }]) {
+      for (const credential of [
+        { ...acmeApp, secret: 'guess' },
+        { ...acmeApp, name: 'nobody' },
+        { ...acmeApp, name: alice.name, secret: alice.secret },
+      ]) {
         expect((await throttled.call('GET', '/choreos', credential, { clientAddress: client })).status).toBe(429);
       }
     });
@@ -240,7 +253,7 @@ describe('access rules in process', () => {
       if (status === 403) expect((await res.json()).error.code).toBe('FORBIDDEN');
     });
 
-    it('refuses before authenticating, on every path but the balancer\'s probes', async () => {
+    it("refuses before authenticating, on every path but the balancer's probes", async () => {
       expect((await proxied.call('GET', '/choreos', undefined)).status).toBe(403);
       for (const path of ['/service-api/1.0/nothing-here', '/nothing-here', '/ops/workers']) {
         const res = await proxied.app.request(path);

@@ -80,21 +80,24 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   metrics.redis.instrument(queueConnection, 'api-queue');
   metrics.redis.instrument(subscriber, 'api-events');
   metrics.redis.instrument(outputsConnection, 'api-outputs');
-  const launcher = countStartedRuns(createRunLauncher({
-    logger,
-    executions: acceptedExecutions,
-    definitions,
-    queue,
-    events,
-    config: {
-      syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
-      maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
-      maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
-      defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
-      quotaRetryAfterSeconds: 5,
-      createTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
-    },
-  }), metrics.executions);
+  const launcher = countStartedRuns(
+    createRunLauncher({
+      logger,
+      executions: acceptedExecutions,
+      definitions,
+      queue,
+      events,
+      config: {
+        syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
+        maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
+        maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
+        defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
+        quotaRetryAfterSeconds: 5,
+        createTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+      },
+    }),
+    metrics.executions,
+  );
 
   const app = createApp({
     config: {

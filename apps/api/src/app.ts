@@ -94,7 +94,8 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
     // A known path with an allowed method that still found no handler (an empty id) is simply absent.
-    if (allowed.length > 0 && !allowed.includes(c.req.method === 'HEAD' ? 'GET' : c.req.method)) throw new ApiError('METHOD_NOT_ALLOWED', `Use ${allowed.join(', ')} here.`, { headers: { Allow: allowed.join(', ') } });
+    if (allowed.length > 0 && !allowed.includes(c.req.method === 'HEAD' ? 'GET' : c.req.method))
+      throw new ApiError('METHOD_NOT_ALLOWED', `Use ${allowed.join(', ')} here.`, { headers: { Allow: allowed.join(', ') } });
     throw new ApiError('NOT_FOUND');
   });
 

@@ -10,14 +10,21 @@ export const apiConfigSchema = z
     REDIS_PREFIX: fields.redisPrefix,
     REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
     ACCOUNTS_FILE: z.string().optional(),
-    SERVICE_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'expected a host name such as choreos.example.com').default('localhost'),
+    SERVICE_HOST: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, 'expected a host name such as choreos.example.com')
+      .default('localhost'),
     CHOREOS_DIR: z.string().default('choreos'),
     DATA_DIR: z.string().default('.data'),
     SYNC_WAIT_SECONDS: z.coerce.number().positive().max(600).default(30),
     RETENTION_SECONDS: fields.retentionSeconds,
     EXECUTION_TIME_LIMIT_SECONDS: fields.positiveInt(900),
     MAX_RUNNING_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
-    MAX_STORED_BYTES_PER_ACCOUNT: z.coerce.number().int().min(0).default(1024 * 1024 * 1024),
+    MAX_STORED_BYTES_PER_ACCOUNT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(1024 * 1024 * 1024),
     MAX_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     BODY_LIMIT_BYTES: fields.positiveInt(1024 * 1024),
     TLS_CERT_FILE: z.string().optional(),

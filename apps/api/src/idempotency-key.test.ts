@@ -113,7 +113,8 @@ describe('Idempotency-Key on runs', () => {
       for (const other of [
         () => run(key, { mode: 'async', body: encodeBody('y') }),
         () => t.call('POST', `${ENCODE}?mode=async&store_results=true`, t.credentials.alice, { body: encodeBody('x'), headers: { 'idempotency-key': key } }),
-        () => t.call('POST', '/choreos/Library/Utilities/Development/Countdown?mode=async', t.credentials.alice, { body: '', headers: { 'idempotency-key': key } }),
+        () =>
+          t.call('POST', '/choreos/Library/Utilities/Development/Countdown?mode=async', t.credentials.alice, { body: '', headers: { 'idempotency-key': key } }),
       ]) {
         const res = await other();
         expect(res.status).toBe(409);

@@ -136,7 +136,14 @@ describe('execution processor: instant runs', () => {
     await worker.endsSettled();
     const ended = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'execution ended');
     expect(ended).toEqual([
-      expect.objectContaining({ level: 'info', workerId: 'w7', executionId: accepted.id, account: accepted.account, choreo: accepted.choreo, status: 'SUCCESS' }),
+      expect.objectContaining({
+        level: 'info',
+        workerId: 'w7',
+        executionId: accepted.id,
+        account: accepted.account,
+        choreo: accepted.choreo,
+        status: 'SUCCESS',
+      }),
     ]);
   });
 
@@ -247,14 +254,18 @@ describe('execution processor: instant runs', () => {
         deferredUntil.push(untilMs);
         await onDefer();
       },
-      undefer: async () => void (undeferred += 1),
+      undefer: async () => {
+        undeferred += 1;
+      },
     });
     expect(await worker.process({ executionId: ending!.id, ...queueing(ending!.id) })).toBe('deferred');
     expect(deferredUntil).toEqual([soon]);
     expect(undeferred).toBe(0);
 
     // The DELETE comes while the worker holds the job to defer it: the flag is set, the job stays.
-    expect(await worker.process({ executionId: cancelled!.id, ...queueing(cancelled!.id, async () => void (await store.requestTermination(cancelled!.id))) })).toBe('deferred');
+    expect(
+      await worker.process({ executionId: cancelled!.id, ...queueing(cancelled!.id, async () => void (await store.requestTermination(cancelled!.id))) }),
+    ).toBe('deferred');
     expect(undeferred).toBe(1);
     for (const id of [held.id, ending!.id, cancelled!.id]) await store.finish(id, { status: 'SUCCESS' });
   });
@@ -262,7 +273,7 @@ describe('execution processor: instant runs', () => {
   it('starts no further step once the job lock may have lapsed, and leaves the execution to be taken again', async () => {
     let checks = 0;
     // Held for the first two steps' checks, lost before the third.
-    const worker = processor({ holdsJobLock: () => (checks += 1) <= 2 });
+    const worker = processor({ holdsJobLock: () => ++checks <= 2 });
     const accepted = await accept(pauses.digest);
     expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('superseded');
     expect(checks).toBe(3);

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
-import { acceptedRecord, type DefinitionStore, type ExecutionRecord, type ExecutionStore, type FinishResult, type NewExecution, type TerminalStatus } from '@ces/store';
+import {
+  acceptedRecord,
+  type DefinitionStore,
+  type ExecutionRecord,
+  type ExecutionStore,
+  type FinishResult,
+  type NewExecution,
+  type TerminalStatus,
+} from '@ces/store';
 import { deferralDelayMs } from './deferral-delay.ts';
 
 /** What the processor asks of the queue: nothing of BullMQ leaks past this interface. */
@@ -210,10 +218,13 @@ export function createExecutionProcessor(deps: {
     const untilDeadline = record.deadline - Date.now();
     const deadlineTimer =
       untilDeadline <= MAX_TIMER_MS
-        ? setTimeout(() => {
-            run.stop ??= 'time-limit';
-            run.controller.abort('time-limit');
-          }, Math.max(0, untilDeadline))
+        ? setTimeout(
+            () => {
+              run.stop ??= 'time-limit';
+              run.controller.abort('time-limit');
+            },
+            Math.max(0, untilDeadline),
+          )
         : undefined;
     // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
     const takenLevel = record.nextStep > 0 ? 'info' : 'debug';

@@ -1,12 +1,5 @@
 import { createLogger } from '@ces/observability';
-import {
-  createExecutionQueue,
-  createExecutionStore,
-  createKeySpace,
-  EXECUTION_QUEUE,
-  enqueueExecution,
-  type ExecutionJobData,
-} from '@ces/store';
+import { createExecutionQueue, createExecutionStore, createKeySpace, EXECUTION_QUEUE, enqueueExecution, type ExecutionJobData } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -83,7 +76,10 @@ describe('reconciler', () => {
     // Only one reconciler at a time: a pass under someone else's lock does nothing.
     await redis.set(keys.reconcilerLock(), 'other', 'PX', 10_000);
     await queue.remove(orphan);
-    expect(await createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce()).toEqual({ requeued: [], failed: [] });
+    expect(await createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce()).toEqual({
+      requeued: [],
+      failed: [],
+    });
     await endAll([orphan, queued, young]);
   });
 

@@ -67,7 +67,10 @@ export function createReconciler(deps: {
     let page = found.slice(0, pageSize);
     const last = page[pageSize - 1]!.starttime;
     if (found[pageSize]!.starttime === last) {
-      page = page[0]!.starttime === last ? await executions.runningBetween({ afterStarttime: last - 1, upToStarttime: last }) : page.filter((entry) => entry.starttime !== last);
+      page =
+        page[0]!.starttime === last
+          ? await executions.runningBetween({ afterStarttime: last - 1, upToStarttime: last })
+          : page.filter((entry) => entry.starttime !== last);
     }
     await redis.set(keys.reconcilerCursor(), String(page[page.length - 1]!.starttime), 'PX', CURSOR_TTL_MS);
     return page;
@@ -78,7 +81,11 @@ export function createReconciler(deps: {
     const locked = await redis.set(keys.reconcilerLock(), deps.workerId, 'PX', RECONCILE_INTERVAL_MS, 'NX');
     if (locked !== 'OK') return report;
     const page = await nextPage(now);
-    const holds = await jobHolds(redis, queue, page.map((entry) => entry.id));
+    const holds = await jobHolds(
+      redis,
+      queue,
+      page.map((entry) => entry.id),
+    );
     for (const [index, { id }] of page.entries()) {
       const hold = holds[index];
       if (hold === 'held') continue;

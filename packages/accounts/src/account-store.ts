@@ -98,9 +98,7 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
    * the reply to `change`.
    */
   async function changeCredential(key: string, name: string, change: (multi: ChainableCommander) => ChainableCommander) {
-    const replies = await change(redis.multi())
-      .publish(keys.credentialsChangedChannel(), `${key}\n${name}`)
-      .exec();
+    const replies = await change(redis.multi()).publish(keys.credentialsChangedChannel(), `${key}\n${name}`).exec();
     if (!replies) throw new Error(`the change to "${name}" in ${key} was not applied`);
     const failure = replies.find(([error]) => error)?.[0];
     if (failure) throw failure;
@@ -163,11 +161,7 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
   return {
     async createAccount(name) {
       checkAccountName(name);
-      const created = await redis
-        .multi()
-        .sadd(keys.accounts(), name)
-        .hsetnx(keys.account(name), 'created', String(Date.now()))
-        .exec();
+      const created = await redis.multi().sadd(keys.accounts(), name).hsetnx(keys.account(name), 'created', String(Date.now())).exec();
       return created?.[0]?.[1] === 1;
     },
 
@@ -181,7 +175,10 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
 
     async putUser(account, name, password, choreos, source = 'admin') {
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
-      if (source === 'file' && (await fileWroteAlready(keys.accountUsers(account), name, patternsOrAll(choreos), (stored) => verifyPassword(password, stored.secretHash)))) {
+      if (
+        source === 'file' &&
+        (await fileWroteAlready(keys.accountUsers(account), name, patternsOrAll(choreos), (stored) => verifyPassword(password, stored.secretHash)))
+      ) {
         return 'unchanged';
       }
       return putCredential(account, 'user', name, await hashPassword(password), choreos, source);
@@ -189,7 +186,10 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
 
     async putApp(account, name, key, choreos, source = 'admin') {
       if (key.length < MIN_KEY_LENGTH) throw new AccountError(`an application key needs at least ${MIN_KEY_LENGTH} characters`);
-      if (source === 'file' && (await fileWroteAlready(keys.accountApps(account), name, patternsOrAll(choreos), (stored) => verifyKey(key, stored.secretHash)))) {
+      if (
+        source === 'file' &&
+        (await fileWroteAlready(keys.accountApps(account), name, patternsOrAll(choreos), (stored) => verifyKey(key, stored.secretHash)))
+      ) {
         return 'unchanged';
       }
       return putCredential(account, 'app', name, digestKey(key), choreos, source);
@@ -213,7 +213,10 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     async listCredentials(account) {
       const [users, apps] = await Promise.all([redis.hgetall(keys.accountUsers(account)), redis.hgetall(keys.accountApps(account))]);
       const summaries: CredentialSummary[] = [];
-      for (const [kind, entries] of [['user', users], ['app', apps]] as const) {
+      for (const [kind, entries] of [
+        ['user', users],
+        ['app', apps],
+      ] as const) {
         for (const [name, json] of Object.entries(entries)) {
           const { choreos, created, revoked } = JSON.parse(json) as StoredCredential;
           if (!revoked) summaries.push({ kind, name, choreos, created });
@@ -225,7 +228,8 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     async putOperator(name, password, source = 'admin') {
       checkCredentialName(name);
       if (password.length < 8) throw new AccountError('a password needs at least 8 characters');
-      if (source === 'file' && (await fileWroteAlready(keys.operators(), name, [], (stored) => verifyPassword(password, stored.secretHash)))) return 'unchanged';
+      if (source === 'file' && (await fileWroteAlready(keys.operators(), name, [], (stored) => verifyPassword(password, stored.secretHash))))
+        return 'unchanged';
       const record: StoredCredential = { secretHash: await hashPassword(password), choreos: [], created: Date.now(), source };
       return writeCredential(keys.operators(), name, record);
     },

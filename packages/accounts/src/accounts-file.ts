@@ -72,7 +72,8 @@ export async function applyAccountsFile(store: AccountStore, file: AccountsFile)
   const byLabel = new Map<string, () => Promise<PutOutcome>>();
   for (const account of file.accounts) {
     await store.createAccount(account.name);
-    for (const user of account.users) byLabel.set(`${account.name}/user:${user.name}`, () => store.putUser(account.name, user.name, user.password, user.choreos, 'file'));
+    for (const user of account.users)
+      byLabel.set(`${account.name}/user:${user.name}`, () => store.putUser(account.name, user.name, user.password, user.choreos, 'file'));
     for (const app of account.apps) byLabel.set(`${account.name}/app:${app.name}`, () => store.putApp(account.name, app.name, app.key, app.choreos, 'file'));
   }
   for (const operator of file.operators) byLabel.set(`operator:${operator.name}`, () => store.putOperator(operator.name, operator.password, 'file'));

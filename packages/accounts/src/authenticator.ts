@@ -75,15 +75,15 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
 
   return {
     async authenticate(account, name, secret) {
-      const [user, app] = await Promise.all([
-        accounts.getCredential(account, 'user', name),
-        accounts.getCredential(account, 'app', name),
-      ]);
+      const [user, app] = await Promise.all([accounts.getCredential(account, 'user', name), accounts.getCredential(account, 'app', name)]);
       if (!user && !app) {
         await decoy(secret);
         return undefined;
       }
-      for (const [kind, stored] of [['user', user], ['app', app]] as const) {
+      for (const [kind, stored] of [
+        ['user', user],
+        ['app', app],
+      ] as const) {
         if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
       }
       // A wrong application key is checked in microseconds; without a hash here it would answer

@@ -196,7 +196,10 @@ describe('credential cache', () => {
     // Redis drops the connection: ioredis notices, reconnects and subscribes again by itself. What
     // was remembered is forgotten, since a message may have been lost meanwhile.
     const clients = String(await redis.client('LIST'));
-    const id = clients.split('\n').find((line) => line.includes(` name=${connectionName} `))?.match(/^id=(\d+)/)?.[1];
+    const id = clients
+      .split('\n')
+      .find((line) => line.includes(` name=${connectionName} `))
+      ?.match(/^id=(\d+)/)?.[1];
     expect(id).toBeDefined();
     const lost = new Promise((resolve) => ownSubscriber.once('close', resolve));
     await redis.client('KILL', 'ID', id!);
@@ -258,12 +261,6 @@ describe('credential cache', () => {
     await admin.putOperator('oncall', 'another password');
     const apps = keys.accountApps(ACCOUNT);
     await waitFor(() => messages.length === 5, { timeoutMs: 2_000, what: 'five messages' });
-    expect(messages).toEqual([
-      `${apps}\n${app}`,
-      `${apps}\n${app}`,
-      `${apps}\n${app}`,
-      `${keys.accountUsers(ACCOUNT)}\ncarol`,
-      `${keys.operators()}\noncall`,
-    ]);
+    expect(messages).toEqual([`${apps}\n${app}`, `${apps}\n${app}`, `${apps}\n${app}`, `${keys.accountUsers(ACCOUNT)}\ncarol`, `${keys.operators()}\noncall`]);
   });
 });

@@ -92,10 +92,7 @@ export async function createCachedAccountStore(deps: {
   subscriber.on('ready', onReady);
   await subscribe();
 
-  async function lookUp(
-    cacheKey: string,
-    fetch: () => Promise<StoredCredential | undefined>,
-  ): Promise<StoredCredential | undefined> {
+  async function lookUp(cacheKey: string, fetch: () => Promise<StoredCredential | undefined>): Promise<StoredCredential | undefined> {
     if (!subscribed) return fetch();
     const now = Date.now();
     const cached = answers.get(cacheKey);

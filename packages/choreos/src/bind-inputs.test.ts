@@ -21,7 +21,10 @@ const { definition } = parsed;
 describe('bindInputs', () => {
   it('applies defaults and drops unknown names', () => {
     expect(bindInputs(definition, { Required: 'r', Unknown: 'u', constructor: 'c' })).toEqual({ ok: true, inputs: { Required: 'r', Defaulted: '500' } });
-    expect(bindInputs(definition, { Required: '', Defaulted: '1', Optional: 'o' })).toEqual({ ok: true, inputs: { Required: '', Defaulted: '1', Optional: 'o' } });
+    expect(bindInputs(definition, { Required: '', Defaulted: '1', Optional: 'o' })).toEqual({
+      ok: true,
+      inputs: { Required: '', Defaulted: '1', Optional: 'o' },
+    });
   });
 
   it('lists missing required inputs', () => {

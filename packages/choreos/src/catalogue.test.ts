@@ -56,7 +56,13 @@ describe('loadCatalogue', () => {
 
   it('resolves nothing but exact ids', async () => {
     const catalogue = await loadCatalogue(dir);
-    for (const id of ['/Library/Things/../Things/Good', 'Library/Things/Good', '/Library/Things/Linked', '/.hidden/Secret', '/Library/LinkedFolder/Elsewhere']) {
+    for (const id of [
+      '/Library/Things/../Things/Good',
+      'Library/Things/Good',
+      '/Library/Things/Linked',
+      '/.hidden/Secret',
+      '/Library/LinkedFolder/Elsewhere',
+    ]) {
       expect(catalogue.get(id)).toBeUndefined();
     }
   });
@@ -70,7 +76,11 @@ describe('the checked-in catalogue', () => {
     expect(entries.filter((entry) => !entry.valid).map((entry) => `${entry.id}: ${entry.problems.join('; ')}`)).toEqual([]);
     const utilities = entries.filter((entry) => entry.id.startsWith('/Library/Utilities/'));
     expect(utilities.length).toBeGreaterThanOrEqual(30);
-    for (const folder of folders) expect(utilities.some((entry) => entry.id.startsWith(`/Library/Utilities/${folder}/`)), folder).toBe(true);
+    for (const folder of folders)
+      expect(
+        utilities.some((entry) => entry.id.startsWith(`/Library/Utilities/${folder}/`)),
+        folder,
+      ).toBe(true);
     for (const entry of entries) {
       expect(entry.description.trim(), entry.id).not.toBe('');
       for (const [name, variable] of [...Object.entries(entry.inputs), ...Object.entries(entry.outputs)]) {

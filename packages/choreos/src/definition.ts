@@ -30,7 +30,12 @@ export const retryPolicySchema = z.strictObject({
   /** Total attempts, the first included. */
   attempts: z.number().int().min(1).max(10),
   /** Wait before the second attempt; doubles for each further one. */
-  backoffMs: z.number().int().min(0).max(10 * 60 * 1000).default(0),
+  backoffMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(10 * 60 * 1000)
+    .default(0),
 });
 
 export const stepDefinitionSchema = z.strictObject({
@@ -48,7 +53,12 @@ export const stepDefinitionSchema = z.strictObject({
 export const choreoDefinitionSchema = z.strictObject({
   description,
   /** Wall-clock limit of a run; the service's default applies when absent. */
-  timeLimitSeconds: z.number().int().positive().max(7 * 24 * 60 * 60).optional(),
+  timeLimitSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60 * 60)
+    .optional(),
   inputs: z.record(variableName, inputDefinitionSchema).default({}),
   outputs: z.record(variableName, outputDefinitionSchema).default({}),
   steps: z.array(stepDefinitionSchema).min(1, 'a Choreo needs at least one step').max(1000),

@@ -32,6 +32,7 @@ export function jsonLength(value: unknown, limit: number): number {
 }
 
 /** Characters that JSON escapes: controls, quote, backslash, and UTF-16 surrogates (lone ones). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /** A string as JSON writes it: quotes, `\n` for a newline, `\u0001` for a control, and so on. */

@@ -13,13 +13,17 @@ const outputs = {
 describe('applyOutputFilters', () => {
   it('adds JSONPath and XPath results beside the outputs', async () => {
     expect(
-      await applyOutputFilters(outputs, [
-        { name: 'total', path: '$.total', variable: 'Response' },
-        { name: 'names', path: '$.items[*].name', variable: 'Response' },
-        { name: 'first', path: '$.items[0]', variable: 'Response' },
-        { name: 'secondId', path: '/r/item[2]/@id', variable: 'Xml' },
-        { name: 'count', path: 'count(//item)', variable: 'Xml' },
-      ], sandbox),
+      await applyOutputFilters(
+        outputs,
+        [
+          { name: 'total', path: '$.total', variable: 'Response' },
+          { name: 'names', path: '$.items[*].name', variable: 'Response' },
+          { name: 'first', path: '$.items[0]', variable: 'Response' },
+          { name: 'secondId', path: '/r/item[2]/@id', variable: 'Xml' },
+          { name: 'count', path: 'count(//item)', variable: 'Xml' },
+        ],
+        sandbox,
+      ),
     ).toEqual({ ...outputs, total: '2', names: '["a","b"]', first: '{"id":1,"name":"a"}', secondId: '2', count: '2' });
   });
 
@@ -34,7 +38,7 @@ describe('applyOutputFilters', () => {
     await expect(refusal).rejects.toThrow(message);
   });
 
-  it('fails when the filters\' results together pass what may be stored', async () => {
+  it("fails when the filters' results together pass what may be stored", async () => {
     const big = JSON.stringify({ text: 'x'.repeat(3 * 1024 * 1024) });
     const six = Array.from({ length: 6 }, (_, i) => ({ name: `copy${i}`, path: '$.text', variable: 'Big' }));
     const refusal = applyOutputFilters({ Big: big }, six, createSandbox());

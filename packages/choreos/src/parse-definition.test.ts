@@ -31,7 +31,11 @@ describe('parseDefinition', () => {
 
   it('reports structural problems with their location', () => {
     expect(problemsOf({ description: '', steps: [], extra: 1 })).toEqual(
-      expect.arrayContaining([expect.stringContaining('description: a description is required'), expect.stringContaining('steps: a Choreo needs at least one step'), expect.stringContaining('extra')]),
+      expect.arrayContaining([
+        expect.stringContaining('description: a description is required'),
+        expect.stringContaining('steps: a Choreo needs at least one step'),
+        expect.stringContaining('extra'),
+      ]),
     );
     expect(problemsOf({ ...valid, inputs: { Text: { description: 'x', type: 'NUMBER' } } })).toEqual([expect.stringMatching(/^inputs\.Text\.type: /)]);
     expect(problemsOf('not an object')).toHaveLength(1);

@@ -96,4 +96,3 @@ function formatPath(path: readonly PropertyKey[]): string {
 function formatIssue(path: readonly PropertyKey[], message: string): string {
   return path.length === 0 ? message : `${formatPath(path)}: ${message}`;
 }
-

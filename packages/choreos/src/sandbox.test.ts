@@ -63,7 +63,10 @@ describe('sandbox', () => {
     const parent = spawn(process.execPath, ['--input-type=module', '--eval', script], { stdio: 'ignore' });
     const childOf = async (pid: number) => {
       const { stdout } = await execFileAsync('ps', ['-o', 'pid=', '--ppid', String(pid)]).catch(() => ({ stdout: '' }));
-      return stdout.split('\n').map((line) => Number(line.trim())).find((child) => child > 0);
+      return stdout
+        .split('\n')
+        .map((line) => Number(line.trim()))
+        .find((child) => child > 0);
     };
     const sandboxPid = await waitFor(() => childOf(parent.pid!), { timeoutMs: 20_000, intervalMs: 50, what: 'the sandbox process to start' });
     // Busy with the operation, not starting still: half a second of CPU and more (Linux's /proc).
@@ -90,7 +93,12 @@ describe('sandbox', () => {
     const sandbox = createSandbox({ maxRunning: 1, timeLimitMs: 60_000 });
     const sandboxChildren = async () => {
       const { stdout } = await execFileAsync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).catch(() => ({ stdout: '' }));
-      return new Set(stdout.split('\n').filter((line) => line.includes('sandbox-process')).map((line) => Number(line.trim().split(' ')[0])));
+      return new Set(
+        stdout
+          .split('\n')
+          .filter((line) => line.includes('sandbox-process'))
+          .map((line) => Number(line.trim().split(' ')[0])),
+      );
     };
     const before = await sandboxChildren();
     const started = async () => [...(await sandboxChildren())].filter((pid) => !before.has(pid)).length;

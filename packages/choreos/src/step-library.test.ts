@@ -10,7 +10,9 @@ describe('the step library', () => {
   it.each(library.list().map((kind) => [kind.kind, kind] as const))('%s has a description and a valid example', (_, kind) => {
     expect(kind.description.length).toBeGreaterThan(20);
     const args = kind.example ?? {};
-    const inputs = Object.fromEntries([...JSON.stringify(args).matchAll(/\{\{inputs\.(\w+)\}\}/g)].map((match) => [match[1], { description: 'Example input.' }]));
+    const inputs = Object.fromEntries(
+      [...JSON.stringify(args).matchAll(/\{\{inputs\.(\w+)\}\}/g)].map((match) => [match[1], { description: 'Example input.' }]),
+    );
     const result = parseDefinition({ description: 'Example.', inputs, steps: [{ id: 'example', kind: kind.kind, args }] }, library);
     expect(result.ok ? [] : result.problems).toEqual([]);
   });

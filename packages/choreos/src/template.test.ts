@@ -27,19 +27,30 @@ describe('compileTemplate', () => {
     expect(compileTemplate(source).render(context)).toBe(expected);
   });
 
-  it.each(['{{steps.later.body}}', 'x {{steps.fetch.nothing}}', '{{steps.fetch.list.5}}', '{{steps.fetch.constructor}}', '{{steps.fetch.__proto__}}', '{{steps.fetch.body.length}}'])(
-    'leaves %j unavailable',
-    (source) => {
-      expect(compileTemplate(source).render(context)).toBeUndefined();
-    },
-  );
+  it.each([
+    '{{steps.later.body}}',
+    'x {{steps.fetch.nothing}}',
+    '{{steps.fetch.list.5}}',
+    '{{steps.fetch.constructor}}',
+    '{{steps.fetch.__proto__}}',
+    '{{steps.fetch.body.length}}',
+  ])('leaves %j unavailable', (source) => {
+    expect(compileTemplate(source).render(context)).toBeUndefined();
+  });
 
-  it.each(['{{inputs.Name', '{{}}', '{{inputs}}', '{{inputs.a.b}}', '{{run.other}}', '{{process.env.HOME}}', '{{inputs.Name + 1}}', '{{"unterminated}}', '{{steps..x}}'])(
-    'refuses %j',
-    (source) => {
-      expect(() => compileTemplate(source)).toThrow(TemplateSyntaxError);
-    },
-  );
+  it.each([
+    '{{inputs.Name',
+    '{{}}',
+    '{{inputs}}',
+    '{{inputs.a.b}}',
+    '{{run.other}}',
+    '{{process.env.HOME}}',
+    '{{inputs.Name + 1}}',
+    '{{"unterminated}}',
+    '{{steps..x}}',
+  ])('refuses %j', (source) => {
+    expect(() => compileTemplate(source)).toThrow(TemplateSyntaxError);
+  });
 
   it('lists its references', () => {
     expect(compileTemplate('{{inputs.A}}-{{steps.s.x.y}}-{{run.completedSteps}}').references).toEqual([

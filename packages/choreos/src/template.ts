@@ -103,9 +103,7 @@ function parseExpression(expression: string): Part {
   if (root === 'run' && first !== undefined && rest.length === 0 && RUN_FIELDS.has(first)) {
     return { type: 'run', field: 'completedSteps', text: expression };
   }
-  throw new TemplateSyntaxError(
-    `{{${expression}}} is not a valid reference: use inputs.<Name>, steps.<id>[.<path>] or run.completedSteps`,
-  );
+  throw new TemplateSyntaxError(`{{${expression}}} is not a valid reference: use inputs.<Name>, steps.<id>[.<path>] or run.completedSteps`);
 }
 
 function mergeLiterals(parts: Part[]): Part[] {

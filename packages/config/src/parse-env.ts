@@ -12,9 +12,7 @@ export class ConfigError extends Error {
   readonly exitCode = CONFIG_EXIT_CODE;
 
   constructor(issues: { variable: string; problem: string }[]) {
-    super(
-      `invalid configuration:\n${issues.map(({ variable, problem }) => `  ${variable}: ${problem}`).join('\n')}`,
-    );
+    super(`invalid configuration:\n${issues.map(({ variable, problem }) => `  ${variable}: ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
     this.variables = issues.map(({ variable }) => variable);
   }
@@ -25,10 +23,7 @@ export class ConfigError extends Error {
  * Empty strings, and strings of spaces, count as unset, so `FOO=` falls back to the default
  * instead of failing (a number coerced from spaces would otherwise be 0: no limit, any port).
  */
-export function parseEnv<Schema extends z.ZodObject>(
-  schema: Schema,
-  env: Record<string, string | undefined>,
-): z.infer<Schema> {
+export function parseEnv<Schema extends z.ZodObject>(schema: Schema, env: Record<string, string | undefined>): z.infer<Schema> {
   const present: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = env[key];

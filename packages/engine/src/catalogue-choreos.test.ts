@@ -25,8 +25,7 @@ const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () 
 const xml = '<catalog><book id="b1"><title>Dune</title></book><book id="b2"><title>Emma</title></book></catalog>';
 
 function cases(): Record<string, Case> {
-  const echo = (method: string, body: string, contentType: string | null) =>
-    JSON.stringify({ method, path: '/echo', auth: 'Bearer t', contentType, body });
+  const echo = (method: string, body: string, contentType: string | null) => JSON.stringify({ method, path: '/echo', auth: 'Bearer t', contentType, body });
   const http = (method: string, body: string, contentType: string | null): Case => ({
     inputs: { URL: `${base}/echo`, RequestHeaders: '{"Authorization":"Bearer t"}', ...(body === '' ? {} : { Body: body }) },
     outputs: { Response: echo(method, body, contentType), ResponseStatusCode: '200', ResponseHeaders: expect.stringContaining('"x-test":"yes"') },
@@ -35,13 +34,23 @@ function cases(): Record<string, Case> {
     'DataConversions/CSVToJSON': { inputs: { CSV: 'a,b\n1,"x,y"\n' }, outputs: { JSON: '[{"a":"1","b":"x,y"}]', RowCount: '1' } },
     'DataConversions/JSONToXML': { inputs: { JSON: '{"name":"a&b","n":1}' }, outputs: { XML: '<root><name>a&amp;b</name><n>1</n></root>' } },
     'DataConversions/XMLToJSON': { inputs: { XML: '<a x="1"><b>2</b></a>' }, outputs: { JSON: '{"a":{"b":"2","@x":"1"}}' } },
-    'Dates/AddToDate': { inputs: { Date: '2024-01-31T00:00:00Z', Amount: '1' }, outputs: { ISO8601: '2024-02-01T00:00:00.000Z', EpochMilliseconds: '1706745600000' } },
+    'Dates/AddToDate': {
+      inputs: { Date: '2024-01-31T00:00:00Z', Amount: '1' },
+      outputs: { ISO8601: '2024-02-01T00:00:00.000Z', EpochMilliseconds: '1706745600000' },
+    },
     'Dates/FormatDate': { inputs: { Date: '0', Format: 'yyyy-MM-dd HH:mm', TimeZone: 'Asia/Kolkata' }, outputs: { FormattedDate: '1970-01-01 05:30' } },
     'Dates/GetCurrentTime': {
       inputs: {},
-      outputs: { EpochMilliseconds: expect.stringMatching(/^\d{13}$/), EpochSeconds: expect.stringMatching(/^\d{10}$/), ISO8601: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      outputs: {
+        EpochMilliseconds: expect.stringMatching(/^\d{13}$/),
+        EpochSeconds: expect.stringMatching(/^\d{10}$/),
+        ISO8601: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     },
-    'Dates/ParseDate': { inputs: { Date: 'Tue, 14 Nov 2023 22:13:20 GMT' }, outputs: { EpochMilliseconds: '1700000000000', ISO8601: '2023-11-14T22:13:20.000Z' } },
+    'Dates/ParseDate': {
+      inputs: { Date: 'Tue, 14 Nov 2023 22:13:20 GMT' },
+      outputs: { EpochMilliseconds: '1700000000000', ISO8601: '2023-11-14T22:13:20.000Z' },
+    },
     'Development/Countdown': { inputs: { StepMilliseconds: '1' }, outputs: { CompletedSteps: '10' } },
     'Development/Echo': { inputs: { Message: 'hi' }, outputs: { JSON: expect.stringMatching(/^\{"message":"hi","receivedAt":"\d{4}-.+Z"\}$/), Message: 'hi' } },
     'Development/Fail': { inputs: { Message: 'as planned' }, error: /^fail: as planned$/ },
@@ -61,7 +70,10 @@ function cases(): Record<string, Case> {
     'HTTP/Get': http('GET', '', null),
     'HTTP/Post': http('POST', '{"a":1}', 'application/json'),
     'HTTP/Put': http('PUT', 'plain', 'application/json'),
-    'Hashing/HMAC': { inputs: { Text: 'what do ya want for nothing?', Key: 'Jefe' }, outputs: { HMAC: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843' } },
+    'Hashing/HMAC': {
+      inputs: { Text: 'what do ya want for nothing?', Key: 'Jefe' },
+      outputs: { HMAC: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843' },
+    },
     'Hashing/MD5Hash': { inputs: { Text: 'hello' }, outputs: { Hash: '5d41402abc4b2a76b9719d911017c592' } },
     'Hashing/SHA1Hash': { inputs: { Text: 'hello', Encoding: 'base64' }, outputs: { Hash: 'qvTGHdzF6KLavt4PO0gs2a6pQ00=' } },
     'Hashing/SHA256Hash': { inputs: { Text: 'hello' }, outputs: { Hash: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824' } },

@@ -116,7 +116,11 @@ describe('runChoreo', () => {
       hooks: hooks(),
       limits: { maxStepResultChars: 1000, maxOutputsChars: 1000, maxResultsChars: 200 },
     });
-    expect(results).toMatchObject({ kind: 'failed', error: 'c: the results of the steps so far would be longer than 200 characters', checkpoint: { nextStep: 2 } });
+    expect(results).toMatchObject({
+      kind: 'failed',
+      error: 'c: the results of the steps so far would be longer than 200 characters',
+      checkpoint: { nextStep: 2 },
+    });
     // The defaults leave ordinary runs alone.
     expect((await runChoreo({ definition: threeSteps, inputs: { Prefix: 'x'.repeat(70) }, steps: library(), hooks: hooks() })).kind).toBe('completed');
   });
@@ -197,7 +201,16 @@ describe('runChoreo', () => {
         return { finished: true };
       },
     });
-    const definition = define({ description: 'Slow then record.', steps: [{ id: 's', kind: 'test.slow' }, { id: 'r', kind: 'test.record', args: { name: 'r' } }] }, slow);
+    const definition = define(
+      {
+        description: 'Slow then record.',
+        steps: [
+          { id: 's', kind: 'test.slow' },
+          { id: 'r', kind: 'test.record', args: { name: 'r' } },
+        ],
+      },
+      slow,
+    );
     const outcome = await runChoreo({ definition, inputs: {}, steps: library(slow), hooks: hooks(), signal: controller.signal });
     expect(calls).toEqual([]);
     expect(outcome).toMatchObject({ kind: 'stopped', reason: 'cancelled', checkpoint: { nextStep: 1, results: { s: { finished: true } } } });

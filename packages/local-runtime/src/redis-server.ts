@@ -99,15 +99,23 @@ export async function startLocalRedis(options: LocalRedisOptions): Promise<Local
   if (holder !== undefined) throw new DataDirInUseError(options.dataDir, holder);
   const port = options.port && options.port > 0 ? options.port : await findFreePort();
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', options.dataDir,
-    '--appendonly', options.appendOnly === false ? 'no' : 'yes',
-    '--save', '',
-    '--maxmemory-policy', 'noeviction',
-    '--daemonize', 'no',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    options.dataDir,
+    '--appendonly',
+    options.appendOnly === false ? 'no' : 'yes',
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
     // Absolute: the server moves into --dir before it writes the file.
-    '--pidfile', resolve(options.dataDir, PID_FILE),
+    '--pidfile',
+    resolve(options.dataDir, PID_FILE),
   ];
   // Its own process group: a terminal's Ctrl-C must not stop Redis before the workers have handed
   // their runs back; whoever started it stops it last.

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import type { Logger } from './logger.ts';
 
 /** What JSON must escape, lone surrogates included (JSON.stringify writes them as \u escapes). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /** A JSON string; most logged values (ids, names, paths) need no escaping, and testing is cheaper than JSON.stringify. */

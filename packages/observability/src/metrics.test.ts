@@ -174,7 +174,7 @@ describe('logs', () => {
     expect(lines[0]).not.toMatch(/hunter2|k-123|Basic abc/);
   });
 
-  it('keep a failed Redis command\'s name and drop its arguments', () => {
+  it("keep a failed Redis command's name and drop its arguments", () => {
     const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
     // What ioredis attaches to a reply error: the command with every argument it was sent.
@@ -248,20 +248,24 @@ describe('logs', () => {
     expect(ours).toMatchObject({ workerId: 'w-1', host: '10.0.0.7', choreo, msg: 'execution ended' });
   });
 
-  it.runIf(existsSync('/dev/full')).each(['natural', 'later'])('stop, without ending the process, when stdout cannot be written (%s)', async (ending) => {
-    const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));
-    // A full disk: every write fails with ENOSPC.
-    const full = openSync('/dev/full', 'w');
-    try {
-      const child = spawn(process.execPath, [fixture, '5000', ending], { stdio: ['ignore', full, 'pipe'] });
-      let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      const [code] = (await once(child, 'exit')) as [number | null];
-      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    } finally {
-      closeSync(full);
-    }
-  }, 20_000);
+  it.runIf(existsSync('/dev/full')).each(['natural', 'later'])(
+    'stop, without ending the process, when stdout cannot be written (%s)',
+    async (ending) => {
+      const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));
+      // A full disk: every write fails with ENOSPC.
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [fixture, '5000', ending], { stdio: ['ignore', full, 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        const [code] = (await once(child, 'exit')) as [number | null];
+        expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      } finally {
+        closeSync(full);
+      }
+    },
+    20_000,
+  );
 
   it.each(['natural', 'exit'])('reach stdout in full and in order, in batches, when a process ends (%s)', async (ending) => {
     const fixture = fileURLToPath(new URL('./fixtures/write-log-lines.ts', import.meta.url));

@@ -42,16 +42,7 @@ export interface ExecutionRecord {
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  | 'id'
-  | 'account'
-  | 'choreo'
-  | 'starttime'
-  | 'sourceId'
-  | 'definitionDigest'
-  | 'inputs'
-  | 'deadline'
-  | 'storeResults'
-  | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -98,18 +89,30 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
 /** Field names in the hash; short and stable, since every retained execution stores them. */
 export function encodeNewExecution(execution: NewExecution): string[] {
   return [
-    'id', execution.id,
-    'account', execution.account,
-    'choreo', execution.choreo,
-    'status', 'RUNNING',
-    'starttime', String(execution.starttime),
-    'host', '',
-    'source', execution.sourceId,
-    'def', execution.definitionDigest,
-    'inputs', JSON.stringify(execution.inputs),
-    'step', '0',
-    'deadline', String(execution.deadline),
-    'store', execution.storeResults ? '1' : '0',
+    'id',
+    execution.id,
+    'account',
+    execution.account,
+    'choreo',
+    execution.choreo,
+    'status',
+    'RUNNING',
+    'starttime',
+    String(execution.starttime),
+    'host',
+    '',
+    'source',
+    execution.sourceId,
+    'def',
+    execution.definitionDigest,
+    'inputs',
+    JSON.stringify(execution.inputs),
+    'step',
+    '0',
+    'deadline',
+    String(execution.deadline),
+    'store',
+    execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? ['filters', JSON.stringify(execution.outputFilters)] : []),
   ];
 }

@@ -1,11 +1,5 @@
 /** The five statuses an execution can have; every one but RUNNING is final. */
-export const EXECUTION_STATUSES = [
-  'RUNNING',
-  'SUCCESS',
-  'ERROR',
-  'TERMINATED_MANUALLY',
-  'TERMINATED_LIMIT',
-] as const;
+export const EXECUTION_STATUSES = ['RUNNING', 'SUCCESS', 'ERROR', 'TERMINATED_MANUALLY', 'TERMINATED_LIMIT'] as const;
 
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export type TerminalStatus = Exclude<ExecutionStatus, 'RUNNING'>;

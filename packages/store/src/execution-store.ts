@@ -228,7 +228,17 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const reply = await run(
         'claimExecution',
         [keys.execution(id)],
-        [take.host, take.workerId, take.lease, take.maxExecutingPerAccount ?? 0, keys.accountExecuting(''), keys.execution(''), take.now ?? Date.now(), keys.accountRunning(''), keys.accountRunningRows('')],
+        [
+          take.host,
+          take.workerId,
+          take.lease,
+          take.maxExecutingPerAccount ?? 0,
+          keys.accountExecuting(''),
+          keys.execution(''),
+          take.now ?? Date.now(),
+          keys.accountRunning(''),
+          keys.accountRunningRows(''),
+        ],
       );
       // A refusal is integers; a record's fields and values are strings.
       if (Array.isArray(reply) && typeof reply[0] === 'number') {
@@ -304,8 +314,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       // version; a row is what the list shows. A run without one (created before rows were kept)
       // is read from its record, and a row without a run (ended by a version that kept none) is
       // dropped.
-      const [[idsError, ids], [rowsError, rows]] = ((await redis.multi().smembers(keys.accountRunning(account)).hgetall(keys.accountRunningRows(account)).exec()) ??
-        []) as [[Error | null, string[]], [Error | null, Record<string, string>]];
+      const [[idsError, ids], [rowsError, rows]] = ((await redis
+        .multi()
+        .smembers(keys.accountRunning(account))
+        .hgetall(keys.accountRunningRows(account))
+        .exec()) ?? []) as [[Error | null, string[]], [Error | null, Record<string, string>]];
       if (idsError || rowsError) throw idsError ?? rowsError;
       const members = new Set(ids);
       const records: RunningExecution[] = [];
@@ -353,10 +366,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     async storedBytes(account, now = Date.now()) {
       const window = storageWindow(now, retentionSeconds);
-      const [current, previous] = await redis.mget(
-        keys.accountStoredBytes(account, window.index),
-        keys.accountStoredBytes(account, window.index - 1),
-      );
+      const [current, previous] = await redis.mget(keys.accountStoredBytes(account, window.index), keys.accountStoredBytes(account, window.index - 1));
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
   };

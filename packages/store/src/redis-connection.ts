@@ -29,7 +29,12 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
   };
   const byRole: Record<ConnectionRole, RedisOptions> = {
     // A timer per command (0.3 µs) against a request hanging for as long as Redis stalls.
-    request: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}) },
+    request: {
+      ...common,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      ...(options.commandTimeoutMs ? { commandTimeout: options.commandTimeoutMs } : {}),
+    },
     queue: { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 },
     durable: { ...common, maxRetriesPerRequest: null },
     subscriber: { ...common, maxRetriesPerRequest: null },

@@ -21,10 +21,7 @@ export type TerminationOutcome =
  * still waiting in the queue is taken out of it and ended at once. BullMQ refuses to remove a job
  * a worker holds, so the two never race.
  */
-export async function terminateExecution(
-  deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
-  id: string,
-): Promise<TerminationOutcome> {
+export async function terminateExecution(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }, id: string): Promise<TerminationOutcome> {
   const status = await deps.executions.requestTermination(id);
   if (status === undefined) return { kind: 'not-found' };
   if (status === 'TERMINATED_MANUALLY') return { kind: 'already-terminated' };

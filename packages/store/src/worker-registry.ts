@@ -37,11 +37,7 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs
 
   return {
     async beat(heartbeat, ttl) {
-      await redis
-        .multi()
-        .set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttl)
-        .zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id)
-        .exec();
+      await redis.multi().set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttl).zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id).exec();
     },
 
     async remove(id) {

@@ -19,10 +19,7 @@ export async function listAccounts(context: CommandContext) {
   const progress = startProgress(context.io, 'reading accounts', names.length);
   const rows: { account: string; users: number; apps: number; running: number }[] = [];
   for (const account of names) {
-    const [credentials, running] = await Promise.all([
-      context.accounts.listCredentials(account),
-      context.executions.countRunning(account),
-    ]);
+    const [credentials, running] = await Promise.all([context.accounts.listCredentials(account), context.executions.countRunning(account)]);
     rows.push({
       account,
       users: credentials.filter((c) => c.kind === 'user').length,
@@ -37,7 +34,10 @@ export async function listAccounts(context: CommandContext) {
     { accounts: rows },
     rows.length === 0
       ? ['No accounts.']
-      : table(['ACCOUNT', 'USERS', 'APPS', 'RUNNING'], rows.map((r) => [r.account, String(r.users), String(r.apps), String(r.running)])),
+      : table(
+          ['ACCOUNT', 'USERS', 'APPS', 'RUNNING'],
+          rows.map((r) => [r.account, String(r.users), String(r.apps), String(r.running)]),
+        ),
   );
 }
 
@@ -65,14 +65,10 @@ export async function addUser(context: CommandContext, account: string, user: st
   const secret = password ?? generateKey();
   await context.accounts.putUser(account, user, secret, choreos);
   const verb = existed ? 'Updated' : 'Added';
-  emit(
-    context,
-    { account, user, choreos, ...(existed ? { updated: true } : { created: true }), ...(password === undefined ? { password: secret } : {}) },
-    [
-      `${verb} user "${user}" in account "${account}" (Choreos: ${choreos.join(', ')}).`,
-      ...(password === undefined ? ['Its password is shown this once; store it now:', secret] : []),
-    ],
-  );
+  emit(context, { account, user, choreos, ...(existed ? { updated: true } : { created: true }), ...(password === undefined ? { password: secret } : {}) }, [
+    `${verb} user "${user}" in account "${account}" (Choreos: ${choreos.join(', ')}).`,
+    ...(password === undefined ? ['Its password is shown this once; store it now:', secret] : []),
+  ]);
 }
 
 export async function createKey(context: CommandContext, account: string, app: string, choreos: string[]) {

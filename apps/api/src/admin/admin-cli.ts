@@ -170,7 +170,7 @@ export function parseCommandLine(argv: string[]): { command: Command; args: stri
     // Not the arguments themselves: an extra one is often a password typed where it does not go.
     throw new UsageError(`${name} takes ${expected || 'no arguments'}, not ${args.length} argument${args.length === 1 ? '' : 's'}`);
   }
-  command.args.forEach((arg, i) => checkName(arg, args[i]!));
+  for (const [i, arg] of command.args.entries()) checkName(arg, args[i]!);
   const parsed: Parsed = {
     positionals,
     passwordStdin: values['password-stdin'] === true,

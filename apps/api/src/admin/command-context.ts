@@ -23,6 +23,10 @@ export function emit(context: CommandContext, value: unknown, lines: string[]): 
 /** A plain text table: a header and left-aligned columns. */
 export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   return [format(header), ...rows.map(format)];
 }

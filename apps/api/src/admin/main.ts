@@ -1,14 +1,7 @@
 // `npm run admin -- <command>`: manages accounts, keys, operators and running executions in Redis.
 import { createAccountStore } from '@ces/accounts';
 import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
-import {
-  createExecutionQueue,
-  createExecutionStore,
-  createKeySpace,
-  createRedisConnection,
-  waitUntilReady,
-  type ExecutionJobData,
-} from '@ces/store';
+import { createExecutionQueue, createExecutionStore, createKeySpace, createRedisConnection, waitUntilReady, type ExecutionJobData } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';

@@ -31,7 +31,7 @@ describe('client address', () => {
     expect(await (await addressApp(false).request('/')).text()).toBe(UNKNOWN_CLIENT);
   });
 
-  it("behind a trusted proxy takes the address the proxy appended, not the ones the client sent", async () => {
+  it('behind a trusted proxy takes the address the proxy appended, not the ones the client sent', async () => {
     const app = addressApp(true);
     const via = async (forwarded: string | undefined) =>
       (await app.request('/', { headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }, socketBindings('10.0.0.2'))).text();

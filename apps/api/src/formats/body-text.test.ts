@@ -20,7 +20,13 @@ function refusal(body: ArrayBuffer, contentType: string | undefined): { status: 
 describe('the text of a request body', () => {
   it('decodes UTF-8, with or without a byte order mark, when no charset or UTF-8 is declared', () => {
     const json = '{"inputs": [{"name": "Text", "value": "café € 😀 \uFFFD"}]}';
-    for (const contentType of [undefined, 'application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; Charset=utf8']) {
+    for (const contentType of [
+      undefined,
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; Charset=utf8',
+    ]) {
       expect(bodyText(bytes(json), contentType), contentType).toBe(json);
       expect(bodyText(bytes([0xef, 0xbb, 0xbf], json), contentType), contentType).toBe(json);
     }
@@ -47,8 +53,12 @@ describe('the text of a request body', () => {
       expect(refused.status, charset).toBe(415);
       expect(refused.message, charset).toContain('UTF-8');
     }
-    expect(refusal(bytes('{}'), 'application/json; charset=iso-8859-1').message).toBe('The body must be UTF-8 text, not charset iso-8859-1 as Content-Type says.');
-    expect(refusal(bytes('{}'), `application/json; charset=${'<x>'.repeat(20)}`).message).toBe('The body must be UTF-8 text, not another charset as Content-Type says.');
+    expect(refusal(bytes('{}'), 'application/json; charset=iso-8859-1').message).toBe(
+      'The body must be UTF-8 text, not charset iso-8859-1 as Content-Type says.',
+    );
+    expect(refusal(bytes('{}'), `application/json; charset=${'<x>'.repeat(20)}`).message).toBe(
+      'The body must be UTF-8 text, not another charset as Content-Type says.',
+    );
     // Even when its bytes are not UTF-8: the charset is the cause.
     expect(refusal(bytes('<inputs>', [0xe9], '</inputs>'), 'application/xml; charset=ISO-8859-1').status).toBe(415);
     // A quoted value of another parameter is not a charset, whatever it holds.

@@ -36,7 +36,13 @@ export function negotiateFormat(accept: string | undefined): Format | undefined 
       const [type, subtype] = mediaType.split('/') as [string, string];
       for (const range of ranges) {
         const specificity =
-          range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+          range.type === type && range.subtype === subtype
+            ? 2
+            : range.type === type && range.subtype === '*'
+              ? 1
+              : range.type === '*' && range.subtype === '*'
+                ? 0
+                : -1;
         if (specificity < 0) continue;
         if (!match || specificity > match.specificity || (specificity === match.specificity && range.q > match.q)) match = { q: range.q, specificity };
       }

@@ -72,11 +72,11 @@ function fromJson(body: string): Pairs {
   }
   const { inputs: given = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
   if (!Array.isArray(given)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
-  const valueOf = (input: unknown) => (input as { value?: unknown } | null)?.value;
+  const valueField = (input: unknown) => (input as { value?: unknown } | null)?.value;
   // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again, each
   // number keeps the text it was written with. Only then, as values are mostly strings; and only
   // values are taken from it, so that a number is still refused where a string must be.
-  const written = given.some((input) => typeof valueOf(input) === 'number')
+  const written = given.some((input) => typeof valueField(input) === 'number')
     ? (JSON.parse(body, keepNumberText as (key: string, value: unknown) => unknown) as { inputs: unknown[] }).inputs
     : undefined;
   if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
@@ -87,7 +87,7 @@ function fromJson(body: string): Pairs {
       }
       const { name, value } = input as { name?: unknown; value?: unknown };
       if (typeof name !== 'string') throw new ApiError('BAD_REQUEST', `inputs[${index}].name must be a string.`);
-      const exact = typeof value === 'number' && written ? valueOf(written[index]) : value;
+      const exact = typeof value === 'number' && written ? valueField(written[index]) : value;
       return { name: checkName(name, `inputs[${index}]`), value: scalarToString(exact, `input "${name}"`) };
     }),
     outputFilters: outputFilters.map((filter, index) => {

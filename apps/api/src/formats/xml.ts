@@ -46,6 +46,7 @@ export function parseXml(text: string): Record<string, XmlNode[]> {
 
 const MAX_MESSAGE_QUOTE = 200;
 /** Characters XML 1.0 does not allow, written as they are (lone surrogates cannot come from UTF-8). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 const CHARACTER_REFERENCE = /&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g;
 
@@ -61,7 +62,12 @@ function checkCharacters(text: string) {
   for (const [reference, hex, decimal] of text.matchAll(CHARACTER_REFERENCE)) {
     const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
     const allowed =
-      code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+      code === 0x9 ||
+      code === 0xa ||
+      code === 0xd ||
+      (code >= 0x20 && code <= 0xd7ff) ||
+      (code >= 0xe000 && code <= 0xfffd) ||
+      (code >= 0x10000 && code <= 0x10ffff);
     if (!allowed) throw new XmlInputError(`XML refers to a character it may not contain: ${reference}`);
   }
 }
@@ -156,6 +162,7 @@ const builder = new XMLBuilder({
 });
 
 /** Characters XML 1.0 cannot carry, even escaped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const NOT_XML_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export type XmlTree = string | number | XmlTree[] | { [name: string]: XmlTree };

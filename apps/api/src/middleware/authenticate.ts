@@ -21,7 +21,10 @@ export function parseBasicAuthorization(header: string | undefined): [string, st
  * names are stored in lowercase, and clients of the original service were not strict about case.
  */
 export function parseDomainHeader(header: string | undefined): string | undefined {
-  const match = header?.trim().toLowerCase().match(/^\/?([a-z0-9][a-z0-9-]{0,62})\/master\/?$/);
+  const match = header
+    ?.trim()
+    .toLowerCase()
+    .match(/^\/?([a-z0-9][a-z0-9-]{0,62})\/master\/?$/);
   return match?.[1];
 }
 

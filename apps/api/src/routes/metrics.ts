@@ -10,9 +10,7 @@ import { authenticateOperator } from '../middleware/authenticate.ts';
  * are on its own internal port instead.
  */
 export function metricsRoute(deps: { registry: MetricsRegistry; authentication: Authentication }) {
-  return new Hono<AppEnv>().get(
-    '/metrics',
-    authenticateOperator({ authentication: deps.authentication }),
-    async (c) => c.body(await deps.registry.metrics(), 200, { 'Content-Type': deps.registry.contentType }),
+  return new Hono<AppEnv>().get('/metrics', authenticateOperator({ authentication: deps.authentication }), async (c) =>
+    c.body(await deps.registry.metrics(), 200, { 'Content-Type': deps.registry.contentType }),
   );
 }

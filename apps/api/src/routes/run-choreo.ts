@@ -25,38 +25,34 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
 }
 
 export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
-  return new Hono<AppEnv>().post(
-    '/choreos/:id{.+}',
-    requestBodyLimit({ maxBytes: deps.bodyLimitBytes }),
-    async (c) => {
-      const principal = c.get('principal');
-      const entry = visibleChoreo(deps.catalogue, principal, choreoIdFromPath(c, deps.basePath));
-      if (!entry) throw new ApiError('NOT_FOUND', 'No such Choreo.');
-      const runAsync = wantsAsync(c.req.query('mode'), c.req.header('prefer'));
-      const sourceId = c.req.query('source_id') ?? '';
-      if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
-      const storeResults = ['true', '1'].includes(c.req.query('store_results')?.toLowerCase() ?? '');
-      const idempotencyKey = c.req.header('idempotency-key');
-      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-        throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces.');
-      }
-      const contentType = c.req.header('content-type');
-      // Bytes, not c.req.text(), which would turn what is not UTF-8 into U+FFFD without a word. Its
-      // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a
-      // tenth of a millisecond a MiB): the only way to the bytes; they are decoded where they are.
-      const request = parseRunRequest(bodyText(await readFromClient(c, () => c.req.arrayBuffer()), contentType), contentType);
+  return new Hono<AppEnv>().post('/choreos/:id{.+}', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
+    const principal = c.get('principal');
+    const entry = visibleChoreo(deps.catalogue, principal, choreoIdFromPath(c, deps.basePath));
+    if (!entry) throw new ApiError('NOT_FOUND', 'No such Choreo.');
+    const runAsync = wantsAsync(c.req.query('mode'), c.req.header('prefer'));
+    const sourceId = c.req.query('source_id') ?? '';
+    if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
+    const storeResults = ['true', '1'].includes(c.req.query('store_results')?.toLowerCase() ?? '');
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces.');
+    }
+    const contentType = c.req.header('content-type');
+    // Bytes, not c.req.text(), which would turn what is not UTF-8 into U+FFFD without a word. Its
+    // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a
+    // tenth of a millisecond a MiB): the only way to the bytes; they are decoded where they are.
+    const request = parseRunRequest(bodyText(await readFromClient(c, () => c.req.arrayBuffer()), contentType), contentType);
 
-      const { record, ended, replayed } = await deps.launcher.launch(principal, entry, request, {
-        wait: !runAsync,
-        sourceId,
-        storeResults,
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      });
-      c.set('executionId', record.id);
-      const replayHeader: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
-      if (!runAsync && ended) return respond(c, 200, runResult(record), replayHeader);
-      const location = `${deps.basePath}/choreo-executions/${record.id}`;
-      return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}), ...replayHeader });
-    },
-  );
+    const { record, ended, replayed } = await deps.launcher.launch(principal, entry, request, {
+      wait: !runAsync,
+      sourceId,
+      storeResults,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    });
+    c.set('executionId', record.id);
+    const replayHeader: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
+    if (!runAsync && ended) return respond(c, 200, runResult(record), replayHeader);
+    const location = `${deps.basePath}/choreo-executions/${record.id}`;
+    return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}), ...replayHeader });
+  });
 }

@@ -69,9 +69,13 @@ export function newExecutionId(): string {
 
 function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
   if (created.outcome === 'larger-than-budget') {
-    return new ApiError('PAYLOAD_TOO_LARGE', `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`, {
-      limit: 'stored-bytes',
-    });
+    return new ApiError(
+      'PAYLOAD_TOO_LARGE',
+      `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`,
+      {
+        limit: 'stored-bytes',
+      },
+    );
   }
   if (created.outcome === 'budget-exceeded') {
     return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
@@ -228,7 +232,10 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         if (created.outcome !== 'created' && created.outcome !== 'exists') {
           if (created.outcome !== 'replay') throw refusal(created, config);
           if (!created.sameRequest) {
-            throw new ApiError('CONFLICT', 'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.');
+            throw new ApiError(
+              'CONFLICT',
+              'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.',
+            );
           }
           replayOf = created.executionId;
         }

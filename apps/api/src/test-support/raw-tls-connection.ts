@@ -13,9 +13,7 @@ export function openRawTls(port: number, ca: string): Promise<RawTlsConnection> 
   return new Promise((resolve, reject) => {
     let closed = false;
     let received = '';
-    const socket = connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () =>
-      resolve({ socket, closed: () => closed, received: () => received }),
-    );
+    const socket = connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () => resolve({ socket, closed: () => closed, received: () => received }));
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     socket.on('close', () => (closed = true));
     socket.on('error', () => {});

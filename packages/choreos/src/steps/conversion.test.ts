@@ -34,7 +34,10 @@ describe('conversion steps', () => {
   it('csv-to-json reads quoted fields, with or without a header row', async () => {
     const csv = 'name,city\n"Doe, Jane","New\nYork"\nBob,Paris\n';
     expect(await runStep('conversion.csv-to-json', { csv })).toEqual({
-      json: JSON.stringify([{ name: 'Doe, Jane', city: 'New\nYork' }, { name: 'Bob', city: 'Paris' }]),
+      json: JSON.stringify([
+        { name: 'Doe, Jane', city: 'New\nYork' },
+        { name: 'Bob', city: 'Paris' },
+      ]),
       rows: 2,
     });
     expect(await runStep('conversion.csv-to-json', { csv: 'a;b\n1;2', delimiter: ';', header: 'false' })).toEqual({
@@ -64,7 +67,7 @@ describe('conversion steps', () => {
     });
   });
 
-  it('converts megabytes off the worker\'s own thread, which keeps its timers running', async () => {
+  it("converts megabytes off the worker's own thread, which keeps its timers running", async () => {
     // Seconds of work on the worker's thread would hold every other run, and let job locks lapse.
     const xml = `<rows>${'<row id="1"><name>x</name><value>12.5</value></row>'.repeat(60_000)}</rows>`;
     let ticks = 0;
@@ -88,6 +91,9 @@ describe('conversion steps', () => {
   });
 
   it('csv-to-json reports malformed CSV', async () => {
-    await expect(runStep('conversion.csv-to-json', { csv: 'a,b\n"unclosed,1' })).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('CSV is not valid') });
+    await expect(runStep('conversion.csv-to-json', { csv: 'a,b\n"unclosed,1' })).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('CSV is not valid'),
+    });
   });
 });

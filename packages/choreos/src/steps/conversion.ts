@@ -29,7 +29,10 @@ export function createConversionSteps(sandbox: Sandbox): StepKind[] {
       }),
       example: { json: '{{inputs.JSON}}', rootElement: 'root' },
       run: async (args, context) => ({
-        xml: await sandbox.jsonToXml({ json: args.json, pretty: args.pretty, ...(args.rootElement !== undefined ? { rootElement: args.rootElement } : {}) }, context.signal),
+        xml: await sandbox.jsonToXml(
+          { json: args.json, pretty: args.pretty, ...(args.rootElement !== undefined ? { rootElement: args.rootElement } : {}) },
+          context.signal,
+        ),
       }),
     }),
     defineStepKind({

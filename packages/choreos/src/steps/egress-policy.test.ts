@@ -42,9 +42,12 @@ describe('refusedAddressReason', () => {
     expect(refusedAddressReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '192.169.0.1', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8'])('accepts %s', (address) => {
-    expect(refusedAddressReason(address)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '172.32.0.1', '192.169.0.1', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8'])(
+    'accepts %s',
+    (address) => {
+      expect(refusedAddressReason(address)).toBeUndefined();
+    },
+  );
 });
 
 describe('createEgressPolicy', () => {

@@ -123,7 +123,8 @@ export function createEgressPolicy(options: EgressOptions): EgressPolicy {
       if (error !== undefined) throw error;
     },
     lookup(hostname, lookupOptions, callback) {
-      const family = typeof lookupOptions.family === 'number' ? lookupOptions.family : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family === 'IPv4' ? 4 : 0;
+      const family =
+        typeof lookupOptions.family === 'number' ? lookupOptions.family : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family === 'IPv4' ? 4 : 0;
       dnsLookup(hostname, { all: true, family, hints: lookupOptions.hints ?? 0 }, (error, addresses: LookupAddress[]) => {
         if (error !== null) return callback(error, '', 0);
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);

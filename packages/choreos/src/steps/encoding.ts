@@ -41,8 +41,20 @@ function decodeBase64(value: string, alphabet: RegExp, encoding: 'base64' | 'bas
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const HTML_NAMED: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '\u00a9', reg: '\u00ae', euro: '\u20ac',
-  hellip: '\u2026', mdash: '\u2014', ndash: '\u2013', laquo: '\u00ab', raquo: '\u00bb',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  euro: '\u20ac',
+  hellip: '\u2026',
+  mdash: '\u2014',
+  ndash: '\u2013',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
 };
 
 export function decodeHtmlEntities(value: string): string {
@@ -63,12 +75,8 @@ export const encodingSteps: readonly StepKind[] = [
   transform('encoding.base64url-encode', 'Base64URL-encodes (RFC 4648 §5, no padding) the UTF-8 bytes of `text`.', (value) =>
     Buffer.from(value, 'utf8').toString('base64url'),
   ),
-  transform('encoding.base64url-decode', 'Decodes Base64URL `text` into UTF-8 text.', (value) =>
-    decodeBase64(value, BASE64URL, 'base64url', 'Base64URL'),
-  ),
-  transform('encoding.url-encode', 'Percent-encodes `text` for use in a URL component (encodeURIComponent).', (value) =>
-    encodeURIComponent(value),
-  ),
+  transform('encoding.base64url-decode', 'Decodes Base64URL `text` into UTF-8 text.', (value) => decodeBase64(value, BASE64URL, 'base64url', 'Base64URL')),
+  transform('encoding.url-encode', 'Percent-encodes `text` for use in a URL component (encodeURIComponent).', (value) => encodeURIComponent(value)),
   transform('encoding.url-decode', 'Decodes percent-encoded `text`; `+` is read as a space, as in form data.', (value) => {
     try {
       return decodeURIComponent(value.replaceAll('+', ' '));
@@ -84,9 +92,7 @@ export const encodingSteps: readonly StepKind[] = [
     }
     return utf8(Buffer.from(compact, 'hex'), 'hexadecimal');
   }),
-  transform('encoding.html-encode', 'Escapes `& < > " \'` as HTML entities.', (value) =>
-    value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char),
-  ),
+  transform('encoding.html-encode', 'Escapes `& < > " \'` as HTML entities.', (value) => value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)),
   transform(
     'encoding.html-decode',
     'Decodes numeric HTML entities and the common named ones (amp, lt, gt, quot, apos, nbsp, …); unknown entities are kept.',

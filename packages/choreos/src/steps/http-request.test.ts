@@ -73,7 +73,14 @@ describe('http.request', () => {
     })) as { status: number; headers: Record<string, string>; body: string };
     expect(result.status).toBe(200);
     expect(result.headers['x-echo']).toBe('yes');
-    expect(JSON.parse(result.body)).toEqual({ method: 'GET', path: '/items', query: { a: '1', b: 'two words' }, auth: 'Bearer t', contentType: null, body: '' });
+    expect(JSON.parse(result.body)).toEqual({
+      method: 'GET',
+      path: '/items',
+      query: { a: '1', b: 'two words' },
+      auth: 'Bearer t',
+      contentType: null,
+      body: '',
+    });
   });
 
   it('sends a body with its content type, and reports error statuses without failing', async () => {
@@ -103,7 +110,10 @@ describe('http.request', () => {
   });
 
   it('refuses other schemes, credentials and malformed URLs without retry', async () => {
-    await expect(runStep('http.request', { url: 'file:///etc/passwd' })).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('only http and https') });
+    await expect(runStep('http.request', { url: 'file:///etc/passwd' })).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('only http and https'),
+    });
     await expect(runStep('http.request', { url: 'http://u:p@example.com/' })).rejects.toMatchObject({ retryable: false });
     await expect(runStep('http.request', { url: 'not a url' })).rejects.toMatchObject({ retryable: false });
   });
@@ -116,14 +126,20 @@ describe('http.request', () => {
   });
 
   it('counts the bytes of a body sent without a declared length', async () => {
-    await expect(runStep('http.request', { url: `${base}/big-chunked` }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } })).rejects.toMatchObject({
+    await expect(
+      runStep('http.request', { url: `${base}/big-chunked` }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } }),
+    ).rejects.toMatchObject({
       retryable: false,
       message: 'HTTP response body is larger than 1024 bytes',
     });
   });
 
   it('takes the length a HEAD answer declares for a body it does not send', async () => {
-    const result = (await runStep('http.request', { url: `${base}/big-head`, method: 'HEAD' }, { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } })) as { status: number; body: string; headers: Record<string, string> };
+    const result = (await runStep(
+      'http.request',
+      { url: `${base}/big-head`, method: 'HEAD' },
+      { http: { ...testLibraryOptions.http, maxResponseBytes: 1024 } },
+    )) as { status: number; body: string; headers: Record<string, string> };
     expect(result).toMatchObject({ status: 200, body: '' });
     expect(result.headers['content-length']).toBe(String(200 * 1024));
   });

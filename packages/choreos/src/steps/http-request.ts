@@ -35,12 +35,7 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
     description:
       'Sends an HTTP(S) request: `method` (default GET), `url`, `headers` and `query` (objects, or JSON object text), `body` (text), `contentType` (sets Content-Type unless `headers` has one), `timeoutMs`. Redirects are not followed. Destinations that resolve to loopback, private, link-local, metadata or other non-public addresses are refused unless the service allows them. The response body is read as UTF-8 up to a size limit. Never interrupted by a cancellation: the far side may already have acted. Result: `{ status, headers, body }` (header names lower-case).',
     argsSchema: z.strictObject({
-      method: z
-        .string()
-        .trim()
-        .toUpperCase()
-        .pipe(z.enum(METHODS))
-        .default('GET'),
+      method: z.string().trim().toUpperCase().pipe(z.enum(METHODS)).default('GET'),
       url: z.string().min(1).max(8192),
       headers: stringMapArg.default({}),
       query: stringMapArg.default({}),

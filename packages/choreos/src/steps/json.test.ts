@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { runStep } from './run-step-for-test.ts';
 
-const document = JSON.stringify({ store: { book: [{ title: 'A', price: 8 }, { title: 'B', price: 12 }], open: true } });
+const document = JSON.stringify({
+  store: {
+    book: [
+      { title: 'A', price: 8 },
+      { title: 'B', price: 12 },
+    ],
+    open: true,
+  },
+});
 
 describe('json steps', () => {
   it.each([
@@ -33,7 +41,10 @@ describe('json steps', () => {
     const result = await runStep('json.build', {
       fields: { name: 'Ada', tags: '["a","b"]', age: '36' },
       jsonFields: ['tags'],
-      entries: [{ name: 'dynamic', value: '{"x":1}', json: 'true' }, { name: '__proto__', value: 'kept as a key' }],
+      entries: [
+        { name: 'dynamic', value: '{"x":1}', json: 'true' },
+        { name: '__proto__', value: 'kept as a key' },
+      ],
     });
     expect(JSON.parse((result as { json: string }).json)).toEqual({
       name: 'Ada',
@@ -45,7 +56,9 @@ describe('json steps', () => {
   });
 
   it('json.build refuses JSON nested deeper than it can write, without retry', async () => {
-    await expect(runStep('json.build', { entries: [{ name: 'v', value: `${'['.repeat(5000)}${']'.repeat(5000)}`, json: 'true' }] })).rejects.toMatchObject({ retryable: false });
+    await expect(runStep('json.build', { entries: [{ name: 'v', value: `${'['.repeat(5000)}${']'.repeat(5000)}`, json: 'true' }] })).rejects.toMatchObject({
+      retryable: false,
+    });
     await expect(runStep('json.build', { fields: { v: `${'['.repeat(101)}${']'.repeat(101)}` }, jsonFields: ['v'] })).rejects.toMatchObject({
       retryable: false,
       message: 'JSON of field "v" is nested more than 100 levels deep',
@@ -56,7 +69,7 @@ describe('json steps', () => {
     await expect(runStep('json.build', { fields: { tags: '[1,' }, jsonFields: ['tags'] })).rejects.toThrow(/JSON of field "tags" is not valid/);
   });
 
-  it('json.format refuses a result that indentation makes huge, computed off the worker\'s thread', async () => {
+  it("json.format refuses a result that indentation makes huge, computed off the worker's thread", async () => {
     // Ten kilobytes nested a thousand deep become eight million characters at indent 8.
     const deep = `${'['.repeat(1000)}${']'.repeat(1000)}`;
     await expect(runStep('json.format', { json: deep, indent: '8' })).rejects.toMatchObject({

@@ -67,7 +67,7 @@ describe('text steps', () => {
     expect(await runStep('text.case', { text: '"élan" (ǆemal) x_y/z ΣΊΣΥΦΟΣ 😀a', case: 'title' })).toEqual({ text: '"Élan" (Ǆemal) X_Y/Z Σίσυφος 😀a' });
   });
 
-  it('text.case title-cases megabytes off the worker\'s own thread, which keeps its timers running', async () => {
+  it("text.case title-cases megabytes off the worker's own thread, which keeps its timers running", async () => {
     // Half a second of work on the worker's thread would hold every other run meanwhile.
     const words = 'lorem ipsum-dolor sit_amet '.repeat(180_000);
     let ticks = 0;

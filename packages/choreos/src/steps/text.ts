@@ -39,7 +39,10 @@ function createRegexReplaceStep(sandbox: Sandbox): StepKind {
       text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
       pattern: z.string().min(1).max(MAX_REGEX_PATTERN_LENGTH),
       replacement: z.string().max(MAX_REGEX_PATTERN_LENGTH).default(''),
-      flags: z.string().regex(/^(?!.*(.).*\1)[gimsuy]*$/, 'expected distinct flags among g, i, m, s, u, y').default('g'),
+      flags: z
+        .string()
+        .regex(/^(?!.*(.).*\1)[gimsuy]*$/, 'expected distinct flags among g, i, m, s, u, y')
+        .default('g'),
     }),
     example: { text: '{{inputs.Text}}', pattern: '\\s+', replacement: ' ', flags: 'g' },
     run: async (args, context) => {

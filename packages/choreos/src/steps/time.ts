@@ -116,26 +116,46 @@ export function formatTime(epochMs: number, pattern: string, timeZone: string): 
   return pattern.replace(TOKENS, (token, literal: string | undefined) => {
     if (literal !== undefined) return literal === '' ? "'" : literal;
     switch (token) {
-      case 'yyyy': return clock.year < 0 ? `-${pad(clock.year, 4)}` : pad(clock.year, 4);
-      case 'yy': return pad(clock.year % 100);
-      case 'MMMM': return MONTHS[clock.month - 1] ?? '';
-      case 'MMM': return (MONTHS[clock.month - 1] ?? '').slice(0, 3);
-      case 'MM': return pad(clock.month);
-      case 'M': return String(clock.month);
-      case 'dd': return pad(clock.day);
-      case 'd': return String(clock.day);
-      case 'EEEE': return WEEKDAYS[clock.weekday] ?? '';
-      case 'EEE': return (WEEKDAYS[clock.weekday] ?? '').slice(0, 3);
-      case 'HH': return pad(clock.hour);
-      case 'H': return String(clock.hour);
-      case 'hh': return pad(clock.hour % 12 === 0 ? 12 : clock.hour % 12);
-      case 'h': return String(clock.hour % 12 === 0 ? 12 : clock.hour % 12);
-      case 'mm': return pad(clock.minute);
-      case 'ss': return pad(clock.second);
-      case 'SSS': return pad(clock.millisecond, 3);
-      case 'a': return clock.hour < 12 ? 'AM' : 'PM';
-      case 'XXX': return clock.offsetMinutes === 0 ? 'Z' : offsetText(clock.offsetMinutes, true);
-      default: return offsetText(clock.offsetMinutes, false);
+      case 'yyyy':
+        return clock.year < 0 ? `-${pad(clock.year, 4)}` : pad(clock.year, 4);
+      case 'yy':
+        return pad(clock.year % 100);
+      case 'MMMM':
+        return MONTHS[clock.month - 1] ?? '';
+      case 'MMM':
+        return (MONTHS[clock.month - 1] ?? '').slice(0, 3);
+      case 'MM':
+        return pad(clock.month);
+      case 'M':
+        return String(clock.month);
+      case 'dd':
+        return pad(clock.day);
+      case 'd':
+        return String(clock.day);
+      case 'EEEE':
+        return WEEKDAYS[clock.weekday] ?? '';
+      case 'EEE':
+        return (WEEKDAYS[clock.weekday] ?? '').slice(0, 3);
+      case 'HH':
+        return pad(clock.hour);
+      case 'H':
+        return String(clock.hour);
+      case 'hh':
+        return pad(clock.hour % 12 === 0 ? 12 : clock.hour % 12);
+      case 'h':
+        return String(clock.hour % 12 === 0 ? 12 : clock.hour % 12);
+      case 'mm':
+        return pad(clock.minute);
+      case 'ss':
+        return pad(clock.second);
+      case 'SSS':
+        return pad(clock.millisecond, 3);
+      case 'a':
+        return clock.hour < 12 ? 'AM' : 'PM';
+      case 'XXX':
+        return clock.offsetMinutes === 0 ? 'Z' : offsetText(clock.offsetMinutes, true);
+      default:
+        return offsetText(clock.offsetMinutes, false);
     }
   });
 }

@@ -16,4 +16,3 @@ export function createXpathStep(sandbox: Sandbox): StepKind {
     run: async (args, context) => sandbox.queryXml({ xml: args.xml, expression: args.xpath }, context.signal),
   });
 }
-
