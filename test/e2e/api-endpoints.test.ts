@@ -79,8 +79,8 @@ describe('the six endpoints end to end', () => {
     const res = await stack.call('POST', FAIL, stack.credentials.alice, { body: JSON.stringify({ inputs: [{ name: 'Message', value: 'no luck' }] }) });
     expect(res.status, res.text).toBe(200);
     const { execution } = res.json();
-    // The run response keeps the specification's fields; the error extensions are the status response's.
-    expect(Object.keys(execution).sort()).toEqual(['endtime', 'id', 'starttime', 'status']);
+    // The specification's fields, and why it failed, which the original's SDKs read from the run response.
+    expect(Object.keys(execution).sort()).toEqual(['endtime', 'errortime', 'id', 'lasterror', 'starttime', 'status']);
     expect(execution.status).toBe('ERROR');
     const { execution: stored } = await status(execution.id);
     expect(stored).toMatchObject({
@@ -89,6 +89,7 @@ describe('the six endpoints end to end', () => {
       errortime: expect.stringMatching(/^\d+$/),
       endtime: execution.endtime,
     });
+    expect(execution).toMatchObject({ lasterror: stored.lasterror, errortime: stored.errortime });
     const storedXml = xml.parse((await stack.call('GET', `/choreo-executions/${execution.id}`, stack.credentials.alice, { accept: 'application/xml' })).text);
     expect(storedXml.execution[0]).toMatchObject({ status: 'ERROR', lasterror: stored.lasterror, errortime: stored.errortime });
   });

@@ -24,6 +24,7 @@ import { requestMetrics } from './middleware/request-metrics.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { requireHttps, STRICT_TRANSPORT_SECURITY } from './middleware/require-https.ts';
 import { BASE_PATH } from './base-path.ts';
+import { routedPath } from './interface-path.ts';
 import { createPrefixRouter } from './prefix-router.ts';
 import { allowedMethods } from './route-table.ts';
 import { getChoreoRoute } from './routes/get-choreo.ts';
@@ -65,7 +66,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH) });
+  const app = new Hono<AppEnv>({ router: createPrefixRouter(OPS_PATH), getPath: routedPath });
   app.use(responseHeaders({ always: STRICT_TRANSPORT_SECURITY }));
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));

@@ -53,8 +53,8 @@ export function choreoDetails(entry: CatalogueEntry): Representation {
 
 /**
  * The run response of a finished run: `{output, execution}`; XML `<execution>… <outputs>`. Its
- * `execution` has the specification's four fields only: the error extensions belong to the status
- * response, where clients of the original service read them.
+ * `execution` has the specification's four fields, and on ERROR `lasterror` and `errortime`: the
+ * original's SDKs read why a synchronous run failed from its run response.
  */
 export function runResult(record: ExecutionRecord): Representation {
   const execution: Record<string, string> = {
@@ -62,6 +62,7 @@ export function runResult(record: ExecutionRecord): Representation {
     status: record.status,
     starttime: String(record.starttime),
     endtime: timeText(record.endtime),
+    ...errorFields(record),
   };
   return {
     json: { output: record.output, execution },
@@ -93,9 +94,17 @@ export function runningList(records: RunningExecution[]): Representation {
   return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
 }
 
+/**
+ * `{"error": {"message", "code", "requestId"}}`. The original's Ruby SDK tells an error of the
+ * service from any other by matching `{"error":{"message":"[^}]+"}}` on the body's text, so the
+ * message comes first, the text is compact and a `}` inside a value is written `\u007d` (the same
+ * JSON to every parser).
+ */
 export function errorBody(code: string, message: string, requestId: string): Representation {
+  const text = (value: string) => JSON.stringify(value).replaceAll('}', '\\u007d');
   return {
-    json: { error: { code, message, requestId } },
+    json: { error: { message, code, requestId } },
+    jsonText: `{"error":{"message":${text(message)},"code":${text(code)},"requestId":${text(requestId)}}}`,
     xml: { root: 'error', tree: { code, message, requestId } },
   };
 }

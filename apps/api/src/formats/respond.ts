@@ -8,6 +8,8 @@ import { buildXml, type XmlTree } from './xml.ts';
 export interface Representation {
   json: unknown;
   xml: { root: string; tree: XmlTree };
+  /** The JSON text, when it must be written otherwise than `JSON.stringify(json)` would. */
+  jsonText?: string;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface Representation {
  */
 export function respond(c: Context<AppEnv>, status: ContentfulStatusCode, body: Representation, headers: Record<string, string> = {}): Response {
   const xml = c.get('format') === 'xml';
-  return new Response(xml ? buildXml(body.xml.root, body.xml.tree) : JSON.stringify(body.json), {
+  return new Response(xml ? buildXml(body.xml.root, body.xml.tree) : (body.jsonText ?? JSON.stringify(body.json)), {
     status,
     headers: {
       ...takeResponseHeaders(c),

@@ -3,10 +3,12 @@ import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
-/** A run request's body, decoded: inputs by name and optional output filters. */
+/** A run request's body, decoded: inputs by name, optional output filters and the preset it names. */
 export interface RunRequest {
   inputs: Record<string, string>;
   outputFilters: OutputFilter[];
+  /** The stored input set (`preset`) the run names, as the original's SDKs send it. */
+  preset?: string;
 }
 
 const MAX_NAME_LENGTH = 256;
@@ -45,12 +47,25 @@ export function parseRunRequest(body: string, contentType: string | undefined): 
     checkName(filter.variable, `The variable of output filter "${filter.name}"`);
     filterNames.add(filter.name);
   }
-  return { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
+  const request: RunRequest = { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
+  if (pairs.preset !== undefined) request.preset = checkPreset(pairs.preset);
+  return request;
 }
 
 interface Pairs {
   inputs: { name: string; value: string }[];
   outputFilters: OutputFilter[];
+  preset?: unknown;
+}
+
+// A preset's name is echoed in the answer that it does not exist: printable, and bounded.
+const PRESET_NAME = /^[^\p{Cc}]{1,256}$/u;
+
+function checkPreset(preset: unknown): string {
+  if (typeof preset !== 'string' || !PRESET_NAME.test(preset)) {
+    throw new ApiError('BAD_REQUEST', 'preset must be the name of a preset: 1 to 256 characters, no control characters.');
+  }
+  return preset;
 }
 
 function checkName(name: string, what: string): string {
@@ -70,7 +85,7 @@ function fromJson(body: string): Pairs {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ApiError('BAD_REQUEST', 'The body must be a JSON object such as {"inputs": [{"name": "…", "value": "…"}]}.');
   }
-  const { inputs: given = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
+  const { inputs: given = [], outputFilters = [], preset } = json as { inputs?: unknown; outputFilters?: unknown; preset?: unknown };
   if (!Array.isArray(given)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
   const valueField = (input: unknown) => (input as { value?: unknown } | null)?.value;
   // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again, each
@@ -81,6 +96,7 @@ function fromJson(body: string): Pairs {
     : undefined;
   if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
   return {
+    ...(preset === undefined ? {} : { preset }),
     inputs: given.map((input, index) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
         throw new ApiError('BAD_REQUEST', `inputs[${index}] must be an object {name, value}.`);
@@ -134,7 +150,10 @@ function fromXml(body: string): Pairs {
     if (value === undefined) throw new ApiError('BAD_REQUEST', `<${child}> of ${what} must hold text only.`);
     return value;
   };
+  const presets = xmlChildren(root, 'preset');
+  if (presets.length > 1) throw new ApiError('BAD_REQUEST', 'The XML body names more than one <preset>.');
   return {
+    ...(presets.length === 1 ? { preset: xmlText(presets[0]) ?? null } : {}),
     inputs: xmlChildren(root, 'input').map((input, index) => ({
       name: checkName(text(input, 'name', `<input> ${index + 1}`), `<input> ${index + 1}`),
       value: text(input, 'value', `<input> ${index + 1}`),
