@@ -20,4 +20,8 @@ export interface SdkCase {
   readonly check?: (outputs: Readonly<Record<string, string>>) => void;
   /** The run is expected to reach the SDK's error callback, with a message matching this. */
   readonly error?: RegExp;
+  /** A preset named with the input set's `setCredential`, which the SDK sends as `preset`. */
+  readonly preset?: string;
+  /** Runs with a wrong application key, as a program with a mistyped key would. */
+  readonly wrongKey?: boolean;
 }

@@ -1,0 +1,95 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SdkCase } from '../support/sdk-case.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { executeThroughSdk, mapTembooWire, outputsByGetters, setInput, type TembooWire } from '../support/temboo-session.ts';
+
+// The original's Utilities library through the original's own Node SDK: each case of
+// test/e2e/sdk-cases/*.ts run with the SDK's generated class against a real API and a real worker.
+const CASES_DIR = fileURLToPath(new URL('./sdk-cases/', import.meta.url));
+const caseFiles = readdirSync(CASES_DIR)
+  .filter((file) => file.endsWith('.ts'))
+  .sort();
+const suites = await Promise.all(
+  caseFiles.map(async (file) => ({ file, cases: ((await import(pathToFileURL(`${CASES_DIR}${file}`).href)) as { cases: SdkCase[] }).cases })),
+);
+
+describe("the original's Utilities library through the original's Node SDK", () => {
+  let stack: Stack;
+  let wire: TembooWire;
+
+  beforeAll(async () => {
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1 });
+    wire = await mapTembooWire(stack);
+  });
+
+  afterAll(async () => {
+    wire?.unmap();
+    await stack?.stop();
+  });
+
+  it('finds cases to run', () => {
+    expect(suites.length).toBeGreaterThan(0);
+    for (const { file, cases } of suites) expect(cases.length, file).toBeGreaterThan(0);
+  });
+
+  for (const { file, cases } of suites) {
+    describe(file, () => {
+      it.each(cases.map((c) => [`${c.family}.${c.choreo}${c.name ? ` (${c.name})` : ''}`, c] as const))('%s', async (_title, c) => {
+        const credential = c.wrongKey ? { ...stack.credentials.acmeApp, secret: `${stack.credentials.acmeApp.secret}-wrong` } : stack.credentials.acmeApp;
+        const choreo = wire.choreo(credential, c.family, c.choreo);
+        const inputs = choreo.newInputSet();
+        for (const [name, value] of Object.entries(c.inputs)) setInput(inputs, name, value);
+        if (c.preset !== undefined) inputs.setCredential(c.preset);
+
+        const outcome = await executeThroughSdk(choreo, inputs);
+        if (c.error) {
+          expect(outcome.ok, 'the run reached the success callback').toBe(false);
+          if (!outcome.ok) expect(outcome.error.message).toMatch(c.error);
+          return;
+        }
+        if (!outcome.ok) throw new Error(`The SDK called the error callback: ${outcome.error.type}: ${outcome.error.message}`);
+        const { results } = outcome;
+        expect(results.getCompletionStatus(), results.getLastError()).toBe('SUCCESS');
+        expect(results.getID()).toMatch(/^[0-9a-f]{32}$/);
+        const outputs = outputsByGetters(results);
+        for (const [name, value] of Object.entries(c.expect ?? {})) expect(outputs[name], `get_${name}()`).toBe(value);
+        c.check?.(outputs);
+      });
+    });
+  }
+
+  it('is asked, by the SDK itself, for choreos//<location>, with its own query, header and chunked body', async () => {
+    const before = wire.sent.length;
+    const choreo = wire.choreo(stack.credentials.acmeApp, 'Encoding', 'Base64Encode');
+    const inputs = choreo.newInputSet();
+    setInput(inputs, 'Text', 'wire');
+    const outcome = await executeThroughSdk(choreo, inputs);
+    expect(outcome.ok && outputsByGetters(outcome.results).Base64EncodedText).toBe('d2lyZQ==');
+
+    const [sent] = wire.sent.slice(before);
+    expect(sent).toMatchObject({ method: 'POST', chunked: true });
+    // Only the base path is renamed: the doubled slash, the query and the headers are the SDK's.
+    expect(sent?.target).toMatch(/^\/service-api\/1\.0\/choreos\/\/Library\/Utilities\/Encoding\/Base64Encode\?source_id=NodeJSSDK_[\w.]+$/);
+    expect(sent?.headers).toMatchObject({ 'x-service-domain': 'acme/master', accept: 'application/json', 'content-type': 'application/json' });
+    expect(sent?.headers).not.toHaveProperty('content-length');
+    expect(sent?.headers).not.toHaveProperty('x-temboo-domain');
+
+    // The run is recorded with the SDK's source_id, at the Choreo's single-slash id.
+    const id = outcome.ok ? outcome.results.getID() : '';
+    const status = await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.acmeApp);
+    expect(status.json().execution).toMatchObject({ choreo: '/Library/Utilities/Encoding/Base64Encode', status: 'SUCCESS' });
+    expect((await stack.executions.get(id))?.sourceId).toMatch(/^NodeJSSDK_/);
+  });
+
+  it("reads why a run failed from its run response, as the SDK's result set does", async () => {
+    const choreo = wire.core(stack.credentials.acmeApp, '/Library/Utilities/Development/Fail');
+    const inputs = choreo.newInputSet();
+    inputs.setInput('Message', 'no luck');
+    const outcome = await executeThroughSdk(choreo, inputs);
+    if (!outcome.ok) throw new Error(`error callback: ${outcome.error.message}`);
+    expect(outcome.results.getCompletionStatus()).toBe('ERROR');
+    expect(outcome.results.getLastError()).toContain('no luck');
+  });
+});
