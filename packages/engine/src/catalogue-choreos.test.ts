@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
+import { statelessUtilityCases } from './catalogue-cases-stateless.ts';
 import { runChoreo } from './run-choreo.ts';
 import type { EngineHooks, RunOutcome } from './run-choreo.ts';
 
@@ -88,6 +89,7 @@ function cases(): Record<string, Case> {
     'Text/Split': { inputs: { Text: 'a, b,,c' }, outputs: { Items: '["a","b","c"]', Count: '3' } },
     'Text/Trim': { inputs: { Text: '  a \n\t b  ' }, outputs: { Result: 'a b' } },
     'XML/RunXPathQuery': { inputs: { XML: xml, XPath: '//book[@id="b2"]/title' }, outputs: { Result: 'Emma', Count: '1' } },
+    ...statelessUtilityCases(),
   };
 }
 
