@@ -17,6 +17,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 export function statelessUtilityCases(): Record<string, CatalogueCase> {
   return {
     'Test/HelloWorld': { inputs: {}, outputs: { Result: 'Hello, world!' } },
+    'Text/GenerateGUID': { inputs: {}, outputs: { GUID: expect.stringMatching(UUID) } },
+    'Text/Lowercase': { inputs: { Text: 'Hello ÉCOLE 42' }, outputs: { Response: 'hello école 42' } },
+    'Text/Split': { inputs: { Text: 'a, b,,c', Delimiter: ',' }, outputs: { Response: '["a"," b","","c"]', Count: '4' } },
+    'Text/Substitute': { inputs: { Text: 'one cat, two cats', Old: 'cat', New: 'dog' }, outputs: { Response: 'one dog, two dogs' } },
+    'Text/SubstituteRegex': {
+      inputs: { Text: 'call 555-1234 or 555-9876', Pattern: '(\\d{3})-(\\d{4})', New: '$2/$1' },
+      outputs: { Response: 'call 1234/555 or 9876/555' },
+    },
+    'Text/Uppercase': { inputs: { Text: 'hello straße 42' }, outputs: { Response: 'HELLO STRASSE 42' } },
   };
 }
 
@@ -24,6 +33,32 @@ export function statelessUtilityCases(): Record<string, CatalogueCase> {
 export function statelessUtilityEdgeCases(): Record<string, CatalogueCase & { id: string }> {
   return {
     'HelloWorld greets the value': { id: 'Test/HelloWorld', inputs: { Value: 'Zoë 😀' }, outputs: { Result: 'Hello, Zoë 😀!' } },
+    'Lowercase of an empty text': { id: 'Text/Lowercase', inputs: { Text: '' }, outputs: { Response: '' } },
+    'Split at a multi-character delimiter, pattern characters literal': {
+      id: 'Text/Split',
+      inputs: { Text: 'a.*b.*😀', Delimiter: '.*' },
+      outputs: { Response: '["a","b","😀"]', Count: '3' },
+    },
+    'Split of an empty text': { id: 'Text/Split', inputs: { Text: '', Delimiter: ',' }, outputs: { Response: '[""]', Count: '1' } },
+    'Split by line': { id: 'Text/Split', inputs: { Text: 'one\r\ntwo\nthree', Delimiter: '\n' }, outputs: { Response: '["one","two","three"]', Count: '3' } },
+    'Split with an empty delimiter fails': { id: 'Text/Split', inputs: { Text: 'abc', Delimiter: '' }, error: /^split: invalid arguments: .*separator/ },
+    'Substitute with dollar signs literally': { id: 'Text/Substitute', inputs: { Text: 'a+b', Old: '+', New: '$&' }, outputs: { Response: 'a$&b' } },
+    'Substitute of an empty Old fails': {
+      id: 'Text/Substitute',
+      inputs: { Text: 'abc', Old: '', New: 'x' },
+      error: /^substitute: invalid arguments: .*text to replace is empty/,
+    },
+    'SubstituteRegex with an invalid pattern fails': {
+      id: 'Text/SubstituteRegex',
+      inputs: { Text: 'abc', Pattern: '(', New: 'x' },
+      error: /^substitute: the regular expression is not valid/,
+    },
+    'SubstituteRegex stops a backtracking pattern': {
+      id: 'Text/SubstituteRegex',
+      inputs: { Text: `${'a'.repeat(40)}!`, Pattern: '^(a+)+$', New: 'x' },
+      error: /^substitute: the regular expression ran longer than 1000 ms/,
+    },
+    'GenerateGUID differs every run': { id: 'Text/GenerateGUID', inputs: {}, outputs: { GUID: expect.stringMatching(UUID) } },
   };
 }
 

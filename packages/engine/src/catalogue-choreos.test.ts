@@ -86,7 +86,6 @@ function cases(): Record<string, Case> {
     'Text/ChangeCase': { inputs: { Text: 'hello there', Case: 'title' }, outputs: { Result: 'Hello There' } },
     'Text/Length': { inputs: { Text: 'héllo' }, outputs: { Characters: '5', Bytes: '6' } },
     'Text/RegexReplace': { inputs: { Text: '2024-05-06', Pattern: '(\\d+)-(\\d+)-(\\d+)', Replacement: '$3/$2/$1' }, outputs: { Result: '06/05/2024' } },
-    'Text/Split': { inputs: { Text: 'a, b,,c' }, outputs: { Items: '["a","b","c"]', Count: '3' } },
     'Text/Trim': { inputs: { Text: '  a \n\t b  ' }, outputs: { Result: 'a b' } },
     'XML/RunXPathQuery': { inputs: { XML: xml, XPath: '//book[@id="b2"]/title' }, outputs: { Result: 'Emma', Count: '1' } },
     ...statelessUtilityCases(),
