@@ -75,7 +75,7 @@ function cases(): Record<string, Case> {
     'Hashing/SHA512Hash': { inputs: { Text: '' }, outputs: { Hash: expect.stringMatching(/^cf83e1357eefb8bd/) } },
     'JSON/BuildKeyValueJSON': { inputs: { Key: 'tags', Value: '["a"]', ValueIsJSON: 'true' }, outputs: { JSON: '{"tags":["a"]}' } },
     'JSON/FormatJSON': { inputs: { JSON: '{"a":[1]}', Indent: '1' }, outputs: { FormattedJSON: '{\n "a": [\n  1\n ]\n}' } },
-    'JSON/GetValuesFromJSON': { inputs: { JSON: '{"items":[{"id":7},{"id":8}]}', Path: '$.items[1].id' }, outputs: { Result: '8', Count: '1' } },
+    'JSON/RunJSONPathQuery': { inputs: { JSON: '{"items":[{"id":7},{"id":8}]}', Path: '$.items[1].id' }, outputs: { Result: '8', Count: '1' } },
     'JSON/MinifyJSON': { inputs: { JSON: '{ "a" : [ 1 , 2 ] }' }, outputs: { MinifiedJSON: '{"a":[1,2]}' } },
     'Text/ChangeCase': { inputs: { Text: 'hello there', Case: 'title' }, outputs: { Result: 'Hello There' } },
     'Text/Length': { inputs: { Text: 'héllo' }, outputs: { Characters: '5', Bytes: '6' } },
@@ -139,8 +139,8 @@ describe('catalogue Choreos', () => {
     expect(outcome.checkpoint.outputs).toEqual(testCase.outputs);
   });
 
-  it('GetValuesFromJSON fails on malformed JSON, saying what is wrong', async () => {
-    const outcome = await run('/Library/Utilities/JSON/GetValuesFromJSON', { JSON: '{"a": 1,,}', Path: '$.a' });
+  it('RunJSONPathQuery fails on malformed JSON, saying what is wrong', async () => {
+    const outcome = await run('/Library/Utilities/JSON/RunJSONPathQuery', { JSON: '{"a": 1,,}', Path: '$.a' });
     expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^query: JSON is not valid: .*position 8/) });
   });
 
