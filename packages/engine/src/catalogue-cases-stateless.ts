@@ -7,6 +7,10 @@ export interface CatalogueCase {
   error?: RegExp;
 }
 
+const XSD =
+  '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="order"><xs:complexType><xs:sequence>' +
+  '<xs:element name="qty" type="xs:positiveInteger" maxOccurs="unbounded"/></xs:sequence>' +
+  '<xs:attribute name="id" type="xs:string" use="required"/></xs:complexType></xs:element></xs:schema>';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
@@ -41,6 +45,10 @@ export function statelessUtilityCases(): Record<string, CatalogueCase> {
       inputs: { Key: 'Jefe', Text: 'what do ya want for nothing?' },
       outputs: { HmacSignature: 'W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=' },
     },
+    'JSON/GetValuesFromJSON': {
+      inputs: { JSON: '{"order":{"id":7,"items":[{"id":8,"name":"pen"},{"id":9,"name":"ink"}]}}', Property: 'name' },
+      outputs: { Response: '["pen","ink"]', Count: '2' },
+    },
     'Numbers/GenerateRandom': {
       inputs: {},
       outputs: {
@@ -51,6 +59,16 @@ export function statelessUtilityCases(): Record<string, CatalogueCase> {
       },
     },
     'Test/HelloWorld': { inputs: {}, outputs: { Result: 'Hello, world!' } },
+    'Validation/CanadianPostalCodes': { inputs: { ZipCode: 'K1A 0B1' }, outputs: { Match: 'valid' } },
+    'Validation/DutchPostalCodes': { inputs: { ZipCode: '1012 AB' }, outputs: { Match: 'valid' } },
+    'Validation/EmailAddress': { inputs: { EmailAddress: 'first.last+tag@mail.example.org' }, outputs: { Match: 'valid' } },
+    'Validation/GermanPostalCodes': { inputs: { ZipCode: '10115' }, outputs: { Match: 'valid' } },
+    'Validation/JSON': { inputs: { JSON: '{"a":[1,"é",null]}' }, outputs: { Result: 'valid', Error: '' } },
+    'Validation/PasswordCriteria': { inputs: { Password: 'Secret12' }, outputs: { Match: 'valid' } },
+    'Validation/RussianPostalCodes': { inputs: { ZipCode: '101000' }, outputs: { Match: 'valid' } },
+    'Validation/UKPostalCodes': { inputs: { ZipCode: 'SW1A 1AA' }, outputs: { Match: 'valid' } },
+    'Validation/USPostalCodes': { inputs: { ZipCode: '12345-6789' }, outputs: { Match: 'valid' } },
+    'Validation/XML': { inputs: { XMLFile: '<order id="7"><qty>2</qty></order>', XSDFile: XSD }, outputs: { Result: 'valid', Error: '' } },
     'Text/GenerateGUID': { inputs: {}, outputs: { GUID: expect.stringMatching(UUID) } },
     'Text/Lowercase': { inputs: { Text: 'Hello ÉCOLE 42' }, outputs: { Response: 'hello école 42' } },
     'Text/Split': { inputs: { Text: 'a, b,,c', Delimiter: ',' }, outputs: { Response: '["a"," b","","c"]', Count: '4' } },
@@ -125,6 +143,74 @@ export function statelessUtilityEdgeCases(): Record<string, CatalogueCase & { id
       id: 'Hashing/HmacSHA256',
       inputs: { Key: 'clé', Text: '' },
       outputs: { HmacSignature: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/) },
+    },
+    'GetValuesFromJSON of one string answers the string itself': {
+      id: 'JSON/GetValuesFromJSON',
+      inputs: { JSON: '{"user":{"name":"Zoë 😀"}}', Property: 'name' },
+      outputs: { Response: 'Zoë 😀', Count: '1' },
+    },
+    'GetValuesFromJSON of one object answers its JSON': {
+      id: 'JSON/GetValuesFromJSON',
+      inputs: { JSON: '{"user":{"name":"Zoë"}}', Property: 'user' },
+      outputs: { Response: '{"name":"Zoë"}', Count: '1' },
+    },
+    'GetValuesFromJSON finding nothing': { id: 'JSON/GetValuesFromJSON', inputs: { JSON: '{"a":1}', Property: 'b' }, outputs: { Response: '[]', Count: '0' } },
+    'GetValuesFromJSON of malformed JSON fails': {
+      id: 'JSON/GetValuesFromJSON',
+      inputs: { JSON: '{"a": 1,,}', Property: 'a' },
+      error: /^find: JSON is not valid: .*position 8/,
+    },
+    'GetValuesFromJSON of an empty document fails': { id: 'JSON/GetValuesFromJSON', inputs: { JSON: '', Property: 'a' }, error: /^find: JSON is not valid/ },
+    'CanadianPostalCodes refuses a D': { id: 'Validation/CanadianPostalCodes', inputs: { ZipCode: 'D1A 0B1' }, outputs: { Match: 'invalid' } },
+    'DutchPostalCodes refuses a leading zero': { id: 'Validation/DutchPostalCodes', inputs: { ZipCode: '0123 AB' }, outputs: { Match: 'invalid' } },
+    'EmailAddress refuses a missing domain': { id: 'Validation/EmailAddress', inputs: { EmailAddress: 'someone@' }, outputs: { Match: 'invalid' } },
+    'EmailAddress refuses an empty value': { id: 'Validation/EmailAddress', inputs: { EmailAddress: '' }, outputs: { Match: 'invalid' } },
+    'GermanPostalCodes refuses four digits': { id: 'Validation/GermanPostalCodes', inputs: { ZipCode: '1011' }, outputs: { Match: 'invalid' } },
+    'RussianPostalCodes refuses letters': { id: 'Validation/RussianPostalCodes', inputs: { ZipCode: '10100A' }, outputs: { Match: 'invalid' } },
+    'UKPostalCodes refuses lower case': { id: 'Validation/UKPostalCodes', inputs: { ZipCode: 'sw1a 1aa' }, outputs: { Match: 'invalid' } },
+    'USPostalCodes refuses a short ZIP+4': { id: 'Validation/USPostalCodes', inputs: { ZipCode: '12345-678' }, outputs: { Match: 'invalid' } },
+    'JSON reports what is wrong': {
+      id: 'Validation/JSON',
+      inputs: { JSON: '{"a": 1,,}' },
+      outputs: { Result: 'invalid', Error: expect.stringMatching(/position 8/) },
+    },
+    'JSON of an empty text is invalid': { id: 'Validation/JSON', inputs: { JSON: '' }, outputs: { Result: 'invalid', Error: expect.any(String) } },
+    'PasswordCriteria with its default lengths refuses 15 characters': {
+      id: 'Validation/PasswordCriteria',
+      inputs: { Password: 'Secret12Secret1' },
+      outputs: { Match: 'invalid' },
+    },
+    'PasswordCriteria with lengths given': {
+      id: 'Validation/PasswordCriteria',
+      inputs: { Password: 'Ab1', MinLength: '3', MaxLength: '3' },
+      outputs: { Match: 'valid' },
+    },
+    'PasswordCriteria needs an upper-case letter': { id: 'Validation/PasswordCriteria', inputs: { Password: 'secret12' }, outputs: { Match: 'invalid' } },
+    'PasswordCriteria with contradicting lengths fails': {
+      id: 'Validation/PasswordCriteria',
+      inputs: { Password: 'Secret12', MinLength: '10', MaxLength: '8' },
+      error: /^check: invalid arguments: .*minimum length is greater than the maximum/,
+    },
+    'XML without a schema: well-formed': { id: 'Validation/XML', inputs: { XMLFile: '<a><b>héllo ☃</b></a>' }, outputs: { Result: 'valid', Error: '' } },
+    'XML malformed: invalid, saying where': {
+      id: 'Validation/XML',
+      inputs: { XMLFile: '<a>\n<b></a>' },
+      outputs: { Result: 'invalid', Error: expect.stringMatching(/^line 2: parser error : .*mismatch/) },
+    },
+    'XML not valid against the schema': {
+      id: 'Validation/XML',
+      inputs: { XMLFile: '<order><qty>0</qty></order>', XSDFile: XSD },
+      outputs: { Result: 'invalid', Error: expect.stringMatching(/^line 1: .*'id' is required.*\nline 1: .*'0' is not a valid value/) },
+    },
+    'XML with a schema that does not compile fails': {
+      id: 'Validation/XML',
+      inputs: { XMLFile: '<a/>', XSDFile: '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element/></xs:schema>' },
+      error: /^validate: the XSD is not valid: line 1: .*'name' is required/,
+    },
+    'XML with a schema that is not XML fails': {
+      id: 'Validation/XML',
+      inputs: { XMLFile: '<a/>', XSDFile: '{"not":"xml"}' },
+      error: /^validate: the XSD is not valid/,
     },
     'HelloWorld greets the value': { id: 'Test/HelloWorld', inputs: { Value: 'Zoë 😀' }, outputs: { Result: 'Hello, Zoë 😀!' } },
     'Lowercase of an empty text': { id: 'Text/Lowercase', inputs: { Text: '' }, outputs: { Response: '' } },
