@@ -40,9 +40,9 @@ export const cases: SdkCase[] = [
     choreo: 'XML',
     name: 'malformed',
     inputs: { XMLFile: '<a>\n<b></a>' },
-    check: ({ Result, Error }) => {
-      if (Result !== 'invalid') throw new Error(`Result is ${Result}, not invalid`);
-      if (!/^line 2: .*mismatch/.test(Error ?? '')) throw new Error(`Error does not say what is wrong: ${Error}`);
+    check: ({ Result: result, Error: error }) => {
+      if (result !== 'invalid') throw new Error(`Result is ${result}, not invalid`);
+      if (!/^line 2: .*mismatch/.test(error ?? '')) throw new Error(`Error does not say what is wrong: ${error}`);
     },
   },
   {
@@ -57,9 +57,9 @@ export const cases: SdkCase[] = [
     choreo: 'XML',
     name: 'invalid against an XSD',
     inputs: { XMLFile: '<order id="7"><qty>x</qty></order>', XSDFile: XSD },
-    check: ({ Result, Error }) => {
-      if (Result !== 'invalid') throw new Error(`Result is ${Result}, not invalid`);
-      if (!/^line 1: .*'x' is not a valid value/.test(Error ?? '')) throw new Error(`Error does not say what is wrong: ${Error}`);
+    check: ({ Result: result, Error: error }) => {
+      if (result !== 'invalid') throw new Error(`Result is ${result}, not invalid`);
+      if (!/^line 1: .*'x' is not a valid value/.test(error ?? '')) throw new Error(`Error does not say what is wrong: ${error}`);
     },
   },
   {
