@@ -8,14 +8,19 @@ export interface XmlValidationRequest {
   xsd: string;
 }
 
-/** libxml2's memory (WebAssembly pages are outside the V8 heap that the sandbox limits). */
-const MAX_MEMORY_PAGES = 256 * memoryPages.MiB;
+/**
+ * libxml2's memory, in MiB: WebAssembly memory is outside the V8 heap that the sandbox limits.
+ * The largest document of the tiniest elements (5 MiB of `<a/>`) needs about half of it.
+ */
+export const XML_VALIDATION_MEMORY_MB = 256;
 /** The first problems are the useful ones; a broken document can yield one per line. */
 const MAX_REPORTED_ERRORS = 10;
 const DOCUMENT = 'document.xml';
 const SCHEMA = 'schema.xsd';
 /** xmllint's exit status when the schema itself could not be read or compiled. */
 const SCHEMA_FAILED = 5;
+/** xmllint's exit status when libxml2 ran out of memory. */
+const OUT_OF_MEMORY = 9;
 
 /**
  * Checks that `xml` is well-formed and, with `xsd`, valid against that schema, with libxml2 (the
@@ -24,18 +29,19 @@ const SCHEMA_FAILED = 5;
  * network. Entities are not substituted. Answers the empty string when the document is valid,
  * otherwise what is wrong, line by line. A schema that cannot be compiled fails the step instead.
  */
-export async function validateXmlDocument(request: XmlValidationRequest): Promise<string> {
+export async function validateXmlDocument(request: XmlValidationRequest, memoryMb = XML_VALIDATION_MEMORY_MB): Promise<string> {
   const useSchema = request.xsd.trim() !== '';
   let answer: Awaited<ReturnType<typeof validateXML>>;
   try {
     answer = await validateXML({
       xml: [{ fileName: DOCUMENT, contents: request.xml }],
       schema: useSchema ? [{ fileName: SCHEMA, contents: request.xsd }] : [],
-      maxMemoryPages: MAX_MEMORY_PAGES,
+      maxMemoryPages: memoryMb * memoryPages.MiB,
     });
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: string };
     if (code === SCHEMA_FAILED) throw new InvalidStepInputError(`the XSD is not valid: ${describeSchemaFailure(message ?? '')}`);
+    if (code === OUT_OF_MEMORY) throw new InvalidStepInputError(`validating the XML needed more than ${memoryMb} MiB`);
     throw new Error(`the XML validator failed: ${shorten(message ?? String(error), 200)}`);
   }
   if (answer.valid) return '';
