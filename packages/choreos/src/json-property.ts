@@ -1,5 +1,6 @@
 import { parseJsonText } from './json-query.ts';
 import { queryResultText } from './query-result.ts';
+import { InvalidStepInputError } from './step-errors.ts';
 import type { QueryAnswer } from './sandbox-operations.ts';
 
 export interface JsonPropertyRequest {
@@ -34,5 +35,11 @@ export function findJsonProperty(request: JsonPropertyRequest): QueryAnswer {
       if (!Array.isArray(value) && name === request.property) pending.push({ found: item });
     }
   }
-  return { result: queryResultText(matches), count: matches.length };
+  try {
+    return { result: queryResultText(matches), count: matches.length };
+  } catch (error) {
+    // JSON.stringify recurses: values nested tens of thousands deep overflow its stack.
+    if (error instanceof RangeError) throw new InvalidStepInputError('the values found are nested too deeply to be written as JSON');
+    throw error;
+  }
 }

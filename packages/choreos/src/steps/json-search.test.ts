@@ -26,6 +26,11 @@ describe('json.find-property', () => {
     const depth = 100_000;
     const json = `${'{"a":['.repeat(depth)}{"z":"bottom"}${']}'.repeat(depth)}`;
     expect(await runStep('json.find-property', { json, property: 'z' })).toEqual({ result: 'bottom', count: 1 });
+    // Found at the top, the value is the whole depth: too deep to write again, said plainly.
+    await expect(runStep('json.find-property', { json, property: 'a' })).rejects.toMatchObject({
+      name: 'InvalidStepInputError',
+      message: 'the values found are nested too deeply to be written as JSON',
+    });
   });
 
   it('fails on malformed JSON, saying what is wrong, and on an empty property name', async () => {
