@@ -11,6 +11,15 @@ const XSD =
   '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="order"><xs:complexType><xs:sequence>' +
   '<xs:element name="qty" type="xs:positiveInteger" maxOccurs="unbounded"/></xs:sequence>' +
   '<xs:attribute name="id" type="xs:string" use="required"/></xs:complexType></xs:element></xs:schema>';
+/** Near the 5 MiB limit of a step's text. */
+const LARGE = 5 * 1024 * 1024 - 16;
+
+/** A JSON array of objects just under LARGE characters. */
+function largeJson(): string {
+  const item = '{"name":"é😀","n":1},';
+  return `[${item.repeat(Math.floor((LARGE - 2) / item.length)).slice(0, -1)}]`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
@@ -211,6 +220,23 @@ export function statelessUtilityEdgeCases(): Record<string, CatalogueCase & { id
       id: 'Validation/XML',
       inputs: { XMLFile: '<a/>', XSDFile: '{"not":"xml"}' },
       error: /^validate: the XSD is not valid/,
+    },
+    'Uppercase of the largest text': { id: 'Text/Uppercase', inputs: { Text: 'é'.repeat(LARGE) }, outputs: { Response: 'É'.repeat(LARGE) } },
+    'Split of a large text': {
+      id: 'Text/Split',
+      inputs: { Text: 'ab,'.repeat(LARGE / 4), Delimiter: ',' },
+      outputs: { Response: JSON.stringify([...Array.from({ length: LARGE / 4 }, () => 'ab'), '']), Count: String(LARGE / 4 + 1) },
+    },
+    'Validation/JSON of a large document': { id: 'Validation/JSON', inputs: { JSON: largeJson() }, outputs: { Result: 'valid', Error: '' } },
+    'Validation/JSON of a large document cut short': {
+      id: 'Validation/JSON',
+      inputs: { JSON: largeJson().slice(0, -1) },
+      outputs: { Result: 'invalid', Error: expect.stringMatching(/JSON/) },
+    },
+    'GetValuesFromJSON in a large document': {
+      id: 'JSON/GetValuesFromJSON',
+      inputs: { JSON: JSON.stringify({ items: Array.from({ length: 100_000 }, (_, index) => ({ id: index })), total: 100_000 }), Property: 'total' },
+      outputs: { Response: '100000', Count: '1' },
     },
     'HelloWorld greets the value': { id: 'Test/HelloWorld', inputs: { Value: 'Zoë 😀' }, outputs: { Result: 'Hello, Zoë 😀!' } },
     'Lowercase of an empty text': { id: 'Text/Lowercase', inputs: { Text: '' }, outputs: { Response: '' } },
