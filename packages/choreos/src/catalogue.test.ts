@@ -92,7 +92,8 @@ describe('the checked-in catalogue', () => {
   it.each([
     ['Encoding/Base64Encode', ['Text'], ['Base64EncodedText']],
     ['Encoding/Base64Decode', ['Base64EncodedText'], ['Text']],
-    ['JSON/GetValuesFromJSON', ['JSON', 'Path'], ['Result']],
+    ['JSON/GetValuesFromJSON', ['JSON', 'Property'], ['Response']],
+    ['JSON/RunJSONPathQuery', ['JSON', 'Path'], ['Result']],
     ['XML/RunXPathQuery', ['XML', 'XPath'], ['Result']],
     ['HTTP/Get', ['URL', 'RequestHeaders'], ['Response', 'ResponseStatusCode']],
     ['Development/Countdown', ['StepMilliseconds'], ['CompletedSteps']],

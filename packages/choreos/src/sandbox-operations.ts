@@ -1,9 +1,13 @@
 import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
+import { findSubstring } from './find-substring.ts';
+import { findJsonProperty } from './json-property.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
 import { queryResultText } from './query-result.ts';
+import { regexMatch } from './regex-match.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { titleCase } from './title-case.ts';
 import { queryXml } from './xml-query.ts';
+import { validateXmlDocument } from './xml-validation.ts';
 
 export interface RegexReplaceRequest {
   text: string;
@@ -67,12 +71,18 @@ export const SANDBOX_OPERATIONS = {
   'json-to-xml': jsonToXml,
   'csv-to-json': csvToJson,
   'title-case': (request: TitleCaseRequest): string => titleCase(request.text),
+  'regex-match': regexMatch,
+  'find-substring': findSubstring,
+  'json-property': findJsonProperty,
+  'xml-validate': validateXmlDocument,
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;
 
 /** The length a result counts for against the sandbox's limit. */
-export function resultLength(result: string | QueryAnswer): number {
+export function resultLength(result: string | QueryAnswer | number[]): number {
+  // Positions: their JSON text, as the result will be kept.
+  if (Array.isArray(result)) return JSON.stringify(result).length;
   return typeof result === 'string' ? result.length : result.result.length;
 }
 

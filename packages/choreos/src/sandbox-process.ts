@@ -11,9 +11,10 @@ const send = (answer: object) => {
   if (process.connected) process.send!(answer, undefined, undefined, () => {});
 };
 
-process.on('message', ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit: number }) => {
+process.on('message', async ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit: number }) => {
   try {
-    const result = SANDBOX_OPERATIONS[operation](request);
+    // Awaited for the operations that are asynchronous (XML validation runs in libxml2's own thread).
+    const result = await SANDBOX_OPERATIONS[operation](request);
     const length = resultLength(result);
     send(length > resultLimit ? { tooLong: length } : { result });
   } catch (error) {

@@ -3,6 +3,9 @@ import type { Socket } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './conversions.ts';
+import type { FindSubstringRequest } from './find-substring.ts';
+import type { JsonPropertyRequest } from './json-property.ts';
+import type { RegexMatchRequest } from './regex-match.ts';
 import type {
   JsonFormatRequest,
   JsonQueryRequest,
@@ -14,6 +17,7 @@ import type {
 } from './sandbox-operations.ts';
 import { createSandboxTurns } from './sandbox-turns.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
+import type { XmlValidationRequest } from './xml-validation.ts';
 
 export interface SandboxOptions {
   /** Longest an operation may run before its process is killed. */
@@ -66,6 +70,13 @@ export interface Sandbox {
   /** The JSON text (`result`) and how many rows it has (`count`). */
   csvToJson(request: CsvToJsonRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   titleCase(request: TitleCaseRequest, signal?: AbortSignal): Promise<string>;
+  /** The first match (`result`) and whether there was one (`count` 1 or 0). */
+  matchRegex(request: RegexMatchRequest, signal?: AbortSignal): Promise<QueryAnswer>;
+  /** 1-based code-point positions of the occurrences. */
+  findSubstring(request: FindSubstringRequest, signal?: AbortSignal): Promise<number[]>;
+  findJsonProperty(request: JsonPropertyRequest, signal?: AbortSignal): Promise<QueryAnswer>;
+  /** The empty string for a valid document, otherwise what is wrong with it. */
+  validateXml(request: XmlValidationRequest, signal?: AbortSignal): Promise<string>;
 }
 
 /** An idle process ends after this long, so that a worker that needs none holds none. */
@@ -245,6 +256,10 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     jsonToXml: (request, signal) => run('json-to-xml', request, signal, CONVERSION_LIMITS),
     csvToJson: (request, signal) => run('csv-to-json', request, signal, CONVERSION_LIMITS),
     titleCase: (request, signal) => run('title-case', request, signal, CONVERSION_LIMITS),
+    matchRegex: (request, signal) => run('regex-match', request, signal),
+    findSubstring: (request, signal) => run('find-substring', request, signal),
+    findJsonProperty: (request, signal) => run('json-property', request, signal),
+    validateXml: (request, signal) => run('xml-validate', request, signal, CONVERSION_LIMITS),
   };
 }
 
@@ -312,5 +327,9 @@ function describe(operation: SandboxOperation): string {
     'json-to-xml': 'converting the JSON',
     'csv-to-json': 'converting the CSV',
     'title-case': 'title-casing the text',
+    'regex-match': 'the regular expression',
+    'find-substring': 'searching the text',
+    'json-property': 'searching the JSON',
+    'xml-validate': 'validating the XML',
   }[operation];
 }

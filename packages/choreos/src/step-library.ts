@@ -11,6 +11,13 @@ import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/js
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
+import { checksumSteps } from './steps/checksum.ts';
+import { createFindingSteps } from './steps/finding.ts';
+import { formEncodingSteps } from './steps/form-encoding.ts';
+import { createJsonFindPropertyStep } from './steps/json-search.ts';
+import { randomSteps } from './steps/random.ts';
+import { textEditSteps } from './steps/text-edits.ts';
+import { createValidationSteps } from './steps/validation.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
@@ -42,6 +49,13 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...createTextSteps(sandbox),
     ...timeSteps,
     ...controlSteps,
+    ...checksumSteps,
+    ...createFindingSteps(sandbox),
+    ...formEncodingSteps,
+    createJsonFindPropertyStep(sandbox),
+    ...randomSteps,
+    ...textEditSteps,
+    ...createValidationSteps(sandbox),
     ...(options.extraKinds ?? []),
   ]);
 }
