@@ -22,16 +22,7 @@ const PENDING_STATEFUL_FAMILIES = ['Authentication/OAuth1', 'Authentication/OAut
 const NOT_YET_MERGED = [
   'DataConversions',
   'Dates',
-  'Encoding',
-  'Finding',
-  'Formatting',
   'HTTP',
-  'Hashing',
-  'JSON',
-  'Numbers',
-  'Test',
-  'Text',
-  'Validation',
   'XML',
 ];
 

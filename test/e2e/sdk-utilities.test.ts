@@ -45,8 +45,10 @@ describe("the original's Utilities library through the original's Node SDK", () 
 
         const outcome = await executeThroughSdk(choreo, inputs);
         if (c.error) {
-          expect(outcome.ok, 'the run reached the success callback').toBe(false);
-          if (!outcome.ok) expect(outcome.error.message).toMatch(c.error);
+          // Refused before it ran (the SDK's error callback), or run and ended ERROR with its lasterror.
+          const failure = outcome.ok ? (outcome.results.getCompletionStatus() === 'ERROR' ? outcome.results.getLastError() : undefined) : outcome.error.message;
+          expect(failure, 'the run neither was refused nor ended ERROR').toBeDefined();
+          expect(failure).toMatch(c.error);
           return;
         }
         if (!outcome.ok) throw new Error(`The SDK called the error callback: ${outcome.error.type}: ${outcome.error.message}`);
