@@ -2,11 +2,13 @@ export type { ChoreoDefinition, InputDefinition, OutputDefinition, RetryPolicy, 
 export { DEFAULT_STEP_TIMEOUT_MS, VARIABLE_TYPE } from './definition.ts';
 export { parseDefinition } from './parse-definition.ts';
 export type { ParseDefinitionResult } from './parse-definition.ts';
-export { compileDefinition, renderOutputs } from './compiled-definition.ts';
+export { compileDefinition, evaluateOutputs } from './compiled-definition.ts';
 export type { CompiledDefinition, CompiledStep } from './compiled-definition.ts';
 export { compileTemplate, TemplateSyntaxError } from './template.ts';
 export type { CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
-export { MissingTemplateValueError, renderValue } from './templated-value.ts';
+export { evaluateValue, MissingTemplateValueError } from './templated-value.ts';
+export { compileExpression, DEFAULT_EXPRESSION_LIMITS, ExpressionError, ExpressionSyntaxError, isExpression } from './expression.ts';
+export type { CompiledExpression, ExpressionLimits } from './expression.ts';
 export type { CompiledValue } from './templated-value.ts';
 export { bindInputs } from './bind-inputs.ts';
 export { exceedsJsonLength, jsonLength } from './json-length.ts';
