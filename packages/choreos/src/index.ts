@@ -22,6 +22,8 @@ export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEn
 export { renderCatalogueDocs } from './catalogue-docs.ts';
 export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';
 export { createSandbox } from './sandbox.ts';
+export { DEFAULT_CODE_LIMITS } from './quickjs-runner.ts';
+export type { CodeLimits } from './quickjs-runner.ts';
 export type { Sandbox, SandboxOptions } from './sandbox.ts';
 export type { StepLibraryOptions } from './step-library.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
