@@ -97,14 +97,19 @@ export function templateLocations(compiled: CompiledValue, path: (string | numbe
   }
 }
 
+export interface ExpressionLocation {
+  readonly path: readonly (string | number)[];
+  readonly expression: CompiledExpression;
+}
+
 /** Where the expressions sit inside a compiled value. */
-export function expressionLocations(compiled: CompiledValue, path: (string | number)[] = []): (string | number)[][] {
+export function expressionLocations(compiled: CompiledValue, path: (string | number)[] = []): ExpressionLocation[] {
   switch (compiled.type) {
     case 'constant':
     case 'template':
       return [];
     case 'expression':
-      return [path];
+      return [{ path, expression: compiled.expression }];
     case 'array':
       return compiled.items.flatMap((item, index) => expressionLocations(item, [...path, index]));
     case 'object':

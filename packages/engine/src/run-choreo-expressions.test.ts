@@ -97,9 +97,14 @@ describe('expressions in a run', () => {
   });
 
   it('fails a step whose argument expression selects nothing', async () => {
-    const missing = define({ steps: [{ id: 'only', kind: 'noop', args: { value: '{% steps.only.value %}' } }] });
+    const missing = define({
+      steps: [
+        { id: 'first', kind: 'noop', args: { value: 1 } },
+        { id: 'second', kind: 'noop', args: { value: '{% steps.first.missing %}' } },
+      ],
+    });
     const outcome = await runChoreo({ definition: missing, inputs: {}, steps, hooks: recording().hooks });
-    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^only: expression \{% steps\.only\.value %\} selects nothing/) });
+    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^second: expression \{% steps\.first\.missing %\} selects nothing/) });
   });
 });
 
