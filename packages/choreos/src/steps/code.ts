@@ -30,7 +30,7 @@ export function createCodeStep(sandbox: Sandbox): StepKind {
       code: z.string().min(1).max(MAX_CODE_LENGTH, `must be at most ${MAX_CODE_LENGTH} characters`).superRefine(checkSyntax),
       input: z.unknown().default(null),
     }),
-    example: { code: 'return { total: input.amounts.reduce((sum, amount) => sum + amount, 0) };', input: '{% {"amounts": $eval(inputs.Amounts)} %}' },
+    example: { code: 'return { total: JSON.parse(input).reduce((sum, amount) => sum + amount, 0) };', input: '{{inputs.Amounts}}' },
     run: async (args, context) => sandbox.runCode({ code: args.code, input: args.input }, context.signal),
   });
 }
