@@ -133,6 +133,26 @@ describe('a code step in a run', () => {
     expect(checkpoints.at(-1)?.results.code).toEqual({ max: 9, count: 3 });
   });
 
+  it('can be given everything a run has so far with {% $ %}', async () => {
+    const everything = define({
+      inputs: { Name: { description: 'A name.', required: true } },
+      outputs: { Greeting: output('{{steps.greet.text}}') },
+      steps: [
+        { id: 'count', kind: 'text.length', args: { text: '{{inputs.Name}}' } },
+        {
+          id: 'greet',
+          kind: 'code.javascript',
+          args: {
+            input: '{% $ %}',
+            code: 'return { text: `${input.inputs.Name} has ${input.steps.count.characters} letters (after ${input.run.completedSteps} step)` };',
+          },
+        },
+      ],
+    });
+    const outcome = await runChoreo({ definition: everything, inputs: { Name: 'Ada' }, steps, hooks: recording().hooks });
+    expect(outcome.checkpoint.outputs).toEqual({ Greeting: 'Ada has 3 letters (after 1 step)' });
+  });
+
   it('fails only the step that loops forever; the next run is served', async () => {
     const looping = await runChoreo({ definition, inputs: { Values: '[1]', Code: 'loop' }, steps, hooks: recording().hooks });
     expect(looping).toMatchObject({
