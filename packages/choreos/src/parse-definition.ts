@@ -1,9 +1,11 @@
 import { choreoDefinitionSchema } from './definition.ts';
 import type { ChoreoDefinition } from './definition.ts';
 import type { StepLibrary } from './step-kind.ts';
-import { compileTemplate, TemplateSyntaxError } from './template.ts';
+import { ExpressionSyntaxError } from './expression.ts';
+import type { CompiledExpression } from './expression.ts';
+import { TemplateSyntaxError } from './template.ts';
 import type { TemplateReference } from './template.ts';
-import { compileValue, templateLocations } from './templated-value.ts';
+import { compileValue, expressionLocations, templateLocations } from './templated-value.ts';
 import type { CompiledValue } from './templated-value.ts';
 
 export type ParseDefinitionResult = { ok: true; definition: ChoreoDefinition } | { ok: false; problems: string[] };
@@ -39,26 +41,46 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     }
   };
 
+  const checkExpressionReferences = (where: string, expression: CompiledExpression, beforeStep: number | undefined) => {
+    const quoted = `expression {% ${expression.source} %}`;
+    for (const reference of expression.references) {
+      if (reference.type === 'input') {
+        if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: ${quoted} reads inputs.${reference.name}, which is not declared`);
+        continue;
+      }
+      const target = stepIndex.get(reference.stepId);
+      if (target === undefined) problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
+      else if (beforeStep !== undefined && target >= beforeStep) {
+        problems.push(
+          `${where}: ${quoted} reads ${target === beforeStep ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+        );
+      }
+    }
+  };
+
   definition.steps.forEach((step, index) => {
     const where = `steps[${index}] (${step.id})`;
     let compiled: CompiledValue;
     try {
       compiled = compileValue(step.args);
     } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
+      if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
       problems.push(`${where} args: ${error.message}`);
       return;
     }
     for (const location of templateLocations(compiled)) {
       for (const reference of location.template.references) checkReference(`${where} ${formatPath(['args', ...location.path])}`, reference, index);
     }
+    for (const location of expressionLocations(compiled)) {
+      checkExpressionReferences(`${where} ${formatPath(['args', ...location.path])}`, location.expression, index);
+    }
     const kind = steps.get(step.kind);
     if (kind === undefined) {
       problems.push(`${where}: unknown step kind "${step.kind}"`);
       return;
     }
-    // Templated values are only known at run time; judge everything else now.
-    const templated = templateLocations(compiled).map((location) => location.path);
+    // Templated and computed values are only known at run time; judge everything else now.
+    const templated = [...templateLocations(compiled), ...expressionLocations(compiled)].map((location) => location.path);
     const result = kind.argsSchema.safeParse(step.args);
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -70,9 +92,13 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
 
   for (const [name, output] of Object.entries(definition.outputs)) {
     try {
-      for (const reference of compileTemplate(output.value).references) checkReference(`outputs.${name}.value`, reference, undefined);
+      const compiled = compileValue(output.value);
+      for (const location of templateLocations(compiled)) {
+        for (const reference of location.template.references) checkReference(`outputs.${name}.value`, reference, undefined);
+      }
+      for (const location of expressionLocations(compiled)) checkExpressionReferences(`outputs.${name}.value`, location.expression, undefined);
     } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
+      if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
       problems.push(`outputs.${name}.value: ${error.message}`);
     }
   }

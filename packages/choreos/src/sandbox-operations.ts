@@ -2,6 +2,8 @@ import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
 import { findSubstring } from './find-substring.ts';
 import { findJsonProperty } from './json-property.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
+import { createQuickJsRunner } from './quickjs-runner.ts';
+import type { CodeRequest } from './quickjs-runner.ts';
 import { queryResultText } from './query-result.ts';
 import { regexMatch } from './regex-match.ts';
 import { InvalidStepInputError } from './step-errors.ts';
@@ -45,11 +47,20 @@ export interface QueryAnswer {
   count: number;
 }
 
+/** One per process: its WebAssembly module stays loaded between runs. */
+const quickJs = createQuickJsRunner();
+
+/** What a process does before it says it is ready, so that no operation's time limit pays for it. */
+export async function prepareSandboxOperations(): Promise<void> {
+  await quickJs.load();
+}
+
 /**
  * The operations a sandbox process runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
  * that compares every node with every other, indentation that grows with the square of the depth),
- * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second).
+ * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second),
+ * and tenants' JavaScript (in QuickJS, whose built-ins can run on for seconds past its interrupt).
  */
 export const SANDBOX_OPERATIONS = {
   'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
@@ -75,6 +86,8 @@ export const SANDBOX_OPERATIONS = {
   'find-substring': findSubstring,
   'json-property': findJsonProperty,
   'xml-validate': validateXmlDocument,
+  // QuickJS stops the code at its own limits with a clear message; the process's kill is the backstop.
+  'run-code': (request: CodeRequest): Promise<string> => quickJs.run(request),
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

@@ -2,7 +2,7 @@
 // message and answers with its result, the failure it threw, or that the result is too long.
 import { flushCompileCache } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
+import { prepareSandboxOperations, resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
 
 const PARENT_CHECK_MS = 1000;
 
@@ -37,5 +37,6 @@ watchdog.unref();
 
 // The compile cache (sandbox.ts turns it on) is written when a process exits, and these are killed:
 // write it now, once the modules are loaded. Once it holds them, there is nothing to write.
+await prepareSandboxOperations();
 flushCompileCache();
 send({ ready: true });

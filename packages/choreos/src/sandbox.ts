@@ -15,6 +15,8 @@ import type {
   TitleCaseRequest,
   XmlQueryRequest,
 } from './sandbox-operations.ts';
+import { DEFAULT_CODE_LIMITS } from './quickjs-runner.ts';
+import type { CodeLimits, CodeRequest } from './quickjs-runner.ts';
 import { createSandboxTurns } from './sandbox-turns.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 import type { XmlValidationRequest } from './xml-validation.ts';
@@ -37,6 +39,8 @@ export interface SandboxOptions {
    * starts with it. As many as the host has CPUs by default (sandbox-turns.ts).
    */
   readonly maxRunning: number;
+  /** Limits of `code.javascript`'s JavaScript, which QuickJS enforces inside the process. */
+  readonly code: CodeLimits;
 }
 
 const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
@@ -45,7 +49,14 @@ const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   maxHeapMb: 256,
   idleProcesses: 2,
   maxRunning: availableParallelism(),
+  code: DEFAULT_CODE_LIMITS,
 };
+
+/**
+ * How long past the code's own time limit its process is killed: QuickJS stops the code itself,
+ * with a clearer message, unless a built-in call holds it.
+ */
+const CODE_KILL_GRACE_MS = 250;
 
 /**
  * Runs the operations whose cost tenant input alone decides (regular expressions, JSONPath,
@@ -77,6 +88,8 @@ export interface Sandbox {
   findJsonProperty(request: JsonPropertyRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   /** The empty string for a valid document, otherwise what is wrong with it. */
   validateXml(request: XmlValidationRequest, signal?: AbortSignal): Promise<string>;
+  /** Calls `code` as the body of `function (input) { … }` in QuickJS; what it returns, as JSON data (null for nothing). */
+  runCode(request: { code: string; input: unknown }, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** An idle process ends after this long, so that a worker that needs none holds none. */
@@ -260,6 +273,15 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     findSubstring: (request, signal) => run('find-substring', request, signal),
     findJsonProperty: (request, signal) => run('json-property', request, signal),
     validateXml: (request, signal) => run('xml-validate', request, signal, CONVERSION_LIMITS),
+    runCode: async ({ code, input }, signal) => {
+      const limits = options.code;
+      const request: CodeRequest = { code, inputJson: JSON.stringify(input ?? null), limits };
+      const json = await run<string>('run-code', request, signal, {
+        timeLimitMs: limits.timeLimitMs + CODE_KILL_GRACE_MS,
+        maxResultLength: limits.maxResultChars,
+      });
+      return JSON.parse(json);
+    },
   };
 }
 
@@ -331,5 +353,6 @@ function describe(operation: SandboxOperation): string {
     'find-substring': 'searching the text',
     'json-property': 'searching the JSON',
     'xml-validate': 'validating the XML',
+    'run-code': 'the code',
   }[operation];
 }

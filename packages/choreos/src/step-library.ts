@@ -1,5 +1,6 @@
 import { stepLibraryFrom } from './step-kind.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
+import { createCodeStep } from './steps/code.ts';
 import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
 import { encodingSteps } from './steps/encoding.ts';
@@ -22,7 +23,7 @@ import { createValidationSteps } from './steps/validation.ts';
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
   /**
-   * Where regular expressions, JSONPath and XPath run; one with the default limits when absent. A
+   * Where regular expressions, JSONPath, XPath and JavaScript run; one with the default limits when absent. A
    * worker shares its own with the output filters.
    */
   readonly sandbox?: Sandbox;
@@ -56,6 +57,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...randomSteps,
     ...textEditSteps,
     ...createValidationSteps(sandbox),
+    createCodeStep(sandbox),
     ...(options.extraKinds ?? []),
   ]);
 }
