@@ -21,7 +21,7 @@ export interface BenchStackOptions {
   workers: number;
   baselineWorkers: number;
   /** Processes started with --cpu-prof. */
-  profile: { api: boolean; worker: boolean; dir: string };
+  profile: { api: boolean; worker: boolean; httpsProducer: boolean; dir: string };
 }
 
 /**
@@ -87,14 +87,16 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       LOG_LEVEL: 'info',
     };
     const logFile = (name: string) => join(options.logDir, `${name}.log`);
-    const profileArgs = (on: boolean) => (on ? ['--cpu-prof', `--cpu-prof-dir=${options.profile.dir}`] : []);
+    // Each profile named after its process; a worker restarted by scenario 7 gets a new number.
+    const profileArgs = (on: boolean, name: string) =>
+      on ? ['--cpu-prof', `--cpu-prof-dir=${options.profile.dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 
     const api = startBenchProcess({
       name: 'api',
       entry: join(options.root, 'apps/api/src/main.ts'),
       cwd: options.root,
       logFile: logFile('api'),
-      nodeArgs: profileArgs(options.profile.api),
+      nodeArgs: profileArgs(options.profile.api, 'api'),
       env: {
         ...env,
         PORT: String(port),
@@ -134,6 +136,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         ],
         cwd: options.root,
         logFile: logFile('https-producer'),
+        nodeArgs: profileArgs(options.profile.httpsProducer, 'https-producer'),
         env: {},
       }),
     );
@@ -163,7 +166,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         entry: join(options.root, 'apps/worker/src/main.ts'),
         cwd: options.root,
         logFile: logFile(`worker-${started}`),
-        nodeArgs: profileArgs(options.profile.worker),
+        nodeArgs: profileArgs(options.profile.worker, `worker-${started}`),
         env: { ...env, WORKER_HOST: `10.0.0.${started}`, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) },
       });
       workers.push(worker);
