@@ -14,6 +14,8 @@ import { addCpuMs, sharedCpuMs } from './cpu-usage.ts';
 import { addRedisWork, NO_REDIS_WORK, redisWorkPerOperation, redisWorkSnapshot } from './redis-work.ts';
 import { evaluate, formatTable } from './report.ts';
 import { runLoad } from './run-load.ts';
+import { alternatingRounds, ROUNDS } from './scenarios/alternating-rounds.ts';
+import type { ScenarioContext } from './scenarios/scenario-context.ts';
 
 // The harness itself, not the figures: targets are judged by `npm run bench`, never here.
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -47,6 +49,18 @@ describe('benchmark report', () => {
     expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(/1 a .*0\.10× .*FAIL/);
     expect(lines[3]).toMatch(/2 b .*PASS/);
+  });
+
+  it('measures every side once a round, in the order given, and splits the measured time between rounds', async () => {
+    const order: string[] = [];
+    const context = { durationMs: 8_000 } as ScenarioContext;
+    const measured = await alternatingRounds(context, ['service', 'raw', 'producer'] as const, async (side, roundMs) => {
+      order.push(side);
+      return { side, roundMs, round: order.filter((s) => s === side).length };
+    });
+    expect(order).toEqual(Array.from({ length: ROUNDS }, () => ['service', 'raw', 'producer']).flat());
+    expect(measured.producer.map((m) => m.round)).toEqual(Array.from({ length: ROUNDS }, (_, i) => i + 1));
+    expect(measured.raw.every((m) => m.side === 'raw' && m.roundMs === 8_000 / ROUNDS)).toBe(true);
   });
 
   it('shares what Redis did over the operations, scripts and the commands inside them alike', () => {
