@@ -240,7 +240,7 @@ export async function until(probe: () => Promise<boolean>, timeoutMs: number, wh
 }
 
 /** A one-off request for readiness checks (not for measuring: the load generator does that); a GET without `init`. */
-export function httpsJson(url: string, ca: string, init?: { method: 'POST'; body: string }): Promise<Record<string, any>> {
+export function httpsJson(url: string, ca: string, init?: { method: 'POST'; body: string }): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const options = {
       method: init?.method ?? 'GET',
@@ -256,7 +256,7 @@ export function httpsJson(url: string, ca: string, init?: { method: 'POST'; body
       });
       response.on('end', () => {
         try {
-          resolve(JSON.parse(text) as Record<string, any>);
+          resolve(JSON.parse(text) as Record<string, unknown>);
         } catch (error) {
           reject(error as Error);
         }
