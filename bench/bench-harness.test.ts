@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,11 +8,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { httpsJson } from './bench-stack.ts';
 import { summarize } from './latency-summary.ts';
 import { addCpuMs, sharedCpuMs } from './cpu-usage.ts';
 import { addRedisWork, NO_REDIS_WORK, redisWorkPerOperation, redisWorkSnapshot } from './redis-work.ts';
 import { evaluate, formatTable } from './report.ts';
 import { runLoad } from './run-load.ts';
+import { alternatingRounds, ROUNDS } from './scenarios/alternating-rounds.ts';
+import type { ScenarioContext } from './scenarios/scenario-context.ts';
 
 // The harness itself, not the figures: targets are judged by `npm run bench`, never here.
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -46,6 +49,18 @@ describe('benchmark report', () => {
     expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(/1 a .*0\.10× .*FAIL/);
     expect(lines[3]).toMatch(/2 b .*PASS/);
+  });
+
+  it('measures every side once a round, in the order given, and splits the measured time between rounds', async () => {
+    const order: string[] = [];
+    const context = { durationMs: 8_000 } as ScenarioContext;
+    const measured = await alternatingRounds(context, ['service', 'raw', 'producer'] as const, async (side, roundMs) => {
+      order.push(side);
+      return { side, roundMs, round: order.filter((s) => s === side).length };
+    });
+    expect(order).toEqual(Array.from({ length: ROUNDS }, () => ['service', 'raw', 'producer']).flat());
+    expect(measured.producer.map((m) => m.round)).toEqual(Array.from({ length: ROUNDS }, (_, i) => i + 1));
+    expect(measured.raw.every((m) => m.side === 'raw' && m.roundMs === 8_000 / ROUNDS)).toBe(true);
   });
 
   it('shares what Redis did over the operations, scripts and the commands inside them alike', () => {
@@ -85,14 +100,18 @@ describe('load generator against real processes', () => {
   const prefix = isolatedPrefix('bench');
   const processes: BenchProcess[] = [];
   let origin = '';
+  let producerOrigin = '';
   let caFile = '';
   let redis: Redis;
+  let queue: Queue;
 
   beforeAll(async () => {
     const tls = await ensureSelfSignedCertificate(dataDir);
     caFile = tls.certFile;
     const port = await findFreePort();
     origin = `https://127.0.0.1:${port}`;
+    const producerPort = await findFreePort();
+    producerOrigin = `https://127.0.0.1:${producerPort}`;
     redis = new Redis(inject('redisUrl'));
     processes.push(
       startBenchProcess({
@@ -111,14 +130,22 @@ describe('load generator against real processes', () => {
         logFile: join(dataDir, 'noop-worker.log'),
         env: {},
       }),
+      startBenchProcess({
+        name: 'https-producer',
+        entry: join(ROOT, 'bench/https-producer-server.ts'),
+        args: [JSON.stringify({ port: producerPort, certFile: tls.certFile, keyFile: tls.keyFile, redisUrl: inject('redisUrl'), prefix, queue: 'q' })],
+        cwd: ROOT,
+        logFile: join(dataDir, 'https-producer.log'),
+        env: {},
+      }),
     );
-    const queue = new Queue('q', { connection: redis, prefix });
+    queue = new Queue('q', { connection: redis, prefix });
     await waitFor(async () => (await queue.getWorkersCount()) >= 1, { timeoutMs: 30_000, what: 'the no-op worker' });
-    await queue.close();
   });
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
+    await queue?.close();
     if (redis) {
       await deleteKeysWithPrefix(redis, prefix);
       redis.disconnect();
@@ -172,5 +199,68 @@ describe('load generator against real processes', () => {
     const result = await runLoad({ kind: 'bullmq-sync', redisUrl: inject('redisUrl'), prefix, queue: 'q', durationMs: 60_000, maxJobs: 10 });
     expect(result).toMatchObject({ kind: 'bullmq-sync', count: 10, ok: 10 });
     expect(result.firstError).toBeUndefined();
+  });
+
+  /** Ids of the jobs with such an event so far, from BullMQ's event stream (jobs are removed on completion). */
+  async function jobIdsWithEvent(event: 'added' | 'completed'): Promise<Set<string>> {
+    const events = await redis.xrange(queue.keys.events ?? '', '-', '+');
+    const ids = new Set<string>();
+    for (const [, fields] of events) {
+      const record: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i] ?? ''] = fields[i + 1] ?? '';
+      if (record.event === event && record.jobId) ids.add(record.jobId);
+    }
+    return ids;
+  }
+  const completedJobIds = () => jobIdsWithEvent('completed');
+
+  it("queues over HTTPS a job that the no-op worker runs: the async scenario's HTTPS producer baseline", async () => {
+    const ca = readFileSync(caFile, 'utf8');
+    const ready = async () => (await httpsJson(`${producerOrigin}/`, ca, { method: 'POST', body: JSON.stringify({ inputs: [] }) }).catch(() => undefined))?.id;
+    await waitFor(async () => typeof (await ready()) === 'string', { timeoutMs: 30_000, what: 'the HTTPS producer' });
+
+    const answer = await httpsJson(`${producerOrigin}/service-api/1.0/choreos/Anything?mode=async`, ca, {
+      method: 'POST',
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'abc' }] }),
+    });
+    const id = String(answer.id);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await waitFor(async () => (await completedJobIds()).has(id), { timeoutMs: 30_000, what: `job ${id} completed by the no-op worker` });
+
+    const addedBefore = await jobIdsWithEvent('added');
+    const result = await runLoad({
+      kind: 'http',
+      origin: producerOrigin,
+      caFile,
+      connections: 4,
+      durationMs: 60_000,
+      maxRequests: 20,
+      request: {
+        method: 'POST',
+        path: '/service-api/1.0/choreos/Anything?mode=async',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ inputs: [{ name: 'Text', value: 'abc' }] }),
+      },
+      okStatuses: [202],
+    });
+    expect(result).toMatchObject({ count: 20, ok: 20, statuses: { '202': 20 } });
+    const queued = [...(await jobIdsWithEvent('added'))].filter((jobId) => !addedBefore.has(jobId));
+    expect(queued).toHaveLength(20);
+    await waitFor(
+      async () => {
+        const completed = await completedJobIds();
+        return queued.every((jobId) => completed.has(jobId));
+      },
+      { timeoutMs: 30_000, what: 'the 20 jobs completed by the no-op worker' },
+    );
+  });
+
+  it('refuses a body without inputs and queues nothing', async () => {
+    const ca = readFileSync(caFile, 'utf8');
+    const addedBefore = (await jobIdsWithEvent('added')).size;
+    const answer = await httpsJson(`${producerOrigin}/`, ca, { method: 'POST', body: JSON.stringify({ text: 'abc' }) });
+    expect(answer).toEqual({ error: 'inputs must be an array' });
+    // The handler answers after its add, so a job it had queued would be in the stream by now.
+    expect((await jobIdsWithEvent('added')).size).toBe(addedBefore);
   });
 });

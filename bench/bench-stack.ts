@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { get } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSelfSignedCertificate, findFreePort, startLocalRedis, type LocalRedis } from '@ces/local-runtime';
@@ -21,13 +21,13 @@ export interface BenchStackOptions {
   workers: number;
   baselineWorkers: number;
   /** Processes started with --cpu-prof. */
-  profile: { api: boolean; worker: boolean; dir: string };
+  profile: { api: boolean; worker: boolean; httpsProducer: boolean; dir: string };
 }
 
 /**
  * Everything the benchmark measures, started by itself on 127.0.0.1: a Redis of its own, the API
  * and worker processes from the repository's entry points, and the baselines (bare Hono over the
- * same TLS setup, raw BullMQ no-op workers on the same Redis).
+ * same TLS setup, raw BullMQ no-op workers on the same Redis, and bare Hono queueing their jobs).
  */
 export interface BenchStack {
   origin: string;
@@ -38,9 +38,11 @@ export interface BenchStack {
   /** Headers of an application key of the bench account, as a program calling the API sends them. */
   headers: Record<string, string>;
   bareHonoOrigin: string;
+  /** Bare Hono whose POST handler queues a job for the no-op workers (bench/https-producer-server.ts). */
+  httpsProducerOrigin: string;
   baselineQueue: Queue;
   setWorkers(count: number): Promise<void>;
-  /** Process ids by name (api, worker-N, redis, bare-hono, bullmq-baseline-N), for CPU accounting. */
+  /** Process ids by name (api, worker-N, redis, bare-hono, https-producer, bullmq-baseline-N), for CPU accounting. */
   pids(): Record<string, number>;
   workerCount(): number;
   close(): Promise<void>;
@@ -77,6 +79,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     });
     const port = await findFreePort();
     const honoPort = await findFreePort();
+    const producerPort = await findFreePort();
     const env = {
       REDIS_URL: redisServer.url,
       REDIS_PREFIX: prefix,
@@ -84,14 +87,16 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       LOG_LEVEL: 'info',
     };
     const logFile = (name: string) => join(options.logDir, `${name}.log`);
-    const profileArgs = (on: boolean) => (on ? ['--cpu-prof', `--cpu-prof-dir=${options.profile.dir}`] : []);
+    // Each profile named after its process; a worker restarted by scenario 7 gets a new number.
+    const profileArgs = (on: boolean, name: string) =>
+      on ? ['--cpu-prof', `--cpu-prof-dir=${options.profile.dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 
     const api = startBenchProcess({
       name: 'api',
       entry: join(options.root, 'apps/api/src/main.ts'),
       cwd: options.root,
       logFile: logFile('api'),
-      nodeArgs: profileArgs(options.profile.api),
+      nodeArgs: profileArgs(options.profile.api, 'api'),
       env: {
         ...env,
         PORT: String(port),
@@ -115,6 +120,26 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         env: {},
       }),
     );
+    processes.push(
+      startBenchProcess({
+        name: 'https-producer',
+        entry: join(options.root, 'bench/https-producer-server.ts'),
+        args: [
+          JSON.stringify({
+            port: producerPort,
+            certFile: tls.certFile,
+            keyFile: tls.keyFile,
+            redisUrl: redisServer.url,
+            prefix: BASELINE_PREFIX,
+            queue: BASELINE_QUEUE,
+          }),
+        ],
+        cwd: options.root,
+        logFile: logFile('https-producer'),
+        nodeArgs: profileArgs(options.profile.httpsProducer, 'https-producer'),
+        env: {},
+      }),
+    );
     for (let i = 0; i < options.baselineWorkers; i += 1) {
       processes.push(
         startBenchProcess({
@@ -131,6 +156,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     const ca = readFileSync(tls.certFile, 'utf8');
     const origin = `https://127.0.0.1:${port}`;
     const bareHonoOrigin = `https://127.0.0.1:${honoPort}`;
+    const httpsProducerOrigin = `https://127.0.0.1:${producerPort}`;
 
     let started = 0;
     const addWorker = () => {
@@ -140,7 +166,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         entry: join(options.root, 'apps/worker/src/main.ts'),
         cwd: options.root,
         logFile: logFile(`worker-${started}`),
-        nodeArgs: profileArgs(options.profile.worker),
+        nodeArgs: profileArgs(options.profile.worker, `worker-${started}`),
         env: { ...env, WORKER_HOST: `10.0.0.${started}`, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) },
       });
       workers.push(worker);
@@ -164,6 +190,14 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     await setWorkers(options.workers);
     await until(async () => (await httpsJson(`${bareHonoOrigin}/`, ca).catch(() => undefined)) !== undefined, 30_000, 'bare Hono');
     await until(async () => (await baselineQueue!.getWorkersCount()) >= options.baselineWorkers, 30_000, 'the BullMQ baseline workers');
+    // Ready once it has queued a real job (the no-op workers run it like any other).
+    await until(
+      async () =>
+        typeof (await httpsJson(`${httpsProducerOrigin}/`, ca, { method: 'POST', body: JSON.stringify({ inputs: [] }) }).catch(() => undefined))?.id ===
+        'string',
+      30_000,
+      'the HTTPS producer',
+    );
 
     return {
       origin,
@@ -177,6 +211,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         accept: 'application/json',
       },
       bareHonoOrigin,
+      httpsProducerOrigin,
       baselineQueue,
       setWorkers,
       workerCount: () => workers.length,
@@ -204,17 +239,24 @@ export async function until(probe: () => Promise<boolean>, timeoutMs: number, wh
   }
 }
 
-/** A one-off GET for readiness checks (not for measuring: the load generator does that). */
-export function httpsJson(url: string, ca: string): Promise<Record<string, any>> {
+/** A one-off request for readiness checks (not for measuring: the load generator does that); a GET without `init`. */
+export function httpsJson(url: string, ca: string, init?: { method: 'POST'; body: string }): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const request = get(url, { ca, servername: 'localhost', agent: false }, (response) => {
+    const options = {
+      method: init?.method ?? 'GET',
+      ca,
+      servername: 'localhost',
+      agent: false,
+      headers: init ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(init.body) } : {},
+    };
+    const request = httpsRequest(url, options, (response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
       });
       response.on('end', () => {
         try {
-          resolve(JSON.parse(text) as Record<string, any>);
+          resolve(JSON.parse(text) as Record<string, unknown>);
         } catch (error) {
           reject(error as Error);
         }
@@ -222,5 +264,6 @@ export function httpsJson(url: string, ca: string): Promise<Record<string, any>>
     });
     request.on('error', reject);
     request.setTimeout(2_000, () => request.destroy(new Error('timeout')));
+    request.end(init?.body);
   });
 }

@@ -3,7 +3,8 @@
 // JSON under bench/results/. This entry point is the only bench file that reads the environment:
 //   BENCH_SECONDS  measured seconds per phase (default 8)
 //   BENCH_ONLY     scenario numbers to run, e.g. "1,3" (default: all)
-//   BENCH_PROFILE  "api", "worker" or "api,worker": run those processes with --cpu-prof
+//   BENCH_PROFILE  any of "api", "worker", "producer" (the HTTPS producer baseline), comma-separated:
+//                  run those processes with --cpu-prof
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -96,9 +97,9 @@ try {
     logDir: workDir,
     workers: 2,
     baselineWorkers: 2,
-    profile: { api: profiled.has('api'), worker: profiled.has('worker'), dir: join(workDir, 'profiles') },
+    profile: { api: profiled.has('api'), worker: profiled.has('worker'), httpsProducer: profiled.has('producer'), dir: join(workDir, 'profiles') },
   });
-  log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
+  log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, HTTPS producer on ${stack.httpsProducerOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
   const context: ScenarioContext = { stack, durationMs: seconds * 1000, warmupMs: Math.min(2_000, seconds * 250), httpClient, log, raw };
   for (const scenario of SCENARIOS) {
     if (only && !only.has(scenario.number)) continue;

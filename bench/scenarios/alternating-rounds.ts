@@ -1,8 +1,8 @@
 import type { ScenarioContext } from './scenario-context.ts';
 
 /**
- * How many rounds service and baseline take turns in. On a shared machine whose speed drifts over
- * seconds, both then see the same conditions, which one phase each, one after the other, did not
+ * How many rounds the sides take turns in. On a shared machine whose speed drifts over seconds,
+ * all sides then see the same conditions, which one phase each, one after the other, did not
  * guarantee (the GET ratio once swung from 0.22 to 0.45 between runs minutes apart).
  */
 export const ROUNDS = 4;
@@ -10,19 +10,18 @@ export const ROUNDS = 4;
 export const ROUND_WARMUP_MS = 500;
 
 /**
- * Splits the measured time (`BENCH_SECONDS`) into ROUNDS rounds a side, service first in each, and
- * returns every round's measurement for each side.
+ * Splits the measured time (`BENCH_SECONDS`) into ROUNDS rounds a side, the sides measured in the
+ * order given within each round, and returns every round's measurement for each side.
  */
-export async function alternatingRounds<T>(
+export async function alternatingRounds<T, S extends string>(
   context: ScenarioContext,
-  measure: (side: 'service' | 'baseline', roundMs: number) => Promise<T>,
-): Promise<{ service: T[]; baseline: T[] }> {
+  sides: readonly S[],
+  measure: (side: S, roundMs: number) => Promise<T>,
+): Promise<Record<S, T[]>> {
   const roundMs = Math.max(1_000, Math.round(context.durationMs / ROUNDS));
-  const service: T[] = [];
-  const baseline: T[] = [];
+  const measured = Object.fromEntries(sides.map((side) => [side, [] as T[]])) as Record<S, T[]>;
   for (let round = 0; round < ROUNDS; round += 1) {
-    service.push(await measure('service', roundMs));
-    baseline.push(await measure('baseline', roundMs));
+    for (const side of sides) measured[side].push(await measure(side, roundMs));
   }
-  return { service, baseline };
+  return measured;
 }

@@ -42,7 +42,7 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
   };
   await runLoad(serviceJob(context.warmupMs));
   await runLoad(baselineJob(context.warmupMs));
-  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, measure);
+  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, ['service', 'baseline'] as const, measure);
   const service = combineRounds(serviceRounds.map((r) => r.result));
   const baseline = combineRounds(baselineRounds.map((r) => r.result));
   const cpuMsPerRequest = cpuPerRequest(serviceRounds, service);

@@ -33,7 +33,7 @@ export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
   });
   await runLoad(job(context.warmupMs));
   await runLoad(baselineJob(context.warmupMs));
-  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, (side, roundMs) =>
+  const { service: serviceRounds, baseline: baselineRounds } = await alternatingRounds(context, ['service', 'baseline'] as const, (side, roundMs) =>
     runLoad(side === 'service' ? job(roundMs, ROUND_WARMUP_MS) : baselineJob(roundMs, ROUND_WARMUP_MS)),
   );
   for (const [label, rounds] of [
