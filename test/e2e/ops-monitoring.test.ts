@@ -100,6 +100,12 @@ describe('operations: metrics, live workers and operator access over real proces
     const base = /<base href="([^"]+)"/.exec(page.text)?.[1];
     const script = /src="(static\/js\/[^"]+\.js)"/.exec(page.text)?.[1];
     expect([base, script], page.text).toEqual(['/ops/queues/', expect.any(String)]);
+    // A bare `text/html`, as some clients send, is served too: the dashboard is not the JSON/XML API.
+    const bare = await opsGet('/ops/queues', { accept: 'text/html' });
+    expect(bare.status, bare.text).toBe(200);
+    expect(bare.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    expect(bare.headers['content-security-policy']).toContain("default-src 'self'");
+    expect((await opsGet('/ops/queues/api/queues', { accept: 'text/html' })).status).toBe(200);
     const asset = await opsGet(`${base}${script}`, { accept: '*/*' });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);

@@ -128,7 +128,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready' && outputsConnection.status === 'ready',
     logger,
     metrics: { registry: metrics.registry, http: metrics.http },
-    ops: { workers, queue },
+    ops: { workers, queue, executions },
   });
 
   const tls = config.TRUST_PROXY

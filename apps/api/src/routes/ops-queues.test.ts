@@ -1,4 +1,4 @@
-import { createExecutionQueue, createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
+import { createExecutionQueue, createExecutionStore, createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
 import { isolatedPrefix } from '@ces/testing';
 import { Hono } from 'hono';
 import { describe, expect, inject, it } from 'vitest';
@@ -8,8 +8,10 @@ describe('the queue dashboard', () => {
   it('answers a failure of its own with 500 and nothing of the failure', async () => {
     const connection = createRedisConnection(inject('redisUrl'), 'queue', 'ops-queues-test');
     await waitUntilReady(connection);
-    const queue = createExecutionQueue({ connection, keys: createKeySpace(isolatedPrefix('ops-queues')) });
-    const app = new Hono().route('/ops/queues', opsQueuesRoute({ queue, basePath: '/ops/queues' }));
+    const keys = createKeySpace(isolatedPrefix('ops-queues'));
+    const queue = createExecutionQueue({ connection, keys });
+    const executions = createExecutionStore({ redis: connection, keys, retentionSeconds: 300 });
+    const app = new Hono().route('/ops/queues', opsQueuesRoute({ queue, executions, basePath: '/ops/queues' }));
     expect((await app.request('/ops/queues/api/queues')).status).toBe(200);
 
     // Every Redis call of the dashboard now fails, as when Redis is unreachable.
