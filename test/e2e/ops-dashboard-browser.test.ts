@@ -40,7 +40,7 @@ describe('the queue dashboard in a real browser', () => {
   let executing: string;
   let queued: string;
 
-  const dashboardUrl = (path: string, credentials = stack.credentials.operator) =>
+  const dashboardUrl = (path: string, credentials: { name: string; secret: string } = stack.credentials.operator) =>
     `https://${encodeURIComponent(credentials.name)}:${encodeURIComponent(credentials.secret)}@127.0.0.1:${stack.port}/ops/queues${path}`;
 
   beforeAll(async () => {
@@ -74,7 +74,10 @@ describe('the queue dashboard in a real browser', () => {
     // The page drops the credentials from its address (the browser keeps them for the site), so
     // that its own requests, its translations among them, are allowed.
     await page.waitForURL((url) => url.username === '' && url.password === '' && url.pathname.endsWith('/queue/executions'), { timeout: 10_000 });
-    expect(await page.evaluate(() => document.baseURI)).toBe(`https://127.0.0.1:${stack.port}/ops/queues/`);
+    // The script runs in the page; `globalThis` is its window there.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { baseURI: string } }).document.baseURI)).toBe(
+      `https://127.0.0.1:${stack.port}/ops/queues/`,
+    );
     const executingCard = `${COUNTDOWN} · account acme · host 10.0.0.1 · RUNNING`;
     await page.getByText(executingCard).first().waitFor({ timeout: 20_000 });
     // The card also carries the execution's id.
