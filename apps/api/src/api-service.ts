@@ -105,6 +105,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       trustProxy: config.TRUST_PROXY,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
+      maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
     },
     catalogue,
     executions: countEndedRuns(executions, metrics.executions),

@@ -41,8 +41,10 @@ export interface AppConfig {
   serviceHost: string;
   trustProxy: boolean;
   bodyLimitBytes: number;
-  /** Failed authentications allowed per client and minute (0: no limit). */
+  /** Failed authentications allowed per client address and name, and minute (0: no limit). */
   maxAuthFailuresPerMinute: number;
+  /** Failed authentications allowed per client address and minute, whatever the names (0: no limit). */
+  maxAuthFailuresPerAddressPerMinute: number;
 }
 
 export interface AppDeps {
@@ -74,7 +76,10 @@ export function createApp(deps: AppDeps) {
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   const authentication: Authentication = {
     authenticator: deps.authenticator,
-    throttle: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),
+    throttles: {
+      byName: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),
+      byAddress: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerAddressPerMinute }),
+    },
     clientAddress: clientAddressOf({ trustProxy: deps.config.trustProxy }),
   };
   app.route('/', healthRoutes({ probe: deps.probe }));
