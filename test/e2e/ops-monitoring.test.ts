@@ -223,7 +223,8 @@ describe('operations: metrics, live workers and operator access over real proces
     };
     const ids = [
       await run(BASE64_ENCODE, [{ name: 'Text', value: 'one' }]),
-      await run(BASE64_ENCODE, [{ name: 'Text', value: 'two' }]),
+      // Taken by a worker under a lease (it waits), where the two others run without a take.
+      await run(COUNTDOWN, [{ name: 'StepMilliseconds', value: '10' }]),
       await run(FAIL, [{ name: 'Message', value: 'counted' }]),
     ];
     const ended = await Promise.all(ids.map((id) => stack.waitForEnd(id, stack.credentials.acmeApp)));
