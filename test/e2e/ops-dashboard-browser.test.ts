@@ -29,7 +29,8 @@ function isLocal(url: string): boolean {
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
 
-describe('the queue dashboard in a real browser', () => {
+// A browser on a busy machine: allow for its start and its pages' scripts.
+describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
   let stack: Stack;
   let browser: Browser;
   /** The operator's browser: one context, so that its requests are all recorded. */
