@@ -128,6 +128,7 @@ try {
   if (demo) {
     say(`demo account "demo": user admin / ${demo.password}, application demo-app / ${demo.key}`);
     say(`operator (for /ops and /metrics): oncall / ${demo.operatorPassword}`);
+    say(`queue dashboard: ${scheme}://oncall:${encodeURIComponent(demo.operatorPassword)}@localhost:${config.PORT}/ops/queues`);
     if (!demo.created) say(`as written in ${demo.file} at the first start; the admin command line may have changed them since`);
     say('try it:');
     process.stdout.write(

@@ -150,6 +150,8 @@ describe('npm start', () => {
     expect(operator).not.toBe(user);
     expect(output).toContain(`user admin / ${user}`);
     expect(output).toContain(`oncall / ${operator}`);
+    // The dashboard's address with the operator's credentials in it: a browser opens it without asking.
+    expect(output).toMatch(new RegExp(`queue dashboard: https://oncall:${encodeURIComponent(operator)}@localhost:\\d+/ops/queues`));
   });
 
   it('stops every process it started on SIGTERM', async () => {
