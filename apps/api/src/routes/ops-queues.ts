@@ -34,7 +34,7 @@ const DROP_ADDRESS_CREDENTIALS = 'var u=new URL(document.baseURI);if(u.username|
  * keeps anything else from leaving. Styles inline: the page and its components set some. The one
  * inline script is allowed by its digest.
  */
-export const DASHBOARD_CONTENT_SECURITY_POLICY = [
+const DASHBOARD_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   `script-src 'self' 'sha256-${createHash('sha256').update(DROP_ADDRESS_CREDENTIALS).digest('base64')}'`,
   "style-src 'self' 'unsafe-inline'",
@@ -51,7 +51,7 @@ export const DASHBOARD_CONTENT_SECURITY_POLICY = [
 const EXTERNAL_LINK = /<link\b[^>]*\bhref="(?:[a-z][a-z0-9+.-]*:)?\/\/[^"]*"[^>]*>/gi;
 
 /** A job's card names its execution as an operator looks for it, not by its id alone. */
-export function executionCardName(executionId: string, record: ExecutionSummary | undefined): string {
+function executionCardName(executionId: string, record: ExecutionSummary | undefined): string {
   if (!record) return `${executionId} · record expired`;
   return [record.choreo, `account ${record.account}`, record.host ? `host ${record.host}` : 'not taken', record.status].join(' · ');
 }
