@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * started, on whatever port was free, or REDIS_URL), so that the admin command line works on the
  * same Redis without being told. Readable by its owner only: a URL may carry a password.
  */
-export const SERVICE_REDIS_FILE = 'redis-url';
+const SERVICE_REDIS_FILE = 'redis-url';
 
 export function writeServiceRedisUrl(dataDir: string, url: string): string {
   mkdirSync(dataDir, { recursive: true });

@@ -20,6 +20,6 @@ export function matchedRoute(c: Context): string {
   return 'unmatched';
 }
 
-export function routeLabel(pattern: string): string {
+function routeLabel(pattern: string): string {
   return pattern.replace(PARAMETER_PATTERN, '$1');
 }
