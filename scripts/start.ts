@@ -13,6 +13,7 @@ import {
   REDIS_INSTALL_HINT,
   startLocalRedis,
   SupervisedProcess,
+  writeServiceRedisUrl,
   type LocalRedis,
 } from '@ces/local-runtime';
 import { z } from 'zod';
@@ -82,15 +83,14 @@ try {
     redis = await startLocalRedis({
       dataDir: resolve(dataDir, 'redis'),
       appendOnly: true,
-      // The usual port when it is free, so that `npm run admin` finds this Redis with its defaults.
+      // The usual port when it is free, so that other Redis clients find it with their defaults.
       port: (await isPortFree(config.LOCAL_REDIS_PORT)) ? config.LOCAL_REDIS_PORT : 0,
     });
   }
   const redisUrl = config.REDIS_URL ?? (redis as LocalRedis).url;
   say(config.REDIS_URL ? `using Redis at ${displayUrl(redisUrl, 'REDIS_URL')}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
-  if (!config.REDIS_URL && redis && redis.port !== DEFAULT_REDIS_PORT) {
-    say(`the admin command line reaches this Redis as REDIS_URL=${redisUrl} npm run admin -- …`);
-  }
+  // `npm run admin` reads it when REDIS_URL is not set, whichever port the local Redis got.
+  writeServiceRedisUrl(dataDir, redisUrl);
 
   const tls = config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE) ? undefined : await ensureSelfSignedCertificate(dataDir);
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
@@ -128,6 +128,7 @@ try {
   if (demo) {
     say(`demo account "demo": user admin / ${demo.password}, application demo-app / ${demo.key}`);
     say(`operator (for /ops and /metrics): oncall / ${demo.operatorPassword}`);
+    say(`queue dashboard: ${scheme}://oncall:${encodeURIComponent(demo.operatorPassword)}@localhost:${config.PORT}/ops/queues`);
     if (!demo.created) say(`as written in ${demo.file} at the first start; the admin command line may have changed them since`);
     say('try it:');
     process.stdout.write(
@@ -147,7 +148,12 @@ try {
 function ensureDemoAccounts(file: string) {
   const created = !existsSync(file);
   if (created) {
-    const secrets = { password: randomBytes(12).toString('base64url'), key: randomBytes(32).toString('base64url') };
+    // The operator's password is not the demo user's: one reaches /ops and /metrics, the other a tenant's runs.
+    const secrets = {
+      password: randomBytes(12).toString('base64url'),
+      key: randomBytes(32).toString('base64url'),
+      operatorPassword: randomBytes(12).toString('base64url'),
+    };
     const accounts = {
       accounts: [
         {
@@ -156,7 +162,7 @@ function ensureDemoAccounts(file: string) {
           apps: [{ name: 'demo-app', key: secrets.key, choreos: ['/**'] }],
         },
       ],
-      operators: [{ name: 'oncall', password: secrets.password }],
+      operators: [{ name: 'oncall', password: secrets.operatorPassword }],
     };
     writeFileSync(file, JSON.stringify(accounts, null, 2), { mode: 0o600 });
   }

@@ -106,6 +106,37 @@ describe('security and bad input end to end', () => {
     });
   });
 
+  describe('one client guessing one password, behind an address others share', () => {
+    // An API process of its own, with the default limits: its throttle is its own, so the
+    // other tests' clients (all on 127.0.0.1) are not refused for what this one does.
+    let via: number;
+
+    beforeAll(async () => {
+      via = await stack.addApi();
+    });
+
+    it('30 wrong passwords for one name leave another user, an application key and an operator served', async () => {
+      const { alice, bob, acmeApp, operator } = stack.credentials;
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i += 1) statuses.push((await stack.call('GET', '/choreos', { ...alice, secret: `guess-${i}` }, { via })).status);
+      // The default limit, MAX_AUTH_FAILURES_PER_MINUTE=20 per client and name: then 429, and no more hashing.
+      expect(statuses).toEqual([...Array<number>(20).fill(401), ...Array<number>(10).fill(429)]);
+      expect((await stack.call('GET', '/choreos', alice, { via })).status).toBe(429);
+
+      expect((await stack.call('GET', '/choreos', bob, { via })).status).toBe(200);
+      expect((await stack.call('GET', '/choreos', acmeApp, { via })).status).toBe(200);
+      const api = stack.apis[via];
+      if (!api) throw new Error('the added API is missing');
+      const operatorAuthorization = `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}`;
+      const scrape = await api.http.request('GET', '/metrics', { headers: { authorization: operatorAuthorization } });
+      expect(scrape.status).toBe(200);
+      expect(scrape.text).toMatch(/^ces_requests_refused_total\{limit="auth-failures",service="api"\} 11$/m);
+      // A run starts for the other user as well, not only a list.
+      const run = await stack.call('POST', `${ENCODE}?mode=async`, bob, { body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }), via });
+      expect(run.status, run.text).toBe(202);
+    });
+  });
+
   describe('TRUST_PROXY', () => {
     let proxied: ServiceProcess;
     let port: number;
@@ -121,6 +152,7 @@ describe('security and bad input end to end', () => {
         SERVICE_HOST: 'choreos.test',
         TRUST_PROXY: 'true',
         MAX_AUTH_FAILURES_PER_MINUTE: '3',
+        MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: '5',
         PORT: String(port),
         BIND_ADDRESS: '127.0.0.1',
       });
@@ -159,33 +191,24 @@ describe('security and bad input end to end', () => {
       expect((await plainGet('/readyz', {})).status).toBe(200);
     });
 
-    it('throttles each client by the address the proxy saw, on the interface and the operator endpoints', async () => {
+    it('throttles each client by the address the proxy saw, per name and in all, on the interface and the operator endpoints', async () => {
       const { alice, operator } = stack.credentials;
+      const basic = (name: string, secret: string) => ({ Authorization: `Basic ${Buffer.from(`${name}:${secret}`).toString('base64')}` });
       const wrongAlice = authHeaders({ ...alice, secret: 'not-her-password' });
-      const wrongOperator = { Authorization: `Basic ${Buffer.from(`${operator.name}:wrong`).toString('base64')}` };
-      // Failures on either kind of endpoint count for the one client.
-      for (const [path, headers] of [
-        ['/service-api/1.0/choreos', wrongAlice],
-        ['/metrics', wrongOperator],
-        ['/service-api/1.0/choreos', wrongAlice],
-      ] as const) {
-        expect((await plainGet(path, viaProxy('198.51.100.7', headers))).status, path).toBe(401);
-      }
-      // Over the limit even the right password is refused; what the client prepends does not change who it is.
+      for (let i = 0; i < 3; i += 1) expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', wrongAlice))).status).toBe(401);
+      // Over the limit for her name even the right password is refused; what the client prepends does not change who it is.
       for (const client of ['198.51.100.7', '203.0.113.1, 198.51.100.7']) {
         const refused = await plainGet('/service-api/1.0/choreos', viaProxy(client, authHeaders(alice)));
         expect(refused.status).toBe(429);
         expect(JSON.parse(refused.body).error.code).toBe('TOO_MANY_REQUESTS');
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       }
-      expect(
-        (
-          await plainGet(
-            '/metrics',
-            viaProxy('198.51.100.7', { Authorization: `Basic ${Buffer.from(`${operator.name}:${operator.secret}`).toString('base64')}` }),
-          )
-        ).status,
-      ).toBe(429);
+      // The operator behind the same address is still served: another name.
+      expect((await plainGet('/metrics', viaProxy('198.51.100.7', basic(operator.name, operator.secret)))).status).toBe(200);
+      // Failures on the operator endpoints count for the address too: five in all, its ceiling.
+      for (let i = 0; i < 2; i += 1) expect((await plainGet('/metrics', viaProxy('198.51.100.7', basic(operator.name, 'wrong')))).status).toBe(401);
+      expect((await plainGet('/metrics', viaProxy('198.51.100.7', basic(operator.name, operator.secret)))).status).toBe(429);
+      expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.bob)))).status).toBe(429);
       // A program with an application key costs no hash, and is still served.
       expect((await plainGet('/service-api/1.0/choreos', viaProxy('198.51.100.7', authHeaders(stack.credentials.acmeApp)))).status).toBe(200);
       // Another client behind the same proxy is served.

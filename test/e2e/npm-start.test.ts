@@ -11,6 +11,17 @@ import { createHttpsClient } from '../support/https-client.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START = join(ROOT, 'scripts/start.ts');
+const ADMIN = join(ROOT, 'apps/api/src/admin/main.ts');
+
+/** `npm run admin -- <args>` as a person runs it beside `npm start`: no REDIS_URL. */
+function admin(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [ADMIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: '', REDIS_PREFIX: '', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
 
 /** The process ids still alive among `pids`. */
 function alive(pids: number[]): number[] {
@@ -117,6 +128,32 @@ describe('npm start', () => {
     expect(output).not.toContain('may have changed them since');
   });
 
+  it('writes the Redis it chose under the data folder, where the admin command line finds it', () => {
+    // A free port, not 6379: the admin command line would otherwise read another Redis, or none.
+    const started = /Redis started on (redis:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(started, output).toBeDefined();
+    expect(readFileSync(join(dataDir, 'redis-url'), 'utf8').trim()).toBe(started);
+    const listed = admin(['accounts', 'list', '--json'], { DATA_DIR: dataDir });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).accounts.map((a: { account: string }) => a.account)).toEqual(['demo']);
+    const operators = admin(['operators', 'list', '--json'], { DATA_DIR: dataDir });
+    expect(operators.status, operators.stderr).toBe(0);
+    expect(operators.stdout).toContain('oncall');
+  });
+
+  it('gives the demo user and the operator passwords of their own', () => {
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-accounts.json'), 'utf8'));
+    const user = demo.accounts[0].users[0].password as string;
+    const operator = demo.operators[0].password as string;
+    expect(user.length).toBeGreaterThanOrEqual(16);
+    expect(operator.length).toBeGreaterThanOrEqual(16);
+    expect(operator).not.toBe(user);
+    expect(output).toContain(`user admin / ${user}`);
+    expect(output).toContain(`oncall / ${operator}`);
+    // The dashboard's address with the operator's credentials in it: a browser opens it without asking.
+    expect(output).toMatch(new RegExp(`queue dashboard: https://oncall:${encodeURIComponent(operator)}@localhost:\\d+/ops/queues`));
+  });
+
   it('stops every process it started on SIGTERM', async () => {
     const children = descendants(start.pid!);
     expect(children.length).toBeGreaterThanOrEqual(4); // redis-server, the API, two workers
@@ -124,6 +161,11 @@ describe('npm start', () => {
     const [code] = await once(start, 'exit');
     expect(code).toBe(0);
     await waitFor(() => alive(children).length === 0, { timeoutMs: 15_000, what: 'every child to exit' });
+    // Its Redis is gone: the admin command line says so, and fails, rather than read another.
+    const after = admin(['accounts', 'list'], { DATA_DIR: dataDir });
+    expect(after.status).toBe(1);
+    expect(after.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(written by npm start in .*redis-url\); is the service running\?/);
+    expect(after.stdout).toBe('');
   });
 });
 

@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findFreePort } from '@ces/local-runtime';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Credential, type Stack } from '../support/stack.ts';
 
@@ -17,10 +21,10 @@ describe('admin command line, run as a real process against a running API', { ti
   let stack: Stack;
 
   /** `npm run admin -- <args>`, as a child process on the stack's Redis and key prefix. */
-  function admin(args: string[], stdin = ''): Promise<AdminResult> {
+  function admin(args: string[], stdin = '', env: Record<string, string> = {}): Promise<AdminResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [ADMIN, ...args], {
-        env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: stack.prefix },
+        env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: stack.prefix, ...env },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -198,5 +202,49 @@ describe('admin command line, run as a real process against a running API', { ti
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no execution');
     expect((await admin(['executions', 'terminate', 'not-an-id'])).code).toBe(2);
+  });
+
+  describe('without REDIS_URL', () => {
+    let dataDir: string;
+
+    beforeAll(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'ces-admin-'));
+    });
+
+    afterAll(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('uses the Redis npm start wrote under DATA_DIR', async () => {
+      writeFileSync(join(dataDir, 'redis-url'), `${inject('redisUrl')}\n`);
+      const listed = await admin(['accounts', 'list', '--json'], '', { REDIS_URL: '', DATA_DIR: dataDir });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).accounts.map((a: { account: string }) => a.account)).toEqual(expect.arrayContaining(['acme', 'other']));
+    });
+
+    it('fails with a clear message, not an empty answer, when npm start wrote no Redis', async () => {
+      const empty = mkdtempSync(join(tmpdir(), 'ces-admin-empty-'));
+      try {
+        const result = await admin(['accounts', 'list'], '', { REDIS_URL: '', DATA_DIR: empty });
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain('no Redis to use: set REDIS_URL, or start the service with npm start');
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    });
+
+    it('fails, naming the file it read, when that Redis does not answer', async () => {
+      // A port that was free a moment ago: nothing answers there.
+      const port = await findFreePort();
+      writeFileSync(join(dataDir, 'redis-url'), `redis://:not-shown@127.0.0.1:${port}\n`);
+      const result = await admin(['accounts', 'list'], '', { REDIS_URL: '', DATA_DIR: dataDir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`cannot reach Redis at`);
+      expect(result.stderr).toContain(`127.0.0.1:${port} (written by npm start in ${join(dataDir, 'redis-url')})`);
+      // The password the file holds is never printed.
+      expect(result.stderr).not.toContain('not-shown');
+    });
   });
 });

@@ -5,6 +5,7 @@ import { startStack, type Stack } from '../support/stack.ts';
 
 const COUNTDOWN = '/Library/Utilities/Development/Countdown';
 const BASE64_ENCODE = '/Library/Utilities/Encoding/Base64Encode';
+const FAIL = '/Library/Utilities/Development/Fail';
 /** The workers' heartbeat TTL: a dead worker must be gone from /ops/workers within it. */
 const HEARTBEAT_TTL_MS = 15_000;
 
@@ -99,6 +100,12 @@ describe('operations: metrics, live workers and operator access over real proces
     const base = /<base href="([^"]+)"/.exec(page.text)?.[1];
     const script = /src="(static\/js\/[^"]+\.js)"/.exec(page.text)?.[1];
     expect([base, script], page.text).toEqual(['/ops/queues/', expect.any(String)]);
+    // A bare `text/html`, as some clients send, is served too: the dashboard is not the JSON/XML API.
+    const bare = await opsGet('/ops/queues', { accept: 'text/html' });
+    expect(bare.status, bare.text).toBe(200);
+    expect(bare.text).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
+    expect(bare.headers['content-security-policy']).toContain("default-src 'self'");
+    expect((await opsGet('/ops/queues/api/queues', { accept: 'text/html' })).status).toBe(200);
     const asset = await opsGet(`${base}${script}`, { accept: '*/*' });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
@@ -196,11 +203,51 @@ describe('operations: metrics, live workers and operator access over real proces
     expect(sumOver(ended, 'ces_redis_errors_total', { connection: 'worker' })).toBe(0);
 
     // Requests by route pattern and status, with their latency.
-    const runs = { method: 'POST', route: '/service-api/1.0/choreos/:id{.+}', status: '202' };
+    // The parameter's name alone: `:id{.+}` would read as a regular expression in a PromQL matcher.
+    const runs = { method: 'POST', route: '/service-api/1.0/choreos/:id', status: '202' };
+    expect(after).not.toContain(':id{');
     expect(metric(after, 'ces_http_requests_total', runs)).toBeGreaterThanOrEqual(4);
     expect(metric(after, 'ces_http_request_duration_seconds_count', runs)).toBeGreaterThanOrEqual(4);
     expect(metric(after, 'ces_http_requests_total', { method: 'DELETE', route: '/service-api/1.0/choreo-executions/:id', status: '204' })).toBe(4);
     expect(metric(after, 'ces_redis_reconnects_total', { connection: 'api' })).toBe(0);
+  });
+
+  it('counts on the API the runs every worker ended, by status, from Redis alone', async () => {
+    const before = await apiMetrics();
+    const fleet = (text: string, status: string) => metric(text, 'ces_service_executions_ended_total', { status }) ?? 0;
+    const startedBefore = metric(before, 'ces_service_executions_started_total') ?? 0;
+    const run = async (choreo: string, inputs: { name: string; value: string }[]) => {
+      const res = await stack.call('POST', `/choreos${choreo}?mode=async`, stack.credentials.acmeApp, { body: JSON.stringify({ inputs }) });
+      expect(res.status, res.text).toBe(202);
+      return res.json().id as string;
+    };
+    const ids = [
+      await run(BASE64_ENCODE, [{ name: 'Text', value: 'one' }]),
+      // Taken by a worker under a lease (it waits), where the two others run without a take.
+      await run(COUNTDOWN, [{ name: 'StepMilliseconds', value: '10' }]),
+      await run(FAIL, [{ name: 'Message', value: 'counted' }]),
+    ];
+    const ended = await Promise.all(ids.map((id) => stack.waitForEnd(id, stack.credentials.acmeApp)));
+    expect(ended.map((e) => e.status)).toEqual(['SUCCESS', 'SUCCESS', 'ERROR']);
+    // Workers ended them: the API's own per-process counters saw none of these ends.
+    expect(new Set(ended.map((e) => e.host))).not.toContain('');
+
+    const after = await apiMetrics();
+    expect(fleet(after, 'SUCCESS') - fleet(before, 'SUCCESS')).toBe(2);
+    expect(fleet(after, 'ERROR') - fleet(before, 'ERROR')).toBe(1);
+    expect(fleet(after, 'TERMINATED_LIMIT') - fleet(before, 'TERMINATED_LIMIT')).toBe(0);
+    expect(metric(after, 'ces_service_executions_started_total')).toBe(startedBefore + 3);
+    expect(metric(after, 'ces_executions_ended_total', { choreo: FAIL })).toBeUndefined();
+    // Every API reads the same counters: a second process over the same Redis answers alike.
+    const second = stack.apis[await stack.addApi()];
+    if (!second) throw new Error('the second API was not added');
+    const res = await second.http.request('GET', '/metrics', {
+      headers: { authorization: basic(stack.credentials.operator.name, stack.credentials.operator.secret) },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(fleet(res.text, 'ERROR')).toBe(fleet(after, 'ERROR'));
+    expect(metric(res.text, 'ces_service_executions_started_total')).toBe(startedBefore + 3);
+    expect(metric(res.text, 'ces_workers_live')).toBe(2);
   });
 
   it('answers health on every worker’s own port', async () => {

@@ -75,14 +75,14 @@ describe('access rules in process', () => {
     const attacker = '198.51.100.7';
 
     beforeAll(async () => {
-      throttled = await startInProcessApp({ redisUrl: inject('redisUrl'), config: { maxAuthFailuresPerMinute: 3 } });
+      throttled = await startInProcessApp({ redisUrl: inject('redisUrl'), config: { maxAuthFailuresPerMinute: 3, maxAuthFailuresPerAddressPerMinute: 10 } });
     });
 
     afterAll(async () => {
       await throttled?.close();
     });
 
-    it('gets 429 with Retry-After once over the limit for any password, right or wrong, without holding back other clients', async () => {
+    it('gets 429 with Retry-After once over the limit for a name, for any password of it, without holding back other clients', async () => {
       const { alice } = throttled.credentials;
       const wrong = { ...alice, secret: `${alice.secret}!` };
       // Remembered from now on: a remembered password is still refused once over the limit.
@@ -109,23 +109,36 @@ describe('access rules in process', () => {
       // The same address as IPv4 inside IPv6 is the same client; another client is served.
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: `::ffff:${attacker}` })).status).toBe(429);
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: '198.51.100.8' })).status).toBe(200);
+      // Another user behind the same address is served: the limit is per name.
+      expect((await throttled.call('GET', '/choreos', throttled.credentials.bob, { clientAddress: attacker })).status).toBe(200);
     });
 
-    it('still serves application keys from a client over the limit, which cost no hash and cannot be guessed', async () => {
+    it('still serves application keys from a client over a limit, which cost no hash and cannot be guessed', async () => {
       const { alice, acmeApp } = throttled.credentials;
       const client = '198.51.100.20';
       for (let i = 0; i < 3; i += 1)
         expect((await throttled.call('GET', '/choreos', { ...alice, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
       expect((await throttled.call('GET', '/choreos', alice, { clientAddress: client })).status).toBe(429);
       expect((await throttled.call('GET', '/choreos', acmeApp, { clientAddress: client })).status).toBe(200);
-      // A wrong key, an unknown name or a user's password under an application's name: 429 alike.
-      for (const credential of [
-        { ...acmeApp, secret: 'guess' },
-        { ...acmeApp, name: 'nobody' },
-        { ...acmeApp, name: alice.name, secret: alice.secret },
-      ]) {
-        expect((await throttled.call('GET', '/choreos', credential, { clientAddress: client })).status).toBe(429);
+      // A wrong key or an unknown name is a failure of its own name; a user's password under her name is refused.
+      expect((await throttled.call('GET', '/choreos', { ...acmeApp, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
+      expect((await throttled.call('GET', '/choreos', { ...acmeApp, name: 'nobody' }, { clientAddress: client })).status).toBe(401);
+      expect((await throttled.call('GET', '/choreos', { ...acmeApp, name: alice.name, secret: alice.secret }, { clientAddress: client })).status).toBe(429);
+    });
+
+    it('refuses every password from an address past its ceiling, whatever the names, and still serves application keys', async () => {
+      const { alice, bob, acmeApp } = throttled.credentials;
+      const client = '198.51.100.30';
+      // Ten names, one wrong guess each: no name is at its limit, the address is at its ceiling.
+      for (let i = 0; i < 10; i += 1)
+        expect((await throttled.call('GET', '/choreos', { ...alice, name: `user-${i}`, secret: 'guess' }, { clientAddress: client })).status).toBe(401);
+      for (const credential of [alice, bob, { ...alice, name: 'user-10', secret: 'guess' }]) {
+        const res = await throttled.call('GET', '/choreos', credential, { clientAddress: client });
+        expect(res.status, credential.name).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       }
+      expect((await throttled.call('GET', '/choreos', acmeApp, { clientAddress: client })).status).toBe(200);
+      expect((await throttled.call('GET', '/choreos', alice, { clientAddress: '198.51.100.31' })).status).toBe(200);
     });
 
     it('counts guesses still being checked, so a burst in parallel gets no more than the limit', async () => {

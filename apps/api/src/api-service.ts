@@ -105,6 +105,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       trustProxy: config.TRUST_PROXY,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
+      maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
     },
     catalogue,
     executions: countEndedRuns(executions, metrics.executions),
@@ -128,7 +129,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready' && outputsConnection.status === 'ready',
     logger,
     metrics: { registry: metrics.registry, http: metrics.http },
-    ops: { workers, queue },
+    ops: { workers, queue, executions },
   });
 
   const tls = config.TRUST_PROXY

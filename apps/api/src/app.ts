@@ -33,7 +33,7 @@ import { healthRoutes, PROBE_PATHS, type HealthProbe } from './routes/health.ts'
 import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
-import { OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
+import { DASHBOARD_PATH, OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -42,8 +42,10 @@ export interface AppConfig {
   serviceHost: string;
   trustProxy: boolean;
   bodyLimitBytes: number;
-  /** Failed authentications allowed per client and minute (0: no limit). */
+  /** Failed authentications allowed per client address and name, and minute (0: no limit). */
   maxAuthFailuresPerMinute: number;
+  /** Failed authentications allowed per client address and minute, whatever the names (0: no limit). */
+  maxAuthFailuresPerAddressPerMinute: number;
 }
 
 export interface AppDeps {
@@ -71,11 +73,14 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate());
+  app.use(negotiate({ ownFormatsUnder: DASHBOARD_PATH }));
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   const authentication: Authentication = {
     authenticator: deps.authenticator,
-    throttle: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),
+    throttles: {
+      byName: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),
+      byAddress: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerAddressPerMinute }),
+    },
     clientAddress: clientAddressOf({ trustProxy: deps.config.trustProxy }),
   };
   app.route('/', healthRoutes({ probe: deps.probe }));

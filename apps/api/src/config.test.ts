@@ -13,6 +13,7 @@ describe('API configuration', () => {
       BODY_LIMIT_BYTES: 1024 * 1024,
       SERVICE_HOST: 'localhost',
       MAX_AUTH_FAILURES_PER_MINUTE: 20,
+      MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: 300,
       MAX_STORED_BYTES_PER_ACCOUNT: 1024 * 1024 * 1024,
     });
   });
@@ -32,6 +33,7 @@ describe('API configuration', () => {
     expect(() => loadApiConfig({ SYNC_WAIT_SECONDS: 'soon' })).toThrow(/SYNC_WAIT_SECONDS/);
     expect(() => loadApiConfig({ MAX_AUTH_FAILURES_PER_MINUTE: '-1' })).toThrow(/MAX_AUTH_FAILURES_PER_MINUTE/);
     expect(loadApiConfig({ MAX_AUTH_FAILURES_PER_MINUTE: '0' }).MAX_AUTH_FAILURES_PER_MINUTE).toBe(0);
+    expect(() => loadApiConfig({ MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: 'many' })).toThrow(/MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE/);
     expect(() => loadApiConfig({ MAX_STORED_BYTES_PER_ACCOUNT: '-1' })).toThrow(/MAX_STORED_BYTES_PER_ACCOUNT/);
     expect(() => loadApiConfig({ MAX_STORED_BYTES_PER_ACCOUNT: '1GB' })).toThrow(/MAX_STORED_BYTES_PER_ACCOUNT/);
   });

@@ -26,6 +26,7 @@ export const apiConfigSchema = z
       .min(0)
       .default(1024 * 1024 * 1024),
     MAX_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
     BODY_LIMIT_BYTES: fields.positiveInt(1024 * 1024),
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),

@@ -13,10 +13,14 @@ export const boolean = (fallback: boolean) =>
     .default(fallback);
 
 /** The message never repeats the value: a Redis URL may carry its password. */
-export const redisUrl = z
+const redisUrlValue = z
   .string()
-  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'expected a redis:// or rediss:// URL (host, and a numeric port if any)')
-  .default('redis://127.0.0.1:6379');
+  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), 'expected a redis:// or rediss:// URL (host, and a numeric port if any)');
+
+export const redisUrl = redisUrlValue.default('redis://127.0.0.1:6379');
+
+/** A Redis URL for a program that finds its Redis otherwise when it is not set. */
+export const optionalRedisUrl = redisUrlValue.optional();
 
 /**
  * Every Redis key of the service starts with this prefix. The braces make it a Redis Cluster

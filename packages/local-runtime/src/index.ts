@@ -10,3 +10,4 @@ export {
 } from './redis-server.ts';
 export { ensureSelfSignedCertificate, readCertificate, type CertificatePaths } from './self-signed-certificate.ts';
 export { SupervisedProcess, type SupervisedProcessOptions } from './supervised-process.ts';
+export { readServiceRedisUrl, writeServiceRedisUrl } from './service-redis-file.ts';

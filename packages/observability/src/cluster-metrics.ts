@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { MetricsRegistry } from './metrics-registry.ts';
 
 /** Where the cluster-wide gauges read their values, at scrape time. */
@@ -10,6 +10,8 @@ export interface ClusterSources {
   /** What each account's budget of stored bytes counts now. */
   storedBytesByAccount(): Promise<Record<string, number>>;
   liveWorkers(): Promise<number>;
+  /** Executions every process together has created, and ended by terminal status, as Redis counts them. */
+  executionCounts(): Promise<{ started: number; ended: Record<string, number> }>;
 }
 
 /**
@@ -60,6 +62,37 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
       this.reset();
       const live = await sources.liveWorkers().catch(() => undefined);
       if (live !== undefined) this.set(live);
+    },
+  });
+  // Counters kept in Redis, for ever: monotonic, so `increase(...[1h])` answers for the last hour
+  // whichever API is scraped, with no worker's metrics port. One read serves both series.
+  let counts: ReturnType<ClusterSources['executionCounts']> | undefined;
+  const readCounts = () => {
+    counts ??= sources.executionCounts().finally(() => {
+      counts = undefined;
+    });
+    return counts.catch(() => undefined);
+  };
+  new Counter({
+    name: 'ces_service_executions_started_total',
+    help: 'Executions created by the whole service (every API), counted in Redis: the same on every API instance.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const read = await readCounts();
+      if (read) this.inc(read.started);
+    },
+  });
+  new Counter({
+    name: 'ces_service_executions_ended_total',
+    help: 'Executions ended by the whole service (every worker and API), by terminal status, counted in Redis: the same on every API instance.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const read = await readCounts();
+      if (!read) return;
+      for (const [status, value] of Object.entries(read.ended)) this.inc({ status }, value);
     },
   });
 }

@@ -110,6 +110,10 @@ describe('metrics registries', () => {
           return { acme: 123_456 };
         },
         liveWorkers: async () => 4,
+        executionCounts: async () => {
+          if (!redisUp) throw new Error('Redis is away');
+          return { started: 9, ended: { SUCCESS: 5, ERROR: 2 } };
+        },
       },
       () => 70_000,
     );
@@ -118,12 +122,15 @@ describe('metrics registries', () => {
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBe(5);
     expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBe(123_456);
     expect(await value(registry, 'ces_workers_live')).toBe(4);
+    expect(await value(registry, 'ces_service_executions_started_total')).toBe(9);
+    expect(await value(registry, 'ces_service_executions_ended_total', { status: 'ERROR' })).toBe(2);
     waiting = 0;
     redisUp = false;
     expect(await value(registry, 'ces_queue_jobs', { state: 'waiting' })).toBe(0);
     expect(await value(registry, 'ces_queue_oldest_waiting_age_seconds')).toBe(0);
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBeUndefined();
     expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBeUndefined();
+    expect(await value(registry, 'ces_service_executions_ended_total', { status: 'ERROR' })).toBeUndefined();
     expect(await registry.metrics()).toContain('ces_workers_live{service="api"} 4');
   });
 

@@ -14,7 +14,7 @@ import {
   type ExecutionSummary,
   type NewExecution,
 } from './execution-record.ts';
-import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
+import { TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
@@ -127,6 +127,12 @@ export interface FinishResult {
   superseded?: boolean;
 }
 
+/** Executions the whole service has created and ended since its Redis was new. */
+export interface ExecutionCounts {
+  started: number;
+  ended: Record<TerminalStatus, number>;
+}
+
 export interface ExecutionStore {
   create(execution: NewExecution, options: CreateOptions): Promise<CreateResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
@@ -171,6 +177,8 @@ export interface ExecutionStore {
    * account is unknown without the record, so every account's set is cleaned; ids are unique.
    */
   forgetLostRecord(id: string): Promise<boolean>;
+  /** What the scripts that create and end executions have counted, for every process together. */
+  counts(): Promise<ExecutionCounts>;
 }
 
 export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
@@ -194,6 +202,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountStoredBytes(execution.account, window.index - 1),
           keys.idempotencyKey(execution.account, idempotency ? hash('sha256', idempotency.key) : '-'),
           keys.accountRunningRows(execution.account),
+          keys.executionCounts(),
         ],
         [
           execution.id,
@@ -276,6 +285,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountStoredBytes(account, window.index),
           keys.accountExecuting(account),
           keys.accountRunningRows(account),
+          keys.executionCounts(),
         ],
         [
           request.status,
@@ -368,6 +378,12 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       const window = storageWindow(now, retentionSeconds);
       const [current, previous] = await redis.mget(keys.accountStoredBytes(account, window.index), keys.accountStoredBytes(account, window.index - 1));
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
+    },
+
+    async counts() {
+      const fields = await redis.hgetall(keys.executionCounts());
+      const ended = Object.fromEntries(TERMINAL_STATUSES.map((status) => [status, Number(fields[`ended:${status}`] ?? 0)]));
+      return { started: Number(fields.started ?? 0), ended: ended as Record<TerminalStatus, number> };
     },
   };
 }

@@ -14,6 +14,7 @@ export {
   type CheckpointResult,
   type ClaimResult,
   type CreateResult,
+  type ExecutionCounts,
   type ExecutionStore,
   type FinishRequest,
   type FinishResult,

@@ -34,6 +34,12 @@ export interface KeySpace {
    * Idempotency-Key, by the sha256 of that key. It expires with the record that names it.
    */
   idempotencyKey(account: string, keyDigest: string): string;
+  /**
+   * Hash: counters of every execution the service has created (`started`) and ended (`ended:<status>`),
+   * kept for ever, incremented by the scripts that create and end executions: fleet-wide metrics
+   * that any API reads in one command.
+   */
+  executionCounts(): string;
   /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
   definition(digest: string): string;
   /** Set: names of all accounts. */
@@ -81,6 +87,7 @@ export function createKeySpace(prefix: string): KeySpace {
     accountExecuting: (account) => `${prefix}:executing:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
+    executionCounts: () => `${prefix}:counts:executions`,
     definition: (digest) => `${prefix}:def:${digest}`,
     accounts: () => `${prefix}:accounts`,
     account: (name) => `${prefix}:account:${name}`,

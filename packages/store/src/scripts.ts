@@ -12,10 +12,10 @@ interface ScriptFile {
 }
 
 const SCRIPTS = {
-  createExecution: { file: 'create-execution.lua', keys: 7 },
+  createExecution: { file: 'create-execution.lua', keys: 8 },
   claimExecution: { file: 'claim-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
-  finishExecution: { file: 'finish-execution.lua', keys: 6 },
+  finishExecution: { file: 'finish-execution.lua', keys: 7 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
 } satisfies Record<string, ScriptFile>;

@@ -45,8 +45,9 @@ Options
   --json       results as JSON on stdout, for scripts
   -h, --help   this text
 
-Environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX (default {ces}),
-RETENTION_SECONDS (default 3600). Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
+Environment: REDIS_URL (default: the Redis npm start uses, from the redis-url file it writes under
+DATA_DIR, default .data), REDIS_PREFIX (default {ces}), RETENTION_SECONDS (default 3600).
+Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
 
 interface Parsed {
   positionals: string[];

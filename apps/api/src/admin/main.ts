@@ -1,6 +1,8 @@
 // `npm run admin -- <command>`: manages accounts, keys, operators and running executions in Redis.
+import { resolve } from 'node:path';
 import { createAccountStore } from '@ces/accounts';
 import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
+import { readServiceRedisUrl } from '@ces/local-runtime';
 import { createExecutionQueue, createExecutionStore, createKeySpace, createRedisConnection, waitUntilReady, type ExecutionJobData } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -10,9 +12,12 @@ import { consoleIo } from './admin-io.ts';
 import { runAdmin } from './admin-cli.ts';
 
 const schema = z.object({
-  REDIS_URL: fields.redisUrl,
+  // No default: without it, the Redis `npm start` wrote under DATA_DIR, never a guess.
+  REDIS_URL: fields.optionalRedisUrl,
   REDIS_PREFIX: fields.redisPrefix,
   RETENTION_SECONDS: fields.retentionSeconds,
+  /** As `npm start` reads it: relative to the repository. */
+  DATA_DIR: z.string().default('.data'),
 });
 
 const io = consoleIo();
@@ -25,17 +30,31 @@ try {
   process.exit(EXIT.usage);
 }
 
+const root = resolve(import.meta.dirname, '../../../..');
+
+/** REDIS_URL; else the one `npm start` wrote under DATA_DIR, with where it was read, for messages. */
+function redisToUse(): { url: string; from: string } {
+  if (config.REDIS_URL) return { url: config.REDIS_URL, from: 'REDIS_URL' };
+  const dataDir = resolve(root, config.DATA_DIR);
+  const written = readServiceRedisUrl(dataDir);
+  if (!written) {
+    throw new AdminError(`no Redis to use: set REDIS_URL, or start the service with npm start (it writes its Redis URL under ${dataDir})`);
+  }
+  return { url: written.url, from: `written by npm start in ${written.file}` };
+}
+
 let redis: Redis | undefined;
 let queue: Queue<ExecutionJobData> | undefined;
 
 const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   const keys = createKeySpace(config.REDIS_PREFIX);
-  const connection = createRedisConnection(config.REDIS_URL, 'request', 'admin');
+  const { url, from } = redisToUse();
+  const connection = createRedisConnection(url, 'request', 'admin');
   redis = connection;
   // Quiet: an unreachable Redis is reported once, below, not on every retry.
   connection.on('error', () => {});
   await waitUntilReady(connection, 5_000).catch(() => {
-    throw new AdminError(`cannot reach Redis at ${displayUrl(config.REDIS_URL, 'REDIS_URL')} (REDIS_URL)`);
+    throw new AdminError(`cannot reach Redis at ${displayUrl(url, 'REDIS_URL')} (${from}); is the service running?`);
   });
   return {
     accounts: createAccountStore({ redis: connection, keys }),

@@ -1,5 +1,6 @@
 /**
- * Counts failed authentications per client address, so that one client cannot keep the API hashing
+ * Counts failed authentications per client (a client address, or an address and the name it
+ * gives: the API keeps one throttle of each), so that one client cannot keep the API hashing
  * guesses: an unknown name or a wrong secret costs a password hash (milliseconds of a libuv thread)
  * by design, and with no limit any client could fill those threads for everyone.
  *

@@ -63,6 +63,7 @@ export function authenticateAccount(options: { authentication: Authentication; s
     const [name, secret] = credentials;
     const { authenticator } = authentication;
     const principal = await throttled(c, authentication, {
+      name: `${account}/${name}`,
       cheap: () => authenticator.authenticateKey(account, name, secret),
       full: async () => {
         const principal = await authenticator.authenticate(account, name, secret);
@@ -91,6 +92,8 @@ export function authenticateOperator(options: { authentication: Authentication }
     // for nothing; a password after the operator's check, for up to two hashes.
     const account = parseDomainHeader(c.req.header('x-service-domain'));
     const principal = await throttled(c, options.authentication, {
+      // An operator's name, or an account's name when the request names an account.
+      name: account ? `${account}/${credentials[0]}` : credentials[0],
       cheap: async () => (account ? authenticator.authenticateKey(account, credentials[0], credentials[1]) : undefined),
       hashes: account ? 2 : 1,
       full: async () => {

@@ -7,8 +7,14 @@ import { addResponseHeader } from './response-headers.ts';
 /** Distinct Accept headers remembered; clients send a handful, so more means someone is probing. */
 const REMEMBERED_ACCEPT_HEADERS = 256;
 
-/** Sets the response format from Accept; 406 (in JSON) when nothing acceptable can be produced. */
-export function negotiate(): MiddlewareHandler<AppEnv> {
+/**
+ * Sets the response format from Accept; 406 (in JSON) when nothing acceptable can be produced.
+ * Paths under `ownFormatsUnder` serve formats of their own (a dashboard's page, scripts and
+ * styles): they are never refused, and their errors are answered in JSON.
+ */
+export function negotiate(options: { ownFormatsUnder?: string } = {}): MiddlewareHandler<AppEnv> {
+  const own = options.ownFormatsUnder;
+  const servesOwnFormats = (path: string) => own !== undefined && (path === own || path.startsWith(`${own}/`));
   // Parsing Accept cost more than anything else this middleware does, and every client repeats
   // its own header on each request.
   const formats = new Map<string, Format | undefined>();
@@ -21,6 +27,10 @@ export function negotiate(): MiddlewareHandler<AppEnv> {
     return format;
   }
   return async (c, next) => {
+    if (servesOwnFormats(c.req.path)) {
+      c.set('format', 'json');
+      return next();
+    }
     const format = formatFor(c.req.header('accept'));
     c.set('format', format ?? 'json');
     addResponseHeader(c, 'Vary', 'Accept');

@@ -1,4 +1,4 @@
-import type { ExecutionJobData, WorkerRegistry } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, WorkerRegistry } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
@@ -8,10 +8,14 @@ import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
 
 export const OPS_PATH = '/ops';
+/** The queue dashboard: a page with its own scripts, styles and JSON, whatever the API's formats. */
+export const DASHBOARD_PATH = `${OPS_PATH}/queues`;
 
 export interface OpsDeps {
   workers: WorkerRegistry;
   queue: Queue<ExecutionJobData>;
+  /** Where the dashboard reads what its jobs' executions are: Choreo, account, host, status. */
+  executions: ExecutionStore;
 }
 
 /**
@@ -24,7 +28,7 @@ export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
   // The dashboard's own links are relative to `/ops/queues/`, which its router does not answer.
-  ops.get('/queues/', (c) => c.redirect(`${OPS_PATH}/queues`, 308));
-  ops.route('/queues', opsQueuesRoute({ queue: deps.queue, basePath: `${OPS_PATH}/queues` }) as unknown as Hono<AppEnv>);
+  ops.get('/queues/', (c) => c.redirect(DASHBOARD_PATH, 308));
+  ops.route('/queues', opsQueuesRoute({ queue: deps.queue, executions: deps.executions, basePath: DASHBOARD_PATH }) as unknown as Hono<AppEnv>);
   return ops;
 }

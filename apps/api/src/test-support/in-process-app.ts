@@ -108,7 +108,14 @@ export async function startInProcessApp(options: {
   });
   const app = createApp({
     // No throttle by default: every request in process comes from the same unknown client.
-    config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, maxAuthFailuresPerMinute: 0, ...options.config },
+    config: {
+      serviceHost: 'choreos.test',
+      trustProxy: false,
+      bodyLimitBytes: 1024 * 1024,
+      maxAuthFailuresPerMinute: 0,
+      maxAuthFailuresPerAddressPerMinute: 0,
+      ...options.config,
+    },
     catalogue,
     executions,
     ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),

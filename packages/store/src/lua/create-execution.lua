@@ -15,6 +15,7 @@
   KEYS[5] the account's stored bytes in the window before it
   KEYS[6] the entry of the run's Idempotency-Key in its account (untouched without one)
   KEYS[7] the account's list rows of RUNNING executions
+  KEYS[8] the service's execution counters (field `started` counts this creation)
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
@@ -98,6 +99,7 @@ end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('HSET', KEYS[7], ARGV[1], ARGV[8])
+redis.call('HINCRBY', KEYS[8], 'started', 1)
 if redis.call('INCRBY', KEYS[4], size) == size then
   redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[5]))
 end

@@ -15,6 +15,7 @@
           outputs the record keeps are counted there
   KEYS[5] executing set of the execution's account (see claim-execution.lua)
   KEYS[6] the account's list rows of RUNNING executions
+  KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -88,6 +89,7 @@ end
 redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 redis.call('HDEL', KEYS[6], ARGV[7])
+redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)
 -- Only a run a worker has taken (a lease field, even released) can be in the executing set.
 if state[3] ~= false then
   redis.call('SREM', KEYS[5], ARGV[7])
