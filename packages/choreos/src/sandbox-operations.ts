@@ -1,4 +1,5 @@
 import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
+import { DATA_OPERATIONS } from './data-operations.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
 import { queryResultText } from './query-result.ts';
 import { InvalidStepInputError } from './step-errors.ts';
@@ -67,6 +68,7 @@ export const SANDBOX_OPERATIONS = {
   'json-to-xml': jsonToXml,
   'csv-to-json': csvToJson,
   'title-case': (request: TitleCaseRequest): string => titleCase(request.text),
+  ...DATA_OPERATIONS,
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './conversions.ts';
+import { DATA_OPERATION_DESCRIPTIONS, type DataOperation, type DataRequest, type DataResult } from './data-operations.ts';
 import type {
   JsonFormatRequest,
   JsonQueryRequest,
@@ -66,6 +67,8 @@ export interface Sandbox {
   /** The JSON text (`result`) and how many rows it has (`count`). */
   csvToJson(request: CsvToJsonRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   titleCase(request: TitleCaseRequest, signal?: AbortSignal): Promise<string>;
+  /** The original Utilities' conversions and XML queries (data-operations.ts), with the conversions' limits. */
+  runData<Name extends DataOperation>(operation: Name, request: DataRequest<Name>, signal?: AbortSignal): Promise<DataResult<Name>>;
 }
 
 /** An idle process ends after this long, so that a worker that needs none holds none. */
@@ -245,6 +248,7 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     jsonToXml: (request, signal) => run('json-to-xml', request, signal, CONVERSION_LIMITS),
     csvToJson: (request, signal) => run('csv-to-json', request, signal, CONVERSION_LIMITS),
     titleCase: (request, signal) => run('title-case', request, signal, CONVERSION_LIMITS),
+    runData: (operation, request, signal) => run(operation, request, signal, CONVERSION_LIMITS),
   };
 }
 
@@ -303,7 +307,8 @@ function ranOutOfMemory(code: number | null, signal: NodeJS.Signals | null, stde
 }
 
 function describe(operation: SandboxOperation): string {
-  return {
+  if (operation in DATA_OPERATION_DESCRIPTIONS) return DATA_OPERATION_DESCRIPTIONS[operation as DataOperation];
+  const descriptions: Record<string, string> = {
     'regex-replace': 'the regular expression',
     'json-query': 'the JSONPath query',
     'xml-query': 'the XPath query',
@@ -312,5 +317,6 @@ function describe(operation: SandboxOperation): string {
     'json-to-xml': 'converting the JSON',
     'csv-to-json': 'converting the CSV',
     'title-case': 'title-casing the text',
-  }[operation];
+  };
+  return descriptions[operation] ?? operation;
 }

@@ -11,6 +11,7 @@ import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/js
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
+import { createXmlUtilitySteps } from './steps/xml-utilities.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
@@ -38,6 +39,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     createJsonQueryStep(sandbox),
     createJsonFormatStep(sandbox),
     createXpathStep(sandbox),
+    ...createXmlUtilitySteps(sandbox),
     ...createConversionSteps(sandbox),
     ...createTextSteps(sandbox),
     ...timeSteps,

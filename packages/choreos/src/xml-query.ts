@@ -3,7 +3,7 @@ import * as xpath from 'xpath';
 import { InvalidStepInputError } from './step-errors.ts';
 import { assertSafeXml } from './xml-safety.ts';
 
-type XmlNode = import('@xmldom/xmldom').Node;
+export type XmlNode = import('@xmldom/xmldom').Node;
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -31,19 +31,23 @@ export function parseXmlDocument(xml: string): import('@xmldom/xmldom').Document
  * their value, elements holding only text their text, other elements their XML.
  */
 export function queryXml(xml: string, expression: string): unknown[] {
+  const selected = selectXml(xml, expression);
+  if (!Array.isArray(selected)) return [selected];
+  return selected.map((node) => nodeText(node));
+}
+
+/** What the expression selects: the nodes, or the number, string or boolean it computes. */
+export function selectXml(xml: string, expression: string): XmlNode[] | string | number | boolean {
   if (expression.trim() === '') throw new InvalidStepInputError('the XPath expression is empty');
   const document = parseXmlDocument(xml);
-  let selected: unknown;
   try {
-    selected = xpath.select(expression, document as never);
+    return xpath.select(expression, document as never) as XmlNode[] | string | number | boolean;
   } catch (error) {
     throw new InvalidStepInputError(`XPath ${JSON.stringify(expression)} is not valid: ${firstLine((error as Error).message)}`);
   }
-  if (!Array.isArray(selected)) return [selected];
-  return selected.map((node) => nodeText(node as XmlNode));
 }
 
-function nodeText(node: XmlNode): string {
+export function nodeText(node: XmlNode): string {
   if (node.nodeType !== ELEMENT_NODE) return node.textContent ?? '';
   const children = Array.from({ length: node.childNodes.length }, (_, index) => node.childNodes.item(index));
   const onlyText = children.every((child) => child !== null && (child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE));
