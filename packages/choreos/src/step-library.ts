@@ -8,6 +8,7 @@ import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
+import { dateUtilitySteps } from './steps/date-utilities.ts';
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
@@ -43,6 +44,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...createConversionSteps(sandbox),
     ...createTextSteps(sandbox),
     ...timeSteps,
+    ...dateUtilitySteps,
     ...controlSteps,
     ...(options.extraKinds ?? []),
   ]);

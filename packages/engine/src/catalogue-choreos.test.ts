@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
 import type { CatalogueCase } from './catalogue-cases/catalogue-case.ts';
+import { datesCases } from './catalogue-cases/dates.ts';
 import { httpCases } from './catalogue-cases/http.ts';
 import { testPages } from './catalogue-cases/test-pages.ts';
 import { xmlCases } from './catalogue-cases/xml.ts';
@@ -28,7 +29,7 @@ const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () 
 
 /** The original Utilities' families, in files of their own: several cases per Choreo. */
 function familyCases(): CatalogueCase[] {
-  return [...xmlCases(), ...httpCases({ base })];
+  return [...xmlCases(), ...httpCases({ base }), ...datesCases()];
 }
 
 function cases(): Record<string, Case> {

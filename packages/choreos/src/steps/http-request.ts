@@ -5,7 +5,7 @@ import { InvalidStepInputError, StepFailedError, StepTimeoutError } from '../ste
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { integerArg, stringMapArg } from './arg-types.ts';
-import { optionalFlagArg } from './choice-args.ts';
+import { optionalFlagArg } from './lenient-args.ts';
 import { createEgressPolicy } from './egress-policy.ts';
 import { httpLog } from './http-log.ts';
 import type { EgressOptions } from './egress-policy.ts';

@@ -3,7 +3,7 @@ import type { Sandbox } from '../sandbox.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { text } from './arg-types.ts';
-import { choiceArg } from './choice-args.ts';
+import { choiceArg } from './lenient-args.ts';
 
 const responseFormat = choiceArg(['json', 'csv'], 'json');
 
