@@ -9,6 +9,7 @@ import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
 import { dateUtilitySteps } from './steps/date-utilities.ts';
+import { createTableConversionSteps } from './steps/table-conversions.ts';
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
@@ -42,6 +43,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     createXpathStep(sandbox),
     ...createXmlUtilitySteps(sandbox),
     ...createConversionSteps(sandbox),
+    ...createTableConversionSteps(sandbox),
     ...createTextSteps(sandbox),
     ...timeSteps,
     ...dateUtilitySteps,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
 import type { CatalogueCase } from './catalogue-cases/catalogue-case.ts';
+import { dataConversionCases } from './catalogue-cases/data-conversions.ts';
 import { datesCases } from './catalogue-cases/dates.ts';
 import { httpCases } from './catalogue-cases/http.ts';
 import { testPages } from './catalogue-cases/test-pages.ts';
@@ -29,14 +30,11 @@ const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () 
 
 /** The original Utilities' families, in files of their own: several cases per Choreo. */
 function familyCases(): CatalogueCase[] {
-  return [...xmlCases(), ...httpCases({ base }), ...datesCases()];
+  return [...xmlCases(), ...httpCases({ base }), ...datesCases(), ...dataConversionCases({ base })];
 }
 
 function cases(): Record<string, Case> {
   return {
-    'DataConversions/CSVToJSON': { inputs: { CSV: 'a,b\n1,"x,y"\n' }, outputs: { JSON: '[{"a":"1","b":"x,y"}]', RowCount: '1' } },
-    'DataConversions/JSONToXML': { inputs: { JSON: '{"name":"a&b","n":1}' }, outputs: { XML: '<root><name>a&amp;b</name><n>1</n></root>' } },
-    'DataConversions/XMLToJSON': { inputs: { XML: '<a x="1"><b>2</b></a>' }, outputs: { JSON: '{"a":{"b":"2","@x":"1"}}' } },
     'Dates/AddToDate': {
       inputs: { Date: '2024-01-31T00:00:00Z', Amount: '1' },
       outputs: { ISO8601: '2024-02-01T00:00:00.000Z', EpochMilliseconds: '1706745600000' },
@@ -165,6 +163,21 @@ describe('catalogue Choreos', () => {
       expect(outcome.checkpoint.outputs).toEqual(testCase.outputs);
     },
   );
+
+  it('XLSToCSV and XLSToXML read what CSVToXLS and XMLToXLS write', async () => {
+    const written = await run('/Library/Utilities/DataConversions/CSVToXLS', { CSV: 'name,qty\nZoë,3\n' });
+    const xls = written.kind === 'completed' ? String(written.checkpoint.outputs.XLS) : '';
+    expect(await run('/Library/Utilities/DataConversions/XLSToCSV', { XLS: xls })).toMatchObject({
+      kind: 'completed',
+      checkpoint: { outputs: { CSV: 'name,qty\nZoë,3' } },
+    });
+    const fromXml = await run('/Library/Utilities/DataConversions/XMLToXLS', { XML: '<rowset><row><a>1</a><b>x</b></row></rowset>' });
+    const xlsFromXml = fromXml.kind === 'completed' ? String(fromXml.checkpoint.outputs.XLS) : '';
+    expect(await run('/Library/Utilities/DataConversions/XLSToXML', { XLS: xlsFromXml })).toMatchObject({
+      kind: 'completed',
+      checkpoint: { outputs: { XML: '<rowset><row><a>1</a><b>x</b></row></rowset>' } },
+    });
+  });
 
   it('GetValuesFromJSON fails on malformed JSON, saying what is wrong', async () => {
     const outcome = await run('/Library/Utilities/JSON/GetValuesFromJSON', { JSON: '{"a": 1,,}', Path: '$.a' });
