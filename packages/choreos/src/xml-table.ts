@@ -1,5 +1,6 @@
 import { InvalidStepInputError } from './step-errors.ts';
 import { nodeText, selectXml, type XmlNode } from './xml-query.ts';
+import { XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY, xmlToOrderedNodes } from './xml-safety.ts';
 
 /**
  * Tables as the original Utilities write them in XML: `<rowset><row><Name>value</Name>…</row></rowset>`,
@@ -22,9 +23,77 @@ export interface Table {
  * with children of its own gives its XML.
  */
 export function tableFromXml(xml: string, path: string): Table {
-  const selected = selectXml(xml, path.trim() === '' ? DEFAULT_ROW_PATH : path);
+  const rowPath = path.trim() === '' ? DEFAULT_ROW_PATH : path.trim();
+  if (SIMPLE_PATH.test(rowPath)) {
+    const table = simpleTable(xml, rowPath.split('/').slice(1));
+    if (table !== undefined) return table;
+  }
+  const selected = selectXml(xml, rowPath);
   if (!Array.isArray(selected)) throw new InvalidStepInputError(`the path ${JSON.stringify(path)} selects a value, not rows`);
   return tableFromNodes(selected);
+}
+
+/** An absolute path of element names only, such as /rowset/row: no XPath engine needed to follow it. */
+const SIMPLE_PATH = /^(\/[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?)+$/;
+const ATTRIBUTES_KEY = ':@';
+type OrderedNode = Record<string, unknown>;
+
+/**
+ * The same table as tableFromNodes, read with the streaming parser rather than a DOM: the DOM
+ * parser takes some 20 µs an element (a regular expression compiled per end tag), so the 5 MiB of
+ * a long table would take longer than a conversion may. Undefined when a column holds elements of
+ * its own, whose XML the DOM path writes.
+ */
+function simpleTable(xml: string, steps: readonly string[]): Table | undefined {
+  let level: OrderedNode[] = xmlToOrderedNodes(xml);
+  let elements: OrderedNode[] = [];
+  for (const step of steps) {
+    elements = level.filter((node) => elementName(node) === step);
+    level = elements.flatMap((node) => node[step] as OrderedNode[]);
+  }
+  const columnIndex = new Map<string, number>();
+  const records: Map<string, string>[] = [];
+  for (const element of elements) {
+    const name = elementName(element) as string;
+    const record = new Map<string, string>();
+    const attributes = (element[ATTRIBUTES_KEY] ?? {}) as Record<string, string>;
+    for (const [key, value] of Object.entries(attributes)) {
+      const attribute = key.slice(XML_ATTRIBUTE_PREFIX.length);
+      if (!record.has(attribute)) record.set(attribute, String(value));
+    }
+    const children = element[name] as OrderedNode[];
+    for (const child of children) {
+      const childName = elementName(child);
+      if (childName === undefined || record.has(childName)) continue;
+      const text = textOnly(child[childName] as OrderedNode[]);
+      if (text === undefined) return undefined;
+      record.set(childName, text);
+    }
+    if (record.size === 0) {
+      const text = textOnly(children);
+      if (text === undefined) return undefined;
+      record.set(name, text);
+    }
+    for (const column of record.keys()) if (!columnIndex.has(column)) columnIndex.set(column, columnIndex.size);
+    records.push(record);
+  }
+  const columns = [...columnIndex.keys()];
+  return { columns, rows: records.map((record) => columns.map((column) => record.get(column) ?? '')) };
+}
+
+function elementName(node: OrderedNode): string | undefined {
+  for (const key of Object.keys(node)) if (key !== ATTRIBUTES_KEY && key !== XML_TEXT_KEY) return key;
+  return undefined;
+}
+
+/** The text of an element's children, or undefined when one of them is an element. */
+function textOnly(children: readonly OrderedNode[]): string | undefined {
+  let text = '';
+  for (const child of children) {
+    if (elementName(child) !== undefined) return undefined;
+    text += String(child[XML_TEXT_KEY] ?? '');
+  }
+  return text;
 }
 
 export function tableFromNodes(nodes: readonly XmlNode[]): Table {

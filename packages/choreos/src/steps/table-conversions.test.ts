@@ -62,6 +62,24 @@ describe('conversion.xml-to-table', () => {
     expect(await runStep('conversion.xml-to-table', { xml, path: '/catalog/book', format: 'tsv' })).toEqual({ text: 'id\ttitle\n1\t"Dune\tII"\n2\tEmma' });
   });
 
+  it('reads a simple path as the XPath engine does', async () => {
+    const xml =
+      '<?xml version="1.0"?>\n<rowset>\n  <row id="1">\n    <a> spaced &amp; &#233; </a>\n    <b><![CDATA[<raw>]]></b>\n    <a>second</a>\n  </row>\n  <row><c/></row>\n  <other/>\n</rowset>';
+    const simple = await runStep('conversion.xml-to-table', { xml, path: '/rowset/row', format: 'csv' });
+    expect(simple).toEqual({ text: 'id,a,b,c\n1," spaced & é ",<raw>,\n,,,' });
+    // "//" is not a simple path: the XPath engine reads it.
+    expect(await runStep('conversion.xml-to-table', { xml, path: '//rowset/row', format: 'csv' })).toEqual(simple);
+    const nested = '<rowset><row><a><b>1</b></a></row></rowset>';
+    expect(await runStep('conversion.xml-to-table', { xml: nested, format: 'csv' })).toEqual({ text: 'a\n<a><b>1</b></a>' });
+  });
+
+  it('converts a table of several megabytes within the limits', async () => {
+    const xml = `<rowset>${'<row><name>Zoë</name><qty>1</qty><note>n</note></row>'.repeat(80_000)}</rowset>`;
+    expect(xml.length).toBeGreaterThan(4_000_000);
+    const { text } = (await runStep('conversion.xml-to-table', { xml, format: 'csv' })) as { text: string };
+    expect(text.split('\n')).toHaveLength(80_001);
+  });
+
   it('gives nothing for no rows, and refuses a path that selects a value or is malformed', async () => {
     expect(await runStep('conversion.xml-to-table', { xml: '<rowset/>', format: 'csv' })).toEqual({ text: '' });
     await expect(runStep('conversion.xml-to-table', { xml: rowsetXml, path: 'count(//row)' })).rejects.toThrow(/selects a value, not rows/);
