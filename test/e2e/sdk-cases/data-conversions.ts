@@ -13,10 +13,10 @@ function workbook(rows: unknown[][], bookType: 'biff8' | 'xlsx'): string {
   return xlsx.write(book, { type: 'base64', bookType }) as string;
 }
 
-/** Checks that `base64` is an Excel 97-2003 workbook whose first sheet holds `expected`. */
+/** Checks that `base64` is an .xlsx workbook whose first sheet holds `expected`. */
 function expectXls(base64: string | undefined, expected: unknown[][]) {
   const bytes = Buffer.from(base64 ?? '', 'base64');
-  if (!bytes.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) throw new Error('XLS is not an Excel 97-2003 (compound file) workbook');
+  if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) throw new Error('XLS is not an .xlsx (zip) workbook');
   const book = xlsx.read(bytes, { type: 'buffer' });
   const sheet = book.Sheets[book.SheetNames[0] ?? ''];
   const cells = sheet === undefined ? [] : xlsx.utils.sheet_to_json(sheet, { header: 1, raw: true, defval: '' });

@@ -6,13 +6,13 @@ import { runStep } from './run-step-for-test.ts';
 const xlsx = createRequire(import.meta.url)('@e965/xlsx') as typeof Xlsx;
 
 /** Reads a workbook back independently of the conversion steps: its format and first sheet's cells. */
-function readBack(base64: string): { streams: string[]; cells: unknown[][] } {
+function readBack(base64: string): { parts: string[]; cells: unknown[][] } {
   const bytes = Buffer.from(base64, 'base64');
-  // An Excel 97-2003 file is a compound file whose "Workbook" stream holds the BIFF8 records.
-  const streams = xlsx.CFB.read(bytes, { type: 'buffer' }).FileIndex.map((entry: { name: string }) => entry.name);
+  // An .xlsx file is a zip whose xl/workbook.xml and xl/worksheets/ hold the workbook.
+  const parts = xlsx.CFB.read(bytes, { type: 'buffer' }).FullPaths;
   const book = xlsx.read(bytes, { type: 'buffer' });
   const sheet = book.Sheets[book.SheetNames[0] ?? ''];
-  return { streams, cells: sheet === undefined ? [] : xlsx.utils.sheet_to_json(sheet, { header: 1, raw: true }) };
+  return { parts, cells: sheet === undefined ? [] : xlsx.utils.sheet_to_json(sheet, { header: 1, raw: true }) };
 }
 
 function workbook(rows: unknown[][], bookType: 'xlsx' | 'biff8'): string {
@@ -89,11 +89,11 @@ describe('conversion.xml-to-table', () => {
 });
 
 describe('conversion.table-to-xls and conversion.xml-to-xls', () => {
-  it('write an Excel 97-2003 workbook, numbers as numbers, Unicode kept', async () => {
+  it('write an Excel workbook, numbers as numbers, Unicode kept', async () => {
     const { xls } = (await runStep('conversion.table-to-xls', { text: 'name,qty,code\nZürich 日本,12.5,007\n', format: 'csv' })) as { xls: string };
-    expect(Buffer.from(xls, 'base64').subarray(0, 4).toString('hex')).toBe('d0cf11e0');
-    const { streams, cells } = readBack(xls);
-    expect(streams).toContain('Workbook');
+    expect(Buffer.from(xls, 'base64').subarray(0, 4).toString('hex')).toBe('504b0304');
+    const { parts, cells } = readBack(xls);
+    expect(parts).toEqual(expect.arrayContaining(['Root Entry/xl/workbook.xml', 'Root Entry/xl/worksheets/sheet1.xml', 'Root Entry/[Content_Types].xml']));
     expect(cells).toEqual([
       ['name', 'qty', 'code'],
       ['Zürich 日本', 12.5, '007'],
@@ -109,9 +109,10 @@ describe('conversion.table-to-xls and conversion.xml-to-xls', () => {
     ]);
   });
 
-  it('refuse what Excel 97-2003 cannot hold, an empty CSV, and a VaultFile', async () => {
-    const wide = `${Array.from({ length: 300 }, (_, index) => `c${index}`).join(',')}\n`;
-    await expect(runStep('conversion.table-to-xls', { text: wide })).rejects.toThrow(/at most 256 columns, not 300/);
+  it('refuse what Excel cannot hold, an empty CSV, and a VaultFile', async () => {
+    const wide = `${Array.from({ length: 16_385 }, (_, index) => `c${index}`).join(',')}\n`;
+    await expect(runStep('conversion.table-to-xls', { text: wide })).rejects.toThrow(/at most 16384 columns, not 16385/);
+    await expect(runStep('conversion.table-to-xls', { text: `a,"${'x'.repeat(40_000)}"` })).rejects.toThrow(/at most 32767 characters/);
     await expect(runStep('conversion.table-to-xls', { text: ' ' })).rejects.toThrow(/CSV is required/);
     await expect(runStep('conversion.table-to-xls', { text: 'a', vaultFile: 'files/a.csv' })).rejects.toThrow(/VaultFile is not supported/);
   });
@@ -124,6 +125,19 @@ describe('conversion.xls-to-csv and conversion.xls-to-xml', () => {
     expect(await runStep('conversion.xls-to-xml', { xls })).toEqual({
       xml: '<rowset><row><name>Ann, Jr.</name><qty>3</qty><note>é "quoted"</note></row><row><name>Bob</name><qty>4.25</qty><note>TRUE</note></row></rowset>',
     });
+  });
+
+  it('reads a large Excel 97-2003 workbook', async () => {
+    const rows = [['id', 'name'], ...Array.from({ length: 5000 }, (_, index) => [index, `Zoë ${index}`])];
+    const { csv } = (await runStep('conversion.xls-to-csv', { xls: workbook(rows, 'biff8') })) as { csv: string };
+    expect(csv.split('\n')).toHaveLength(5001);
+    expect(csv.endsWith('\n4999,Zoë 4999')).toBe(true);
+  });
+
+  it('round-trips a table of tens of thousands of rows within the limits', async () => {
+    const csv = ['id,name,amount', ...Array.from({ length: 30_000 }, (_, index) => `${index},Zoë ${index},${index}.5`)].join('\n');
+    const { xls } = (await runStep('conversion.table-to-xls', { text: csv })) as { xls: string };
+    expect(await runStep('conversion.xls-to-csv', { xls })).toEqual({ csv });
   });
 
   it('reads back what table-to-xls wrote', async () => {

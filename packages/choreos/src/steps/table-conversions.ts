@@ -55,7 +55,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
       kind: 'conversion.table-to-xls',
       instant: true,
       description:
-        'Writes the CSV or TSV (`format`) text `text` as an Excel 97-2003 workbook (one sheet, Sheet1; numbers as numbers), Base64-encoded. Result: `{ xls }`.',
+        'Writes the CSV or TSV (`format`) text `text` as an Excel workbook (.xlsx, one sheet, Sheet1; numbers as numbers), Base64-encoded. Result: `{ xls }`.',
       argsSchema: z.strictObject({ text, format: tableFormat, vaultFile }),
       example: { text: '{{inputs.CSV}}', format: 'csv' },
       run: async (args, context) => ({
@@ -70,7 +70,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
       kind: 'conversion.xml-to-xls',
       instant: true,
       description:
-        'Writes the rows that `path` (default /rowset/row) selects in `xml` as an Excel 97-2003 workbook: a header row of the column names, then the rows. Base64-encoded. Result: `{ xls }`.',
+        'Writes the rows that `path` (default /rowset/row) selects in `xml` as an Excel workbook (.xlsx): a header row of the column names, then the rows. Base64-encoded. Result: `{ xls }`.',
       argsSchema: z.strictObject({ xml: text, path: rowPath }),
       example: { xml: '{{inputs.XML}}' },
       run: async (args, context) => ({ xls: await sandbox.runData('xml-to-xls', { xml: args.xml, path: args.path }, context.signal) }),

@@ -14,8 +14,8 @@ const feedJson = {
     '@version': '2.0',
   },
 };
-/** Base64 of an Excel 97-2003 compound file, whatever its content. */
-const xlsBase64 = expect.stringMatching(/^0M8R4KGxGuE[A-Za-z0-9+/]+=*$/);
+/** Base64 of a zip (an .xlsx workbook), whatever its content. */
+const xlsBase64 = expect.stringMatching(/^UEsDB[A-Za-z0-9+/]+=*$/);
 
 export function dataConversionCases({ base }: CatalogueCaseContext): CatalogueCase[] {
   return [
