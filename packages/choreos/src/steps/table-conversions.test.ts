@@ -109,6 +109,19 @@ describe('conversion.table-to-xls and conversion.xml-to-xls', () => {
     ]);
   });
 
+  it('refuse malformed CSV and XML clearly, and write an empty sheet for XML without rows', async () => {
+    await expect(runStep('conversion.table-to-xls', { text: 'a,b\n"open' })).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/^CSV is not valid: /),
+    });
+    await expect(runStep('conversion.xml-to-xls', { xml: '<rowset><row>' })).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/^XML is not valid: /),
+    });
+    const { xls } = (await runStep('conversion.xml-to-xls', { xml: '<rowset/>' })) as { xls: string };
+    expect(readBack(xls).cells).toEqual([]);
+  });
+
   it('refuse what Excel cannot hold, an empty CSV, and a VaultFile', async () => {
     const wide = `${Array.from({ length: 16_385 }, (_, index) => `c${index}`).join(',')}\n`;
     await expect(runStep('conversion.table-to-xls', { text: wide })).rejects.toThrow(/at most 16384 columns, not 16385/);
@@ -156,6 +169,13 @@ describe('conversion.xls-to-csv and conversion.xls-to-xml', () => {
     [Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(100, 1)]).toString('base64'), /XLS is not a workbook that can be read/],
   ])('refuses %#: a clear error, never a crash', async (xls, message) => {
     await expect(runStep('conversion.xls-to-csv', { xls })).rejects.toMatchObject({ retryable: false, message: expect.stringMatching(message) });
+    await expect(runStep('conversion.xls-to-xml', { xls })).rejects.toMatchObject({ retryable: false, message: expect.stringMatching(message) });
+  });
+
+  it('reads an empty workbook as nothing', async () => {
+    const xls = workbook([], 'xlsx');
+    expect(await runStep('conversion.xls-to-csv', { xls })).toEqual({ csv: '' });
+    expect(await runStep('conversion.xls-to-xml', { xls })).toEqual({ xml: '<rowset></rowset>' });
   });
 });
 
@@ -178,7 +198,14 @@ describe('conversion.feed-to-json', () => {
     expect(await runStep('conversion.feed-to-json', { xml: old })).toEqual({ json: '{"rss":{"channel":{"title":"Old"},"@version":"0.91"}}' });
   });
 
+  it('converts a feed of thousands of items', async () => {
+    const xml = `<rss version="2.0"><channel><title>Big</title>${'<item><title>Zoë &amp; co</title><link>https://example.com/</link></item>'.repeat(20_000)}</channel></rss>`;
+    const { json } = (await runStep('conversion.feed-to-json', { xml, status: '200' })) as { json: string };
+    expect(JSON.parse(json).rss.channel.item).toHaveLength(20_000);
+  });
+
   it.each([
+    ['', '200', /XML is empty/],
     ['<html><body>hi</body></html>', '200', /not an RSS or Atom feed \(its root element is <html>\)/],
     ['<rss><channel>', '200', /XML is not valid/],
     ['<!DOCTYPE rss [<!ENTITY x "y">]><rss/>', '200', /DOCTYPE/],

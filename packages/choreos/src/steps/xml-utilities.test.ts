@@ -62,6 +62,18 @@ describe('xml.xpath-query', () => {
     expect(await runStep('xml.xpath-query', { xml: catalog, xpath, mode, format })).toEqual({ result, count });
   });
 
+  it('queries a megabyte document, and refuses an empty one', async () => {
+    const big = `<r>${'<v n="ü">Zoë</v>'.repeat(20_000)}</r>`;
+    expect(await runStep('xml.xpath-query', { xml: big, xpath: '/r/v[last()]/@n', mode: '', format: '' })).toEqual({ result: 'ü', count: 1 });
+    const { result, count } = (await runStep('xml.xpath-query', { xml: big, xpath: '/r/v', mode: 'recursive', format: 'csv' })) as {
+      result: string;
+      count: number;
+    };
+    expect(count).toBe(20_000);
+    expect(result.split('\n')).toHaveLength(20_000);
+    await expect(runStep('xml.xpath-query', { xml: ' ', xpath: '/a', mode: '', format: '' })).rejects.toThrow(/XML is empty/);
+  });
+
   it('reports malformed XPath and XML clearly', async () => {
     await expect(runStep('xml.xpath-query', { xml: catalog, xpath: '/catalog/[', mode: '', format: '' })).rejects.toThrow(/XPath "\/catalog\/\[" is not valid/);
     await expect(runStep('xml.xpath-query', { xml: '<a>', xpath: '/a', mode: '', format: '' })).rejects.toThrow(/XML is not valid/);
