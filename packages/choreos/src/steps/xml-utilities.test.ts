@@ -62,6 +62,14 @@ describe('xml.xpath-query', () => {
     expect(await runStep('xml.xpath-query', { xml: catalog, xpath, mode, format })).toEqual({ result, count });
   });
 
+  it('returns matches in document order: an element, its attributes, then its children', async () => {
+    const xml = '<a x="1"><b y="2"><c>3</c></b><d>4</d></a>';
+    expect(await runStep('xml.xpath-query', { xml, xpath: '//d | //@* | //c', mode: 'recursive', format: 'json' })).toEqual({
+      result: '["1","2","3","4"]',
+      count: 4,
+    });
+  });
+
   it('queries a megabyte document, and refuses an empty one', async () => {
     const big = `<r>${'<v n="ü">Zoë</v>'.repeat(20_000)}</r>`;
     expect(await runStep('xml.xpath-query', { xml: big, xpath: '/r/v[last()]/@n', mode: '', format: '' })).toEqual({ result: 'ü', count: 1 });
