@@ -12,12 +12,12 @@ interface ScriptFile {
 }
 
 const SCRIPTS = {
-  createExecution: { file: 'create-execution.lua', keys: 7 },
-  claimExecution: { file: 'claim-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  createExecution: { file: 'accept-execution.lua', keys: 7 },
+  claimExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
-  finishExecution: { file: 'finish-execution.lua', keys: 6 },
+  finishExecution: { file: 'end-execution.lua', keys: 6 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
-  releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  releaseExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;
