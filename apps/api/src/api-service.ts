@@ -93,7 +93,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
         defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
         quotaRetryAfterSeconds: 5,
-        createTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        acceptTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
       },
     }),
     metrics.executions,

@@ -65,7 +65,7 @@ describe('Idempotency-Key on runs', () => {
     it('answers with the run as it is now: 200 with outputs to a synchronous retry once it has ended', async () => {
       const key = uniqueKey();
       const { id } = await (await run(key, { mode: 'async' })).json();
-      await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
+      await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
 
       const sync = await run(key);
       expect(sync.status).toBe(200);
@@ -88,7 +88,7 @@ describe('Idempotency-Key on runs', () => {
       const waiting = run(key);
       await replayRead;
       onRead = undefined;
-      await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
+      await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
       const answer = await waiting;
       expect(answer.status).toBe(200);
       expect(await answer.json()).toMatchObject({ execution: { id, status: 'SUCCESS' }, output: { Base64EncodedText: 'eA==' } });

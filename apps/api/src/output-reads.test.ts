@@ -43,7 +43,7 @@ describe('reads of outputs', () => {
     });
     const { id } = await run.json();
     const output = 'y'.repeat(2 * 1024 * 1024);
-    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: output } });
+    await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: output } });
 
     const reads = await Promise.all(Array.from({ length: 12 }, () => t.call('GET', `/choreo-executions/${id}?view=outputs`, t.credentials.alice)));
     for (const read of reads) {

@@ -16,9 +16,9 @@ export async function endFailedExecution(
   record: ExecutionRecord,
 ): Promise<boolean> {
   if (record.status !== 'RUNNING') return false;
-  const result = await deps.executions.finish(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
-  if (result.applied && result.status) {
+  const result = await deps.executions.end(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
+  if (result.outcome === 'ended') {
     deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
   }
-  return result.applied;
+  return result.outcome === 'ended';
 }

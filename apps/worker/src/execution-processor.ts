@@ -7,7 +7,7 @@ import {
   type DefinitionStore,
   type ExecutionRecord,
   type ExecutionStore,
-  type FinishResult,
+  type EndResult,
   type NewExecution,
   type TerminalStatus,
 } from '@ces/store';
@@ -40,19 +40,19 @@ type Requeueing = Pick<ProcessingContext, 'handBack' | 'requeue'>;
 /**
  * - `ended`: the execution reached a terminal status here (an instant run: its end was sent, and
  *   is settled in the background, see endsSettled);
- * - `skipped`: nothing to do (already ended, or ended by someone else meanwhile);
+ * - `not-running`: nothing to do, it had ended (or ended elsewhere meanwhile, terminated say);
  * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
  * - `deferred`: not taken, its account has its maximum executing; it waits in the queue again;
  * - `superseded`: another worker took the execution over (this worker lost its job lock, as
  *   after a long Redis outage), or may take it (the lock was not renewed in time); this run
  *   stopped without touching the execution or its job.
  */
-export type ProcessResult = 'ended' | 'skipped' | 'handed-back' | 'deferred' | 'superseded';
+export type ProcessResult = 'ended' | 'not-running' | 'handed-back' | 'deferred' | 'superseded';
 
 export interface ExecutionProcessor {
   process(context: ProcessingContext): Promise<ProcessResult>;
   /** Termination was requested: a wait in progress stops now, other steps run to their end. */
-  cancel(executionId: string): void;
+  terminationRequested(executionId: string): void;
   /** Stops every run at its next step boundary and hands it back. */
   beginShutdown(): void;
   /** Past the grace period: interrupts even waits, so runs are handed back at once. */
@@ -68,11 +68,6 @@ export interface ExecutionProcessor {
 interface ActiveRun {
   controller: AbortController;
   stop?: StopReason;
-  /**
-   * Set when the store refused a checkpoint (the execution is no longer this run's to write), or
-   * when the job's lock may have lapsed before a step (`lock-lost`: another worker may take it).
-   */
-  detached?: 'gone' | 'superseded' | 'lock-lost';
   /** Settles when this run's `process` call is over. */
   done: Promise<void>;
 }
@@ -80,10 +75,10 @@ interface ActiveRun {
 /** setTimeout's longest delay; a later deadline is still caught by the check between steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const STATUS_FOR_STOP: Record<Exclude<StopReason, 'shutdown'>, TerminalStatus> = {
-  cancelled: 'TERMINATED_MANUALLY',
+const STATUS_FOR_STOP = {
+  'termination-requested': 'TERMINATED_MANUALLY',
   'time-limit': 'TERMINATED_LIMIT',
-};
+} as const satisfies Partial<Record<StopReason, TerminalStatus>>;
 
 export function createExecutionProcessor(deps: {
   executions: ExecutionStore;
@@ -126,9 +121,9 @@ export function createExecutionProcessor(deps: {
   }
 
   /** Counts and logs an end the store applied; tells whether another take had it instead. */
-  function recordEnd(record: ExecutionRecord, result: FinishResult): 'ended' | 'superseded' {
-    if (result.superseded) return 'superseded';
-    if (result.applied && result.status) {
+  function recordEnd(record: ExecutionRecord, result: EndResult): 'ended' | 'superseded' {
+    if (result.outcome === 'superseded') return 'superseded';
+    if (result.outcome === 'ended') {
       deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
       writeLine(
         'info',
@@ -147,8 +142,8 @@ export function createExecutionProcessor(deps: {
    * resumed the usual way. Were that to fail too, the reconciler queues it (a RUNNING execution
    * without a job).
    */
-  function settleUnawaited(record: ExecutionRecord, finishing: Promise<FinishResult>, queueing: Requeueing) {
-    const settled = finishing
+  function settleUnawaited(record: ExecutionRecord, ending: Promise<EndResult>, queueing: Requeueing) {
+    const settled = ending
       .then(
         async (result) => {
           if (recordEnd(record, result) !== 'superseded') return;
@@ -188,7 +183,7 @@ export function createExecutionProcessor(deps: {
         }
       }
     }
-    const finishing = executions.finish(record.id, {
+    const ending = executions.end(record.id, {
       status: finalStatus,
       outputs: finalOutputs,
       account: record.account,
@@ -197,10 +192,10 @@ export function createExecutionProcessor(deps: {
       ...(finalError !== undefined ? { error: finalError } : {}),
     });
     if (lease === undefined) {
-      settleUnawaited(record, finishing, queueing);
+      settleUnawaited(record, ending, queueing);
       return 'ended';
     }
-    return recordEnd(record, await finishing);
+    return recordEnd(record, await ending);
   }
 
   async function execute(
@@ -243,24 +238,17 @@ export function createExecutionProcessor(deps: {
             // An instant run is over sooner than a hand-back would be.
             if (shuttingDown && lease !== undefined) return 'shutdown';
             if (Date.now() >= record.deadline) return 'time-limit';
-            if (lease !== undefined && deps.holdsJobLock && !deps.holdsJobLock(executionId)) {
-              run.detached = 'lock-lost';
-              return 'shutdown';
-            }
+            if (lease !== undefined && deps.holdsJobLock && !deps.holdsJobLock(executionId)) return 'lock-lost';
             return undefined;
           },
           afterStep: async (checkpoint) => {
-            // After the last step the run ends next, and finish records the step reached and the
+            // After the last step the run ends next, and the end records the step reached and the
             // outputs in the same atomic operation: a checkpoint here would only add a round trip.
             // An instant run has no lease to checkpoint under, and would simply run again.
             if (checkpoint.nextStep >= definition.steps.length || lease === undefined) return run.stop;
             const result = await executions.checkpoint(executionId, checkpoint, lease);
-            if (result === 'cancel') run.stop = 'cancelled';
-            if (result === 'gone' || result === 'superseded') {
-              run.detached = result;
-              // Any reason stops the engine; `detached` decides what happens next.
-              return 'shutdown';
-            }
+            if (result === 'termination-requested') run.stop = 'termination-requested';
+            if (result === 'not-running' || result === 'superseded') return result;
             return run.stop;
           },
         },
@@ -272,48 +260,51 @@ export function createExecutionProcessor(deps: {
       if (active.get(executionId) === run) active.delete(executionId);
     }
 
-    if (run.detached === 'gone') {
-      log().info('execution ended elsewhere; stopped');
-      return 'skipped';
-    }
-    if (run.detached === 'superseded') {
-      log().warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
-      return 'superseded';
-    }
-    if (run.detached === 'lock-lost') {
-      // Left as it is: the job goes back to the queue once its lock has lapsed, and whoever takes
-      // it resumes from the checkpoint, the step not started here.
-      log().warn({ nextStep: outcome.checkpoint.nextStep }, 'job lock not renewed in time; stopped before the next step');
-      return 'superseded';
-    }
     switch (outcome.kind) {
       case 'completed':
         return end(record, lease, queueing, 'SUCCESS', outcome.checkpoint);
       case 'failed':
         return end(record, lease, queueing, 'ERROR', outcome.checkpoint, outcome.error);
       case 'stopped':
-        if (outcome.reason === 'shutdown') {
-          // The checkpoint is already stored after every completed step; the next worker resumes
-          // there. An instant run holds nothing to release.
-          if (lease !== undefined && !(await executions.release(executionId, lease))) {
-            const current = await executions.get(executionId);
-            log().info({ status: current?.status }, 'execution ended or was taken over while stopping; not handed back');
-            return current?.status === 'RUNNING' ? 'superseded' : 'skipped';
+        switch (outcome.reason) {
+          case 'termination-requested':
+          case 'time-limit':
+            return end(record, lease, queueing, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
+          case 'not-running':
+            log().info('execution ended elsewhere; stopped');
+            return 'not-running';
+          case 'superseded':
+            log().warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
+            return 'superseded';
+          case 'lock-lost':
+            // Left as it is: the job goes back to the queue once its lock has lapsed, and whoever
+            // takes it resumes from the checkpoint, the step not started here.
+            log().warn({ nextStep: outcome.checkpoint.nextStep }, 'job lock not renewed in time; stopped before the next step');
+            return 'superseded';
+          case 'shutdown': {
+            // The checkpoint is already stored after every completed step; the next worker resumes
+            // there. An instant run holds nothing to hand back.
+            if (lease !== undefined) {
+              const handedBack = await executions.handBack(executionId, lease);
+              if (handedBack !== 'handed-back') {
+                log().info({ outcome: handedBack }, 'execution ended or was taken over while stopping; not handed back');
+                return handedBack;
+              }
+            }
+            await queueing.handBack();
+            log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
+            return 'handed-back';
           }
-          await queueing.handBack();
-          log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
-          return 'handed-back';
         }
-        return end(record, lease, queueing, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
     }
   }
 
-  /** Runs a take (or an instant run) as one of the active runs, so that it can be cancelled. */
+  /** Runs a take (or an instant run) as one of the active runs, so that its termination can be requested. */
   async function track(record: ExecutionRecord, definition: ChoreoDefinition, lease: string | undefined, queueing: Requeueing) {
     const executionId = record.id;
     let settle = () => {};
     const run: ActiveRun = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) };
-    if (record.cancelRequested) run.stop = 'cancelled';
+    if (record.terminationRequested) run.stop = 'termination-requested';
     active.set(executionId, run);
     try {
       const result = await execute(record, definition, run, lease, queueing);
@@ -331,7 +322,7 @@ export function createExecutionProcessor(deps: {
 
   /**
    * An instant Choreo runs from the execution as accepted, without a take: its record is read and
-   * written once, by the finish, which applies only if no worker has taken the execution since it
+   * written once, by the end, which applies only if no worker has taken the execution since it
    * was accepted. A run that ended meanwhile (terminated, say) is simply not recorded, which is
    * harmless because instant steps change nothing outside the run. Undefined: run it the usual way.
    */
@@ -352,20 +343,20 @@ export function createExecutionProcessor(deps: {
       // lock) must not be mistaken for its earlier self.
       takes += 1;
       const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
-      const claim = await executions.claim(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0 });
-      if (claim.outcome === 'deferred') {
-        const until = Date.now() + deferralDelayMs(claim.deferrals, claim.waiting);
+      const take = await executions.take(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0 });
+      if (take.outcome === 'deferred') {
+        const until = Date.now() + deferralDelayMs(take.deferrals, take.waiting);
         // Never past its deadline, where it ends at its next take and frees its place in the quota.
-        await context.defer(claim.deadline > 0 ? Math.min(until, claim.deadline) : until);
+        await context.defer(take.deadline > 0 ? Math.min(until, take.deadline) : until);
         // A DELETE that came while this worker held the job set the flag but could not take the job
         // out of the queue (BullMQ refuses while it is held): the run, terminated for its caller,
         // must not wait minutes for its next take, where it ends.
-        if (await executions.cancelRequested(executionId)) await context.undefer().catch(() => {});
+        if (await executions.terminationRequested(executionId)) await context.undefer().catch(() => {});
         deps.onDeferred?.();
         return 'deferred';
       }
-      if (claim.outcome !== 'taken') return 'skipped';
-      const record = claim.record;
+      if (take.outcome !== 'taken') return 'not-running';
+      const record = take.record;
       const definition = await definitionFor(record.definitionDigest);
       if (!definition) {
         return end(record, lease, context, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
@@ -373,11 +364,11 @@ export function createExecutionProcessor(deps: {
       return track(record, definition, lease, context);
     },
 
-    cancel(executionId) {
+    terminationRequested(executionId) {
       const run = active.get(executionId);
       if (!run) return;
-      run.stop = 'cancelled';
-      run.controller.abort('cancelled');
+      run.stop = 'termination-requested';
+      run.controller.abort('termination-requested');
     },
 
     beginShutdown() {

@@ -34,7 +34,7 @@ describe('reconciler', () => {
   async function running(ageMs: number, at = Date.now()): Promise<string> {
     counter += 1;
     const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: at - ageMs });
-    expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await executions().accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
 
@@ -46,7 +46,7 @@ describe('reconciler', () => {
 
   /** Ends what a test left RUNNING and empties the queue, so that the next test's passes see only its own. */
   async function endAll(ids: string[]) {
-    for (const id of ids) await executions().finish(id, { status: 'SUCCESS' });
+    for (const id of ids) await executions().end(id, { status: 'SUCCESS' });
     await queue.obliterate({ force: true });
     await redis.del(keys.reconcilerCursor());
   }

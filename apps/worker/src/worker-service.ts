@@ -88,7 +88,7 @@ export async function startWorkerService(
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['cancellations'] });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
@@ -140,7 +140,7 @@ export async function startWorkerService(
           }),
         );
   if (health) log.info({ port: health.port }, 'worker health server listening');
-  const unsubscribeCancel = events.onCancelRequested((id) => processor.cancel(id));
+  const unsubscribeTerminations = events.onTerminationRequested((id) => processor.terminationRequested(id));
 
   let processed = 0;
   let failed = 0;
@@ -207,7 +207,7 @@ export async function startWorkerService(
       executions
         .get(job.data.executionId)
         .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
-        .catch((finishError: unknown) => log.error({ err: finishError }, 'could not record the failed execution'));
+        .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
     }
   });
 
@@ -256,7 +256,7 @@ export async function startWorkerService(
         await worker.close();
         clearTimeout(interrupt);
         await processor.endsSettled();
-        unsubscribeCancel();
+        unsubscribeTerminations();
         await heartbeat.stop();
         await events.close();
         await queue.close();

@@ -5,19 +5,18 @@ export {
   type ExecutionRecord,
   type ExecutionSummary,
   type NewExecution,
-  type OutputFilter,
   type RunningExecution,
 } from './execution-record.ts';
 export {
   createExecutionStore,
-  type Checkpoint,
+  type AcceptResult,
   type CheckpointResult,
-  type ClaimResult,
-  type CreateResult,
+  type EndRequest,
+  type EndResult,
   type ExecutionStore,
-  type FinishRequest,
-  type FinishResult,
+  type HandBackResult,
   type TakeRequest,
+  type TakeResult,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEventKind, type ExecutionEvents } from './execution-events.ts';

@@ -14,7 +14,7 @@ export interface KeySpace {
   accountRunning(account: string): string;
   /**
    * Hash: execution id → what the list of one account's RUNNING executions shows of it, as
-   * `starttime host worker cancel choreo` joined by tabs: written by every script that creates,
+   * `starttime host worker cancel choreo` joined by tabs: written by every script that accepts,
    * takes, hands back, flags or ends an execution, so that a list is one read, not one per run.
    */
   accountRunningRows(account: string): string;
@@ -60,7 +60,7 @@ export interface KeySpace {
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
-  cancelRequestedChannel(): string;
+  terminationRequestedChannel(): string;
   /**
    * Pub/sub channel: `<credential hash key>\n<name>`, published in the same transaction as every
    * change to a user, application or operator, so that API processes drop the credential records
@@ -92,7 +92,7 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
-    cancelRequestedChannel: () => `${prefix}:events:cancel-requested`,
+    terminationRequestedChannel: () => `${prefix}:events:cancel-requested`,
     credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
   };
 }

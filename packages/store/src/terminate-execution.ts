@@ -28,7 +28,7 @@ export async function terminateExecution(deps: { executions: ExecutionStore; que
   if (status !== 'RUNNING') return { kind: 'already-ended', status };
   const removed = await deps.queue.remove(id);
   if (removed === 1) {
-    await deps.executions.finish(id, { status: 'TERMINATED_MANUALLY' });
+    await deps.executions.end(id, { status: 'TERMINATED_MANUALLY' });
     return { kind: 'ended' };
   }
   return { kind: 'requested' };

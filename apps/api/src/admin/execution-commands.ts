@@ -15,7 +15,7 @@ function view(record: RunningExecution) {
     // '' while it waits in the queue.
     host: record.host,
     worker: record.workerId,
-    terminationRequested: record.cancelRequested,
+    terminationRequested: record.terminationRequested,
   };
 }
 

@@ -21,9 +21,9 @@ export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetric
 export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMetrics): ExecutionStore {
   return {
     ...executions,
-    async finish(id, request) {
-      const result = await executions.finish(id, request);
-      if (result.applied && result.status) {
+    async end(id, request) {
+      const result = await executions.end(id, request);
+      if (result.outcome === 'ended') {
         const record = await executions.summary(id, { withOutputs: false }).catch(() => undefined);
         if (record) {
           metrics.ended({ choreo: record.choreo, status: result.status, durationMs: (record.endtime ?? Date.now()) - record.starttime });

@@ -4,7 +4,7 @@ import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
-  type CreateResult,
+  type AcceptResult,
   type DefinitionStore,
   type EndWatch,
   type ExecutionEvents,
@@ -29,7 +29,7 @@ export interface RunLauncherConfig {
   /** Seconds a client should wait before retrying a refused run. */
   quotaRetryAfterSeconds: number;
   /** Longest wait for Redis to record a run given with an Idempotency-Key (none without). */
-  createTimeoutMs?: number;
+  acceptTimeoutMs?: number;
 }
 
 export interface RunLauncherDeps {
@@ -67,8 +67,8 @@ export function newExecutionId(): string {
   return randomUUID().replaceAll('-', '');
 }
 
-function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
-  if (created.outcome === 'larger-than-budget') {
+function refusal(refused: AcceptResult, config: RunLauncherConfig): ApiError {
+  if (refused.outcome === 'larger-than-budget') {
     return new ApiError(
       'PAYLOAD_TOO_LARGE',
       `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`,
@@ -77,9 +77,9 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
       },
     );
   }
-  if (created.outcome === 'budget-exceeded') {
+  if (refused.outcome === 'budget-exceeded') {
     return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
-      headers: { 'Retry-After': String(created.retryAfterSeconds) },
+      headers: { 'Retry-After': String(refused.retryAfterSeconds) },
       limit: 'stored-bytes',
     });
   }
@@ -144,18 +144,18 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
    * Waits for Redis to record a run. Without an Idempotency-Key it waits as long as that takes: the
    * record may still be written after any timeout, and "retry" would start the run twice. With one,
    * a retry is answered with this run, so a Redis that stalls is answered 503 after
-   * `createTimeoutMs`, as other requests are.
+   * `acceptTimeoutMs`, as other requests are.
    */
-  async function waitForCreation(id: string, creating: Promise<CreateResult>, retrySafe: boolean): Promise<CreateResult> {
-    if (!retrySafe || config.createTimeoutMs === undefined) return creating;
-    creating.catch(() => {});
+  async function waitForAcceptance(id: string, accepting: Promise<AcceptResult>, retrySafe: boolean): Promise<AcceptResult> {
+    if (!retrySafe || config.acceptTimeoutMs === undefined) return accepting;
+    accepting.catch(() => {});
     try {
-      return await withTimeout(creating, config.createTimeoutMs);
+      return await withTimeout(accepting, config.acceptTimeoutMs);
     } catch (error) {
       if (!(error instanceof TimeoutError)) throw error;
       deps.logger?.warn({ executionId: id }, 'Redis did not record a run with an Idempotency-Key in time; answered 503, and the run may still start');
-      void creating.then(
-        (created) => deps.logger?.warn({ executionId: id, outcome: created.outcome }, 'Redis answered late for a run answered 503 (created: it runs)'),
+      void accepting.then(
+        (result) => deps.logger?.warn({ executionId: id, outcome: result.outcome }, 'Redis answered late for a run answered 503 (accepted: it runs)'),
         () => {},
       );
       throw new ApiError('SERVICE_UNAVAILABLE', undefined, { headers: { 'Retry-After': '2' } });
@@ -213,33 +213,33 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const creating = executions
-          .create(accepted, {
+        const accepting = executions
+          .accept(accepted, {
             maxRunningPerAccount: config.maxRunningPerAccount,
             maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
             notifyEnd: options.wait,
             ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
           })
-          .then(async (created) => {
+          .then(async (result) => {
             // The job was sent along with a record that was not written; it would find nothing to
             // run. Taken out even when the caller was answered before Redis was.
-            if (created.outcome !== 'created' && created.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
-            return created;
+            if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
+            return result;
           });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const created = await waitForCreation(id, creating, options.idempotencyKey !== undefined);
-        if (created.outcome !== 'created' && created.outcome !== 'exists') {
-          if (created.outcome !== 'replay') throw refusal(created, config);
-          if (!created.sameRequest) {
+        const acceptance = await waitForAcceptance(id, accepting, options.idempotencyKey !== undefined);
+        if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
+          if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
+          if (!acceptance.sameRequest) {
             throw new ApiError(
               'CONFLICT',
               'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.',
             );
           }
-          replayOf = created.executionId;
+          replayOf = acceptance.executionId;
         }
-        if (created.outcome === 'exists') throw new Error('execution id collision');
+        if (acceptance.outcome === 'exists') throw new Error('execution id collision');
       } catch (error) {
         ending?.cancel();
         throw error;

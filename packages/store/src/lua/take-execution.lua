@@ -1,20 +1,24 @@
 --[[
   A worker takes an execution: records its host, its worker id and a lease (a token unique to
   this take) when the execution is still RUNNING, and returns the whole record either way, so
-  the worker can skip a finished one. The lease fences off any earlier holder: its checkpoints
-  and its finish no longer apply once another take has happened.
+  the worker can skip an ended one. The lease fences off any earlier holder: its checkpoints,
+  its end and its hand-back no longer apply once another take has happened.
 
   With a limit on the executions one account may have executing at once, the take also enters the
-  execution in its account's executing set, or is refused while that set is full, so that one
-  account's backlog cannot hold every worker. The set is checked before it refuses: a member whose
+  execution in its account's executing set, or defers it while that set is full, so that one
+  account's backlog cannot hold every worker. The set is checked before it defers: a member whose
   record has ended, been handed back (no lease) or gone no longer counts and is taken out, so an
   end missed by a crash or a deleted record cannot hold a place for ever. Sixteen members at random
-  are checked, not all: a large limit must not make every refusal read as many records, and
-  members left behind are rare, so those refusals that follow find them soon enough. A run already in the set
-  (taken again after its worker died), a run whose termination was requested and a run past its
-  deadline are taken all the same: each ends, or goes on, at once. The names of the set and of the
-  members' records are the prefixes given, with the account or the id appended: keys of the same
-  prefix, so in the same Cluster slot, though not among KEYS.
+  are checked, not all: a large limit must not make every deferral read as many records, and
+  members left behind are rare, so those deferrals that follow find them soon enough. A run already
+  in the set (taken again after its worker died), a run whose termination was requested and a run
+  past its deadline are taken all the same: each ends, or goes on, at once. The names of the set and
+  of the members' records are the prefixes given, with the account or the id appended: keys of the
+  same prefix, so in the same Cluster slot, though not among KEYS.
+
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status id account cancel deadline
+  starttime choreo`, and `status lease` of the executing set's members; writes `host worker lease`,
+  or `deferrals` when deferred.
 
   KEYS[1] execution hash
 
@@ -28,11 +32,13 @@
   ARGV[8] name of an account's running set, less the account
   ARGV[9] name of an account's list rows of RUNNING executions, less the account
 
-  Returns the record as a flat field/value list (strings), or an empty list when it does not exist;
-  or, when the take is refused for the limit, three integers: the number of times this execution
-  has been refused so far (1 the first time), kept in the record's `deferrals` field; how many of
-  the account's RUNNING executions are not taken (queued or refused, this one among them); and the
-  execution's deadline (epoch milliseconds, 0 when it has none).
+  Returns (ScriptReply in script-replies.ts)
+   the record as a flat field/value list (strings), taken when its status is RUNNING, ended
+   otherwise; an empty list when it does not exist
+   {Deferred (-7), deferrals, waiting, deadline}  not taken for the limit: the number of times this
+   execution has been deferred so far (1 the first time); how many of the account's RUNNING
+   executions are not taken (queued or deferred, this one among them); the execution's deadline
+   (epoch milliseconds, 0 when it has none)
 ]]
 -- listRow: list-row.lua, set before this script (scripts.ts).
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo')
@@ -51,7 +57,7 @@ if state[1] == 'RUNNING' then
         end
         local taken = redis.call('SCARD', executing)
         if taken >= limit then
-          return { redis.call('HINCRBY', KEYS[1], 'deferrals', 1), redis.call('SCARD', ARGV[8] .. state[3]) - taken, tonumber(state[5] or '0') }
+          return { -7, redis.call('HINCRBY', KEYS[1], 'deferrals', 1), redis.call('SCARD', ARGV[8] .. state[3]) - taken, tonumber(state[5] or '0') }
         end
       end
       redis.call('SADD', executing, state[2])
