@@ -1,0 +1,60 @@
+import { applyOutputFilters, type Sandbox } from '@ces/choreos';
+import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
+import type { EndRequest, EndResult, ExecutionRecord, TerminalStatus } from '@ces/store';
+import type { ExecutionEndListener } from './end-failed-execution.ts';
+
+/**
+ * What an end records of a run that reached `status`: its outputs through the execution's output
+ * filters. A filter that fails turns a SUCCESS into ERROR, saying why; any other status stays, with
+ * the outputs unfiltered.
+ */
+export async function endOfRun(
+  record: ExecutionRecord,
+  sandbox: Sandbox,
+  status: TerminalStatus,
+  checkpoint: { outputs: Record<string, string>; nextStep?: number },
+  error?: string,
+): Promise<Pick<EndRequest, 'status' | 'outputs' | 'nextStep' | 'error'>> {
+  let outputs = checkpoint.outputs;
+  let finalStatus = status;
+  let finalError = error;
+  if (record.outputFilters.length > 0) {
+    try {
+      outputs = await applyOutputFilters(outputs, record.outputFilters, sandbox);
+    } catch (filterError) {
+      if (status === 'SUCCESS') {
+        finalStatus = 'ERROR';
+        finalError = `output filter failed: ${(filterError as Error).message}`;
+      }
+    }
+  }
+  return {
+    status: finalStatus,
+    outputs,
+    ...(checkpoint.nextStep !== undefined ? { nextStep: checkpoint.nextStep } : {}),
+    ...(finalError !== undefined ? { error: finalError } : {}),
+  };
+}
+
+/**
+ * Counts and logs an end the store applied, and tells whether another take had the execution
+ * instead (the end changed nothing then).
+ */
+export function createEndRecorder(deps: { logger: Logger; onExecutionEnd?: ExecutionEndListener }) {
+  // Written once per run: serialised directly, without pino's generic path (fields hold no secret).
+  const writeLine = createDirectLineWriter(deps.logger);
+  return (record: ExecutionRecord, result: EndResult): 'ended' | 'superseded' => {
+    if (result.outcome === 'superseded') return 'superseded';
+    if (result.outcome === 'ended') {
+      deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
+      writeLine(
+        'info',
+        `,"executionId":${jsonString(record.id)},"account":${jsonString(record.account)},"choreo":${jsonString(record.choreo)},"status":"${result.status}"`,
+        'execution ended',
+      );
+    }
+    return 'ended';
+  };
+}
+
+export type EndRecorder = ReturnType<typeof createEndRecorder>;
