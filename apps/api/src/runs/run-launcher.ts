@@ -35,7 +35,10 @@ export interface RunLauncherConfig {
 export interface RunLauncherDeps {
   /** Told of what goes wrong after a run is recorded, which its caller is not (it gets a 202). */
   logger?: Pick<Logger, 'warn'>;
-  executions: ExecutionStore;
+  /** Where runs are accepted: on the connection their jobs go out on, so that each record reaches Redis first. */
+  accepting: ExecutionStore;
+  /** Where a synchronous run reads its end (with its outputs), and a replay its execution. */
+  waits: ExecutionStore;
   definitions: DefinitionStore;
   queue: Queue<ExecutionJobData>;
   events: ExecutionEvents;
@@ -105,12 +108,12 @@ export interface RunLauncher {
  * cancels anything: a run still going when it ends is answered 202 and carries on.
  */
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
-  const { executions, definitions, queue, events, config } = deps;
+  const { accepting, waits, definitions, queue, events, config } = deps;
 
   function watchEnd(id: string): EndWatch {
     return events.watchEnd(id, async () => {
       // Polled every second while it waits: the status fields alone, never the inputs.
-      const current = await executions.summary(id, { withOutputs: false });
+      const current = await waits.summary(id, { withOutputs: false });
       return current !== undefined && current.status !== 'RUNNING';
     });
   }
@@ -123,7 +126,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
     const ending = wait ? watchEnd(id) : undefined;
     let record: ExecutionRecord | undefined;
     try {
-      record = await executions.get(id);
+      record = await waits.get(id);
     } catch (error) {
       ending?.cancel();
       throw error;
@@ -169,7 +172,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
     try {
       const { record: ended } = await ending.wait(config.syncWaitMs);
-      return ended ?? (await withTimeout(executions.get(id), READ_AFTER_WAIT_MS));
+      return ended ?? (await withTimeout(waits.get(id), READ_AFTER_WAIT_MS));
     } catch (error) {
       deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;
@@ -213,7 +216,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const accepting = executions
+        const sent = accepting
           .accept(accepted, {
             maxRunningPerAccount: config.maxRunningPerAccount,
             maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
@@ -228,7 +231,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const acceptance = await waitForAcceptance(id, accepting, options.idempotencyKey !== undefined);
+        const acceptance = await waitForAcceptance(id, sent, options.idempotencyKey !== undefined);
         if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
           if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
           if (!acceptance.sameRequest) {
