@@ -20,8 +20,6 @@ import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
 
-const WORKER_HEARTBEAT_TTL_MS = 15_000;
-
 /** The API's Redis connections, each named by the work it carries. */
 export interface ApiConnections {
   /**
@@ -112,7 +110,7 @@ export async function wireApi(deps: {
   // Authentication reads credentials on every request; the store's writes announce each change, so
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
-  const workers = createWorkerRegistry({ redis: connections.requests, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
+  const workers = createWorkerRegistry({ redis: connections.requests, keys });
   const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');

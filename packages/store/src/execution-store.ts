@@ -16,7 +16,7 @@ import {
   type ExecutionSummary,
   type NewExecution,
 } from './execution-record.ts';
-import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
+import { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
@@ -255,7 +255,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
-      return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
+      return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 
     async checkpoint(id, checkpoint, lease) {
@@ -350,7 +350,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         for (const [error, values] of (await pipeline.exec()) ?? []) {
           if (error) throw error;
           const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
-          if (record?.status === 'RUNNING') records.push(record);
+          if (record && !isTerminal(record.status)) records.push(record);
         }
       }
       return records.sort((a, b) => a.starttime - b.starttime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -15,17 +15,25 @@ export interface WorkerHeartbeat {
   lastSeen: number;
 }
 
+/**
+ * How long a worker's record outlives its last heartbeat: three missed beats (every
+ * HEARTBEAT_INTERVAL_MS) and it is gone from the list.
+ */
+export const HEARTBEAT_TTL_MS = 15_000;
+export const HEARTBEAT_INTERVAL_MS = HEARTBEAT_TTL_MS / 3;
+
 export interface WorkerRegistry {
-  /** Writes the record with a TTL; a worker that stops beating vanishes by itself. */
-  beat(heartbeat: WorkerHeartbeat, ttlMs: number): Promise<void>;
+  /** Writes the record for HEARTBEAT_TTL_MS; a worker that stops beating vanishes by itself. */
+  beat(heartbeat: WorkerHeartbeat): Promise<void>;
   remove(id: string): Promise<void>;
   /** Live workers, newest heartbeat first. */
   list(): Promise<WorkerHeartbeat[]>;
   count(): Promise<number>;
 }
 
-export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs: number }): WorkerRegistry {
-  const { redis, keys, ttlMs } = deps;
+export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): WorkerRegistry {
+  const { redis, keys } = deps;
+  const ttlMs = HEARTBEAT_TTL_MS;
 
   // The sorted set indexes the expiring records by last heartbeat; older than the TTL is dead.
   const cutoff = () => Date.now() - ttlMs;
@@ -36,8 +44,8 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs
   }
 
   return {
-    async beat(heartbeat, ttl) {
-      await redis.multi().set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttl).zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id).exec();
+    async beat(heartbeat) {
+      await redis.multi().set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttlMs).zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id).exec();
     },
 
     async remove(id) {

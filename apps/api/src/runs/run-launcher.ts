@@ -4,6 +4,7 @@ import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
+  isTerminal,
   type AcceptResult,
   type DefinitionStore,
   type EndWatch,
@@ -114,7 +115,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
     return events.watchEnd(id, async () => {
       // Polled every second while it waits: the status fields alone, never the inputs.
       const current = await waits.summary(id, { withOutputs: false });
-      return current !== undefined && current.status !== 'RUNNING';
+      return current !== undefined && isTerminal(current.status);
     });
   }
 
@@ -135,12 +136,12 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       ending?.cancel();
       throw new ApiError('CONFLICT', 'The execution this Idempotency-Key started is no longer kept. Use a new key to run again.');
     }
-    if (!ending || record.status !== 'RUNNING') {
+    if (!ending || isTerminal(record.status)) {
       ending?.cancel();
-      return { record, ended: record.status !== 'RUNNING', replayed: true };
+      return { record, ended: isTerminal(record.status), replayed: true };
     }
     const current = (await waitForEnd(ending, id)) ?? record;
-    return { record: current, ended: current.status !== 'RUNNING', replayed: true };
+    return { record: current, ended: isTerminal(current.status), replayed: true };
   }
 
   /**
@@ -267,7 +268,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         return { record: acceptedRecord(accepted), ended: false };
       }
       const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
-      return { record, ended: record.status !== 'RUNNING' };
+      return { record, ended: isTerminal(record.status) };
     },
   };
 }
