@@ -225,6 +225,7 @@ export async function startWorkerService(
       failed,
       version: WORKER_VERSION,
       started,
+      takesPublished: true,
     }),
     onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
   });

@@ -20,6 +20,7 @@ import { isTerminal, type ExecutionStatus, type TerminalStatus } from './executi
 import type { KeySpace } from './keys.ts';
 import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
+import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
 /**
@@ -247,6 +248,8 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           take.now ?? Date.now(),
           keys.accountRunning(''),
           keys.accountRunningRows(''),
+          keys.workerExecutions(''),
+          HEARTBEAT_TTL_MS,
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -300,6 +303,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.untakenBy?.host ?? '',
           request.untakenBy?.workerId ?? '',
           window.lengthMs,
+          keys.workerExecutions(''),
         ],
       )) as [number, string];
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -317,7 +321,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async handBack(id, lease) {
-      const reply = await run('handBackExecution', [keys.execution(id)], [lease, keys.accountExecuting(''), keys.accountRunningRows('')]);
+      const reply = await run(
+        'handBackExecution',
+        [keys.execution(id)],
+        [lease, keys.accountExecuting(''), keys.accountRunningRows(''), keys.workerExecutions('')],
+      );
       if (reply === ScriptReply.Done) return 'handed-back';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';

@@ -13,6 +13,11 @@ export interface WorkerHeartbeat {
   version: string;
   started: number;
   lastSeen: number;
+  /**
+   * True when the worker's takes and ends are published in its set of executions (keys.ts,
+   * workerExecutions) as they happen: `list` reads `active` there, not from the last heartbeat.
+   */
+  takesPublished?: boolean;
 }
 
 /**
@@ -26,7 +31,11 @@ export interface WorkerRegistry {
   /** Writes the record for HEARTBEAT_TTL_MS; a worker that stops beating vanishes by itself. */
   beat(heartbeat: WorkerHeartbeat): Promise<void>;
   remove(id: string): Promise<void>;
-  /** Live workers, newest heartbeat first. */
+  /**
+   * Live workers, newest heartbeat first, each with the executions it holds now: taken and not yet
+   * ended or handed back, from the take on (a worker of a version that does not publish its takes:
+   * as of its last heartbeat).
+   */
   list(): Promise<WorkerHeartbeat[]>;
   count(): Promise<number>;
 }
@@ -45,18 +54,34 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): Wo
 
   return {
     async beat(heartbeat) {
-      await redis.multi().set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttlMs).zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id).exec();
+      await redis
+        .multi()
+        .set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttlMs)
+        .zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id)
+        // The set of its executions lives as long as the worker does (each take sets it going too).
+        .pexpire(keys.workerExecutions(heartbeat.id), ttlMs)
+        .exec();
     },
 
     async remove(id) {
-      await redis.multi().del(keys.worker(id)).zrem(keys.workers(), id).exec();
+      await redis.multi().del(keys.worker(id), keys.workerExecutions(id)).zrem(keys.workers(), id).exec();
     },
 
     async list() {
       const ids = await liveIds();
       if (ids.length === 0) return [];
-      const records = await redis.mget(ids.map((id) => keys.worker(id)));
-      return records.flatMap((json) => (json === null ? [] : [JSON.parse(json) as WorkerHeartbeat]));
+      const pipeline = redis.pipeline().mget(ids.map((id) => keys.worker(id)));
+      for (const id of ids) pipeline.smembers(keys.workerExecutions(id));
+      const [first, ...held] = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
+      const [recordsError, records] = first ?? [new Error('no reply'), []];
+      if (recordsError) throw recordsError;
+      return (records as (string | null)[]).flatMap((json, index) => {
+        if (json === null) return [];
+        const heartbeat = JSON.parse(json) as WorkerHeartbeat;
+        const [heldError, executions] = held[index] ?? [null, []];
+        if (heldError) throw heldError;
+        return [heartbeat.takesPublished ? { ...heartbeat, active: (executions as string[]).sort() } : heartbeat];
+      });
     },
 
     // Asked by every readiness probe and metrics scrape: one ZCOUNT, not every record read and parsed.
