@@ -185,9 +185,9 @@ describe('catalogue Choreos', () => {
     const outcome = await run(
       '/Library/Utilities/Development/Countdown',
       { StepMilliseconds: '1' },
-      { beforeStep: (index) => (index === 3 ? 'cancelled' : undefined), afterStep: async () => undefined },
+      { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined },
     );
-    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'cancelled', checkpoint: { nextStep: 3, outputs: { CompletedSteps: '3' } } });
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 3, outputs: { CompletedSteps: '3' } } });
   });
 
   it('HTTP/Get refuses bad RequestHeaders', async () => {
