@@ -2,11 +2,13 @@ export type { ChoreoDefinition, InputDefinition, OutputDefinition, RetryPolicy, 
 export { DEFAULT_STEP_TIMEOUT_MS, VARIABLE_TYPE } from './definition.ts';
 export { parseDefinition } from './parse-definition.ts';
 export type { ParseDefinitionResult } from './parse-definition.ts';
-export { compileDefinition, renderOutputs } from './compiled-definition.ts';
+export { compileDefinition, evaluateOutputs } from './compiled-definition.ts';
 export type { CompiledDefinition, CompiledStep } from './compiled-definition.ts';
 export { compileTemplate, TemplateSyntaxError } from './template.ts';
 export type { CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
-export { MissingTemplateValueError, renderValue } from './templated-value.ts';
+export { evaluateValue, MissingTemplateValueError } from './templated-value.ts';
+export { compileExpression, DEFAULT_EXPRESSION_LIMITS, ExpressionError, ExpressionSyntaxError, isExpression } from './expression.ts';
+export type { CompiledExpression, ExpressionLimits } from './expression.ts';
 export type { CompiledValue } from './templated-value.ts';
 export { bindInputs } from './bind-inputs.ts';
 export { exceedsJsonLength, jsonLength } from './json-length.ts';
@@ -20,6 +22,8 @@ export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEn
 export { renderCatalogueDocs } from './catalogue-docs.ts';
 export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';
 export { createSandbox } from './sandbox.ts';
+export { DEFAULT_CODE_LIMITS } from './quickjs-runner.ts';
+export type { CodeLimits } from './quickjs-runner.ts';
 export type { Sandbox, SandboxOptions } from './sandbox.ts';
 export type { StepLibraryOptions } from './step-library.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';

@@ -1,9 +1,10 @@
 import { choreoDefinitionSchema } from './definition.ts';
 import type { ChoreoDefinition } from './definition.ts';
 import type { StepLibrary } from './step-kind.ts';
-import { compileTemplate, TemplateSyntaxError } from './template.ts';
+import { ExpressionSyntaxError } from './expression.ts';
+import { TemplateSyntaxError } from './template.ts';
 import type { TemplateReference } from './template.ts';
-import { compileValue, templateLocations } from './templated-value.ts';
+import { compileValue, expressionLocations, templateLocations } from './templated-value.ts';
 import type { CompiledValue } from './templated-value.ts';
 
 export type ParseDefinitionResult = { ok: true; definition: ChoreoDefinition } | { ok: false; problems: string[] };
@@ -45,7 +46,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     try {
       compiled = compileValue(step.args);
     } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
+      if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
       problems.push(`${where} args: ${error.message}`);
       return;
     }
@@ -57,8 +58,8 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       problems.push(`${where}: unknown step kind "${step.kind}"`);
       return;
     }
-    // Templated values are only known at run time; judge everything else now.
-    const templated = templateLocations(compiled).map((location) => location.path);
+    // Templated and computed values are only known at run time; judge everything else now.
+    const templated = [...templateLocations(compiled).map((location) => location.path), ...expressionLocations(compiled)];
     const result = kind.argsSchema.safeParse(step.args);
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -70,9 +71,11 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
 
   for (const [name, output] of Object.entries(definition.outputs)) {
     try {
-      for (const reference of compileTemplate(output.value).references) checkReference(`outputs.${name}.value`, reference, undefined);
+      for (const location of templateLocations(compileValue(output.value))) {
+        for (const reference of location.template.references) checkReference(`outputs.${name}.value`, reference, undefined);
+      }
     } catch (error) {
-      if (!(error instanceof TemplateSyntaxError)) throw error;
+      if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
       problems.push(`outputs.${name}.value: ${error.message}`);
     }
   }

@@ -1,5 +1,7 @@
 import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
+import { createQuickJsRunner } from './quickjs-runner.ts';
+import type { CodeRequest } from './quickjs-runner.ts';
 import { queryResultText } from './query-result.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { titleCase } from './title-case.ts';
@@ -41,11 +43,20 @@ export interface QueryAnswer {
   count: number;
 }
 
+/** One per process: its WebAssembly module stays loaded between runs. */
+const quickJs = createQuickJsRunner();
+
+/** What a process does before it says it is ready, so that no operation's time limit pays for it. */
+export async function prepareSandboxOperations(): Promise<void> {
+  await quickJs.load();
+}
+
 /**
  * The operations a sandbox process runs: pure functions of tenant input whose time or memory the
  * input alone can make unbounded (a backtracking pattern, `$..*..*` on a deep document, an XPath
  * that compares every node with every other, indentation that grows with the square of the depth),
- * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second).
+ * or large (converting megabytes of XML or CSV takes seconds, title-casing them half a second),
+ * and tenants' JavaScript (in QuickJS, whose built-ins can run on for seconds past its interrupt).
  */
 export const SANDBOX_OPERATIONS = {
   'regex-replace': (request: RegexReplaceRequest): string => request.text.replace(new RegExp(request.pattern, request.flags), request.replacement),
@@ -67,6 +78,8 @@ export const SANDBOX_OPERATIONS = {
   'json-to-xml': jsonToXml,
   'csv-to-json': csvToJson,
   'title-case': (request: TitleCaseRequest): string => titleCase(request.text),
+  // QuickJS stops the code at its own limits with a clear message; the process's kill is the backstop.
+  'run-code': (request: CodeRequest): Promise<string> => quickJs.run(request),
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

@@ -2,7 +2,7 @@
 // message and answers with its result, the failure it threw, or that the result is too long.
 import { flushCompileCache } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
+import { prepareSandboxOperations, resultLength, SANDBOX_OPERATIONS, type SandboxOperation } from './sandbox-operations.ts';
 
 const PARENT_CHECK_MS = 1000;
 
@@ -11,9 +11,9 @@ const send = (answer: object) => {
   if (process.connected) process.send!(answer, undefined, undefined, () => {});
 };
 
-process.on('message', ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit: number }) => {
+process.on('message', async ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit: number }) => {
   try {
-    const result = SANDBOX_OPERATIONS[operation](request);
+    const result = await SANDBOX_OPERATIONS[operation](request);
     const length = resultLength(result);
     send(length > resultLimit ? { tooLong: length } : { result });
   } catch (error) {
@@ -36,5 +36,6 @@ watchdog.unref();
 
 // The compile cache (sandbox.ts turns it on) is written when a process exits, and these are killed:
 // write it now, once the modules are loaded. Once it holds them, there is nothing to write.
+await prepareSandboxOperations();
 flushCompileCache();
 send({ ready: true });

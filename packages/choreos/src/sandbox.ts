@@ -12,6 +12,8 @@ import type {
   TitleCaseRequest,
   XmlQueryRequest,
 } from './sandbox-operations.ts';
+import { DEFAULT_CODE_LIMITS } from './quickjs-runner.ts';
+import type { CodeLimits, CodeRequest } from './quickjs-runner.ts';
 import { createSandboxTurns } from './sandbox-turns.ts';
 import { InvalidStepInputError, StepAbortedError } from './step-errors.ts';
 
@@ -33,6 +35,8 @@ export interface SandboxOptions {
    * starts with it. As many as the host has CPUs by default (sandbox-turns.ts).
    */
   readonly maxRunning: number;
+  /** Limits of `code.javascript`'s JavaScript, which QuickJS enforces inside the process. */
+  readonly code: CodeLimits;
 }
 
 const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
@@ -41,7 +45,14 @@ const DEFAULT_SANDBOX_OPTIONS: SandboxOptions = {
   maxHeapMb: 256,
   idleProcesses: 2,
   maxRunning: availableParallelism(),
+  code: DEFAULT_CODE_LIMITS,
 };
+
+/**
+ * How long past the code's own time limit its process is killed: QuickJS stops the code itself,
+ * with a clearer message, unless a built-in call holds it.
+ */
+const CODE_KILL_GRACE_MS = 250;
 
 /**
  * Runs the operations whose cost tenant input alone decides (regular expressions, JSONPath,
@@ -66,6 +77,8 @@ export interface Sandbox {
   /** The JSON text (`result`) and how many rows it has (`count`). */
   csvToJson(request: CsvToJsonRequest, signal?: AbortSignal): Promise<QueryAnswer>;
   titleCase(request: TitleCaseRequest, signal?: AbortSignal): Promise<string>;
+  /** Calls `code` as the body of `function (input) { … }` in QuickJS; what it returns, as JSON data (null for nothing). */
+  runCode(request: { code: string; input: unknown }, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** An idle process ends after this long, so that a worker that needs none holds none. */
@@ -245,6 +258,15 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
     jsonToXml: (request, signal) => run('json-to-xml', request, signal, CONVERSION_LIMITS),
     csvToJson: (request, signal) => run('csv-to-json', request, signal, CONVERSION_LIMITS),
     titleCase: (request, signal) => run('title-case', request, signal, CONVERSION_LIMITS),
+    runCode: async ({ code, input }, signal) => {
+      const limits = options.code;
+      const request: CodeRequest = { code, inputJson: JSON.stringify(input ?? null), limits };
+      const json = await run<string>('run-code', request, signal, {
+        timeLimitMs: limits.timeLimitMs + CODE_KILL_GRACE_MS,
+        maxResultLength: limits.maxResultChars,
+      });
+      return JSON.parse(json);
+    },
   };
 }
 
@@ -312,5 +334,6 @@ function describe(operation: SandboxOperation): string {
     'json-to-xml': 'converting the JSON',
     'csv-to-json': 'converting the CSV',
     'title-case': 'title-casing the text',
+    'run-code': 'the code',
   }[operation];
 }

@@ -1,5 +1,6 @@
 import { stepLibraryFrom } from './step-kind.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
+import { createCodeStep } from './steps/code.ts';
 import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
 import { encodingSteps } from './steps/encoding.ts';
@@ -15,7 +16,7 @@ import { createXpathStep } from './steps/xml.ts';
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
   /**
-   * Where regular expressions, JSONPath and XPath run; one with the default limits when absent. A
+   * Where regular expressions, JSONPath, XPath and JavaScript run; one with the default limits when absent. A
    * worker shares its own with the output filters.
    */
   readonly sandbox?: Sandbox;
@@ -42,6 +43,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...createTextSteps(sandbox),
     ...timeSteps,
     ...controlSteps,
+    createCodeStep(sandbox),
     ...(options.extraKinds ?? []),
   ]);
 }

@@ -1,13 +1,17 @@
+import { compileExpression, ExpressionError, isExpression } from './expression.ts';
+import type { CompiledExpression } from './expression.ts';
 import { compileTemplate, hasTemplate } from './template.ts';
 import type { CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
 
 /**
- * Step arguments are any JSON value; every string inside them is a template. Compiled once per
- * definition so that running a step only walks the templated parts.
+ * Step arguments are any JSON value; every string inside them is a template, or an expression when
+ * it is exactly `{% … %}`. Compiled once per definition so that running a step only walks the
+ * templated parts.
  */
 export type CompiledValue =
   | { readonly type: 'constant'; readonly value: unknown }
   | { readonly type: 'template'; readonly template: CompiledTemplate }
+  | { readonly type: 'expression'; readonly expression: CompiledExpression }
   | { readonly type: 'array'; readonly items: readonly CompiledValue[] }
   | { readonly type: 'object'; readonly entries: readonly (readonly [string, CompiledValue])[] };
 
@@ -22,9 +26,10 @@ export class MissingTemplateValueError extends Error {
   }
 }
 
-/** Throws TemplateSyntaxError (with the JSON path prefixed) for a malformed template. */
+/** Throws TemplateSyntaxError for a malformed template, ExpressionSyntaxError for a malformed expression. */
 export function compileValue(value: unknown): CompiledValue {
   if (typeof value === 'string') {
+    if (isExpression(value)) return { type: 'expression', expression: compileExpression(value) };
     return hasTemplate(value) ? { type: 'template', template: compileTemplate(value) } : { type: 'constant', value };
   }
   if (Array.isArray(value)) {
@@ -38,7 +43,12 @@ export function compileValue(value: unknown): CompiledValue {
   return { type: 'constant', value };
 }
 
-export function renderValue(compiled: CompiledValue, context: TemplateContext): unknown {
+/**
+ * The value with its templates rendered and its expressions evaluated. Throws
+ * MissingTemplateValueError when a template references something not available, ExpressionError
+ * when an expression fails or selects nothing (an argument must have a value).
+ */
+export async function evaluateValue(compiled: CompiledValue, context: TemplateContext): Promise<unknown> {
   switch (compiled.type) {
     case 'constant':
       return compiled.value;
@@ -47,11 +57,21 @@ export function renderValue(compiled: CompiledValue, context: TemplateContext): 
       if (text === undefined) throw new MissingTemplateValueError(compiled.template);
       return text;
     }
-    case 'array':
-      return compiled.items.map((item) => renderValue(item, context));
+    case 'expression': {
+      const value = await compiled.expression.evaluate(context);
+      if (value === undefined) {
+        throw new ExpressionError(`expression {% ${compiled.expression.source} %} selects nothing: an argument needs a value (give a default with ?:)`);
+      }
+      return value;
+    }
+    case 'array': {
+      const items: unknown[] = [];
+      for (const item of compiled.items) items.push(await evaluateValue(item, context));
+      return items;
+    }
     case 'object': {
       const result: Record<string, unknown> = {};
-      for (const [key, item] of compiled.entries) defineEntry(result, key, renderValue(item, context));
+      for (const [key, item] of compiled.entries) defineEntry(result, key, await evaluateValue(item, context));
       return result;
     }
   }
@@ -66,6 +86,7 @@ export interface TemplatedLocation {
 export function templateLocations(compiled: CompiledValue, path: (string | number)[] = []): TemplatedLocation[] {
   switch (compiled.type) {
     case 'constant':
+    case 'expression':
       return [];
     case 'template':
       return [{ path, template: compiled.template }];
@@ -73,6 +94,21 @@ export function templateLocations(compiled: CompiledValue, path: (string | numbe
       return compiled.items.flatMap((item, index) => templateLocations(item, [...path, index]));
     case 'object':
       return compiled.entries.flatMap(([key, item]) => templateLocations(item, [...path, key]));
+  }
+}
+
+/** Where the expressions sit inside a compiled value. */
+export function expressionLocations(compiled: CompiledValue, path: (string | number)[] = []): (string | number)[][] {
+  switch (compiled.type) {
+    case 'constant':
+    case 'template':
+      return [];
+    case 'expression':
+      return [path];
+    case 'array':
+      return compiled.items.flatMap((item, index) => expressionLocations(item, [...path, index]));
+    case 'object':
+      return compiled.entries.flatMap(([key, item]) => expressionLocations(item, [...path, key]));
   }
 }
 

@@ -2,12 +2,13 @@ import {
   DEFAULT_STEP_TIMEOUT_MS,
   compileDefinition,
   errorMessage,
+  evaluateOutputs,
+  evaluateValue,
   exceedsJsonLength,
+  ExpressionError,
   isRetryable,
   jsonLength,
   MissingTemplateValueError,
-  renderOutputs,
-  renderValue,
   StepTimeoutError,
 } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
@@ -110,8 +111,14 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   let checkpoint: Checkpoint = {
     nextStep,
     results,
-    outputs: renderOutputs(definition, { inputs, results, completedSteps: nextStep }),
+    outputs: {},
   };
+  try {
+    checkpoint.outputs = await evaluateOutputs(definition, { inputs, results, completedSteps: nextStep });
+  } catch (error) {
+    if (error instanceof ExpressionError) return { kind: 'failed', error: error.message, checkpoint };
+    throw error;
+  }
 
   for (let index = nextStep; index < compiled.steps.length; index++) {
     const stopBefore = await hooks.beforeStep(index);
@@ -137,7 +144,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (nextResultsChars > limits.maxResultsChars) {
       return { kind: 'failed', error: `${step.id}: the results of the steps so far would be longer than ${limits.maxResultsChars} characters`, checkpoint };
     }
-    const outputs = renderOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
+    let outputs: Record<string, string>;
+    try {
+      outputs = await evaluateOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
+    } catch (error) {
+      if (error instanceof ExpressionError) return { kind: 'failed', error: `${step.id}: ${error.message}`, checkpoint };
+      throw error;
+    }
     if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
       return { kind: 'failed', error: `${step.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
     }
@@ -157,9 +170,9 @@ async function runStep(step: CompiledStep, kind: StepKind | undefined, context: 
   if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"` };
   let rendered: unknown;
   try {
-    rendered = renderValue(step.args, context);
+    rendered = await evaluateValue(step.args, context);
   } catch (error) {
-    if (error instanceof MissingTemplateValueError) return { type: 'failed', message: error.message };
+    if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) return { type: 'failed', message: error.message };
     throw error;
   }
   const parsed = kind.argsSchema.safeParse(rendered);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { Sandbox } from '../sandbox.ts';
+import { defineStepKind } from '../step-kind.ts';
+import type { StepKind } from '../step-kind.ts';
+
+/** Longest code a step may carry: definitions are written by people. */
+const MAX_CODE_LENGTH = 100_000;
+
+/** `code.javascript`: the code runs in `sandbox` (QuickJS in WebAssembly, in a sandbox process), on the data it is given. */
+export function createCodeStep(sandbox: Sandbox): StepKind {
+  return defineStepKind({
+    kind: 'code.javascript',
+    description:
+      'Runs `code`, the body of a JavaScript function of `input` (any JSON value: build it with templates or an expression), in a WebAssembly sandbox without network, files, clock or randomness, and returns what it returns (JSON data; `null` for nothing). The result is the step result: `{{steps.<id>.total}}` reads a field of a returned object.',
+    argsSchema: z.strictObject({
+      code: z.string().min(1).max(MAX_CODE_LENGTH, `must be at most ${MAX_CODE_LENGTH} characters`),
+      input: z.unknown().default(null),
+    }),
+    example: { code: 'return { total: input.amounts.reduce((sum, amount) => sum + amount, 0) };', input: '{% {"amounts": $eval(inputs.Amounts)} %}' },
+    run: async (args, context) => sandbox.runCode({ code: args.code, input: args.input }, context.signal),
+  });
+}
