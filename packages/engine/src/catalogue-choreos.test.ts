@@ -20,7 +20,7 @@ let server: Server;
 let base = '';
 let catalogue: Catalogue;
 const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined };
+const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
 const xml = '<catalog><book id="b1"><title>Dune</title></book><book id="b2"><title>Emma</title></book></catalog>';
 
@@ -153,7 +153,7 @@ describe('catalogue Choreos', () => {
     const outcome = await run(
       '/Library/Utilities/Development/Countdown',
       { StepMilliseconds: '1' },
-      { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined },
+      { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined, afterProgress: async () => undefined },
     );
     expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 3, outputs: { CompletedSteps: '3' } } });
   });

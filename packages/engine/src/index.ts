@@ -1,2 +1,3 @@
 export { runChoreo } from './run-choreo.ts';
-export type { Checkpoint, EngineHooks, RunChoreoOptions, RunLimits, RunOutcome, StepEndEvent, StopReason } from './run-choreo.ts';
+export type { Checkpoint, CheckpointDelta, EngineHooks, ResumePoint, RunChoreoOptions, RunLimits, RunOutcome, StepEndEvent, StopReason } from './run-choreo.ts';
+export type { ProgressEntry } from './block-run.ts';

@@ -86,6 +86,8 @@ export const RECORD_FIELDS = {
   /** The checkpoint: the next step to run, the completed steps' results (dropped at the end), the outputs so far. */
   nextStep: 'step',
   results: 'results',
+  /** Inside a block: the address of the newest entry of its progress (record-progress.lua). */
+  progressCursor: 'cursor',
   output: 'output',
   /** The holder: the worker that took it and the lease of that take ('' once handed back). */
   workerId: 'worker',

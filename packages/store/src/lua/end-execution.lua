@@ -10,7 +10,8 @@
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
   idempotency`; writes `status endtime`, `output step` when given, `host worker` for an untaken
-  instant run, `lasterror errortime` on ERROR; deletes `results lease notify released deferrals`.
+  instant run, `lasterror errortime` on ERROR; deletes `results lease notify released deferrals
+  cursor`, and the progress hash (record-progress.lua), only needed to resume.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -19,6 +20,7 @@
           outputs the record keeps are counted there
   KEYS[5] executing set of the execution's account (see take-execution.lua)
   KEYS[6] the account's list rows of RUNNING executions
+  KEYS[7] the execution's progress hash
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -85,7 +87,8 @@ if status == 'ERROR' then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals')
+redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
+redis.call('UNLINK', KEYS[7])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
