@@ -55,6 +55,7 @@ function cases(): Record<string, Case> {
     'Development/Echo': { inputs: { Message: 'hi' }, outputs: { JSON: expect.stringMatching(/^\{"message":"hi","receivedAt":"\d{4}-.+Z"\}$/), Message: 'hi' } },
     'Development/Fail': { inputs: { Message: 'as planned' }, error: /^fail: as planned$/ },
     'Development/NoOpSteps': { inputs: {}, outputs: { CompletedSteps: '50' } },
+    'Development/NoOpLoop': { inputs: { Iterations: '250' }, outputs: { Iterations: '250' } },
     'Development/Wait': { inputs: { Milliseconds: '1' }, outputs: { WaitedMilliseconds: '1' } },
     'Encoding/Base64Decode': { inputs: { Base64EncodedText: 'aMOpbGxv' }, outputs: { Text: 'héllo' } },
     'Encoding/Base64Encode': { inputs: { Text: 'héllo' }, outputs: { Base64EncodedText: 'aMOpbGxv' } },
