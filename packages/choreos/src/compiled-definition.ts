@@ -30,7 +30,7 @@ export interface CompiledForEach {
   readonly type: 'forEach';
   readonly id: string;
   readonly items: CompiledValue;
-  readonly concurrency: number;
+  readonly concurrency: CompiledValue;
   readonly steps: readonly CompiledNode[];
 }
 
@@ -125,7 +125,7 @@ export function compileNode(node: NodeDefinition, index: number): CompiledNode {
     };
   }
   if ('forEach' in node) {
-    return { type: 'forEach', id: node.id, items: compileValue(node.forEach), concurrency: node.concurrency, steps: compileNodes(node.steps) };
+    return { type: 'forEach', id: node.id, items: compileValue(node.forEach), concurrency: compileValue(node.concurrency), steps: compileNodes(node.steps) };
   }
   if ('repeat' in node) {
     return {

@@ -128,7 +128,8 @@ const forEachSchema = z.strictObject({
   ...blockBase,
   /** A template rendering a JSON array (a reference to an array renders as one). */
   forEach: z.string(),
-  concurrency: z.number().int().min(1).max(MAX_LOOP_CONCURRENCY).default(1),
+  /** A number, or a template or expression giving one (checked when the loop starts). */
+  concurrency: z.union([z.number().int().min(1).max(MAX_LOOP_CONCURRENCY), z.string()]).default(1),
   steps: nonEmptyBody(),
 });
 
@@ -245,7 +246,7 @@ export interface ChoiceDefinition extends BlockBase {
 }
 export interface ForEachDefinition extends BlockBase {
   forEach: string;
-  concurrency: number;
+  concurrency: number | string;
   steps: NodeDefinition[];
 }
 export interface RepeatDefinition extends BlockBase {

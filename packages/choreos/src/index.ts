@@ -8,7 +8,7 @@ export type {
   RetryPolicy,
   StepDefinition,
 } from './definition.ts';
-export { DEFAULT_STEP_TIMEOUT_MS, ERROR_TYPES, MAX_LOOP_ITERATIONS, VARIABLE_TYPE } from './definition.ts';
+export { DEFAULT_STEP_TIMEOUT_MS, ERROR_TYPES, MAX_LOOP_CONCURRENCY, MAX_LOOP_ITERATIONS, VARIABLE_TYPE } from './definition.ts';
 export { parseDefinition } from './parse-definition.ts';
 export type { ParseDefinitionResult } from './parse-definition.ts';
 export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';

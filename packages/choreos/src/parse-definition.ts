@@ -124,6 +124,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       });
     } else if ('forEach' in node) {
       checkValue(`${where} forEach`, node.forEach, at);
+      if (typeof node.concurrency === 'string') checkValue(`${where} concurrency`, node.concurrency, at);
     } else if ('repeat' in node) {
       if (node.repeat.item !== undefined) checkValue(`${where} repeat.item`, node.repeat.item, at);
       // Evaluated after each iteration's steps, inside the iteration.

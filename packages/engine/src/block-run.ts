@@ -1,4 +1,12 @@
-import { evaluateOutputValues, evaluateValue, ExpressionError, jsonLength, MAX_LOOP_ITERATIONS, MissingTemplateValueError } from '@ces/choreos';
+import {
+  evaluateOutputValues,
+  evaluateValue,
+  ExpressionError,
+  jsonLength,
+  MAX_LOOP_CONCURRENCY,
+  MAX_LOOP_ITERATIONS,
+  MissingTemplateValueError,
+} from '@ces/choreos';
 import type { CaughtError, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
@@ -224,6 +232,18 @@ export class BlockRun {
     if (items.length > MAX_LOOP_ITERATIONS)
       return this.failed(scope.prefix + node.id, 'limit', `forEach lists ${items.length} items, more than ${MAX_LOOP_ITERATIONS}`);
 
+    const wanted = await this.evaluate(node.id, scope, () => evaluateValue(node.concurrency, this.context(scope)));
+    if (wanted.type === 'failed') return wanted;
+    const concurrency =
+      typeof wanted.value === 'number' ? wanted.value : typeof wanted.value === 'string' && wanted.value.trim() !== '' ? Number(wanted.value) : Number.NaN;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_LOOP_CONCURRENCY) {
+      return this.failed(
+        scope.prefix + node.id,
+        'invalid',
+        `concurrency must be a whole number from 1 to ${MAX_LOOP_CONCURRENCY}, not ${JSON.stringify(wanted.value)}`,
+      );
+    }
+
     const list: unknown[] = items;
     const results: unknown[] = new Array(list.length).fill(null);
     const cancellation: Cancellation = { cancelled: false, parent: scope.cancellation };
@@ -250,7 +270,7 @@ export class BlockRun {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(node.concurrency, list.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, lane));
     return first ?? { type: 'done', last: { value: results } };
   }
 
