@@ -43,6 +43,22 @@ describe('execution leases and checkpoints', () => {
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
+  it("publishes each take in its worker's set of executions, and takes it out at a takeover, a hand-back and an end", async () => {
+    const id = await running();
+    const held = (worker: string) => redis.smembers(keys.workerExecutions(worker));
+    await store.take(id, { host: '10.0.0.1', workerId: 'pa', lease: 'lease-pa' });
+    expect(await held('pa')).toEqual([id]);
+    expect(await redis.pttl(keys.workerExecutions('pa'))).toBeGreaterThan(0);
+    await store.take(id, { host: '10.0.0.2', workerId: 'pb', lease: 'lease-pb' });
+    expect([await held('pa'), await held('pb')]).toEqual([[], [id]]);
+    expect(await store.handBack(id, 'lease-pb')).toBe('handed-back');
+    expect(await held('pb')).toEqual([]);
+    await store.take(id, { host: '10.0.0.3', workerId: 'pc', lease: 'lease-pc' });
+    expect(await held('pc')).toEqual([id]);
+    expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-pc' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    expect(await held('pc')).toEqual([]);
+  });
+
   it('answers a hand-back or an accept sent again after a lost reply as it answered the first', async () => {
     const id = await running();
     await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });

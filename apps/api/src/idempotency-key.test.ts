@@ -16,14 +16,16 @@ describe('Idempotency-Key on runs', () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       syncWaitMs: 10_000,
-      launcherStore: (store) => ({
-        ...store,
-        async get(id) {
-          const record = await store.get(id);
-          onRead?.(record);
-          return record;
-        },
-      }),
+      wrap: {
+        waits: (store) => ({
+          ...store,
+          async get(id) {
+            const record = await store.get(id);
+            onRead?.(record);
+            return record;
+          },
+        }),
+      },
     });
   });
 

@@ -32,17 +32,17 @@ describe('reads of outputs, until their answers are sent', () => {
     };
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
-      outputReads: (store): { executions: ExecutionStore; gate: OutputReadGate } => ({
-        executions: {
+      wrap: {
+        outputReads: (store): ExecutionStore => ({
           ...store,
           summary: async (id, options) => {
             reads += 1;
             await slowRead;
             return store.summary(id, options);
           },
-        },
-        gate,
-      }),
+        }),
+      },
+      outputReadGate: gate,
     });
     const tls = readCertificate(await ensureSelfSignedCertificate(dir));
     ca = tls.cert;

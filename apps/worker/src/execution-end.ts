@@ -1,7 +1,6 @@
 import { applyOutputFilters, type Sandbox } from '@ces/choreos';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
-import type { EndRequest, EndResult, ExecutionRecord, TerminalStatus } from '@ces/store';
-import type { ExecutionEndListener } from './end-failed-execution.ts';
+import { executionEnded, type EndRequest, type EndResult, type ExecutionEndListener, type ExecutionRecord, type TerminalStatus } from '@ces/store';
 
 /**
  * What an end records of a run that reached `status`: its outputs through the execution's output
@@ -46,7 +45,7 @@ export function createEndRecorder(deps: { logger: Logger; onExecutionEnd?: Execu
   return (record: ExecutionRecord, result: EndResult): 'ended' | 'superseded' => {
     if (result.outcome === 'superseded') return 'superseded';
     if (result.outcome === 'ended') {
-      deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
+      deps.onExecutionEnd?.(executionEnded(record, result.status));
       writeLine(
         'info',
         `,"executionId":${jsonString(record.id)},"account":${jsonString(record.account)},"choreo":${jsonString(record.choreo)},"status":"${result.status}"`,

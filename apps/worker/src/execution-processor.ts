@@ -1,9 +1,8 @@
 import { isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
-import type { DefinitionStore, ExecutionStore, NewExecution } from '@ces/store';
+import type { DefinitionStore, ExecutionEndListener, ExecutionStore, NewExecution } from '@ces/store';
 import { createActiveRuns } from './active-runs.ts';
 import { createDefinitionCache } from './definition-cache.ts';
-import type { ExecutionEndListener } from './end-failed-execution.ts';
 import { createEndRecorder } from './execution-end.ts';
 import { createInstantRuns } from './instant-run.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';

@@ -1,5 +1,13 @@
 import { createLogger } from '@ces/observability';
-import { createExecutionQueue, createExecutionStore, createKeySpace, EXECUTION_QUEUE, enqueueExecution, type ExecutionJobData } from '@ces/store';
+import {
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createReconcilerState,
+  EXECUTION_QUEUE,
+  enqueueExecution,
+  type ExecutionJobData,
+} from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -41,7 +49,15 @@ describe('reconciler', () => {
   const reconcile = async (options: { pageSize?: number; workerId?: string } = {}) => {
     // The lock lets one reconciler run per interval; each test step wants its own pass.
     await redis.del(keys.reconcilerLock());
-    return createReconciler({ redis, keys, executions: executions(), queue, workerId: options.workerId ?? 'w', logger, ...options }).reconcileOnce();
+    return createReconciler({
+      redis,
+      state: createReconcilerState({ redis, keys }),
+      executions: executions(),
+      queue,
+      workerId: options.workerId ?? 'w',
+      logger,
+      ...options,
+    }).reconcileOnce();
   };
 
   /** Ends what a test left RUNNING and empties the queue, so that the next test's passes see only its own. */
@@ -76,7 +92,9 @@ describe('reconciler', () => {
     // Only one reconciler at a time: a pass under someone else's lock does nothing.
     await redis.set(keys.reconcilerLock(), 'other', 'PX', 10_000);
     await queue.remove(orphan);
-    expect(await createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce()).toEqual({
+    expect(
+      await createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions: executions(), queue, workerId: 'w', logger }).reconcileOnce(),
+    ).toEqual({
       requeued: [],
       failed: [],
     });

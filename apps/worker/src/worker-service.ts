@@ -10,9 +10,11 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_QUEUE,
+  type ExecutionEndListener,
   type ExecutionJobData,
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
@@ -20,7 +22,7 @@ import type { WorkerConfig } from './config.ts';
 import { createExecutionProcessor, type ProcessResult } from './execution-processor.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
 import { startHealthServer } from './health-server.ts';
-import { HEARTBEAT_TTL_MS, startHeartbeat } from './heartbeat.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
 import { createWorkerMetrics } from './worker-metrics.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
@@ -86,7 +88,7 @@ export async function startWorkerService(
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
-  const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
+  const registry = createWorkerRegistry({ redis, keys });
   const queue = createExecutionQueue({ connection: redis, keys });
   const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
@@ -102,7 +104,7 @@ export async function startWorkerService(
   metrics.redis.instrument(redis, 'worker');
   metrics.redis.instrument(subscriber, 'worker-events');
   // Every end a worker records is counted, whoever records it: the processor or a failed job.
-  const onExecutionEnd = (event: { choreo: string; status: string; durationMs: number }) => metrics.executions.ended(event);
+  const onExecutionEnd: ExecutionEndListener = (event) => metrics.executions.ended(event);
   const lockWatch = createJobLockWatch({ lockDurationMs: LOCK_DURATION_MS });
   const processor = createExecutionProcessor({
     executions,
@@ -223,10 +225,11 @@ export async function startWorkerService(
       failed,
       version: WORKER_VERSION,
       started,
+      takesPublished: true,
     }),
     onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
   });
-  const reconciler = createReconciler({ redis, keys, executions, queue, workerId, logger: log, onExecutionEnd });
+  const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
 
   worker.run().catch((error: unknown) => {
     log.error({ err: error }, 'worker stopped with an error');

@@ -16,10 +16,11 @@ import {
   type ExecutionSummary,
   type NewExecution,
 } from './execution-record.ts';
-import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
+import { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
+import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
 /**
@@ -254,6 +255,8 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           take.now ?? Date.now(),
           keys.accountRunning(''),
           keys.accountRunningRows(''),
+          keys.workerExecutions(''),
+          HEARTBEAT_TTL_MS,
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -262,7 +265,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
-      return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
+      return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 
     async checkpoint(id, checkpoint, lease) {
@@ -324,6 +327,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.untakenBy?.host ?? '',
           request.untakenBy?.workerId ?? '',
           window.lengthMs,
+          keys.workerExecutions(''),
         ],
       )) as [number, string];
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -341,7 +345,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     },
 
     async handBack(id, lease) {
-      const reply = await run('handBackExecution', [keys.execution(id)], [lease, keys.accountExecuting(''), keys.accountRunningRows('')]);
+      const reply = await run(
+        'handBackExecution',
+        [keys.execution(id)],
+        [lease, keys.accountExecuting(''), keys.accountRunningRows(''), keys.workerExecutions('')],
+      );
       if (reply === ScriptReply.Done) return 'handed-back';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';
@@ -374,7 +382,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         for (const [error, values] of (await pipeline.exec()) ?? []) {
           if (error) throw error;
           const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
-          if (record?.status === 'RUNNING') records.push(record);
+          if (record && !isTerminal(record.status)) records.push(record);
         }
       }
       return records.sort((a, b) => a.starttime - b.starttime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

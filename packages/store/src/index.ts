@@ -1,5 +1,5 @@
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
-export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
   type ExecutionRecord,
@@ -10,16 +10,12 @@ export {
 export {
   createExecutionStore,
   type AcceptResult,
-  type CheckpointResult,
   type EndRequest,
   type EndResult,
   type ExecutionStore,
-  type HandBackResult,
-  type TakeRequest,
-  type TakeResult,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
-export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEventKind, type ExecutionEvents } from './execution-events.ts';
+export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
 export {
   createExecutionQueue,
   enqueueExecution,
@@ -28,6 +24,8 @@ export {
   type ExecutionJobData,
   type JobHold,
 } from './execution-queue.ts';
-export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
-export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
-export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';
+export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
+export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
+export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
+export { terminateExecution } from './terminate-execution.ts';

@@ -56,6 +56,12 @@ export interface KeySpace {
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
   workers(): string;
+  /**
+   * Set with TTL: ids of the executions one worker holds, written by the scripts that take, hand
+   * back and end an execution, so that `/ops/workers` shows a run on its worker from the take on.
+   * Scripts append the worker id to `workerExecutions('')`; heartbeats keep it from expiring.
+   */
+  workerExecutions(workerId: string): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
   reconcilerLock(): string;
   /**
@@ -96,6 +102,7 @@ export function createKeySpace(prefix: string): KeySpace {
     operators: () => `${prefix}:operators`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
+    workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,

@@ -4,6 +4,7 @@ import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
+  isTerminal,
   type AcceptResult,
   type DefinitionStore,
   type EndWatch,
@@ -35,7 +36,10 @@ export interface RunLauncherConfig {
 export interface RunLauncherDeps {
   /** Told of what goes wrong after a run is recorded, which its caller is not (it gets a 202). */
   logger?: Pick<Logger, 'warn'>;
-  executions: ExecutionStore;
+  /** Where runs are accepted: on the connection their jobs go out on, so that each record reaches Redis first. */
+  accepting: ExecutionStore;
+  /** Where a synchronous run reads its end (with its outputs), and a replay its execution. */
+  waits: ExecutionStore;
   definitions: DefinitionStore;
   queue: Queue<ExecutionJobData>;
   events: ExecutionEvents;
@@ -105,13 +109,13 @@ export interface RunLauncher {
  * cancels anything: a run still going when it ends is answered 202 and carries on.
  */
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
-  const { executions, definitions, queue, events, config } = deps;
+  const { accepting, waits, definitions, queue, events, config } = deps;
 
   function watchEnd(id: string): EndWatch {
     return events.watchEnd(id, async () => {
       // Polled every second while it waits: the status fields alone, never the inputs.
-      const current = await executions.summary(id, { withOutputs: false });
-      return current !== undefined && current.status !== 'RUNNING';
+      const current = await waits.summary(id, { withOutputs: false });
+      return current !== undefined && isTerminal(current.status);
     });
   }
 
@@ -123,7 +127,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
     const ending = wait ? watchEnd(id) : undefined;
     let record: ExecutionRecord | undefined;
     try {
-      record = await executions.get(id);
+      record = await waits.get(id);
     } catch (error) {
       ending?.cancel();
       throw error;
@@ -132,12 +136,12 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       ending?.cancel();
       throw new ApiError('CONFLICT', 'The execution this Idempotency-Key started is no longer kept. Use a new key to run again.');
     }
-    if (!ending || record.status !== 'RUNNING') {
+    if (!ending || isTerminal(record.status)) {
       ending?.cancel();
-      return { record, ended: record.status !== 'RUNNING', replayed: true };
+      return { record, ended: isTerminal(record.status), replayed: true };
     }
     const current = (await waitForEnd(ending, id)) ?? record;
-    return { record: current, ended: current.status !== 'RUNNING', replayed: true };
+    return { record: current, ended: isTerminal(current.status), replayed: true };
   }
 
   /**
@@ -169,7 +173,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
     try {
       const { record: ended } = await ending.wait(config.syncWaitMs);
-      return ended ?? (await withTimeout(executions.get(id), READ_AFTER_WAIT_MS));
+      return ended ?? (await withTimeout(waits.get(id), READ_AFTER_WAIT_MS));
     } catch (error) {
       deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;
@@ -213,7 +217,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const accepting = executions
+        const sent = accepting
           .accept(accepted, {
             maxRunningPerAccount: config.maxRunningPerAccount,
             maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
@@ -228,7 +232,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const acceptance = await waitForAcceptance(id, accepting, options.idempotencyKey !== undefined);
+        const acceptance = await waitForAcceptance(id, sent, options.idempotencyKey !== undefined);
         if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
           if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
           if (!acceptance.sameRequest) {
@@ -264,7 +268,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         return { record: acceptedRecord(accepted), ended: false };
       }
       const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
-      return { record, ended: record.status !== 'RUNNING' };
+      return { record, ended: isTerminal(record.status) };
     },
   };
 }

@@ -8,10 +8,12 @@
   Idempotency-Key, which the record names (field `idempotency`), expires with the record: a key
   of the prefix, so in the same Cluster slot, though not among KEYS.
 
+  The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency`; writes `status endtime`, `output step` when given, `host worker` for an untaken
-  instant run, `lasterror errortime` on ERROR; deletes `results lease notify released deferrals
-  cursor`, and the progress hash (record-progress.lua), only needed to resume.
+  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an
+  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
+  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -37,6 +39,7 @@
           execution first, so it ends only if no worker has ever taken it (no lease field at all,
           not even a handed-back one), and this worker is recorded as the one that ran it
   ARGV[12] window length of the stored bytes, milliseconds
+  ARGV[13] name of a worker's set of the executions it holds, less the worker id
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -45,7 +48,7 @@
             handed back), or has been taken when ARGV[11] says it was not
    status   the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency')
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker')
 if state[1] == false then
   return { -5, '' }
 end
@@ -99,6 +102,9 @@ redis.call('HDEL', KEYS[6], ARGV[7])
 -- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
 if state[3] ~= false then
   redis.call('SREM', KEYS[5], ARGV[7])
+end
+if state[6] and state[6] ~= '' then
+  redis.call('SREM', ARGV[13] .. state[6], ARGV[7])
 end
 local outputBytes = string.len(ARGV[4])
 if ARGV[4] == '' then

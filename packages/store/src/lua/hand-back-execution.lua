@@ -6,8 +6,10 @@
   no place there until it is taken again. The set's name is the prefix given with the record's
   account appended.
 
+  It leaves the set of the executions its worker holds (keys.ts, workerExecutions) too.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo`; clears `host worker lease` and keeps the lease handed back as
+  starttime cancel choreo worker`; clears `host worker lease` and keeps the lease handed back as
   `released` (handedBackLease): a client that lost the reply on a dropped connection sends the call
   again, and must hear that it was handed back.
 
@@ -16,6 +18,7 @@
   ARGV[1] lease token of the worker handing it back
   ARGV[2] name of an account's executing set, less the account
   ARGV[3] name of an account's list rows of RUNNING executions, less the account
+  ARGV[4] name of a worker's set of the executions it holds, less the worker id
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          handed back (now or by this very call before)
@@ -23,7 +26,7 @@
    Superseded (-6)   nothing changed: another take has happened since
 ]]
 -- listRow: list-row.lua, set before this script (scripts.ts).
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo')
+local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
 if state[1] ~= 'RUNNING' then
   return -5
 end
@@ -35,5 +38,8 @@ if state[2] ~= ARGV[1] then
 end
 redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
 redis.call('SREM', ARGV[2] .. state[4], state[5])
+if state[9] and state[9] ~= '' then
+  redis.call('SREM', ARGV[4] .. state[9], state[5])
+end
 redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
 return 1

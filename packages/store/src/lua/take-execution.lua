@@ -17,8 +17,12 @@
   same prefix, so in the same Cluster slot, though not among KEYS.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status id account cancel deadline
-  starttime choreo`, and `status lease` of the executing set's members; writes `host worker lease`,
-  or `deferrals` when deferred.
+  starttime choreo worker`, and `status lease` of the executing set's members; writes `host worker
+  lease`, or `deferrals` when deferred.
+
+  The take is published in the worker's set of the executions it holds (keys.ts, workerExecutions)
+  at once, and the execution leaves the set of the worker that held it before (one that lost its
+  job), so that an operator finds a run on its worker from the moment it is taken.
 
   KEYS[1] execution hash
 
@@ -31,6 +35,8 @@
   ARGV[7] now, epoch milliseconds
   ARGV[8] name of an account's running set, less the account
   ARGV[9] name of an account's list rows of RUNNING executions, less the account
+  ARGV[10] name of a worker's set of the executions it holds, less the worker id
+  ARGV[11] milliseconds the worker's set lives without a heartbeat (the heartbeat's TTL)
 
   Returns (ScriptReply in script-replies.ts)
    the record as a flat field/value list (strings), taken when its status is RUNNING, ended
@@ -41,7 +47,7 @@
    (epoch milliseconds, 0 when it has none)
 ]]
 -- listRow: list-row.lua, set before this script (scripts.ts).
-local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo')
+local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo', 'worker')
 if state[1] == 'RUNNING' then
   local limit = tonumber(ARGV[4])
   if limit > 0 then
@@ -64,6 +70,11 @@ if state[1] == 'RUNNING' then
     end
   end
   redis.call('HSET', KEYS[1], 'host', ARGV[1], 'worker', ARGV[2], 'lease', ARGV[3])
+  if state[8] and state[8] ~= '' and state[8] ~= ARGV[2] then
+    redis.call('SREM', ARGV[10] .. state[8], state[2])
+  end
+  redis.call('SADD', ARGV[10] .. ARGV[2], state[2])
+  redis.call('PEXPIRE', ARGV[10] .. ARGV[2], tonumber(ARGV[11]))
   redis.call('HSET', ARGV[9] .. state[3], state[2], listRow(state[6], ARGV[1], ARGV[2], state[4], state[7]))
 end
 return redis.call('HGETALL', KEYS[1])
