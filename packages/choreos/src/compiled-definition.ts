@@ -2,6 +2,7 @@ import { compileCondition } from './condition.ts';
 import type { CompiledCondition } from './condition.ts';
 import type { ChoreoDefinition, ErrorType, NodeDefinition } from './definition.ts';
 import { ExpressionError } from './expression.ts';
+import type { CompiledExpression } from './expression.ts';
 import type { TemplateContext } from './template.ts';
 import { compileValue } from './templated-value.ts';
 import type { CompiledValue } from './templated-value.ts';
@@ -171,30 +172,31 @@ export async function evaluateOutputs(definition: ChoreoDefinition, context: Tem
 export async function evaluateOutputValues(values: readonly (readonly [string, CompiledValue])[], context: TemplateContext): Promise<Record<string, string>> {
   const outputs: Record<string, string> = {};
   for (const [name, value] of values) {
-    const text = await outputText(name, value, context);
+    // Templates render on the spot: a run pays for waiting only where an expression is evaluated.
+    const text = value.type === 'expression' ? await expressionText(name, value.expression, context) : templatedText(value, context);
     if (text !== undefined) outputs[name] = text;
   }
   return outputs;
 }
 
-async function outputText(name: string, compiled: CompiledValue, context: TemplateContext): Promise<string | undefined> {
+async function expressionText(name: string, expression: CompiledExpression, context: TemplateContext): Promise<string | undefined> {
+  let value: unknown;
+  try {
+    value = await expression.evaluate(context);
+  } catch (error) {
+    throw error instanceof ExpressionError ? new ExpressionError(`outputs.${name}: ${error.message}`) : error;
+  }
+  return value === undefined || typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function templatedText(compiled: CompiledValue, context: TemplateContext): string | undefined {
   switch (compiled.type) {
     case 'template':
       return compiled.template.render(context);
-    case 'expression': {
-      let value: unknown;
-      try {
-        value = await compiled.expression.evaluate(context);
-      } catch (error) {
-        throw error instanceof ExpressionError ? new ExpressionError(`outputs.${name}: ${error.message}`) : error;
-      }
-      return value === undefined || typeof value === 'string' ? value : JSON.stringify(value);
-    }
     case 'constant':
       return typeof compiled.value === 'string' ? compiled.value : JSON.stringify(compiled.value);
-    case 'array':
-    case 'object':
-      // Output values are strings: never compiled to containers.
+    default:
+      // Output values are strings: never compiled to containers, and expressions are evaluated above.
       return undefined;
   }
 }

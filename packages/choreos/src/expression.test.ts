@@ -131,7 +131,10 @@ describe('expressions in outputs', () => {
         description: 'Outputs.',
         inputs: { Count: { description: 'A number.' } },
         outputs: Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { description: 'An output.', value }])),
-        steps: [{ id: 'fetch', kind: 'noop' }],
+        steps: [
+          { id: 'fetch', kind: 'noop' },
+          { id: 'later', kind: 'noop' },
+        ],
       },
       steps,
     );
@@ -183,6 +186,37 @@ describe('validation of expressions when the catalogue loads', () => {
       expect.stringMatching(/^steps\[0\] \(wait\) args: expression \{% 1 \+ %\} is not valid JSONata: S0207/),
       expect.stringMatching(/^outputs\.Out\.value: expression \{% \$sum\( %\} is not valid JSONata/),
     ]);
+  });
+
+  it('refuses references to undeclared inputs, unknown steps, the step itself and later steps', () => {
+    expect(
+      problemsOf({
+        description: 'Bad references.',
+        inputs: { Count: { description: 'A number.' } },
+        outputs: { Out: { description: 'Out.', value: '{% steps.nowhere.x & inputs.Count %}' } },
+        steps: [
+          { id: 'first', kind: 'noop', args: { a: '{% $number(inputs.Cout) %}', b: ['{% steps.first.x %}'], c: '{% {"later": steps.second.y} %}' } },
+          { id: 'second', kind: 'noop', args: { ok: '{% $map(steps.first.items, function($item) { $item & inputs.Count }) %}' } },
+        ],
+      }),
+    ).toEqual([
+      'steps[0] (first) args.a: expression {% $number(inputs.Cout) %} reads inputs.Cout, which is not declared',
+      "steps[0] (first) args.b[0]: expression {% steps.first.x %} reads the step itself; only earlier steps' results are available",
+      'steps[0] (first) args.c: expression {% {"later": steps.second.y} %} reads step "second", which runs later; only earlier steps\' results are available',
+      'outputs.Out.value: expression {% steps.nowhere.x & inputs.Count %} reads steps.nowhere, an unknown step',
+    ]);
+  });
+
+  it('does not take fields of the data at hand for references', () => {
+    expect(
+      problemsOf({
+        description: 'Fields named inputs and steps.',
+        steps: [
+          { id: 'fetch', kind: 'noop' },
+          { id: 'use', kind: 'noop', args: { a: '{% steps.fetch.items[inputs.x = 1].steps.other %}', b: '{% steps.fetch.(inputs.y) %}' } },
+        ],
+      }),
+    ).toEqual([]);
   });
 
   it('leaves computed arguments to be validated when they are known', () => {

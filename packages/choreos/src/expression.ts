@@ -42,9 +42,18 @@ const MAX_PAD_LENGTH = 1024 * 1024;
 /** How often, in milliseconds of evaluation, the heap is measured. */
 const HEAP_CHECK_INTERVAL_MS = 2;
 
+/** A name an expression reads from the root: `inputs.<name>` or `steps.<stepId>`. */
+export type ExpressionReference = { readonly type: 'input'; readonly name: string } | { readonly type: 'step'; readonly stepId: string };
+
 export interface CompiledExpression {
   /** The expression between the delimiters, as written. */
   readonly source: string;
+  /**
+   * The inputs and steps it reads by name from the root, for validation. Only paths evaluated
+   * against the root are collected: inside a path's later steps or a filter, `inputs` is a field of
+   * the data at hand. Names reached otherwise (`$lookup`, `$eval`) are not.
+   */
+  readonly references: readonly ExpressionReference[];
   /** The value (plain JSON data), or undefined when the expression selects nothing. Throws ExpressionError. */
   evaluate(context: TemplateContext, limits?: ExpressionLimits): Promise<unknown>;
 }
@@ -92,10 +101,38 @@ export function compileExpression(text: string): CompiledExpression {
       `${quote(source)} uses a regular expression, which expressions do not allow: use a text.regex-replace or code.javascript step`,
     );
   }
+  const references: ExpressionReference[] = [];
+  collectReferences(ast, references);
   return {
     source,
+    references,
     evaluate: (context, limits = DEFAULT_EXPRESSION_LIMITS) => evaluateExpression(source, context, limits),
   };
+}
+
+/** Keys of an AST node whose expressions are evaluated against other data than the node's own context. */
+const OTHER_CONTEXT_KEYS = new Set(['stages', 'predicate', 'group', 'steps']);
+
+function collectReferences(node: unknown, references: ExpressionReference[]): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collectReferences(item, references);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const { type, steps } = node as { type?: unknown; steps?: unknown };
+  if (type === 'path' && Array.isArray(steps)) {
+    const [first, second] = steps as { type?: unknown; value?: unknown; stages?: unknown }[];
+    if (first?.type === 'name' && first.stages === undefined && second?.type === 'name' && typeof second.value === 'string') {
+      if (first.value === 'inputs') references.push({ type: 'input', name: second.value });
+      if (first.value === 'steps') references.push({ type: 'step', stepId: second.value });
+    }
+    // Only the first step is evaluated in this context; the others in what it selects.
+    collectReferences(first, references);
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (!OTHER_CONTEXT_KEYS.has(key) && value !== null && typeof value === 'object') collectReferences(value, references);
+  }
 }
 
 async function evaluateExpression(source: string, context: TemplateContext, limits: ExpressionLimits): Promise<unknown> {

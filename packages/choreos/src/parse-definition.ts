@@ -2,6 +2,7 @@ import { choreoDefinitionSchema } from './definition.ts';
 import type { ChoreoDefinition, ConditionDefinition, NodeDefinition, StepDefinition } from './definition.ts';
 import type { StepLibrary } from './step-kind.ts';
 import { ExpressionSyntaxError } from './expression.ts';
+import type { CompiledExpression } from './expression.ts';
 import { TemplateSyntaxError } from './template.ts';
 import type { TemplateReference } from './template.ts';
 import { compileValue, expressionLocations, templateLocations } from './templated-value.ts';
@@ -56,7 +57,32 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     }
   };
 
-  /** Compiles a value and checks its templates' references; undefined when it does not compile. */
+  /** The references an expression reads from the top (`inputs.X`, `steps.x`), judged as templates' are. */
+  const checkExpressionReferences = (where: string, expression: CompiledExpression, at: Position | undefined) => {
+    const quoted = `expression {% ${expression.source} %}`;
+    for (const reference of expression.references) {
+      if (reference.type === 'input') {
+        if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: ${quoted} reads inputs.${reference.name}, which is not declared`);
+        continue;
+      }
+      const target = declarations.get(reference.stepId);
+      if (target === undefined) {
+        problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
+      } else if (at !== undefined && at.ancestors.includes(reference.stepId)) {
+        problems.push(`${where}: ${quoted} reads the block "${reference.stepId}" it is part of, whose result is only available after it`);
+      } else if (at !== undefined && target.order >= at.order) {
+        problems.push(
+          `${where}: ${quoted} reads ${target.order === at.order ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+        );
+      } else if (target.loop !== undefined && !(at?.ancestors.includes(target.loop) ?? false)) {
+        problems.push(
+          `${where}: ${quoted} reads step "${reference.stepId}" inside loop "${target.loop}", whose results exist only in the loop's iterations; after the loop, steps.${target.loop} is the list of its iterations' results`,
+        );
+      }
+    }
+  };
+
+  /** Compiles a value and checks its templates' and expressions' references; undefined when it does not compile. */
   const checkValue = (where: string, value: unknown, at: Position | undefined): CompiledValue | undefined => {
     let compiled: CompiledValue;
     try {
@@ -69,6 +95,10 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     for (const location of templateLocations(compiled)) {
       const path = location.path.length === 0 ? where : `${where}${formatPath(location.path).startsWith('[') ? '' : '.'}${formatPath(location.path)}`;
       for (const reference of location.template.references) checkReference(path, reference, at);
+    }
+    for (const location of expressionLocations(compiled)) {
+      const path = location.path.length === 0 ? where : `${where}${formatPath(location.path).startsWith('[') ? '' : '.'}${formatPath(location.path)}`;
+      checkExpressionReferences(path, location.expression, at);
     }
     return compiled;
   };
@@ -100,7 +130,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       return;
     }
     // Templated and computed values are only known at run time; judge everything else now.
-    const templated = [...templateLocations(compiled).map((location) => location.path), ...expressionLocations(compiled)];
+    const templated = [...templateLocations(compiled), ...expressionLocations(compiled)].map((location) => location.path);
     const result = kind.argsSchema.safeParse(step.args);
     if (!result.success) {
       for (const issue of result.error.issues) {

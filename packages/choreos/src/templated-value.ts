@@ -26,29 +26,42 @@ export class MissingTemplateValueError extends Error {
   }
 }
 
+/** Compiled values with an expression somewhere inside: only those need evaluating asynchronously. */
+const withExpressions = new WeakSet<CompiledValue>();
+
 /** Throws TemplateSyntaxError for a malformed template, ExpressionSyntaxError for a malformed expression. */
 export function compileValue(value: unknown): CompiledValue {
   if (typeof value === 'string') {
-    if (isExpression(value)) return { type: 'expression', expression: compileExpression(value) };
+    if (isExpression(value)) return marked({ type: 'expression', expression: compileExpression(value) }, true);
     return hasTemplate(value) ? { type: 'template', template: compileTemplate(value) } : { type: 'constant', value };
   }
   if (Array.isArray(value)) {
     const items = value.map(compileValue);
-    return items.every((item) => item.type === 'constant') ? { type: 'constant', value } : { type: 'array', items };
+    if (items.every((item) => item.type === 'constant')) return { type: 'constant', value };
+    return marked({ type: 'array', items }, items.some(hasExpression));
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).map(([key, item]) => [key, compileValue(item)] as const);
-    return entries.every(([, item]) => item.type === 'constant') ? { type: 'constant', value } : { type: 'object', entries };
+    if (entries.every(([, item]) => item.type === 'constant')) return { type: 'constant', value };
+    return marked(
+      { type: 'object', entries },
+      entries.some(([, item]) => hasExpression(item)),
+    );
   }
   return { type: 'constant', value };
 }
 
-/**
- * The value with its templates rendered and its expressions evaluated. Throws
- * MissingTemplateValueError when a template references something not available, ExpressionError
- * when an expression fails or selects nothing (an argument must have a value).
- */
-export async function evaluateValue(compiled: CompiledValue, context: TemplateContext): Promise<unknown> {
+export function hasExpression(compiled: CompiledValue): boolean {
+  return withExpressions.has(compiled);
+}
+
+function marked(compiled: CompiledValue, expressions: boolean): CompiledValue {
+  if (expressions) withExpressions.add(compiled);
+  return compiled;
+}
+
+/** The value of a compiled value without expressions, rendered on the spot. */
+function renderTemplated(compiled: CompiledValue, context: TemplateContext): unknown {
   switch (compiled.type) {
     case 'constant':
       return compiled.value;
@@ -57,6 +70,29 @@ export async function evaluateValue(compiled: CompiledValue, context: TemplateCo
       if (text === undefined) throw new MissingTemplateValueError(compiled.template);
       return text;
     }
+    case 'expression':
+      throw new Error('an expression must be evaluated asynchronously');
+    case 'array':
+      return compiled.items.map((item) => renderTemplated(item, context));
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const [key, item] of compiled.entries) defineEntry(result, key, renderTemplated(item, context));
+      return result;
+    }
+  }
+}
+
+/**
+ * The value with its templates rendered and its expressions evaluated. Throws
+ * MissingTemplateValueError when a template references something not available, ExpressionError
+ * when an expression fails or selects nothing (an argument must have a value).
+ */
+export async function evaluateValue(compiled: CompiledValue, context: TemplateContext): Promise<unknown> {
+  if (!hasExpression(compiled)) return renderTemplated(compiled, context);
+  switch (compiled.type) {
+    case 'constant':
+    case 'template':
+      return renderTemplated(compiled, context);
     case 'expression': {
       const value = await compiled.expression.evaluate(context);
       if (value === undefined) {
@@ -97,14 +133,19 @@ export function templateLocations(compiled: CompiledValue, path: (string | numbe
   }
 }
 
+export interface ExpressionLocation {
+  readonly path: readonly (string | number)[];
+  readonly expression: CompiledExpression;
+}
+
 /** Where the expressions sit inside a compiled value. */
-export function expressionLocations(compiled: CompiledValue, path: (string | number)[] = []): (string | number)[][] {
+export function expressionLocations(compiled: CompiledValue, path: (string | number)[] = []): ExpressionLocation[] {
   switch (compiled.type) {
     case 'constant':
     case 'template':
       return [];
     case 'expression':
-      return [path];
+      return [{ path, expression: compiled.expression }];
     case 'array':
       return compiled.items.flatMap((item, index) => expressionLocations(item, [...path, index]));
     case 'object':

@@ -129,7 +129,7 @@ afterAll(async () => {
 
 describe('catalogue Choreos', () => {
   it('all have a case below', () => {
-    // The examples of the language have tests of their own (example-choreos.test.ts).
+    // The examples are tested in example-choreos.test.ts.
     const utilities = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Utilities/'));
     const ids = utilities.map((entry) => entry.id.replace('/Library/Utilities/', ''));
     expect(ids.sort()).toEqual(Object.keys(cases()).sort());

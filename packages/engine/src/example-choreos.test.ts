@@ -1,149 +1,111 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
 import { runChoreo } from './run-choreo.ts';
-import type { CheckpointDelta, RunOutcome } from './run-choreo.ts';
+import type { EngineHooks, RunOutcome } from './run-choreo.ts';
 
-/** The control-flow examples of the catalogue, run through the engine against a local HTTP server. */
+/** The Choreos of /Library/Examples, run through the engine with the real step library. */
 
-// A short HTTP timeout, so that the timeout case of FetchWithFallback is quick.
-const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 300, maxResponseBytes: 1024 * 1024 } });
 let catalogue: Catalogue;
-let server: Server;
-let base = '';
-/** Requests by path, and the most that were in flight at once. */
-const requests = new Map<string, number>();
-let inFlight = 0;
-let mostInFlight = 0;
-/** A port where nothing listens. */
-let refusedUrl = '';
+const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
+const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
-async function run(id: string, provided: Record<string, string>): Promise<{ outcome: RunOutcome; deltas: CheckpointDelta[] }> {
-  const entry = catalogue.get(`/Library/Examples/${id}`);
-  if (entry === undefined || !entry.valid) throw new Error(`${id} is not a valid Choreo: ${entry && !entry.valid ? entry.problems.join('; ') : 'missing'}`);
+async function run(name: string, provided: Record<string, string>): Promise<RunOutcome> {
+  const entry = catalogue.get(`/Library/Examples/${name}`);
+  if (entry === undefined || !entry.valid)
+    throw new Error(`${name} is not a valid Choreo: ${entry !== undefined && !entry.valid ? entry.problems.join('; ') : 'missing'}`);
   const bound = bindInputs(entry.definition, provided);
-  if (!bound.ok) throw new Error(`${id}: missing ${bound.missing.join(', ')}`);
-  const deltas: CheckpointDelta[] = [];
-  const outcome = await runChoreo({
-    definition: entry.definition,
-    inputs: bound.inputs,
-    steps,
-    hooks: {
-      beforeStep: () => undefined,
-      afterStep: async () => undefined,
-      afterProgress: async (delta) => {
-        deltas.push(delta);
-        return undefined;
-      },
-    },
-  });
-  return { outcome, deltas };
+  if (!bound.ok) throw new Error(`${name}: missing ${bound.missing.join(', ')}`);
+  return runChoreo({ definition: entry.definition, inputs: bound.inputs, steps, hooks: noHooks });
+}
+
+async function outputsOf(name: string, inputs: Record<string, string>): Promise<Record<string, string>> {
+  const outcome = await run(name, inputs);
+  if (outcome.kind !== 'completed') throw new Error(`${name} did not complete: ${outcome.kind === 'failed' ? outcome.error : outcome.reason}`);
+  return outcome.checkpoint.outputs;
 }
 
 beforeAll(async () => {
   catalogue = await loadCatalogue(fileURLToPath(new URL('../../../choreos', import.meta.url)), steps);
-  server = createServer((request, response) => {
-    const path = request.url ?? '';
-    requests.set(path, (requests.get(path) ?? 0) + 1);
-    const [, route = '', value = ''] = path.split('/');
-    if (route === 'pages') {
-      const page = Number(value);
-      const pages = [
-        { items: [1, 2], next: `${base}/pages/1` },
-        { items: [{ a: 3 }, [4, 5]], next: `${base}/pages/2` },
-        { items: [], next: `${base}/pages/3` },
-        { items: ['six'], next: null },
+});
+
+describe('/Library/Examples', () => {
+  it('are all valid and all tested here', () => {
+    const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
+    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts.
+    expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
+      ['/Library/Examples/ClassifyNumber', true],
+      ['/Library/Examples/CollectPages', true],
+      ['/Library/Examples/FetchAll', true],
+      ['/Library/Examples/FetchWithFallback', true],
+      ['/Library/Examples/SummarizeOrders', true],
+    ]);
+  });
+
+  describe('SummarizeOrders (a code step)', () => {
+    it('sums the amounts, lists the distinct customers sorted, and names the largest order', async () => {
+      const orders = [
+        { id: 'A1', customer: 'Zoe', amount: 12.5 },
+        { id: 'A2', customer: 'Adam', amount: 40 },
+        { id: 'A3', customer: 'Zoe', amount: 7.5 },
+        { id: 'A4', customer: 'Maria', amount: 40 },
       ];
-      response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify(pages[page]));
-      return;
-    }
-    if (route === 'status') {
-      response.writeHead(Number(value)).end(`status ${value}`);
-      return;
-    }
-    if (route === 'slow') {
-      inFlight += 1;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
-        response.end(`slow ${value}`);
-      }, 40);
-      return;
-    }
-    if (route === 'hang') return;
-    response.end(`hello from ${path}`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  refusedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
-  await new Promise((resolve) => closed.close(resolve));
-});
+      expect(await outputsOf('SummarizeOrders', { Orders: JSON.stringify(orders) })).toEqual({
+        Total: '100',
+        Customers: '["Adam","Maria","Zoe"]',
+        Largest: 'A2',
+      });
+    });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+    it('summarizes no orders', async () => {
+      expect(await outputsOf('SummarizeOrders', { Orders: '[]' })).toEqual({ Total: '0', Customers: '[]', Largest: '' });
+    });
 
-describe('CollectPages', () => {
-  it('collects the items of every page in order, one checkpointed iteration per page', async () => {
-    const { outcome, deltas } = await run('CollectPages', { URL: `${base}/pages/0` });
-    expect(outcome).toMatchObject({ kind: 'completed', checkpoint: { outputs: { PageCount: '4' } } });
-    expect(JSON.parse(outcome.checkpoint.outputs.Items ?? '')).toEqual([1, 2, { a: 3 }, [4, 5], 'six']);
-    const iterations = deltas.flatMap((delta) => delta.entries.map(([address]) => address)).filter((address) => /^pages\[\d+\]$/.test(address));
-    // The last iteration's entry is left to the checkpoint after the loop.
-    expect(iterations).toEqual(['pages[0]', 'pages[1]', 'pages[2]']);
+    it.each([
+      ['not json', /^summarize: the code failed: Error: Orders is not JSON: /],
+      ['{"id": 1}', /^summarize: the code failed: Error: Orders must be a JSON array \(line 7, column \d+\)$/],
+      ['[{"id": "A1", "customer": "Ada", "amount": "12"}]', /^summarize: the code failed: Error: order 0 has no numeric amount/],
+      ['[null]', /^summarize: the code failed: Error: order 0 is not an object/],
+    ])('fails the run on bad orders: %s', async (orders, error) => {
+      const outcome = await run('SummarizeOrders', { Orders: orders });
+      expect(outcome.kind).toBe('failed');
+      expect(outcome.kind === 'failed' ? outcome.error : '').toMatch(error);
+    });
   });
 
-  it('fails on a page that did not answer 2xx, saying which', async () => {
-    const { outcome } = await run('CollectPages', { URL: `${base}/status/503` });
-    expect(outcome).toMatchObject({ kind: 'failed', error: `pages[0].refused: page 0 (${base}/status/503) answered HTTP 503` });
-  });
-});
-
-describe('FetchAll', () => {
-  it('fetches every URL, at most Concurrency at once, statuses and bodies in input order', async () => {
-    mostInFlight = 0;
-    const urls = [...Array.from({ length: 10 }, (_, index) => `${base}/slow/${index}`), `${base}/status/404`];
-    const { outcome } = await run('FetchAll', { URLs: JSON.stringify(urls), Concurrency: '3' });
-    expect(outcome.kind).toBe('completed');
-    expect(mostInFlight).toBe(3);
-    expect(JSON.parse(outcome.checkpoint.outputs.Statuses ?? '')).toEqual([...Array.from({ length: 10 }, () => 200), 404]);
-    expect(JSON.parse(outcome.checkpoint.outputs.Bodies ?? '')).toEqual([...Array.from({ length: 10 }, (_, index) => `slow ${index}`), 'status 404']);
-  });
-
-  it('runs five at once by default and answers an empty list with empty lists', async () => {
-    mostInFlight = 0;
-    const { outcome } = await run('FetchAll', { URLs: JSON.stringify(Array.from({ length: 12 }, (_, index) => `${base}/slow/d${index}`)) });
-    expect(mostInFlight).toBe(5);
-    expect(JSON.parse(outcome.checkpoint.outputs.Statuses ?? '')).toHaveLength(12);
-    const empty = await run('FetchAll', { URLs: '[]' });
-    expect(empty.outcome.checkpoint.outputs).toEqual({ Statuses: '[]', Bodies: '[]' });
-  });
-
-  it('refuses a concurrency out of bounds', async () => {
-    const { outcome } = await run('FetchAll', { URLs: JSON.stringify([`${base}/a`]), Concurrency: '0' });
-    expect(outcome).toMatchObject({ kind: 'failed', error: 'each: concurrency must be a whole number from 1 to 100, not "0"' });
-  });
-});
-
-describe('FetchWithFallback', () => {
-  it('returns the body of a 2xx answer', async () => {
-    const { outcome } = await run('FetchWithFallback', { URL: `${base}/ok` });
-    expect(outcome.checkpoint.outputs).toEqual({ Result: 'hello from /ok' });
-  });
-
-  it('returns the fallback for an error status, a refused connection and a timeout after retries', async () => {
-    expect((await run('FetchWithFallback', { URL: `${base}/status/500`, Fallback: 'plan B' })).outcome.checkpoint.outputs).toEqual({ Result: 'plan B' });
-    expect((await run('FetchWithFallback', { URL: refusedUrl })).outcome.checkpoint.outputs).toEqual({ Result: 'fallback' });
-    const timedOut = await run('FetchWithFallback', { URL: `${base}/hang/1` });
-    expect(timedOut.outcome).toMatchObject({ kind: 'completed', checkpoint: { outputs: { Result: 'fallback' } } });
-    expect(requests.get('/hang/1')).toBe(3);
+  describe('ClassifyNumber (an expression)', () => {
+    it.each([
+      ['-3', 'negative'],
+      ['-0.001', 'negative'],
+      ['-1e-9', 'negative'],
+      ['0', 'zero'],
+      ['-0', 'zero'],
+      ['0.000', 'zero'],
+      ['+0e5', 'zero'],
+      ['42', 'positive'],
+      ['  7  ', 'positive'],
+      ['+7', 'positive'],
+      ['.5', 'positive'],
+      ['5.', 'positive'],
+      ['1.5E3', 'positive'],
+      ['1e999', 'positive'],
+      ['', 'not a number'],
+      ['abc', 'not a number'],
+      ['-', 'not a number'],
+      ['.', 'not a number'],
+      ['1e', 'not a number'],
+      ['e5', 'not a number'],
+      ['1.2.3', 'not a number'],
+      ['1-2', 'not a number'],
+      ['--1', 'not a number'],
+      ['0x10', 'not a number'],
+      ['Infinity', 'not a number'],
+      ['NaN', 'not a number'],
+      ['1,000', 'not a number'],
+      ['1 000', 'not a number'],
+    ])('%j is %s', async (number, expected) => {
+      expect(await outputsOf('ClassifyNumber', { Number: number })).toEqual({ Class: expected });
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseDefinition } from '../parse-definition.ts';
 import { DEFAULT_CODE_LIMITS } from '../quickjs-runner.ts';
 import { createSandbox } from '../sandbox.ts';
 import { InvalidStepInputError, isRetryable } from '../step-errors.ts';
+import { createStepLibrary } from '../step-library.ts';
 import { runStep, testLibraryOptions } from './run-step-for-test.ts';
 
 // One sandbox for the file, as a worker has one: its processes, and their QuickJS, stay warm between runs.
@@ -122,6 +124,22 @@ describe('code.javascript', () => {
 
   it('stops a catastrophic regular expression at its time limit', async () => {
     expect((await failureOf('return /(a+)+$/.test("a".repeat(40) + "!")')).message).toBe('the code failed: ran past its time limit of 200 ms');
+  });
+
+  it('refuses a syntax error in literal code when the catalogue loads', () => {
+    const result = parseDefinition(
+      { description: 'Broken.', steps: [{ id: 'broken', kind: 'code.javascript', args: { code: 'const a = 1;\nreturn (;' } }] },
+      createStepLibrary(options),
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^steps\[0\] \(broken\) args\.code: the code does not compile: SyntaxError: Unexpected token/)],
+    });
+    const fine = parseDefinition(
+      { description: 'Fine.', steps: [{ id: 'fine', kind: 'code.javascript', args: { code: 'return input' } }] },
+      createStepLibrary(options),
+    );
+    expect(fine.ok).toBe(true);
   });
 
   it('validates its arguments', async () => {
