@@ -1,6 +1,38 @@
 import { applyOutputFilters, type Sandbox } from '@ces/choreos';
+import type { RunOutcome, StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { executionEnded, type EndRequest, type EndResult, type ExecutionEndListener, type ExecutionRecord, type TerminalStatus } from '@ces/store';
+
+/** Stop reasons that end the execution, with the status each ends it with. */
+const STATUS_FOR_STOP = {
+  'termination-requested': 'TERMINATED_MANUALLY',
+  'time-limit': 'TERMINATED_LIMIT',
+} as const satisfies Partial<Record<StopReason, TerminalStatus>>;
+
+/**
+ * What a run's outcome comes to: an end with a terminal status (and the error of a failed step),
+ * or a stop that leaves the execution RUNNING (handed back, or left to another take).
+ */
+export type RunConclusion =
+  | { kind: 'end'; status: TerminalStatus; error?: string }
+  | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> };
+
+export function conclusionOf(outcome: RunOutcome): RunConclusion {
+  switch (outcome.kind) {
+    case 'completed':
+      return { kind: 'end', status: 'SUCCESS' };
+    case 'failed':
+      return { kind: 'end', status: 'ERROR', error: outcome.error };
+    case 'stopped':
+      switch (outcome.reason) {
+        case 'termination-requested':
+        case 'time-limit':
+          return { kind: 'end', status: STATUS_FOR_STOP[outcome.reason] };
+        default:
+          return { kind: 'stop', reason: outcome.reason };
+      }
+  }
+}
 
 /**
  * What an end records of a run that reached `status`: its outputs through the execution's output

@@ -9,8 +9,6 @@ import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import type { StepEndListener } from './run-steps.ts';
 import { createTakenRuns } from './taken-run.ts';
 
-export type { ProcessingContext, ProcessResult } from './processing-context.ts';
-
 /**
  * The two ways a worker executes an execution, chosen once per job:
  * - `instant`: its Choreo is instant (`isInstantChoreo`) and the job carries it as accepted: run
@@ -18,7 +16,7 @@ export type { ProcessingContext, ProcessResult } from './processing-context.ts';
  * - `taken`: taken under a lease, checkpointed after every step, ended or handed back under that
  *   lease (taken-run.ts).
  */
-export type RunMode = { kind: 'instant'; accepted: NewExecution; definition: ChoreoDefinition } | { kind: 'taken' };
+type RunMode = { kind: 'instant'; accepted: NewExecution; definition: ChoreoDefinition } | { kind: 'taken' };
 
 export interface ExecutionProcessor {
   process(context: ProcessingContext): Promise<ProcessResult>;

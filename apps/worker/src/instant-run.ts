@@ -1,16 +1,10 @@
 import type { ChoreoDefinition, Sandbox, StepLibrary } from '@ces/choreos';
-import type { StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import { acceptedRecord, type EndResult, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
 import type { ActiveRuns } from './active-runs.ts';
-import { endOfRun, type EndRecorder } from './execution-end.ts';
+import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, runSteps, type StepEndListener } from './run-steps.ts';
-
-const STATUS_FOR_STOP = {
-  'termination-requested': 'TERMINATED_MANUALLY',
-  'time-limit': 'TERMINATED_LIMIT',
-} as const satisfies Partial<Record<StopReason, TerminalStatus>>;
 
 export interface InstantRunDeps {
   executions: ExecutionStore;
@@ -88,16 +82,9 @@ export function createInstantRuns(deps: InstantRunDeps) {
         // An instant Choreo has no blocks.
         afterProgress: async () => run.stop,
       });
-      switch (outcome.kind) {
-        case 'completed':
-          return end(record, context, 'SUCCESS', outcome.checkpoint);
-        case 'failed':
-          return end(record, context, 'ERROR', outcome.checkpoint, outcome.error);
-      }
-      switch (outcome.reason) {
-        case 'termination-requested':
-        case 'time-limit':
-          return end(record, context, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
+      const conclusion = conclusionOf(outcome);
+      if (conclusion.kind === 'end') return end(record, context, conclusion.status, outcome.checkpoint, conclusion.error);
+      switch (conclusion.reason) {
         case 'shutdown':
           // Interrupted with the whole worker: it holds nothing to hand back in the store, and its
           // job goes back to the queue.
@@ -108,7 +95,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
         case 'lock-lost':
           // Never asked for here: an instant run stores no checkpoint that could be refused, and
           // does not watch its job's lock.
-          throw new Error(`an instant run cannot stop as ${outcome.reason}`);
+          throw new Error(`an instant run cannot stop as ${conclusion.reason}`);
       }
     });
   }

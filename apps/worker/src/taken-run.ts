@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Sandbox, StepLibrary } from '@ces/choreos';
-import type { StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
 import type { DefinitionCache } from './definition-cache.ts';
 import { deferralDelayMs } from './deferral-delay.ts';
-import { endOfRun, type EndRecorder } from './execution-end.ts';
+import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, runSteps, type StepEndListener } from './run-steps.ts';
-
-const STATUS_FOR_STOP = {
-  'termination-requested': 'TERMINATED_MANUALLY',
-  'time-limit': 'TERMINATED_LIMIT',
-} as const satisfies Partial<Record<StopReason, TerminalStatus>>;
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -112,16 +106,9 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       },
     });
 
-    switch (outcome.kind) {
-      case 'completed':
-        return end(record, lease, 'SUCCESS', outcome.checkpoint);
-      case 'failed':
-        return end(record, lease, 'ERROR', outcome.checkpoint, outcome.error);
-    }
-    switch (outcome.reason) {
-      case 'termination-requested':
-      case 'time-limit':
-        return end(record, lease, STATUS_FOR_STOP[outcome.reason], outcome.checkpoint);
+    const conclusion = conclusionOf(outcome);
+    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error);
+    switch (conclusion.reason) {
       case 'not-running':
         log().info('execution ended elsewhere; stopped');
         return 'not-running';

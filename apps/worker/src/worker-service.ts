@@ -19,7 +19,8 @@ import {
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
-import { createExecutionProcessor, type ProcessResult } from './execution-processor.ts';
+import { createExecutionProcessor } from './execution-processor.ts';
+import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
 import { startHealthServer } from './health-server.ts';
 import { startHeartbeat } from './heartbeat.ts';
