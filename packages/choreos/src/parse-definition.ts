@@ -44,7 +44,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       problems.push(`${where}: {{${reference.text}}} refers to an unknown step "${reference.stepId}"`);
       return;
     }
-    if (at !== undefined && at.ancestors.includes(reference.stepId)) {
+    if (at?.ancestors.includes(reference.stepId)) {
       problems.push(`${where}: {{${reference.text}}} refers to the block "${reference.stepId}" it is part of, whose result is only available after it`);
     } else if (at !== undefined && target.order >= at.order) {
       problems.push(
@@ -68,7 +68,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       const target = declarations.get(reference.stepId);
       if (target === undefined) {
         problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
-      } else if (at !== undefined && at.ancestors.includes(reference.stepId)) {
+      } else if (at?.ancestors.includes(reference.stepId)) {
         problems.push(`${where}: ${quoted} reads the block "${reference.stepId}" it is part of, whose result is only available after it`);
       } else if (at !== undefined && target.order >= at.order) {
         problems.push(
