@@ -409,6 +409,40 @@ describe('resuming a block', () => {
     expect((resumed.checkpoint.results.each as unknown[]).length).toBe(20);
   });
 
+  it('resumes nested loops inside the inner iteration it was in, and a caught failure of a loop inside a try', async () => {
+    const definition = define({
+      steps: [
+        {
+          id: 'guard',
+          try: [
+            {
+              id: 'outer',
+              forEach: '["a","b","c"]',
+              steps: [
+                {
+                  id: 'inner',
+                  forEach: '[1,2,3]',
+                  steps: [{ id: 'leaf', kind: 'test.count', args: { name: '{{loop.index}}' } }],
+                },
+                { id: 'mark', kind: 'test.count', args: { name: 'mark {{loop.item}}', fail: '{% loop.item = "c" ? "invalid" : "" %}' } },
+              ],
+            },
+          ],
+          catch: [{ errors: ['invalid'], steps: [{ id: 'caught', kind: 'text.template', args: { text: '{{error.step}}' } }] }],
+        },
+      ],
+    });
+    // Stops before the 7th call: in the middle of outer[1]'s inner loop (after its leaf 1 and 2).
+    const first = recorder((made) => (made === 6 ? 'shutdown' : undefined));
+    const stopped = await run(definition, {}, first);
+    expect(calls).toEqual(['0', '1', '2', 'mark a', '0', '1']);
+    expect(first.progress.has('outer[0]')).toBe(true);
+    expect(first.progress.has('outer[1].inner[1]')).toBe(true);
+    const resumed = await run(definition, {}, recorder(), { ...stopped.checkpoint, progress: first.progress });
+    expect(calls).toEqual(['2', 'mark b', '0', '1', '2', 'mark c']);
+    expect(resumed.checkpoint.results.guard).toEqual({ text: 'outer[2].mark' });
+  });
+
   it('takes a caught failure again from its entry, without running the failed step again', async () => {
     const definition = define({
       steps: [
