@@ -42,7 +42,7 @@ describe('execution progress inside a block', () => {
     );
     expect(await redis.hget(keys.execution(id), 'cursor')).toBe('each[1]');
     // The record's checkpoint is untouched: the run is still at its block.
-    expect(await store.get(id)).toMatchObject({ nextStep: 0, status: 'RUNNING' });
+    expect(await store.get(id)).toMatchObject({ nextStep: 0, status: 'RUNNING', progressCursor: 'each[1]' });
   });
 
   it('refuses an earlier take and answers a termination request, like a checkpoint', async () => {

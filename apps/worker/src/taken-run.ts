@@ -72,9 +72,9 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const definition = await definitions.load(record.definitionDigest);
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
 
-    // Inside a block, what its earlier takes completed there: replayed, not run again.
-    const resumed = definition.steps[record.nextStep];
-    const progress = resumed !== undefined && !('kind' in resumed) ? await executions.progress(record.id) : undefined;
+    // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
+    // says whether there is any, so that a fresh take costs no read.
+    const progress = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
     const outcome = await runSteps({
       record,
       definition,
