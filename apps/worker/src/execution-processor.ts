@@ -87,7 +87,7 @@ export function createExecutionProcessor(deps: {
   async function runModeOf({ accepted }: ProcessingContext): Promise<RunMode> {
     if (accepted === undefined || shuttingDown) return { kind: 'taken' };
     const definition = await definitions.load(accepted.definitionDigest);
-    return definition && isInstantChoreo(definition, deps.steps) ? { kind: 'instant', accepted, definition } : { kind: 'taken' };
+    return definition && isInstantChoreo(definition, deps.steps, accepted.inputs) ? { kind: 'instant', accepted, definition } : { kind: 'taken' };
   }
 
   return {

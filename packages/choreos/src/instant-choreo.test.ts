@@ -28,3 +28,34 @@ describe('isInstantChoreo', () => {
     expect(isInstantChoreo({ ...definition, steps: [{ ...definition.steps[0]!, kind: 'unknown.kind' }] }, steps)).toBe(false);
   });
 });
+
+describe('isInstantChoreo with a kind instant unless an argument is given', () => {
+  const steps = createStepLibrary();
+  const parsed = parseDefinition(
+    {
+      description: 'test',
+      inputs: { Text: { description: 'text' }, URL: { description: 'url' } },
+      steps: [{ id: 'encode', kind: 'encoding.base64-encode-source', args: { text: '{{inputs.Text}}', url: '{{inputs.URL}}' } }],
+    },
+    steps,
+  );
+  if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+  const definition = parsed.definition;
+
+  it('may be instant before a run, and is for a run that leaves the argument empty', () => {
+    expect(isInstantChoreo(definition, steps)).toBe(true);
+    expect(isInstantChoreo(definition, steps, { Text: 'x', URL: '' })).toBe(true);
+    expect(isInstantChoreo(definition, steps, { Text: 'x' })).toBe(true);
+  });
+
+  it('is not for a run that gives it', () => {
+    expect(isInstantChoreo(definition, steps, { Text: '', URL: 'https://example.com/file' })).toBe(false);
+  });
+
+  it('is not when the argument is anything but one input', () => {
+    const step = definition.steps[0];
+    if (step === undefined || !('kind' in step)) throw new Error('expected a step');
+    const computed = { ...definition, steps: [{ ...step, args: { ...step.args, url: 'https://{{inputs.URL}}' } }] };
+    expect(isInstantChoreo(computed, steps, { URL: '' })).toBe(false);
+  });
+});

@@ -1,13 +1,33 @@
 import type { ChoreoDefinition } from './definition.ts';
-import type { StepLibrary } from './step-kind.ts';
+import type { StepKind, StepLibrary } from './step-kind.ts';
+
+/** `{{inputs.Name}}` and nothing else: an argument that is exactly one input. */
+const INPUT_TEMPLATE = /^\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 /**
  * A Choreo whose every step is an instant kind without retries (a retry waits its backoff): a run
  * of it finishes in well under a millisecond and touches nothing outside itself, so running it
  * once more, or for a run that has meanwhile ended, is harmless. Workers use that to run it
  * before they take the execution, and to record its start and its end in one operation.
+ *
+ * A kind that is instant unless some of its arguments are given (`instantUnless`) makes the Choreo
+ * instant for the runs whose `inputs` leave those arguments empty; without `inputs` (the
+ * catalogue, before any run) such a Choreo may be instant, and each run is checked again.
  */
-export function isInstantChoreo(definition: ChoreoDefinition, steps: StepLibrary): boolean {
+export function isInstantChoreo(definition: ChoreoDefinition, steps: StepLibrary, inputs?: Readonly<Record<string, string>>): boolean {
   // A block (a loop above all) may run for long: its iterations are checkpointed, so never instant.
-  return definition.steps.every((step) => 'kind' in step && step.retry === undefined && steps.get(step.kind)?.instant === true);
+  return definition.steps.every((step) => 'kind' in step && step.retry === undefined && isInstantStep(steps.get(step.kind), step.args, inputs));
+}
+
+function isInstantStep(kind: StepKind | undefined, args: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, string>> | undefined): boolean {
+  if (kind === undefined) return false;
+  if (kind.instant === true) return true;
+  if (kind.instantUnless === undefined) return false;
+  return kind.instantUnless.every((name) => {
+    const value = args[name];
+    if (value === undefined || value === '') return true;
+    const input = typeof value === 'string' ? INPUT_TEMPLATE.exec(value)?.[1] : undefined;
+    if (input === undefined) return false;
+    return inputs === undefined || (inputs[input] ?? '') === '';
+  });
 }

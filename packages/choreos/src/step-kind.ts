@@ -22,6 +22,12 @@ export interface StepKind {
    */
   readonly instant?: boolean;
   /**
+   * Instant (as above) for a run in which each of these arguments is an input's template whose
+   * input is empty: the kind then works on its arguments alone, and otherwise reaches out (a
+   * `url` to fetch). Without `instant`.
+   */
+  readonly instantUnless?: readonly string[];
+  /**
    * Timeout of a step of this kind that sets none, instead of the definitions' default: a kind
    * whose work is to wait may wait longer than that (the run's time limit still applies).
    */
@@ -41,6 +47,7 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   argsSchema: Schema;
   example?: Readonly<Record<string, unknown>>;
   instant?: boolean;
+  instantUnless?: readonly string[];
   defaultTimeoutMs?: number;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;
 }): StepKind {

@@ -5,7 +5,8 @@ import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
 import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
-import { createHttpRequestStep } from './steps/http-request.ts';
+import { createHttpRequestStep, createResourceFetcher } from './steps/http-request.ts';
+import { createBase64EncodeSourceStep } from './steps/base64-encode-source.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
@@ -44,6 +45,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
   return stepLibraryFrom([
     createHttpRequestStep(options.http),
     ...encodingSteps,
+    createBase64EncodeSourceStep(createResourceFetcher(options.http)),
     ...hashingSteps,
     ...jsonSteps,
     createJsonQueryStep(sandbox),

@@ -1,7 +1,19 @@
+import { ECHO_SERVER_PAGES } from '../../support/echo-server.ts';
 import type { SdkCase } from '../../support/sdk-case.ts';
+
+const PAGE = ECHO_SERVER_PAGES['/page.html']?.body ?? '';
 
 export const cases: SdkCase[] = [
   { family: 'Encoding', choreo: 'Base64Encode', inputs: { Text: 'héllo ☃' }, expect: { Base64EncodedText: 'aMOpbGxvIOKYgw==' } },
+  {
+    family: 'Encoding',
+    choreo: 'Base64Encode',
+    name: 'a file at a URL',
+    inputs: {},
+    contextInputs: (context) => ({ URL: `${context.echoServerUrl}/page.html` }),
+    expect: { Base64EncodedText: Buffer.from(PAGE, 'utf8').toString('base64') },
+  },
+  { family: 'Encoding', choreo: 'Base64Encode', name: 'neither a text nor a URL', inputs: {}, error: /give the text to encode, or the URL of a file/ },
   { family: 'Encoding', choreo: 'Base64Decode', inputs: { Base64EncodedText: 'aMOpbGxvIOKYgw==' }, expect: { Text: 'héllo ☃' } },
   { family: 'Encoding', choreo: 'Base64Decode', name: 'binary data is refused', inputs: { Base64EncodedText: '/w==' }, error: /not valid UTF-8/ },
   {

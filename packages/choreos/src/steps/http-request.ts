@@ -56,18 +56,7 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
     }),
     example: { method: 'GET', url: '{{inputs.URL}}', headers: '{{inputs.RequestHeaders}}' },
     run: async (args, context) => {
-      let url: URL;
-      try {
-        url = new URL(args.url);
-      } catch {
-        throw new InvalidStepInputError(`${JSON.stringify(args.url.slice(0, 200))} is not a valid URL`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new InvalidStepInputError(`only http and https URLs are allowed, not ${url.protocol.slice(0, -1)}`);
-      }
-      if (url.username !== '' || url.password !== '') {
-        throw new InvalidStepInputError('credentials in the URL are not accepted; send an Authorization header instead');
-      }
+      const url = requestUrl(args.url);
       for (const [name, value] of Object.entries(args.query)) url.searchParams.append(name, value);
       policy.checkHost(url.hostname);
       const headers = { ...args.headers };
@@ -94,6 +83,52 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
   });
 }
 
+/**
+ * GETs a resource under the same egress policy and limits as `http.request`, for steps that take a
+ * URL of a file to work on (the original's `URL` inputs): its body's bytes, Base64-encoded. An
+ * answer other than 2xx fails the step.
+ */
+export function createResourceFetcher(options: HttpStepOptions): (url: string, signal: AbortSignal) => Promise<string> {
+  const policy = createEgressPolicy(options);
+  const agents = { 'http:': new http.Agent(), 'https:': new https.Agent() };
+  return async (text, signal) => {
+    const url = requestUrl(text);
+    policy.checkHost(url.hostname);
+    const response = await send(url, {
+      method: 'GET',
+      headers: {},
+      body: undefined,
+      debug: false,
+      timeoutMs: options.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes,
+      lookup: policy.lookup,
+      agent: agents[url.protocol],
+      signal,
+      bodyEncoding: 'base64',
+    });
+    if (response.status < 200 || response.status > 299) throw new StepFailedError(`GET ${url.origin}${url.pathname} answered ${response.status}`);
+    return response.body;
+  };
+}
+
+type RequestUrl = URL & { protocol: 'http:' | 'https:' };
+
+function requestUrl(text: string): RequestUrl {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidStepInputError(`${JSON.stringify(text.slice(0, 200))} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidStepInputError(`only http and https URLs are allowed, not ${url.protocol.slice(0, -1)}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InvalidStepInputError('credentials in the URL are not accepted; send an Authorization header instead');
+  }
+  return url as RequestUrl;
+}
+
 /** The body as text or as Base64 bytes (the original's EncodedData), not both. */
 function requestBody(text: string | undefined, base64: string | undefined): string | Buffer | undefined {
   if (base64 === undefined || base64.trim() === '') return text;
@@ -113,6 +148,8 @@ interface SendOptions {
   lookup: http.RequestOptions['lookup'];
   agent: http.Agent;
   signal: AbortSignal;
+  /** How the response body is given back: UTF-8 text (the default), or its bytes in Base64. */
+  bodyEncoding?: 'utf8' | 'base64';
 }
 
 function send(url: URL, options: SendOptions): Promise<HttpResponse> {
@@ -177,7 +214,7 @@ function send(url: URL, options: SendOptions): Promise<HttpResponse> {
           if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
         const body = Buffer.concat(chunks);
-        const result: HttpResponse = { status: response.statusCode ?? 0, headers, body: body.toString('utf8') };
+        const result: HttpResponse = { status: response.statusCode ?? 0, headers, body: body.toString(options.bodyEncoding ?? 'utf8') };
         if (options.debug) {
           result.log = httpLog({
             method: options.method,
