@@ -17,6 +17,7 @@ import { createApiMetrics } from './api-metrics.ts';
 import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
+import { createAccountChoreos } from './runs/choreo-writes.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
 import { createOutputReadGate } from './output-read-gate.ts';
@@ -107,7 +108,12 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
       maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
     },
-    catalogue,
+    choreos: createAccountChoreos({
+      redis,
+      keys,
+      catalogue,
+      config: { store: { maxCount: config.MAX_CHOREOS_PER_ACCOUNT, maxBytes: config.MAX_CHOREO_BYTES_PER_ACCOUNT } },
+    }),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),

@@ -7,9 +7,10 @@ export type CredentialKind = 'user' | 'app';
 /**
  * What a credential may do besides running and reading Choreos. Users hold every right; an
  * application holds only those granted to it: a program's key, copied into many places, should
- * not be able to change what the account's runs are given (`presets`) unless meant to.
+ * not be able to change what the account's runs are given (`presets`) or what its Choreos do
+ * (`choreos`: write and delete the account's own) unless meant to.
  */
-export const CREDENTIAL_RIGHTS = ['presets'] as const;
+export const CREDENTIAL_RIGHTS = ['choreos', 'presets'] as const;
 export type CredentialRight = (typeof CREDENTIAL_RIGHTS)[number];
 
 /**

@@ -17,7 +17,8 @@ export const accountsFileSchema = z.strictObject({
       z.strictObject({
         name: z.string(),
         users: z.array(z.strictObject({ name: z.string(), password: z.string(), choreos: choreoPatterns })).default([]),
-        // Rights an application is granted (users hold them all): `presets` lets it write presets.
+        // Rights an application is granted (users hold them all): `presets` lets it write presets,
+        // `choreos` write and delete the account's own Choreos.
         apps: z
           .array(z.strictObject({ name: z.string(), key: z.string(), choreos: choreoPatterns, rights: z.array(z.enum(CREDENTIAL_RIGHTS)).optional() }))
           .default([]),

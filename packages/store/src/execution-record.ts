@@ -22,6 +22,8 @@ export interface ExecutionRecord {
   sourceId: string;
   /** sha256 of the definition snapshot the run was accepted with. */
   definitionDigest: string;
+  /** The version of an account's own Choreo the run was accepted with; absent for the Library's. */
+  choreoVersion?: number;
   inputs: Record<string, string>;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
@@ -42,13 +44,13 @@ export interface ExecutionRecord {
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'choreoVersion'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output'
+  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -69,7 +71,7 @@ export function decodeListRow(id: string, account: string, row: string): Running
 export const RUNNING_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'host', 'worker', 'cancel'] as const;
 
 /** The hash fields a summary is read from (see encodeNewExecution for the names). */
-export const SUMMARY_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'lasterror', 'errortime'] as const;
+export const SUMMARY_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'lasterror', 'errortime', 'version'] as const;
 
 /** The record exactly as `create` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
@@ -114,6 +116,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     'store',
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? ['filters', JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.choreoVersion !== undefined ? ['version', String(execution.choreoVersion)] : []),
   ];
 }
 
@@ -129,6 +132,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     host: hash.host ?? '',
     sourceId: hash.source ?? '',
     definitionDigest: hash.def ?? '',
+    ...(hash.version ? { choreoVersion: Number(hash.version) } : {}),
     inputs: parseJson(hash.inputs, {}),
     nextStep: Number(hash.step ?? 0),
     results: parseJson(hash.results, {}),

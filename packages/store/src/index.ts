@@ -33,3 +33,10 @@ export {
 export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
 export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
 export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';
+export {
+  createAccountChoreoStore,
+  type AccountChoreoLimits,
+  type AccountChoreoStore,
+  type PutChoreoResult,
+  type StoredChoreo,
+} from './account-choreo-store.ts';

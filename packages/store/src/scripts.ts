@@ -18,6 +18,7 @@ const SCRIPTS = {
   finishExecution: { file: 'finish-execution.lua', keys: 7 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  putAccountChoreo: { file: 'put-account-choreo.lua', keys: 2 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -10,6 +10,7 @@ import {
   createKeySpace,
   createRedisConnection,
   waitUntilReady,
+  type AccountChoreoLimits,
   type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
@@ -19,6 +20,7 @@ import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing
 import type { Redis } from 'ioredis';
 import { createApp, type AppConfig, type AppDeps } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
+import { createAccountChoreos } from '../runs/choreo-writes.ts';
 import { createRunLauncher } from '../runs/run-launcher.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
@@ -67,6 +69,8 @@ export async function startInProcessApp(options: {
   maxRunningPerAccount?: number;
   maxStoredBytesPerAccount?: number;
   catalogueDir?: string;
+  /** Bounds on each account's own Choreos; 100 Choreos and 1 MiB without them. */
+  accountChoreoLimits?: AccountChoreoLimits;
   /** Wraps the store the run launcher uses, to make it fail as Redis would. */
   launcherStore?: (store: ExecutionStore) => ExecutionStore;
   /** How `?view=outputs` reads, given the app's store; unbounded on that store without it. */
@@ -116,7 +120,7 @@ export async function startInProcessApp(options: {
       maxAuthFailuresPerAddressPerMinute: 0,
       ...options.config,
     },
-    catalogue,
+    choreos: createAccountChoreos({ redis, keys, catalogue, config: { store: options.accountChoreoLimits ?? { maxCount: 100, maxBytes: 1024 * 1024 } } }),
     executions,
     ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
     queue,
