@@ -18,7 +18,8 @@ describe("an account's own Choreos refused", () => {
     await bounded?.close();
   });
 
-  const put = (id: string, body: string, headers: Record<string, string> = {}, app = t) => app.call('PUT', `/choreos${id}`, app.credentials.alice, { body, headers });
+  const put = (id: string, body: string, headers: Record<string, string> = {}, app = t) =>
+    app.call('PUT', `/choreos${id}`, app.credentials.alice, { body, headers });
   const absent = async (id: string, app = t) => expect((await app.call('GET', `/choreos${id}`, app.credentials.alice)).status).toBe(404);
 
   it('takes JSON only: 415 for XML, text or no Content-Type', async () => {

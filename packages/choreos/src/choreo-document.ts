@@ -50,7 +50,8 @@ export function checkChoreoDocument(id: string, text: string, steps: StepLibrary
   const shape = measure(raw);
   const over: DocumentProblem[] = [];
   if (shape.depth > limits.maxDepth) over.push({ pointer: shape.deepest, message: `the document nests ${shape.depth} levels, more than ${limits.maxDepth}` });
-  if (shape.steps > limits.maxSteps) over.push({ pointer: '/steps', message: `the document has ${shape.steps} steps and blocks, more than ${limits.maxSteps}` });
+  if (shape.steps > limits.maxSteps)
+    over.push({ pointer: '/steps', message: `the document has ${shape.steps} steps and blocks, more than ${limits.maxSteps}` });
   if (over.length > 0) return refuse(over);
 
   // The schema's own issues carry exact paths; the checks after it name their place in their text.
