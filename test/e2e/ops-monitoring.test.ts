@@ -1,3 +1,4 @@
+import { HEARTBEAT_TTL_MS } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ServiceProcess } from '../support/service-process.ts';
@@ -6,8 +7,6 @@ import { startStack, type Stack } from '../support/stack.ts';
 const COUNTDOWN = '/Library/Utilities/Development/Countdown';
 const BASE64_ENCODE = '/Library/Utilities/Encoding/Base64Encode';
 const FAIL = '/Library/Utilities/Development/Fail';
-/** The workers' heartbeat TTL: a dead worker must be gone from /ops/workers within it. */
-const HEARTBEAT_TTL_MS = 15_000;
 
 /** Samples of one metric in the Prometheus text format, with their labels. */
 function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {

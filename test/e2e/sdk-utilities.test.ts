@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type EchoServer, startEchoServer } from '../support/echo-server.ts';
 import type { SdkCase } from '../support/sdk-case.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { executeThroughSdk, mapTembooWire, outputsByGetters, setInput, type TembooWire } from '../support/temboo-session.ts';
@@ -18,15 +19,19 @@ const suites = await Promise.all(
 describe("the original's Utilities library through the original's Node SDK", () => {
   let stack: Stack;
   let wire: TembooWire;
+  let echoServer: EchoServer;
 
   beforeAll(async () => {
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1 });
+    echoServer = await startEchoServer();
+    // The HTTP and RSS cases reach the echo server on 127.0.0.1.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { HTTP_ALLOW_PRIVATE_NETWORKS: 'true' } });
     wire = await mapTembooWire(stack);
   });
 
   afterAll(async () => {
     wire?.unmap();
     await stack?.stop();
+    await echoServer?.close();
   });
 
   it('finds cases to run', () => {
@@ -40,7 +45,8 @@ describe("the original's Utilities library through the original's Node SDK", () 
         const credential = c.wrongKey ? { ...stack.credentials.acmeApp, secret: `${stack.credentials.acmeApp.secret}-wrong` } : stack.credentials.acmeApp;
         const choreo = wire.choreo(credential, c.family, c.choreo);
         const inputs = choreo.newInputSet();
-        for (const [name, value] of Object.entries(c.inputs)) setInput(inputs, name, value);
+        const contextInputs = c.contextInputs?.({ echoServerUrl: echoServer.url }) ?? {};
+        for (const [name, value] of Object.entries({ ...c.inputs, ...contextInputs })) setInput(inputs, name, value);
         if (c.preset !== undefined) inputs.setCredential(c.preset);
 
         const outcome = await executeThroughSdk(choreo, inputs);

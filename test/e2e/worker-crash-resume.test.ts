@@ -79,10 +79,10 @@ describe('worker crash: resume on another worker', () => {
     await createDefinitionStore({ redis: stack.redis, keys: stack.keys }).save(digest, definition);
     const id = 'feedfacefeedfacefeedfacefeedface';
     const starttime = Date.now() - 60_000;
-    const created = await stack.executions.create(newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }), {
+    const created = await stack.executions.accept(newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }), {
       maxRunningPerAccount: 0,
     });
-    expect(created).toEqual({ outcome: 'created' });
+    expect(created).toEqual({ outcome: 'accepted' });
 
     const ended = await stack.waitForEnd(id, stack.credentials.alice, 45_000);
     expect(ended.status).toBe('SUCCESS');

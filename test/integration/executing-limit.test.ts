@@ -10,10 +10,10 @@ describe('executions taken at once per account', () => {
 
   async function queued(account: string, overrides: { deadline?: number } = {}): Promise<string> {
     const execution = newExecutionFixture({ account, ...overrides });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
-  const take = (id: string, lease: string, limit = 2) => store.claim(id, { host: '10.0.0.1', workerId: 'w', lease, maxExecutingPerAccount: limit });
+  const take = (id: string, lease: string, limit = 2) => store.take(id, { host: '10.0.0.1', workerId: 'w', lease, maxExecutingPerAccount: limit });
   const executing = (account: string) => redis.smembers(keys.accountExecuting(account));
 
   it('refuses a take beyond the limit, counting refusals, while other accounts are taken', async () => {
@@ -31,9 +31,9 @@ describe('executions taken at once per account', () => {
     expect((await executing('alpha')).sort()).toEqual([a1, a2].sort());
 
     // An end frees its place, and the ended record keeps no count of refusals.
-    expect(await store.finish(a1, { status: 'SUCCESS', lease: 'l1', account: 'alpha' })).toEqual({ applied: true, status: 'SUCCESS' });
+    expect(await store.end(a1, { status: 'SUCCESS', lease: 'l1', account: 'alpha' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     expect(await take(a3, 'l3c')).toMatchObject({ outcome: 'taken', record: { lease: 'l3c' } });
-    expect(await store.finish(a3, { status: 'SUCCESS', lease: 'l3c', account: 'alpha' })).toMatchObject({ applied: true });
+    expect(await store.end(a3, { status: 'SUCCESS', lease: 'l3c', account: 'alpha' })).toMatchObject({ outcome: 'ended' });
     expect(await redis.hexists(keys.execution(a3), 'deferrals')).toBe(0);
     expect(await executing('alpha')).toEqual([a2]);
   });
@@ -46,7 +46,7 @@ describe('executions taken at once per account', () => {
     expect(await take(c1, 'l1-again')).toMatchObject({ outcome: 'taken', record: { lease: 'l1-again' } });
     // Two of gamma's four wait: c3, and c4 behind it.
     expect(await take(c3, 'l3')).toMatchObject({ outcome: 'deferred', deferrals: 1, waiting: 2 });
-    expect(await store.release(c2, 'l2')).toBe(true);
+    expect(await store.handBack(c2, 'l2')).toBe('handed-back');
     expect(await executing('gamma')).toEqual([c1]);
     expect(await take(c3, 'l3b')).toMatchObject({ outcome: 'taken' });
   });
@@ -94,7 +94,7 @@ describe('executions taken at once per account', () => {
     expect(await take(waiting, 'lw')).toMatchObject({ outcome: 'deferred' });
     expect(await store.requestTermination(cancelled)).toBe('RUNNING');
     // Each of these ends at once once taken; refusing them would keep them waiting for nothing.
-    expect(await take(cancelled, 'lc')).toMatchObject({ outcome: 'taken', record: { cancelRequested: true } });
+    expect(await take(cancelled, 'lc')).toMatchObject({ outcome: 'taken', record: { terminationRequested: true } });
     expect(await take(late, 'll')).toMatchObject({ outcome: 'taken' });
   });
 
@@ -102,7 +102,7 @@ describe('executions taken at once per account', () => {
     const ids = [await queued('zeta'), await queued('zeta'), await queued('zeta')];
     for (const [i, id] of ids.entries()) expect(await take(id, `l${i}`, 0)).toMatchObject({ outcome: 'taken' });
     expect(await redis.exists(keys.accountExecuting('zeta'))).toBe(0);
-    await store.finish(ids[0]!, { status: 'SUCCESS', lease: 'l0', account: 'zeta' });
+    await store.end(ids[0]!, { status: 'SUCCESS', lease: 'l0', account: 'zeta' });
     expect(await take(ids[0]!, 'again')).toMatchObject({ outcome: 'ended', record: { status: 'SUCCESS' } });
     expect(await take('ab'.repeat(16), 'none')).toEqual({ outcome: 'missing' });
   });

@@ -32,8 +32,8 @@ describe('execution end events', () => {
   it('hands the waiter the ended record, without a read', async () => {
     const execution = newExecutionFixture({ inputs: { Text: 'hi' } });
     const watch = events.watchEnd(execution.id, never);
-    expect(await store.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'created' });
-    await store.finish(execution.id, { status: 'SUCCESS', outputs: { Out: 'aGk=' }, untakenBy: { host: '10.1.1.1', workerId: 'w' } });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'accepted' });
+    await store.end(execution.id, { status: 'SUCCESS', outputs: { Out: 'aGk=' }, untakenBy: { host: '10.1.1.1', workerId: 'w' } });
     const outcome = await watch.wait(10_000);
     expect(outcome.ended).toBe(true);
     expect(outcome.record).toMatchObject({ id: execution.id, status: 'SUCCESS', output: { Out: 'aGk=' }, host: '10.1.1.1', inputs: { Text: 'hi' } });
@@ -47,10 +47,10 @@ describe('execution end events', () => {
     await listener.subscribe(keys.executionEndedChannel());
     const unwatched = newExecutionFixture();
     const watched = newExecutionFixture();
-    await store.create(unwatched, { maxRunningPerAccount: 0 });
-    await store.create(watched, { maxRunningPerAccount: 0, notifyEnd: true });
-    await store.finish(unwatched.id, { status: 'SUCCESS' });
-    await store.finish(watched.id, { status: 'SUCCESS' });
+    await store.accept(unwatched, { maxRunningPerAccount: 0 });
+    await store.accept(watched, { maxRunningPerAccount: 0, notifyEnd: true });
+    await store.end(unwatched.id, { status: 'SUCCESS' });
+    await store.end(watched.id, { status: 'SUCCESS' });
     // Messages arrive in the order published: had the first end been published, it would be first.
     await expect.poll(() => messages, { timeout: 10_000 }).toEqual([watched.id]);
     await listener.unsubscribe();
@@ -59,25 +59,25 @@ describe('execution end events', () => {
   it('sends the id alone when the record is too large to carry, and the waiter reads it', async () => {
     const execution = newExecutionFixture();
     const watch = events.watchEnd(execution.id, never);
-    await store.create(execution, { maxRunningPerAccount: 0, notifyEnd: true });
-    await store.finish(execution.id, { status: 'SUCCESS', outputs: { Big: 'x'.repeat(70_000) } });
+    await store.accept(execution, { maxRunningPerAccount: 0, notifyEnd: true });
+    await store.end(execution.id, { status: 'SUCCESS', outputs: { Big: 'x'.repeat(70_000) } });
     expect(await watch.wait(10_000)).toEqual({ ended: true });
   });
 
   it('subscribes a process only to what it listens for: a worker hears cancellations, not ends', async () => {
     const count = async (channel: string) => Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
-    const [endsBefore, cancellationsBefore] = [await count(keys.executionEndedChannel()), await count(keys.cancelRequestedChannel())];
+    const [endsBefore, cancellationsBefore] = [await count(keys.executionEndedChannel()), await count(keys.terminationRequestedChannel())];
     const connection = new Redis(inject('redisUrl'));
-    const workerEvents = await createExecutionEvents({ subscriber: connection, keys, listenFor: ['cancellations'] });
+    const workerEvents = await createExecutionEvents({ subscriber: connection, keys, listenFor: ['terminations'] });
     try {
       expect(await count(keys.executionEndedChannel())).toBe(endsBefore);
-      expect(await count(keys.cancelRequestedChannel())).toBe(cancellationsBefore + 1);
+      expect(await count(keys.terminationRequestedChannel())).toBe(cancellationsBefore + 1);
       expect(() => workerEvents.watchEnd('a'.repeat(32), never)).toThrow(/'ends'/);
-      expect(() => events.onCancelRequested(() => {})).toThrow(/'cancellations'/);
+      expect(() => events.onTerminationRequested(() => {})).toThrow(/'terminations'/);
       const cancelled: string[] = [];
-      workerEvents.onCancelRequested((id) => cancelled.push(id));
+      workerEvents.onTerminationRequested((id) => cancelled.push(id));
       const execution = newExecutionFixture();
-      await store.create(execution, { maxRunningPerAccount: 0 });
+      await store.accept(execution, { maxRunningPerAccount: 0 });
       await store.requestTermination(execution.id);
       await expect.poll(() => cancelled, { timeout: 10_000 }).toEqual([execution.id]);
     } finally {

@@ -12,7 +12,7 @@ describe('execution leases and checkpoints', () => {
   async function running(): Promise<string> {
     counter += 1;
     const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'cd'.repeat(14)}`, choreo: '/Test/Counted' });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
   const step = (nextStep: number) => ({ nextStep, results: { [`s${nextStep}`]: nextStep }, outputs: { Steps: String(nextStep) } });
@@ -20,52 +20,68 @@ describe('execution leases and checkpoints', () => {
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
     expect((await store.get(id))!.host).toBe('');
-    expect(await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({
+    expect(await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({
       outcome: 'taken',
       record: { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' },
     });
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('continue');
 
     // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
-    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
+    expect(await store.take(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
       outcome: 'taken',
       record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } },
     });
     expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
-    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: false, superseded: true });
-    expect(await store.release(id, 'lease-a')).toBe(false);
+    expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'superseded' });
+    expect(await store.handBack(id, 'lease-a')).toBe('superseded');
     expect(await store.get(id)).toMatchObject({ status: 'RUNNING', nextStep: 1, host: '10.0.0.2' });
 
     expect(await store.checkpoint(id, step(2), 'lease-b')).toBe('continue');
-    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ applied: true, status: 'SUCCESS' });
+    expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     const ended = await store.get(id);
     expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 2, output: { Steps: '2' }, results: {}, lease: '' });
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
-  it('answers a release or a create sent again after a lost reply as it answered the first', async () => {
+  it("publishes each take in its worker's set of executions, and takes it out at a takeover, a hand-back and an end", async () => {
     const id = await running();
-    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
-    expect(await store.release(id, 'lease-a')).toBe(true);
-    expect(await store.release(id, 'lease-a')).toBe(true);
-    await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' });
-    expect(await store.release(id, 'lease-a')).toBe(false);
+    const held = (worker: string) => redis.smembers(keys.workerExecutions(worker));
+    await store.take(id, { host: '10.0.0.1', workerId: 'pa', lease: 'lease-pa' });
+    expect(await held('pa')).toEqual([id]);
+    expect(await redis.pttl(keys.workerExecutions('pa'))).toBeGreaterThan(0);
+    await store.take(id, { host: '10.0.0.2', workerId: 'pb', lease: 'lease-pb' });
+    expect([await held('pa'), await held('pb')]).toEqual([[], [id]]);
+    expect(await store.handBack(id, 'lease-pb')).toBe('handed-back');
+    expect(await held('pb')).toEqual([]);
+    await store.take(id, { host: '10.0.0.3', workerId: 'pc', lease: 'lease-pc' });
+    expect(await held('pc')).toEqual([id]);
+    expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-pc' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    expect(await held('pc')).toEqual([]);
+  });
+
+  it('answers a hand-back or an accept sent again after a lost reply as it answered the first', async () => {
+    const id = await running();
+    await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    expect(await store.handBack(id, 'lease-a')).toBe('handed-back');
+    expect(await store.handBack(id, 'lease-a')).toBe('handed-back');
+    await store.take(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' });
+    expect(await store.handBack(id, 'lease-a')).toBe('superseded');
 
     const execution = newExecutionFixture({ id: 'fe'.repeat(16) });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
-    expect(await store.create({ ...execution, starttime: execution.starttime + 1 }, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'exists' });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    expect(await store.accept({ ...execution, starttime: execution.starttime + 1 }, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'exists' });
   });
 
   it('hands an execution back with host "" and lets the next take resume from the checkpoint', async () => {
     const id = await running();
-    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.checkpoint(id, step(3), 'lease-a')).toBe('continue');
-    expect(await store.release(id, 'lease-a')).toBe(true);
+    expect(await store.handBack(id, 'lease-a')).toBe('handed-back');
     expect(await store.get(id)).toMatchObject({ status: 'RUNNING', host: '', workerId: '', lease: '', nextStep: 3 });
-    // Released means released: no further writes under that lease.
+    // Handed back means handed back: no further writes under that lease.
     expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
-    expect(await store.claim(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({
+    expect(await store.take(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({
       outcome: 'taken',
       record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } },
     });
@@ -73,26 +89,26 @@ describe('execution leases and checkpoints', () => {
 
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {
     const id = await running();
-    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.requestTermination(id)).toBe('RUNNING');
-    expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('cancel');
+    expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('termination-requested');
     expect((await store.get(id))!.nextStep).toBe(1);
-    expect(await store.finish(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ applied: true, status: 'TERMINATED_MANUALLY' });
+    expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
     expect((await store.get(id))!.output).toEqual({ Steps: '1' });
   });
 
   it('keeps lasterror and errortime on ERROR, and never leaves a terminal status', async () => {
     const id = await running();
-    await store.claim(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
-    expect(await store.finish(id, { status: 'ERROR', error: 'call2: boom', lease: 'lease-a', now: 1234 })).toEqual({ applied: true, status: 'ERROR' });
+    await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+    expect(await store.end(id, { status: 'ERROR', error: 'call2: boom', lease: 'lease-a', now: 1234 })).toEqual({ outcome: 'ended', status: 'ERROR' });
     expect(await store.get(id)).toMatchObject({ status: 'ERROR', lasterror: 'call2: boom', errortime: 1234, endtime: 1234 });
-    expect(await store.claim(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
+    expect(await store.take(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
       outcome: 'ended',
       record: { status: 'ERROR', host: '10.0.0.1' },
     });
     expect(await store.requestTermination(id)).toBe('ERROR');
-    expect(await store.finish(id, { status: 'SUCCESS' })).toEqual({ applied: false, status: 'ERROR' });
-    expect(await store.release(id, 'lease-a')).toBe(false);
+    expect(await store.end(id, { status: 'SUCCESS' })).toEqual({ outcome: 'not-running', status: 'ERROR' });
+    expect(await store.handBack(id, 'lease-a')).toBe('not-running');
     expect((await store.get(id))!.status).toBe('ERROR');
   });
 
@@ -101,8 +117,8 @@ describe('execution leases and checkpoints', () => {
 
     it('ends a never-taken execution and records who ran it', async () => {
       const id = await running();
-      expect(await store.finish(id, { status: 'SUCCESS', outputs: { Steps: '1' }, untakenBy: runner, nextStep: 1 })).toEqual({
-        applied: true,
+      expect(await store.end(id, { status: 'SUCCESS', outputs: { Steps: '1' }, untakenBy: runner, nextStep: 1 })).toEqual({
+        outcome: 'ended',
         status: 'SUCCESS',
       });
       expect(await store.get(id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.9', workerId: 'fast', output: { Steps: '1' }, lease: '' });
@@ -111,25 +127,25 @@ describe('execution leases and checkpoints', () => {
 
     it('changes nothing once a worker has taken the execution, even after handing it back', async () => {
       const taken = await running();
-      await store.claim(taken, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
-      expect(await store.finish(taken, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
+      await store.take(taken, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+      expect(await store.end(taken, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'superseded' });
       expect(await store.get(taken)).toMatchObject({ status: 'RUNNING', host: '10.0.0.1', lease: 'lease-a' });
 
-      const released = await running();
-      await store.claim(released, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
-      expect(await store.release(released, 'lease-a')).toBe(true);
-      expect(await store.finish(released, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, superseded: true });
-      expect((await store.get(released))!.status).toBe('RUNNING');
+      const handedBack = await running();
+      await store.take(handedBack, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
+      expect(await store.handBack(handedBack, 'lease-a')).toBe('handed-back');
+      expect(await store.end(handedBack, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'superseded' });
+      expect((await store.get(handedBack))!.status).toBe('RUNNING');
     });
 
     it('ends as TERMINATED_MANUALLY when termination was requested, and never overwrites an end', async () => {
       const cancelled = await running();
       expect(await store.requestTermination(cancelled)).toBe('RUNNING');
-      expect(await store.finish(cancelled, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: true, status: 'TERMINATED_MANUALLY' });
+      expect(await store.end(cancelled, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
 
       const ended = await running();
-      expect(await store.finish(ended, { status: 'TERMINATED_LIMIT' })).toEqual({ applied: true, status: 'TERMINATED_LIMIT' });
-      expect(await store.finish(ended, { status: 'SUCCESS', untakenBy: runner })).toEqual({ applied: false, status: 'TERMINATED_LIMIT' });
+      expect(await store.end(ended, { status: 'TERMINATED_LIMIT' })).toEqual({ outcome: 'ended', status: 'TERMINATED_LIMIT' });
+      expect(await store.end(ended, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'not-running', status: 'TERMINATED_LIMIT' });
       expect(await store.get(ended)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '' });
     });
   });
@@ -138,9 +154,9 @@ describe('execution leases and checkpoints', () => {
   describe('summary', () => {
     it('reads the status fields, and the outputs only when asked for', async () => {
       const execution = newExecutionFixture({ inputs: { Secretish: 'x'.repeat(1000) } });
-      await store.create(execution, { maxRunningPerAccount: 0 });
-      await store.claim(execution.id, { host: '10.0.0.4', workerId: 'w', lease: 'lease' });
-      await store.finish(execution.id, { status: 'ERROR', error: 'boom', outputs: { Out: '1' }, lease: 'lease', now: execution.starttime + 5 });
+      await store.accept(execution, { maxRunningPerAccount: 0 });
+      await store.take(execution.id, { host: '10.0.0.4', workerId: 'w', lease: 'lease' });
+      await store.end(execution.id, { status: 'ERROR', error: 'boom', outputs: { Out: '1' }, lease: 'lease', now: execution.starttime + 5 });
 
       const plain = await store.summary(execution.id, { withOutputs: false });
       expect(plain).toMatchObject({
@@ -164,10 +180,10 @@ describe('execution leases and checkpoints', () => {
       const first = newExecutionFixture({ account, inputs: { Large: 'x'.repeat(100_000) } });
       const second = newExecutionFixture({ account, starttime: first.starttime + 1 });
       const ended = newExecutionFixture({ account });
-      for (const execution of [second, first, ended]) await store.create(execution, { maxRunningPerAccount: 0 });
-      await store.claim(first.id, { host: '10.0.0.5', workerId: 'w5', lease: 'lease-5' });
+      for (const execution of [second, first, ended]) await store.accept(execution, { maxRunningPerAccount: 0 });
+      await store.take(first.id, { host: '10.0.0.5', workerId: 'w5', lease: 'lease-5' });
       await store.requestTermination(first.id);
-      await store.finish(ended.id, { status: 'SUCCESS', outputs: {} });
+      await store.end(ended.id, { status: 'SUCCESS', outputs: {} });
 
       const listed = await store.listRunning(account);
       expect(listed.map((record) => record.id)).toEqual([first.id, second.id]);
@@ -178,9 +194,9 @@ describe('execution leases and checkpoints', () => {
         starttime: first.starttime,
         host: '10.0.0.5',
         workerId: 'w5',
-        cancelRequested: true,
+        terminationRequested: true,
       });
-      expect(listed[1]).toMatchObject({ host: '', workerId: '', cancelRequested: false });
+      expect(listed[1]).toMatchObject({ host: '', workerId: '', terminationRequested: false });
       expect(JSON.stringify(listed)).not.toContain('xxxx');
     });
 
@@ -188,10 +204,10 @@ describe('execution leases and checkpoints', () => {
       const account = `rows${counter++}`;
       const at = (offset: number) => newExecutionFixture({ account, starttime: 1_700_000_000_000 + offset });
       const [taken, old, handedBack] = [at(0), at(1), at(2)];
-      for (const execution of [taken, old, handedBack]) await store.create(execution, { maxRunningPerAccount: 0 });
-      await store.claim(taken.id, { host: '10.0.0.6', workerId: 'w6', lease: 'lease-6' });
-      await store.claim(handedBack.id, { host: '10.0.0.7', workerId: 'w7', lease: 'lease-7' });
-      expect(await store.release(handedBack.id, 'lease-7')).toBe(true);
+      for (const execution of [taken, old, handedBack]) await store.accept(execution, { maxRunningPerAccount: 0 });
+      await store.take(taken.id, { host: '10.0.0.6', workerId: 'w6', lease: 'lease-6' });
+      await store.take(handedBack.id, { host: '10.0.0.7', workerId: 'w7', lease: 'lease-7' });
+      expect(await store.handBack(handedBack.id, 'lease-7')).toBe('handed-back');
       // What a version that kept no rows leaves behind: a run without its row, and the row of a run
       // it ended.
       await redis.hdel(keys.accountRunningRows(account), old.id);
@@ -208,15 +224,15 @@ describe('execution leases and checkpoints', () => {
         starttime: taken.starttime,
         host: '10.0.0.6',
         workerId: 'w6',
-        cancelRequested: false,
+        terminationRequested: false,
       });
       expect(listed[1]).toMatchObject({ id: old.id, choreo: old.choreo, starttime: old.starttime, host: '' });
       expect(listed[2]).toMatchObject({ host: '', workerId: '' });
       // The stale row is dropped; each listed run's row is there, or written at its next change.
       expect(await redis.hexists(keys.accountRunningRows(account), gone)).toBe(0);
-      await store.claim(old.id, { host: '10.0.0.8', workerId: 'w8', lease: 'lease-8' });
+      await store.take(old.id, { host: '10.0.0.8', workerId: 'w8', lease: 'lease-8' });
       expect(await redis.hget(keys.accountRunningRows(account), old.id)).toBe(`${old.starttime}\t10.0.0.8\tw8\t\t${old.choreo}`);
-      for (const execution of [taken, old, handedBack]) await store.finish(execution.id, { status: 'SUCCESS' });
+      for (const execution of [taken, old, handedBack]) await store.end(execution.id, { status: 'SUCCESS' });
       expect(await store.listRunning(account)).toEqual([]);
       expect(await redis.exists(keys.accountRunningRows(account))).toBe(0);
     });

@@ -40,12 +40,12 @@ describe('terminate versus complete', () => {
       const execution = newExecution(i);
       ids.push(execution.id);
       // As a synchronous run is: someone waits for its end, so the end is published.
-      expect(await api.create(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'created' });
+      expect(await api.accept(execution, { maxRunningPerAccount: 0, notifyEnd: true })).toEqual({ outcome: 'accepted' });
       const lease = `worker-a:${i}`;
-      await worker.claim(execution.id, { host: '10.0.0.1', workerId: 'worker-a', lease });
+      await worker.take(execution.id, { host: '10.0.0.1', workerId: 'worker-a', lease });
 
       // Alternate which side sends first; the two connections then race to Redis.
-      const finish = () => worker.finish(execution.id, { status: 'SUCCESS', outputs: { Done: 'yes' }, lease, account: 'acme', nextStep: 1 });
+      const finish = () => worker.end(execution.id, { status: 'SUCCESS', outputs: { Done: 'yes' }, lease, account: 'acme', nextStep: 1 });
       const terminate = () => api.requestTermination(execution.id);
       const [finished, before] =
         i % 2 === 0 ? await Promise.all([finish(), terminate()]) : await Promise.all([terminate(), finish()]).then(([t, f]) => [f, t] as const);
@@ -57,12 +57,12 @@ describe('terminate versus complete', () => {
         expect(before).toBe('SUCCESS');
         outcomes.succeeded += 1;
       }
-      expect(finished).toEqual({ applied: true, status: expected });
+      expect(finished).toEqual({ outcome: 'ended', status: expected });
 
       // Later attempts change nothing: terminal statuses are final.
-      expect(await api.finish(execution.id, { status: 'TERMINATED_MANUALLY' })).toEqual({ applied: false, status: expected });
-      expect(await worker.finish(execution.id, { status: 'ERROR', error: 'late', lease })).toEqual({ applied: false, status: expected });
-      expect(await worker.checkpoint(execution.id, { nextStep: 1, results: {}, outputs: {} }, lease)).toBe('gone');
+      expect(await api.end(execution.id, { status: 'TERMINATED_MANUALLY' })).toEqual({ outcome: 'not-running', status: expected });
+      expect(await worker.end(execution.id, { status: 'ERROR', error: 'late', lease })).toEqual({ outcome: 'not-running', status: expected });
+      expect(await worker.checkpoint(execution.id, { nextStep: 1, results: {}, outputs: {} }, lease)).toBe('not-running');
       expect(await api.requestTermination(execution.id)).toBe(expected);
       const record = await api.get(execution.id);
       expect(record).toMatchObject({ status: expected, output: { Done: 'yes' }, nextStep: 1, lease: '' });

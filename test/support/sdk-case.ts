@@ -14,6 +14,11 @@ export interface SdkCase {
   readonly name?: string;
   /** Set one by one with `inputSet.set_<Name>(value)`. */
   readonly inputs: Readonly<Record<string, string>>;
+  /**
+   * Inputs that need the run's context (the local server's URL), set after `inputs`. A runner
+   * that runs such cases starts the server of `echo-server.ts` and lets the service reach it.
+   */
+  readonly contextInputs?: (context: SdkCaseContext) => Readonly<Record<string, string>>;
   /** Outputs read with `results.get_<Name>()` and compared exactly. */
   readonly expect?: Readonly<Record<string, string>>;
   /** For outputs that cannot be compared exactly (random, current time): throws when wrong. */
@@ -24,4 +29,10 @@ export interface SdkCase {
   readonly preset?: string;
   /** Runs with a wrong application key, as a program with a mistyped key would. */
   readonly wrongKey?: boolean;
+}
+
+/** What a runner provides to `contextInputs`. */
+export interface SdkCaseContext {
+  /** `http://127.0.0.1:<port>` of a server started with `startEchoServer()` (echo-server.ts). */
+  readonly echoServerUrl: string;
 }

@@ -109,7 +109,7 @@ export class Stack {
 
   /** The heartbeat records of live workers, as the registry reads them. */
   liveWorkers(): Promise<WorkerHeartbeat[]> {
-    return createWorkerRegistry({ redis: this.redis, keys: this.keys, ttlMs: 15_000 }).list();
+    return createWorkerRegistry({ redis: this.redis, keys: this.keys }).list();
   }
 
   addWorker(env: Record<string, string> = {}): ServiceProcess {

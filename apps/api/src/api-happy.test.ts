@@ -159,7 +159,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
       },
     });
 
-    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
+    await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
     const done = await (await t.call('GET', `/choreo-executions/${id}?view=outputs`, t.credentials.alice)).json();
     expect(done.output).toEqual({ Base64EncodedText: 'eA==' });
     expect(done.execution).toMatchObject({ id, status: 'SUCCESS', endtime: expect.stringMatching(/^\d+$/) });
@@ -176,7 +176,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
 
   it('adds lasterror and errortime to an ERROR execution', async () => {
     const id = await runAsync();
-    await t.executions.finish(id, { status: 'ERROR', error: 'it broke', now: 1_700_000_000_000 });
+    await t.executions.end(id, { status: 'ERROR', error: 'it broke', now: 1_700_000_000_000 });
     const { execution } = await (await t.call('GET', `/choreo-executions/${id}`, t.credentials.alice)).json();
     expect(execution).toMatchObject({ status: 'ERROR', lasterror: 'it broke', errortime: '1700000000000', endtime: '1700000000000' });
   });
@@ -184,7 +184,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
   it('lists only RUNNING executions, in JSON and XML', async () => {
     const running = await runAsync();
     const ended = await runAsync();
-    await t.executions.finish(ended, { status: 'SUCCESS' });
+    await t.executions.end(ended, { status: 'SUCCESS' });
     const { executions } = await (await t.call('GET', '/choreo-executions', t.credentials.alice)).json();
     const ids = executions.map((e: { id: string }) => e.id);
     expect(ids).toContain(running);
@@ -209,7 +209,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
     expect((await t.call('DELETE', `/choreo-executions/${id}`, t.credentials.alice)).status).toBe(204);
 
     const done = await runAsync();
-    await t.executions.finish(done, { status: 'SUCCESS' });
+    await t.executions.end(done, { status: 'SUCCESS' });
     const conflict = await t.call('DELETE', `/choreo-executions/${done}`, t.credentials.alice, { accept: 'application/xml' });
     expect(conflict.status).toBe(409);
     expect(xml.parse(await conflict.text()).error.code).toBe('CONFLICT');

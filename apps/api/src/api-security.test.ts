@@ -186,7 +186,7 @@ describe('access rules in process', () => {
       expect(deleted.status).toBe(404);
       expect((await deleted.json()).error.message).toBe('No such execution.');
       expect((await t.executions.get(id))?.status).toBe('RUNNING');
-      expect((await t.executions.get(id))?.cancelRequested).toBe(false);
+      expect((await t.executions.get(id))?.terminationRequested).toBe(false);
       const { executions } = await (await t.call('GET', '/choreo-executions', bob)).json();
       expect(executions.map((e: { id: string }) => e.id)).not.toContain(id);
 

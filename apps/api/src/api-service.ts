@@ -1,29 +1,12 @@
-import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore, readAccountsFile } from '@ces/accounts';
+import { applyAccountsFile, createAccountStore, readAccountsFile } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
 import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
-import {
-  createDefinitionStore,
-  createExecutionEvents,
-  createExecutionQueue,
-  createExecutionStore,
-  createKeySpace,
-  createRedisConnection,
-  createWorkerRegistry,
-  waitUntilReady,
-} from '@ces/store';
-import { createApiMetrics } from './api-metrics.ts';
-import { createApp } from './app.ts';
+import { createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
+import { type ApiConnections, wireApi } from './api-wiring.ts';
 import type { ApiConfig } from './config.ts';
-import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
-import { createAccountChoreos } from './runs/choreo-writes.ts';
-import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
-import { createOutputReadGate } from './output-read-gate.ts';
-import { withTimeout } from './with-timeout.ts';
-
-const WORKER_HEARTBEAT_TTL_MS = 15_000;
 
 export interface ApiService {
   port: number;
@@ -36,107 +19,62 @@ export interface ApiService {
  */
 const OUTPUT_READS = { perProcess: 8, perAccount: 2, maxWaitMs: 10_000 };
 
-/** Wires the API from its configuration: connections, stores, catalogue, accounts, HTTPS server. */
+/** Starts the API from its configuration: connections, catalogue, accounts, the wired app, HTTPS server. */
 export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
-  const redis = createRedisConnection(config.REDIS_URL, 'request', 'api', { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
-  const queueConnection = createRedisConnection(config.REDIS_URL, 'queue', 'api-queue');
-  const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events');
-  // Outputs (up to 16 Mi characters each) on a connection of their own: replies come in order,
-  // and a burst of large ones would otherwise hold every status poll behind it.
-  const outputsConnection = createRedisConnection(config.REDIS_URL, 'request', 'api-outputs', { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
-  const connections = [redis, queueConnection, subscriber, outputsConnection];
-  for (const connection of connections) {
+  const timeouts = { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
+  const connections: ApiConnections = {
+    requests: createRedisConnection(config.REDIS_URL, 'request', 'api', timeouts),
+    accepting: createRedisConnection(config.REDIS_URL, 'queue', 'api-queue'),
+    outputs: createRedisConnection(config.REDIS_URL, 'request', 'api-outputs', timeouts),
+    events: createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events'),
+  };
+  const all = Object.values(connections);
+  for (const connection of all) {
     connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
   logger.info('waiting for Redis');
-  await Promise.all(connections.map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
+  await Promise.all(all.map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
 
   const catalogue = await forVariable('CHOREOS_DIR', () => loadCatalogue(config.CHOREOS_DIR));
   const invalid = catalogue.list().filter((entry) => !entry.valid);
   logger.info({ choreos: catalogue.list().length, invalid: invalid.map((entry) => entry.id) }, 'catalogue loaded');
 
-  const accounts = createAccountStore({ redis, keys });
+  const accounts = createAccountStore({ redis: connections.requests, keys });
   if (config.ACCOUNTS_FILE) {
     const kept = await applyAccountsFile(accounts, await readAccountsFile(config.ACCOUNTS_FILE));
     logger.info('accounts file applied');
     if (kept.length > 0) logger.warn({ kept }, 'accounts file entries left as the admin command line last set them');
   }
 
-  const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
-  const definitions = createDefinitionStore({ redis, keys });
-  // A run's record and its job go out on one connection, so that they reach Redis in that order.
-  // Everything else has its own connection, free of BullMQ's scripts (see the `queue` role).
-  const queue = createExecutionQueue({ connection: queueConnection, keys });
-  const acceptedExecutions = createExecutionStore({ redis: queueConnection, keys, retentionSeconds: config.RETENTION_SECONDS });
-  // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
-  queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'] });
-  // Authentication reads credentials on every request; the store's writes announce each change, so
-  // remembering them in process keeps a revocation effective at once.
-  const credentials = await createCachedAccountStore({ store: accounts, subscriber, keys });
-  const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
-  const metrics = createApiMetrics({ queue, executions, accounts, workers });
-  metrics.redis.instrument(redis, 'api');
-  metrics.redis.instrument(queueConnection, 'api-queue');
-  metrics.redis.instrument(subscriber, 'api-events');
-  metrics.redis.instrument(outputsConnection, 'api-outputs');
-  const launcher = countStartedRuns(
-    createRunLauncher({
-      logger,
-      executions: acceptedExecutions,
-      definitions,
-      queue,
-      events,
-      config: {
+  const wired = await wireApi({
+    config: {
+      app: {
+        serviceHost: config.SERVICE_HOST,
+        trustProxy: config.TRUST_PROXY,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
+        maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
+      },
+      launcher: {
         syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
         maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
         maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
         defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
         quotaRetryAfterSeconds: 5,
-        createTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        acceptTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
       },
-    }),
-    metrics.executions,
-  );
-
-  const app = createApp({
-    config: {
-      serviceHost: config.SERVICE_HOST,
-      trustProxy: config.TRUST_PROXY,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
-      maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
+      retentionSeconds: config.RETENTION_SECONDS,
+      accountChoreos: { store: { maxCount: config.MAX_CHOREOS_PER_ACCOUNT, maxBytes: config.MAX_CHOREO_BYTES_PER_ACCOUNT } },
+      outputReads: OUTPUT_READS,
     },
-    choreos: createAccountChoreos({
-      redis,
-      keys,
-      catalogue,
-      config: { store: { maxCount: config.MAX_CHOREOS_PER_ACCOUNT, maxBytes: config.MAX_CHOREO_BYTES_PER_ACCOUNT } },
-    }),
-    executions: countEndedRuns(executions, metrics.executions),
-    outputReads: {
-      executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),
-      gate: createOutputReadGate(OUTPUT_READS),
-    },
-    queue,
-    launcher,
-    authenticator: createAuthenticator({ accounts: credentials }),
-    probe: {
-      redisAnswers: async () => {
-        try {
-          return (await withTimeout(redis.ping(), 1_000)) === 'PONG';
-        } catch {
-          return false;
-        }
-      },
-      liveWorkers: () => workers.count(),
-    },
-    isRedisAvailable: () => redis.status === 'ready' && queueConnection.status === 'ready' && outputsConnection.status === 'ready',
+    keys,
+    connections,
+    catalogue,
+    accounts,
     logger,
-    metrics: { registry: metrics.registry, http: metrics.http },
-    ops: { workers, queue, executions },
   });
+  const app = wired.app;
 
   const tls = config.TRUST_PROXY
     ? undefined
@@ -160,10 +98,8 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     port: server.port,
     async close() {
       await server.close();
-      await credentials.close();
-      await events.close();
-      await queue.close();
-      await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await wired.close();
+      await Promise.all(all.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }

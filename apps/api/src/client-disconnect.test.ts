@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
-import { createHttpMetrics, createLogger, createMetricsRegistry, type RequestObservation } from '@ces/observability';
+import { createLogger, type RequestObservation } from '@ces/observability';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
@@ -19,7 +19,6 @@ describe('a client that leaves before its request is read', () => {
   const dir = mkdtempSync(join(tmpdir(), 'client-disconnect-test-'));
   const lines: Record<string, unknown>[] = [];
   const observed: RequestObservation[] = [];
-  const registry = createMetricsRegistry({ service: 'api', processMetrics: false });
   let t: InProcessApp;
   let server: RunningServer;
   let ca: string;
@@ -31,11 +30,10 @@ describe('a client that leaves before its request is read', () => {
         done();
       },
     });
-    const http = createHttpMetrics(registry);
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       logger: createLogger({ name: 'api', level: 'debug' }, sink),
-      metrics: { registry, http: { ...http, observe: (request) => (observed.push(request), http.observe(request)) } },
+      httpMetrics: (http) => ({ ...http, observe: (request) => (observed.push(request), http.observe(request)) }),
     });
     const tls = readCertificate(await ensureSelfSignedCertificate(dir));
     ca = tls.cert;
@@ -80,7 +78,7 @@ describe('a client that leaves before its request is read', () => {
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
     expect(lines.find((line) => line.msg === 'request failed')).toBeUndefined();
     expect(lines.find((line) => line.msg === 'client closed the connection before its request was read')).toMatchObject({ level: 'debug' });
-    const counted = await registry.getSingleMetricAsString('ces_http_requests_total');
+    const counted = await t.metrics.registry.getSingleMetricAsString('ces_http_requests_total');
     expect(counted).toMatch(/status="499"/);
     expect(counted).not.toMatch(/status="5\d\d"/);
   }

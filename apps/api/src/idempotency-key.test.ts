@@ -16,14 +16,16 @@ describe('Idempotency-Key on runs', () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       syncWaitMs: 10_000,
-      launcherStore: (store) => ({
-        ...store,
-        async get(id) {
-          const record = await store.get(id);
-          onRead?.(record);
-          return record;
-        },
-      }),
+      wrap: {
+        waits: (store) => ({
+          ...store,
+          async get(id) {
+            const record = await store.get(id);
+            onRead?.(record);
+            return record;
+          },
+        }),
+      },
     });
   });
 
@@ -65,7 +67,7 @@ describe('Idempotency-Key on runs', () => {
     it('answers with the run as it is now: 200 with outputs to a synchronous retry once it has ended', async () => {
       const key = uniqueKey();
       const { id } = await (await run(key, { mode: 'async' })).json();
-      await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
+      await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
 
       const sync = await run(key);
       expect(sync.status).toBe(200);
@@ -88,7 +90,7 @@ describe('Idempotency-Key on runs', () => {
       const waiting = run(key);
       await replayRead;
       onRead = undefined;
-      await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
+      await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'eA==' } });
       const answer = await waiting;
       expect(answer.status).toBe(200);
       expect(await answer.json()).toMatchObject({ execution: { id, status: 'SUCCESS' }, output: { Base64EncodedText: 'eA==' } });

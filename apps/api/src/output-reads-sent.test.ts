@@ -32,17 +32,17 @@ describe('reads of outputs, until their answers are sent', () => {
     };
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
-      outputReads: (store): { executions: ExecutionStore; gate: OutputReadGate } => ({
-        executions: {
+      wrap: {
+        outputReads: (store): ExecutionStore => ({
           ...store,
           summary: async (id, options) => {
             reads += 1;
             await slowRead;
             return store.summary(id, options);
           },
-        },
-        gate,
-      }),
+        }),
+      },
+      outputReadGate: gate,
     });
     const tls = readCertificate(await ensureSelfSignedCertificate(dir));
     ca = tls.cert;
@@ -61,7 +61,7 @@ describe('reads of outputs, until their answers are sent', () => {
       body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
     });
     const { id } = await run.json();
-    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'y'.repeat(size) } });
+    await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'y'.repeat(size) } });
     const { alice } = t.credentials;
     return [
       `GET /service-api/1.0/choreo-executions/${id}?view=outputs HTTP/1.1`,

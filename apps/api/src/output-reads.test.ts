@@ -1,6 +1,6 @@
 import type { ExecutionStore } from '@ces/store';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createOutputReadGate, type OutputReadGate } from './output-read-gate.ts';
+import { createOutputReadGate } from './output-read-gate.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';
 
 // Outputs may be 16 Mi characters each: a burst of reads of them from one account is served a few
@@ -14,8 +14,8 @@ describe('reads of outputs', () => {
   beforeAll(async () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
-      outputReads: (store): { executions: ExecutionStore; gate: OutputReadGate } => ({
-        executions: {
+      wrap: {
+        outputReads: (store): ExecutionStore => ({
           ...store,
           async summary(id, options) {
             outputReads += 1;
@@ -27,9 +27,9 @@ describe('reads of outputs', () => {
               inFlight -= 1;
             }
           },
-        },
-        gate: createOutputReadGate({ perProcess: 4, perAccount: 2, maxWaitMs: 60_000 }),
-      }),
+        }),
+      },
+      outputReadGate: createOutputReadGate({ perProcess: 4, perAccount: 2, maxWaitMs: 60_000 }),
     });
   });
 
@@ -43,7 +43,7 @@ describe('reads of outputs', () => {
     });
     const { id } = await run.json();
     const output = 'y'.repeat(2 * 1024 * 1024);
-    await t.executions.finish(id, { status: 'SUCCESS', outputs: { Base64EncodedText: output } });
+    await t.executions.end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: output } });
 
     const reads = await Promise.all(Array.from({ length: 12 }, () => t.call('GET', `/choreo-executions/${id}?view=outputs`, t.credentials.alice)));
     for (const read of reads) {

@@ -1,9 +1,7 @@
-import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
+import { executionEnded, isTerminal, type ExecutionEndListener, type ExecutionRecord, type ExecutionStore } from '@ces/store';
 
 /** Said on an execution whose job failed for good. */
 export const JOB_FAILED_MESSAGE = 'The execution could not be run: the worker kept failing.';
-
-export type ExecutionEndListener = (event: { choreo: string; account: string; status: TerminalStatus; durationMs: number }) => void;
 
 /**
  * Ends as ERROR a RUNNING execution whose job failed for good (out of attempts, or stalled too
@@ -15,10 +13,10 @@ export async function endFailedExecution(
   deps: { executions: ExecutionStore; onExecutionEnd?: ExecutionEndListener },
   record: ExecutionRecord,
 ): Promise<boolean> {
-  if (record.status !== 'RUNNING') return false;
-  const result = await deps.executions.finish(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
-  if (result.applied && result.status) {
-    deps.onExecutionEnd?.({ choreo: record.choreo, account: record.account, status: result.status, durationMs: Date.now() - record.starttime });
+  if (isTerminal(record.status)) return false;
+  const result = await deps.executions.end(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
+  if (result.outcome === 'ended') {
+    deps.onExecutionEnd?.(executionEnded(record, result.status));
   }
-  return result.applied;
+  return result.outcome === 'ended';
 }

@@ -18,7 +18,7 @@ describe('execution processor: instant runs', () => {
   const logger = createLogger({ name: 'processor-test', level: 'silent' });
   let redis: Redis;
   let store: ExecutionStore;
-  let claims: string[];
+  let takes: string[];
 
   function define(raw: unknown): { definition: ChoreoDefinition; digest: string } {
     const parsed = parseDefinition(raw, steps);
@@ -50,9 +50,9 @@ describe('execution processor: instant runs', () => {
     // Counts takes; everything else goes straight to the real store.
     store = {
       ...plain,
-      claim: (id, take) => {
-        claims.push(id);
-        return plain.claim(id, take);
+      take: (id, take) => {
+        takes.push(id);
+        return plain.take(id, take);
       },
     };
     const definitions = createDefinitionStore({ redis, keys });
@@ -65,7 +65,7 @@ describe('execution processor: instant runs', () => {
   });
 
   function processor(options: { maxExecutingPerAccount?: number; onDeferred?: () => void; holdsJobLock?: (id: string) => boolean } = {}) {
-    claims = [];
+    takes = [];
     requeued = [];
     return createExecutionProcessor({
       executions: store,
@@ -81,7 +81,7 @@ describe('execution processor: instant runs', () => {
 
   async function accept(digest: string, inputs: Record<string, string> = {}): Promise<NewExecution> {
     const execution = newExecutionFixture({ definitionDigest: digest, inputs });
-    expect(await store.create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution;
   }
   let requeued: string[] = [];
@@ -104,7 +104,7 @@ describe('execution processor: instant runs', () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'hello' });
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
-    expect(claims).toEqual([]);
+    expect(takes).toEqual([]);
     expect(await store.get(accepted.id)).toMatchObject({
       status: 'SUCCESS',
       output: { Encoded: 'aGVsbG8=' },
@@ -151,14 +151,14 @@ describe('execution processor: instant runs', () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'again' });
     // A worker took it and vanished; its job came back (stalled), still carrying the accepted run.
-    await store.claim(accepted.id, { host: '10.0.0.1', workerId: 'gone', lease: 'lease-gone' });
+    await store.take(accepted.id, { host: '10.0.0.1', workerId: 'gone', lease: 'lease-gone' });
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     await worker.endsSettled();
     // The end was refused and the job (completed with it) is gone: a new one is queued, without the run.
     expect(requeued).toEqual([accepted.id]);
     expect((await store.get(accepted.id))!.status).toBe('RUNNING');
     expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('ended');
-    expect(claims).toEqual([accepted.id, accepted.id]);
+    expect(takes).toEqual([accepted.id, accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Encoded: 'YWdhaW4=' }, host: '10.0.0.7', workerId: 'w7' });
   });
 
@@ -167,7 +167,7 @@ describe('execution processor: instant runs', () => {
     const worker = createExecutionProcessor({
       executions: {
         ...store,
-        finish: async () => {
+        end: async () => {
           failures += 1;
           throw new Error('Connection is closed.');
         },
@@ -199,7 +199,7 @@ describe('execution processor: instant runs', () => {
   it('leaves an execution that ended meanwhile as it is', async () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'late' });
-    await store.finish(accepted.id, { status: 'TERMINATED_LIMIT' });
+    await store.end(accepted.id, { status: 'TERMINATED_LIMIT' });
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
     expect(await store.get(accepted.id)).toMatchObject({ status: 'TERMINATED_LIMIT', host: '', output: {} });
   });
@@ -208,7 +208,7 @@ describe('execution processor: instant runs', () => {
     const worker = processor();
     const accepted = await accept(pause.digest);
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
-    expect(claims).toEqual([accepted.id]);
+    expect(takes).toEqual([accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Waited: '1' }, host: '10.0.0.7' });
   });
 
@@ -216,8 +216,8 @@ describe('execution processor: instant runs', () => {
     let deferredCount = 0;
     const worker = processor({ maxExecutingPerAccount: 1, onDeferred: () => (deferredCount += 1) });
     const [held, waiting] = [1, 2].map(() => newExecutionFixture({ account: 'limited', definitionDigest: pause.digest }));
-    for (const execution of [held!, waiting!]) await store.create(execution, { maxRunningPerAccount: 0 });
-    expect(await store.claim(held!.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
+    for (const execution of [held!, waiting!]) await store.accept(execution, { maxRunningPerAccount: 0 });
+    expect(await store.take(held!.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
 
     const deferredUntil: number[] = [];
     const before = Date.now();
@@ -230,7 +230,7 @@ describe('execution processor: instant runs', () => {
     expect(deferredUntil[0]! - Date.now()).toBeLessThanOrEqual(FIRST_DEFERRAL_MS);
     expect(await store.get(waiting!.id)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
 
-    await store.finish(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
+    await store.end(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
     expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('ended');
     expect(await store.get(waiting!.id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
   });
@@ -241,8 +241,8 @@ describe('execution processor: instant runs', () => {
     const held = newExecutionFixture({ account, definitionDigest: pause.digest });
     const soon = Date.now() + 2_000;
     const [ending, cancelled] = [1, 2].map(() => newExecutionFixture({ account, definitionDigest: pause.digest, deadline: soon }));
-    for (const execution of [held, ending!, cancelled!]) await store.create(execution, { maxRunningPerAccount: 0 });
-    expect(await store.claim(held.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
+    for (const execution of [held, ending!, cancelled!]) await store.accept(execution, { maxRunningPerAccount: 0 });
+    expect(await store.take(held.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
     // Refused many times already: their next wait would be 5 s, past their deadline.
     for (const id of [ending!.id, cancelled!.id]) await redis.hset(keys.execution(id), 'deferrals', '20');
 
@@ -267,7 +267,7 @@ describe('execution processor: instant runs', () => {
       await worker.process({ executionId: cancelled!.id, ...queueing(cancelled!.id, async () => void (await store.requestTermination(cancelled!.id))) }),
     ).toBe('deferred');
     expect(undeferred).toBe(1);
-    for (const id of [held.id, ending!.id, cancelled!.id]) await store.finish(id, { status: 'SUCCESS' });
+    for (const id of [held.id, ending!.id, cancelled!.id]) await store.end(id, { status: 'SUCCESS' });
   });
 
   it('starts no further step once the job lock may have lapsed, and leaves the execution to be taken again', async () => {

@@ -1,5 +1,13 @@
 import { createLogger } from '@ces/observability';
-import { createExecutionQueue, createExecutionStore, createKeySpace, EXECUTION_QUEUE, enqueueExecution, type ExecutionJobData } from '@ces/store';
+import {
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createReconcilerState,
+  EXECUTION_QUEUE,
+  enqueueExecution,
+  type ExecutionJobData,
+} from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -34,19 +42,27 @@ describe('reconciler', () => {
   async function running(ageMs: number, at = Date.now()): Promise<string> {
     counter += 1;
     const execution = newExecutionFixture({ id: `${counter.toString(16).padStart(4, '0')}${'ef'.repeat(14)}`, starttime: at - ageMs });
-    expect(await executions().create(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'created' });
+    expect(await executions().accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
 
   const reconcile = async (options: { pageSize?: number; workerId?: string } = {}) => {
     // The lock lets one reconciler run per interval; each test step wants its own pass.
     await redis.del(keys.reconcilerLock());
-    return createReconciler({ redis, keys, executions: executions(), queue, workerId: options.workerId ?? 'w', logger, ...options }).reconcileOnce();
+    return createReconciler({
+      redis,
+      state: createReconcilerState({ redis, keys }),
+      executions: executions(),
+      queue,
+      workerId: options.workerId ?? 'w',
+      logger,
+      ...options,
+    }).reconcileOnce();
   };
 
   /** Ends what a test left RUNNING and empties the queue, so that the next test's passes see only its own. */
   async function endAll(ids: string[]) {
-    for (const id of ids) await executions().finish(id, { status: 'SUCCESS' });
+    for (const id of ids) await executions().end(id, { status: 'SUCCESS' });
     await queue.obliterate({ force: true });
     await redis.del(keys.reconcilerCursor());
   }
@@ -76,7 +92,9 @@ describe('reconciler', () => {
     // Only one reconciler at a time: a pass under someone else's lock does nothing.
     await redis.set(keys.reconcilerLock(), 'other', 'PX', 10_000);
     await queue.remove(orphan);
-    expect(await createReconciler({ redis, keys, executions: executions(), queue, workerId: 'w', logger }).reconcileOnce()).toEqual({
+    expect(
+      await createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions: executions(), queue, workerId: 'w', logger }).reconcileOnce(),
+    ).toEqual({
       requeued: [],
       failed: [],
     });

@@ -1,8 +1,16 @@
 import type { Logger } from '@ces/observability';
-import { enqueueExecution, jobHolds, type ExecutionJobData, type ExecutionStore, type KeySpace } from '@ces/store';
+import {
+  enqueueExecution,
+  isTerminal,
+  jobHolds,
+  type ExecutionEndListener,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type ReconcilerState,
+} from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { endFailedExecution, type ExecutionEndListener } from './end-failed-execution.ts';
+import { endFailedExecution } from './end-failed-execution.ts';
 
 export const RECONCILE_INTERVAL_MS = 10_000;
 /** An execution younger than this may still be on its way into the queue. */
@@ -38,8 +46,10 @@ export interface ReconcileReport {
  * jobs are looked up in one round trip, each in constant time, however long the queue.
  */
 export function createReconciler(deps: {
+  /** For looking up the jobs of a page in one round trip. */
   redis: Redis;
-  keys: KeySpace;
+  /** The lock and the walk's place, shared by every worker's reconciler. */
+  state: ReconcilerState;
   executions: ExecutionStore;
   queue: Queue<ExecutionJobData>;
   workerId: string;
@@ -48,18 +58,18 @@ export function createReconciler(deps: {
   /** RECONCILE_PAGE_SIZE when absent. */
   pageSize?: number;
 }) {
-  const { redis, keys, executions, queue, logger } = deps;
+  const { redis, state, executions, queue, logger } = deps;
   const pageSize = deps.pageSize ?? RECONCILE_PAGE_SIZE;
 
   /** The next page of old RUNNING executions, oldest first; moves the walk's place past it. */
   async function nextPage(now: number): Promise<{ id: string; starttime: number }[]> {
     const upToStarttime = now - ORPHAN_GRACE_MS;
-    const place = await redis.get(keys.reconcilerCursor());
+    const place = await state.place();
     // One more than a page, to see whether the next page starts with this one's last start time.
-    const found = await executions.runningBetween({ ...(place === null ? {} : { afterStarttime: Number(place) }), upToStarttime, limit: pageSize + 1 });
+    const found = await executions.runningBetween({ ...(place === undefined ? {} : { afterStarttime: place }), upToStarttime, limit: pageSize + 1 });
     if (found.length <= pageSize) {
       // The youngest old execution is in this page: the next pass starts again from the oldest.
-      await redis.del(keys.reconcilerCursor());
+      await state.restartWalk();
       return found;
     }
     // The next page starts after this one's last start time, so the executions of that start time
@@ -72,14 +82,13 @@ export function createReconciler(deps: {
           ? await executions.runningBetween({ afterStarttime: last - 1, upToStarttime: last })
           : page.filter((entry) => entry.starttime !== last);
     }
-    await redis.set(keys.reconcilerCursor(), String(page[page.length - 1]!.starttime), 'PX', CURSOR_TTL_MS);
+    await state.keepPlace(page[page.length - 1]!.starttime, CURSOR_TTL_MS);
     return page;
   }
 
   async function reconcileOnce(now = Date.now()): Promise<ReconcileReport> {
     const report: ReconcileReport = { requeued: [], failed: [] };
-    const locked = await redis.set(keys.reconcilerLock(), deps.workerId, 'PX', RECONCILE_INTERVAL_MS, 'NX');
-    if (locked !== 'OK') return report;
+    if (!(await state.lock(deps.workerId, RECONCILE_INTERVAL_MS))) return report;
     const page = await nextPage(now);
     const holds = await jobHolds(
       redis,
@@ -97,7 +106,7 @@ export function createReconciler(deps: {
         }
         continue;
       }
-      if (record.status !== 'RUNNING') continue;
+      if (isTerminal(record.status)) continue;
       if (hold === 'failed') {
         if (await endFailedExecution(deps, record)) {
           report.failed.push(id);

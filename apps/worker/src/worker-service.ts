@@ -10,17 +10,20 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_QUEUE,
+  type ExecutionEndListener,
   type ExecutionJobData,
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
-import { createExecutionProcessor, type ProcessResult } from './execution-processor.ts';
+import { createExecutionProcessor } from './execution-processor.ts';
+import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
 import { startHealthServer } from './health-server.ts';
-import { HEARTBEAT_TTL_MS, startHeartbeat } from './heartbeat.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
 import { createWorkerMetrics } from './worker-metrics.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
@@ -86,9 +89,9 @@ export async function startWorkerService(
 
   const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
   const definitions = createDefinitionStore({ redis, keys });
-  const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
+  const registry = createWorkerRegistry({ redis, keys });
   const queue = createExecutionQueue({ connection: redis, keys });
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['cancellations'] });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
@@ -102,7 +105,7 @@ export async function startWorkerService(
   metrics.redis.instrument(redis, 'worker');
   metrics.redis.instrument(subscriber, 'worker-events');
   // Every end a worker records is counted, whoever records it: the processor or a failed job.
-  const onExecutionEnd = (event: { choreo: string; status: string; durationMs: number }) => metrics.executions.ended(event);
+  const onExecutionEnd: ExecutionEndListener = (event) => metrics.executions.ended(event);
   const lockWatch = createJobLockWatch({ lockDurationMs: LOCK_DURATION_MS });
   const processor = createExecutionProcessor({
     executions,
@@ -140,7 +143,7 @@ export async function startWorkerService(
           }),
         );
   if (health) log.info({ port: health.port }, 'worker health server listening');
-  const unsubscribeCancel = events.onCancelRequested((id) => processor.cancel(id));
+  const unsubscribeTerminations = events.onTerminationRequested((id) => processor.terminationRequested(id));
 
   let processed = 0;
   let failed = 0;
@@ -207,7 +210,7 @@ export async function startWorkerService(
       executions
         .get(job.data.executionId)
         .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
-        .catch((finishError: unknown) => log.error({ err: finishError }, 'could not record the failed execution'));
+        .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
     }
   });
 
@@ -223,10 +226,11 @@ export async function startWorkerService(
       failed,
       version: WORKER_VERSION,
       started,
+      takesPublished: true,
     }),
     onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
   });
-  const reconciler = createReconciler({ redis, keys, executions, queue, workerId, logger: log, onExecutionEnd });
+  const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
 
   worker.run().catch((error: unknown) => {
     log.error({ err: error }, 'worker stopped with an error');
@@ -256,7 +260,7 @@ export async function startWorkerService(
         await worker.close();
         clearTimeout(interrupt);
         await processor.endsSettled();
-        unsubscribeCancel();
+        unsubscribeTerminations();
         await heartbeat.stop();
         await events.close();
         await queue.close();

@@ -1,6 +1,7 @@
 import { csvToJson, jsonToXml, xmlToJson } from './conversions.ts';
 import { findSubstring } from './find-substring.ts';
 import { findJsonProperty } from './json-property.ts';
+import { DATA_OPERATIONS } from './data-operations.ts';
 import { parseJsonText, queryJson } from './json-query.ts';
 import { createQuickJsRunner } from './quickjs-runner.ts';
 import type { CodeRequest } from './quickjs-runner.ts';
@@ -88,6 +89,7 @@ export const SANDBOX_OPERATIONS = {
   'xml-validate': validateXmlDocument,
   // QuickJS stops the code at its own limits with a clear message; the process's kill is the backstop.
   'run-code': (request: CodeRequest): Promise<string> => quickJs.run(request),
+  ...DATA_OPERATIONS,
 };
 
 export type SandboxOperation = keyof typeof SANDBOX_OPERATIONS;

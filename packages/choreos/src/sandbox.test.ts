@@ -1,10 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { waitFor } from '@ces/testing';
 import { fileURLToPath } from 'node:url';
 import { JSONPath } from 'jsonpath-plus';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { queryJson } from './json-query.ts';
 import { createSandbox } from './sandbox.ts';
 
@@ -68,25 +67,26 @@ describe('sandbox', () => {
         .map((line) => Number(line.trim()))
         .find((child) => child > 0);
     };
-    const sandboxPid = await waitFor(() => childOf(parent.pid!), { timeoutMs: 20_000, intervalMs: 50, what: 'the sandbox process to start' });
+    const sandboxPid = await vi.waitFor(async () => (await childOf(parent.pid ?? 0)) ?? Promise.reject(new Error('the sandbox process has not started')), {
+      timeout: 20_000,
+      interval: 50,
+    });
     // Busy with the operation, not starting still: half a second of CPU and more (Linux's /proc).
     const cpuTicks = async () => {
       const fields = (await readFile(`/proc/${sandboxPid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
       return Number(fields[11]) + Number(fields[12]);
     };
-    await waitFor(async () => (await cpuTicks()) > 50, { timeoutMs: 30_000, intervalMs: 100, what: 'the sandbox process to be busy' });
+    await expect.poll(cpuTicks, { timeout: 30_000, interval: 100, message: 'the sandbox process to be busy' }).toBeGreaterThan(50);
     parent.kill('SIGKILL');
-    await waitFor(
-      () => {
-        try {
-          process.kill(sandboxPid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      },
-      { timeoutMs: 20_000, intervalMs: 100, what: 'the orphaned sandbox process to end' },
-    );
+    const alive = () => {
+      try {
+        process.kill(sandboxPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(alive, { timeout: 20_000, interval: 100, message: 'the orphaned sandbox process to end' }).toBe(false);
   }, 60_000);
 
   it('runs no more operations at once than it may; the others wait their turn, or their cancellation', async () => {
@@ -105,7 +105,7 @@ describe('sandbox', () => {
 
     const first = new AbortController();
     const busy = sandbox.regexReplace({ text: `${'a'.repeat(40)}!`, pattern: '(a+)+$', flags: 'g', replacement: 'x' }, first.signal);
-    await waitFor(async () => (await started()) === 1, { what: 'the first operation to start' });
+    await expect.poll(started, { timeout: 10_000, interval: 20, message: 'the first operation to start' }).toBe(1);
     const waiting = new AbortController();
     const gaveUp = sandbox.regexReplace({ text: 'aaa', pattern: 'a', flags: 'g', replacement: 'b' }, waiting.signal);
     const next = sandbox.regexReplace({ text: 'aaa', pattern: 'a', flags: 'g', replacement: 'c' });

@@ -6,6 +6,7 @@ import type { CsvToJsonRequest, JsonToXmlRequest, XmlToJsonRequest } from './con
 import type { FindSubstringRequest } from './find-substring.ts';
 import type { JsonPropertyRequest } from './json-property.ts';
 import type { RegexMatchRequest } from './regex-match.ts';
+import { DATA_OPERATION_DESCRIPTIONS, type DataOperation, type DataRequest, type DataResult } from './data-operations.ts';
 import type {
   JsonFormatRequest,
   JsonQueryRequest,
@@ -90,6 +91,8 @@ export interface Sandbox {
   validateXml(request: XmlValidationRequest, signal?: AbortSignal): Promise<string>;
   /** Calls `code` as the body of `function (input) { … }` in QuickJS; what it returns, as JSON data (null for nothing). */
   runCode(request: { code: string; input: unknown }, signal?: AbortSignal): Promise<unknown>;
+  /** The original Utilities' conversions and XML queries (data-operations.ts), with the conversions' limits. */
+  runData<Name extends DataOperation>(operation: Name, request: DataRequest<Name>, signal?: AbortSignal): Promise<DataResult<Name>>;
 }
 
 /** An idle process ends after this long, so that a worker that needs none holds none. */
@@ -282,6 +285,7 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
       });
       return JSON.parse(json);
     },
+    runData: (operation, request, signal) => run(operation, request, signal, CONVERSION_LIMITS),
   };
 }
 
@@ -340,7 +344,8 @@ function ranOutOfMemory(code: number | null, signal: NodeJS.Signals | null, stde
 }
 
 function describe(operation: SandboxOperation): string {
-  return {
+  if (operation in DATA_OPERATION_DESCRIPTIONS) return DATA_OPERATION_DESCRIPTIONS[operation as DataOperation];
+  const descriptions: Record<string, string> = {
     'regex-replace': 'the regular expression',
     'json-query': 'the JSONPath query',
     'xml-query': 'the XPath query',
@@ -354,5 +359,6 @@ function describe(operation: SandboxOperation): string {
     'json-property': 'searching the JSON',
     'xml-validate': 'validating the XML',
     'run-code': 'the code',
-  }[operation];
+  };
+  return descriptions[operation] ?? operation;
 }

@@ -9,6 +9,8 @@ import { createHttpRequestStep } from './steps/http-request.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
+import { dateUtilitySteps } from './steps/date-utilities.ts';
+import { createTableConversionSteps } from './steps/table-conversions.ts';
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
 import { createXpathStep } from './steps/xml.ts';
@@ -19,6 +21,7 @@ import { createJsonFindPropertyStep } from './steps/json-search.ts';
 import { randomSteps } from './steps/random.ts';
 import { textEditSteps } from './steps/text-edits.ts';
 import { createValidationSteps } from './steps/validation.ts';
+import { createXmlUtilitySteps } from './steps/xml-utilities.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
@@ -46,9 +49,12 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     createJsonQueryStep(sandbox),
     createJsonFormatStep(sandbox),
     createXpathStep(sandbox),
+    ...createXmlUtilitySteps(sandbox),
     ...createConversionSteps(sandbox),
+    ...createTableConversionSteps(sandbox),
     ...createTextSteps(sandbox),
     ...timeSteps,
+    ...dateUtilitySteps,
     ...controlSteps,
     ...checksumSteps,
     ...createFindingSteps(sandbox),

@@ -41,7 +41,7 @@ export function decodeXmlReferences(value: string): string {
 export const XML_ATTRIBUTE_PREFIX = '@';
 export const XML_TEXT_KEY = '#text';
 
-const parser = new XMLParser({
+const PARSER_OPTIONS = {
   processEntities: false,
   htmlEntities: false,
   ignoreAttributes: false,
@@ -52,15 +52,31 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   maxNestedTags: MAX_DEPTH,
-  tagValueProcessor: (_name, value) => decodeXmlReferences(value),
-  attributeValueProcessor: (_name, value) => decodeXmlReferences(value),
-});
+  tagValueProcessor: (_name: string, value: string) => decodeXmlReferences(value),
+  attributeValueProcessor: (_name: string, value: string) => decodeXmlReferences(value),
+};
+const parser = new XMLParser(PARSER_OPTIONS);
+/** Document order and text as written (whitespace kept), for readers that walk the document. */
+const orderedParser = new XMLParser({ ...PARSER_OPTIONS, preserveOrder: true, trimValues: false });
 
 /** XML text to a JSON-ready value: attributes as "@name", mixed text as "#text", values kept as strings. */
 export function xmlToValue(xml: string): unknown {
   assertSafeXml(xml);
   try {
     return parser.parse(xml, true);
+  } catch (error) {
+    throw new InvalidStepInputError(`XML is not valid: ${describeXmlError(error)}`);
+  }
+}
+
+/**
+ * XML text in document order: a list of nodes, each `{ [name]: children, ":@"?: { "@attr": value } }`
+ * or `{ "#text": text }`, with the same refusals and decoding as xmlToValue.
+ */
+export function xmlToOrderedNodes(xml: string): Record<string, unknown>[] {
+  assertSafeXml(xml);
+  try {
+    return orderedParser.parse(xml, true) as Record<string, unknown>[];
   } catch (error) {
     throw new InvalidStepInputError(`XML is not valid: ${describeXmlError(error)}`);
   }

@@ -1,2 +1,2 @@
-export { runChoreo, stopReasonOf } from './run-choreo.ts';
-export type { Checkpoint, EngineHooks, RunChoreoOptions, RunLimits, RunOutcome, StepEndEvent, StopReason } from './run-choreo.ts';
+export { runChoreo } from './run-choreo.ts';
+export type { Checkpoint, RunOutcome, StopReason } from './run-choreo.ts';

@@ -140,13 +140,13 @@ describe('runChoreo', () => {
     const engineHooks = hooks({
       beforeStep: (index) => {
         seen.push(index);
-        return index === 1 ? 'cancelled' : undefined;
+        return index === 1 ? 'termination-requested' : undefined;
       },
     });
     const outcome = await runChoreo({ definition: threeSteps, inputs: { Prefix: 'y' }, steps: library(), hooks: engineHooks });
     expect(seen).toEqual([0, 1]);
     expect(calls).toEqual(['y-a']);
-    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'cancelled', checkpoint: { nextStep: 1, outputs: { First: 'y-a', Done: '1' } } });
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 1, outputs: { First: 'y-a', Done: '1' } } });
   });
 
   it('stops after a step when afterStep returns a reason', async () => {
@@ -162,9 +162,9 @@ describe('runChoreo', () => {
       definition: threeSteps,
       inputs: {},
       steps: library(),
-      hooks: hooks({ afterStep: async ({ nextStep }) => (nextStep === 3 ? 'cancelled' : undefined) }),
+      hooks: hooks({ afterStep: async ({ nextStep }) => (nextStep === 3 ? 'termination-requested' : undefined) }),
     });
-    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'cancelled', checkpoint: { nextStep: 3, outputs: { Done: '3' } } });
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 3, outputs: { Done: '3' } } });
   });
 
   it('interrupts a wait step when the signal aborts, without counting it as completed', async () => {
@@ -213,7 +213,7 @@ describe('runChoreo', () => {
     );
     const outcome = await runChoreo({ definition, inputs: {}, steps: library(slow), hooks: hooks(), signal: controller.signal });
     expect(calls).toEqual([]);
-    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'cancelled', checkpoint: { nextStep: 1, results: { s: { finished: true } } } });
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 1, results: { s: { finished: true } } } });
   });
 
   it('fails a step that exceeds its timeout, even when it ignores its signal', async () => {

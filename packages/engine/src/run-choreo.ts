@@ -13,8 +13,19 @@ import {
 } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
 
-export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
+/**
+ * Why a run stopped before its last step, each reason by its name; the caller's hooks (or the
+ * signal's abort reason) give it, and the run comes back with it unchanged:
+ * - `termination-requested`: someone asked for it to stop (it ends TERMINATED_MANUALLY);
+ * - `time-limit`: it is past its deadline (it ends TERMINATED_LIMIT);
+ * - `shutdown`: the process is stopping (it is handed back, to be resumed elsewhere);
+ * - `not-running`: its record refused the checkpoint, the execution has ended (terminated, say);
+ * - `superseded`: its record refused the checkpoint, another worker has taken the execution;
+ * - `lock-lost`: the worker cannot tell that it still holds the run's job, which may go to another.
+ */
+export type StopReason = 'termination-requested' | 'time-limit' | 'shutdown' | 'not-running' | 'superseded' | 'lock-lost';
 
+/** A run's progress after its completed steps: what is stored so that it can resume there. */
 export interface Checkpoint {
   nextStep: number;
   results: Record<string, unknown>;
@@ -75,10 +86,11 @@ export interface RunLimits {
 
 export const DEFAULT_RUN_LIMITS: RunLimits = { maxStepResultChars: 16 * 1024 * 1024, maxOutputsChars: 16 * 1024 * 1024, maxResultsChars: 32 * 1024 * 1024 };
 
-const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['cancelled', 'time-limit', 'shutdown']);
+const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['termination-requested', 'time-limit', 'shutdown', 'not-running', 'superseded', 'lock-lost']);
 
+/** The reason a signal was aborted with; any other abort is taken as a request to terminate. */
 export function stopReasonOf(signal: AbortSignal): StopReason {
-  return STOP_REASONS.has(signal.reason) ? (signal.reason as StopReason) : 'cancelled';
+  return STOP_REASONS.has(signal.reason) ? (signal.reason as StopReason) : 'termination-requested';
 }
 
 type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string } | { type: 'stopped'; reason: StopReason };
@@ -146,7 +158,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     resultsChars = nextResultsChars;
     nextStep = index + 1;
     checkpoint = { nextStep, results, outputs };
-    // Honoured after the last step too: a cancellation the API already acknowledged must not turn
+    // Honoured after the last step too: a termination the API already acknowledged must not turn
     // into a success (the checkpoint then shows every step completed).
     const stopAfter = await hooks.afterStep(checkpoint);
     if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };

@@ -50,15 +50,14 @@ export function createAccountChoreoStore(deps: { redis: Redis; keys: KeySpace; n
   };
   return {
     async put(account, id, document, limits) {
-      const reply = (await run(
+      const [outcome, value] = (await run(
         'putAccountChoreo',
         [keys.accountChoreos(account), keys.accountChoreoVersions(account)],
         [id, document, now(), limits.maxCount, limits.maxBytes],
-      )) as [number, number];
-      const [code, value] = reply;
-      if (code === -1) return { outcome: 'too-many', count: value };
-      if (code === -2) return { outcome: 'too-many-bytes', bytes: value };
-      return { outcome: code === 1 ? 'created' : 'replaced', version: value };
+      )) as [PutChoreoResult['outcome'], number];
+      if (outcome === 'too-many') return { outcome, count: value };
+      if (outcome === 'too-many-bytes') return { outcome, bytes: value };
+      return { outcome, version: value };
     },
     async get(account, id) {
       const json = await redis.hget(keys.accountChoreos(account), id);

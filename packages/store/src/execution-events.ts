@@ -20,7 +20,7 @@ export interface ExecutionEvents {
    */
   watchEnd(id: string, hasEnded: () => Promise<boolean>): EndWatch;
   /** Calls `listener` with the id of every execution whose termination is requested. */
-  onCancelRequested(listener: (id: string) => void): () => void;
+  onTerminationRequested(listener: (id: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -30,8 +30,8 @@ export interface EndWatch {
   cancel(): void;
 }
 
-/** What a process listens for: the ends of runs it waits for (APIs), requests to cancel (workers). */
-export type ExecutionEventKind = 'ends' | 'cancellations';
+/** What a process listens for: the ends of runs it waits for (APIs), requests to terminate (workers). */
+export type ExecutionEventKind = 'ends' | 'terminations';
 
 /**
  * Pub/sub over one dedicated subscriber connection, shared by every waiter of the process. It
@@ -50,24 +50,24 @@ export async function createExecutionEvents(deps: {
   const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
   const endedChannel = keys.executionEndedChannel();
-  const cancelChannel = keys.cancelRequestedChannel();
+  const terminationChannel = keys.terminationRequestedChannel();
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
-  const cancelListeners = new Set<(id: string) => void>();
+  const terminationListeners = new Set<(id: string) => void>();
 
   subscriber.on('message', (channel: string, message: string) => {
     if (channel === endedChannel) {
-      // "<id>" or "<id>\n<the ended record's fields as a JSON array>" (see finish-execution.lua).
+      // "<id>" or "<id>\n<the ended record's fields as a JSON array>" (see end-execution.lua).
       const newline = message.indexOf('\n');
       const id = newline < 0 ? message : message.slice(0, newline);
       const waiters = endWaiters.get(id);
       if (!waiters) return;
       const record = newline < 0 ? undefined : decodeEndedRecord(message.slice(newline + 1));
-      for (const finish of [...waiters]) finish(true, record);
-    } else if (channel === cancelChannel) {
-      for (const listener of cancelListeners) listener(message);
+      for (const settle of [...waiters]) settle(true, record);
+    } else if (channel === terminationChannel) {
+      for (const listener of terminationListeners) listener(message);
     }
   });
-  const channels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('cancellations') ? [cancelChannel] : [])];
+  const channels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('terminations') ? [terminationChannel] : [])];
   if (channels.length > 0) await subscriber.subscribe(...channels);
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
@@ -79,7 +79,7 @@ export async function createExecutionEvents(deps: {
     let endedEarly: EndOfWait | undefined;
     const waiters = endWaiters.get(id) ?? new Set<(ended: boolean, record?: ExecutionRecord) => void>();
     endWaiters.set(id, waiters);
-    const finish = (ended: boolean, record?: ExecutionRecord) => {
+    const settle = (ended: boolean, record?: ExecutionRecord) => {
       if (settled) return;
       if (!resolveWait) {
         // The end arrived before anyone waits: remember it for `wait`.
@@ -89,14 +89,14 @@ export async function createExecutionEvents(deps: {
       settled = true;
       clearTimeout(deadline);
       clearTimeout(pollTimer);
-      waiters.delete(finish);
+      waiters.delete(settle);
       if (waiters.size === 0) endWaiters.delete(id);
       resolveWait?.({ ended, ...(record ? { record } : {}) });
     };
     const poll = () => {
       hasEnded().then(
         (ended) => {
-          if (ended) finish(true);
+          if (ended) settle(true);
           else if (!settled) pollTimer = setTimeout(poll, pollMs);
         },
         () => {
@@ -104,22 +104,22 @@ export async function createExecutionEvents(deps: {
         },
       );
     };
-    waiters.add(finish);
+    waiters.add(settle);
     return {
       wait(timeoutMs: number) {
         return new Promise<EndOfWait>((resolve) => {
           resolveWait = resolve;
           if (endedEarly) {
-            finish(true, endedEarly.record);
+            settle(true, endedEarly.record);
             return;
           }
-          deadline = setTimeout(() => finish(false), timeoutMs);
+          deadline = setTimeout(() => settle(false), timeoutMs);
           pollTimer = setTimeout(poll, pollMs);
         });
       },
       cancel() {
         resolveWait ??= () => {};
-        finish(false);
+        settle(false);
       },
     };
   }
@@ -127,17 +127,17 @@ export async function createExecutionEvents(deps: {
   return {
     watchEnd: (id, hasEnded) => watchEnd(id, hasEnded),
 
-    onCancelRequested(listener) {
-      if (!listening.has('cancellations')) throw new Error("onCancelRequested needs execution events created to listen for 'cancellations'");
-      cancelListeners.add(listener);
-      return () => cancelListeners.delete(listener);
+    onTerminationRequested(listener) {
+      if (!listening.has('terminations')) throw new Error("onTerminationRequested needs execution events created to listen for 'terminations'");
+      terminationListeners.add(listener);
+      return () => terminationListeners.delete(listener);
     },
 
     async close() {
       // Waiters learn nothing more once the process is closing; they stop waiting, unanswered.
-      for (const waiters of endWaiters.values()) for (const finish of [...waiters]) finish(false);
+      for (const waiters of endWaiters.values()) for (const settle of [...waiters]) settle(false);
       endWaiters.clear();
-      cancelListeners.clear();
+      terminationListeners.clear();
       await subscriber.unsubscribe().catch(() => {});
     },
   };

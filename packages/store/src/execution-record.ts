@@ -1,10 +1,5 @@
+import type { OutputFilter } from '@ces/choreos';
 import type { ExecutionStatus } from './execution-status.ts';
-
-export interface OutputFilter {
-  name: string;
-  path: string;
-  variable: string;
-}
 
 /** An execution as stored in its Redis hash, decoded. Times are epoch milliseconds. */
 export interface ExecutionRecord {
@@ -33,7 +28,8 @@ export interface ExecutionRecord {
   errortime?: number;
   /** Epoch ms after which the run stops as TERMINATED_LIMIT. */
   deadline: number;
-  cancelRequested: boolean;
+  /** Termination has been requested: the run stops after its current step. */
+  terminationRequested: boolean;
   storeResults: boolean;
   outputFilters: OutputFilter[];
   /** Id of the worker that holds it, '' when none does. */
@@ -54,26 +50,74 @@ export type ExecutionSummary = Pick<
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
-export type RunningExecution = Pick<ExecutionRecord, 'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'host' | 'workerId' | 'cancelRequested'>;
+export type RunningExecution = Pick<ExecutionRecord, 'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'host' | 'workerId' | 'terminationRequested'>;
 
 /** What a list row holds of a RUNNING execution (keys.ts, accountRunningRows), as the scripts write it. */
-export function encodeListRow(row: Pick<RunningExecution, 'starttime' | 'host' | 'workerId' | 'cancelRequested' | 'choreo'>): string {
-  return [String(row.starttime), row.host, row.workerId, row.cancelRequested ? '1' : '', row.choreo].join('\t');
+export function encodeListRow(row: Pick<RunningExecution, 'starttime' | 'host' | 'workerId' | 'terminationRequested' | 'choreo'>): string {
+  return [String(row.starttime), row.host, row.workerId, row.terminationRequested ? '1' : '', row.choreo].join('\t');
 }
 
 /** A list row back as the RUNNING execution it lists; the Choreo, last, is all the rest of the row. */
 export function decodeListRow(id: string, account: string, row: string): RunningExecution {
   const [starttime = '', host = '', workerId = '', cancel = '', ...choreo] = row.split('\t');
-  return { id, account, choreo: choreo.join('\t'), status: 'RUNNING', starttime: Number(starttime), host, workerId, cancelRequested: cancel === '1' };
+  return { id, account, choreo: choreo.join('\t'), status: 'RUNNING', starttime: Number(starttime), host, workerId, terminationRequested: cancel === '1' };
 }
 
+/**
+ * The fields of an execution's hash (`exec:<id>`), by the name the code gives each: the one map
+ * encodeNewExecution and decodeExecution write and read by, and the Lua scripts quote in their
+ * headers. The stored names are short and stable: every retained execution stores them, and every
+ * version of the scripts still running in a rolling upgrade reads them.
+ */
+export const RECORD_FIELDS = {
+  id: 'id',
+  account: 'account',
+  choreo: 'choreo',
+  status: 'status',
+  starttime: 'starttime',
+  /** Set by the end. */
+  endtime: 'endtime',
+  /** '' until a worker takes the execution, and again once it is handed back. */
+  host: 'host',
+  sourceId: 'source',
+  definitionDigest: 'def',
+  inputs: 'inputs',
+  deadline: 'deadline',
+  storeResults: 'store',
+  outputFilters: 'filters',
+  /** The checkpoint: the next step to run, the completed steps' results (dropped at the end), the outputs so far. */
+  nextStep: 'step',
+  results: 'results',
+  output: 'output',
+  /** The holder: the worker that took it and the lease of that take ('' once handed back). */
+  workerId: 'worker',
+  lease: 'lease',
+  /** The lease last handed back, so that a hand-back sent twice answers as the first time. */
+  handedBackLease: 'released',
+  /** '1' once termination has been requested. */
+  terminationRequested: 'cancel',
+  /** '1' while a synchronous caller waits for the end, which is then published. */
+  notifyEnd: 'notify',
+  /** The key of the run's Idempotency-Key entry, which expires with the record. */
+  idempotencyEntry: 'idempotency',
+  /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
+  deferrals: 'deferrals',
+  /** On ERROR. */
+  lasterror: 'lasterror',
+  errortime: 'errortime',
+  /** The version of an account's own Choreo the run was accepted with; absent for the catalogue's. */
+  choreoVersion: 'version',
+} as const;
+
+const F = RECORD_FIELDS;
+
 /** The hash fields a RunningExecution is read from. */
-export const RUNNING_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'host', 'worker', 'cancel'] as const;
+export const RUNNING_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.host, F.workerId, F.terminationRequested] as const;
 
-/** The hash fields a summary is read from (see encodeNewExecution for the names). */
-export const SUMMARY_FIELDS = ['id', 'account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'lasterror', 'errortime', 'version'] as const;
+/** The hash fields a summary is read from. */
+export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
 
-/** The record exactly as `create` stores it: RUNNING, in the queue, no worker, nothing done. */
+/** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
   return {
     ...execution,
@@ -82,69 +126,75 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
     nextStep: 0,
     results: {},
     output: {},
-    cancelRequested: false,
+    terminationRequested: false,
     workerId: '',
     lease: '',
   };
 }
 
-/** Field names in the hash; short and stable, since every retained execution stores them. */
+/** The fields and values of a new record, as `accept` writes them. */
 export function encodeNewExecution(execution: NewExecution): string[] {
   return [
-    'id',
+    F.id,
     execution.id,
-    'account',
+    F.account,
     execution.account,
-    'choreo',
+    F.choreo,
     execution.choreo,
-    'status',
+    F.status,
     'RUNNING',
-    'starttime',
+    F.starttime,
     String(execution.starttime),
-    'host',
+    F.host,
     '',
-    'source',
+    F.sourceId,
     execution.sourceId,
-    'def',
+    F.definitionDigest,
     execution.definitionDigest,
-    'inputs',
+    F.inputs,
     JSON.stringify(execution.inputs),
-    'step',
+    F.nextStep,
     '0',
-    'deadline',
+    F.deadline,
     String(execution.deadline),
-    'store',
+    F.storeResults,
     execution.storeResults ? '1' : '0',
-    ...(execution.outputFilters.length > 0 ? ['filters', JSON.stringify(execution.outputFilters)] : []),
-    ...(execution.choreoVersion !== undefined ? ['version', String(execution.choreoVersion)] : []),
+    ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
   ];
 }
 
 export function decodeExecution(hash: Record<string, string>): ExecutionRecord | undefined {
-  if (!hash.id || !hash.status) return undefined;
+  const id = hash[F.id];
+  const status = hash[F.status];
+  if (!id || !status) return undefined;
+  const endtime = hash[F.endtime];
+  const lasterror = hash[F.lasterror];
+  const errortime = hash[F.errortime];
+  const choreoVersion = hash[F.choreoVersion];
   return {
-    id: hash.id,
-    account: hash.account ?? '',
-    choreo: hash.choreo ?? '',
-    status: hash.status as ExecutionStatus,
-    starttime: Number(hash.starttime),
-    ...(hash.endtime ? { endtime: Number(hash.endtime) } : {}),
-    host: hash.host ?? '',
-    sourceId: hash.source ?? '',
-    definitionDigest: hash.def ?? '',
-    ...(hash.version ? { choreoVersion: Number(hash.version) } : {}),
-    inputs: parseJson(hash.inputs, {}),
-    nextStep: Number(hash.step ?? 0),
-    results: parseJson(hash.results, {}),
-    output: parseJson(hash.output, {}),
-    ...(hash.lasterror !== undefined ? { lasterror: hash.lasterror } : {}),
-    ...(hash.errortime ? { errortime: Number(hash.errortime) } : {}),
-    deadline: Number(hash.deadline ?? 0),
-    cancelRequested: hash.cancel === '1',
-    storeResults: hash.store === '1',
-    outputFilters: parseJson(hash.filters, []),
-    workerId: hash.worker ?? '',
-    lease: hash.lease ?? '',
+    id,
+    account: hash[F.account] ?? '',
+    choreo: hash[F.choreo] ?? '',
+    status: status as ExecutionStatus,
+    starttime: Number(hash[F.starttime]),
+    ...(endtime ? { endtime: Number(endtime) } : {}),
+    host: hash[F.host] ?? '',
+    sourceId: hash[F.sourceId] ?? '',
+    definitionDigest: hash[F.definitionDigest] ?? '',
+    ...(choreoVersion ? { choreoVersion: Number(choreoVersion) } : {}),
+    inputs: parseJson(hash[F.inputs], {}),
+    nextStep: Number(hash[F.nextStep] ?? 0),
+    results: parseJson(hash[F.results], {}),
+    output: parseJson(hash[F.output], {}),
+    ...(lasterror !== undefined ? { lasterror } : {}),
+    ...(errortime ? { errortime: Number(errortime) } : {}),
+    deadline: Number(hash[F.deadline] ?? 0),
+    terminationRequested: hash[F.terminationRequested] === '1',
+    storeResults: hash[F.storeResults] === '1',
+    outputFilters: parseJson(hash[F.outputFilters], []),
+    workerId: hash[F.workerId] ?? '',
+    lease: hash[F.lease] ?? '',
   };
 }
 

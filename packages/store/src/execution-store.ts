@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { Checkpoint } from '@ces/engine';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -7,6 +8,7 @@ import {
   encodeNewExecution,
   fieldsToObject,
   pairsToObject,
+  RECORD_FIELDS,
   RUNNING_FIELDS,
   SUMMARY_FIELDS,
   type RunningExecution,
@@ -14,22 +16,24 @@ import {
   type ExecutionSummary,
   type NewExecution,
 } from './execution-record.ts';
-import { TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
+import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
+import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
 /**
- * - `created`; `exists`: an execution with this id exists already;
+ * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
  * - `quota-exceeded`: the account has its maximum of RUNNING executions;
  * - `budget-exceeded`: storing it would take the account past its budget of stored bytes, for
  *   `retryAfterSeconds` more at least;
  * - `larger-than-budget`: the record alone is larger than the budget, and never will fit;
- * - `replay`: nothing created, the Idempotency-Key started `executionId` already, for the same run
+ * - `replay`: nothing accepted, the Idempotency-Key started `executionId` already, for the same run
  *   (`sameRequest`) or another.
  */
-export type CreateResult =
-  | { outcome: 'created' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
+export type AcceptResult =
+  | { outcome: 'accepted' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
   | { outcome: 'replay'; executionId: string; sameRequest: boolean };
 
@@ -41,11 +45,11 @@ export interface IdempotencyOptions {
   requestDigest: string;
 }
 
-export interface CreateOptions {
+export interface AcceptOptions {
   /** 0: no limit. */
   maxRunningPerAccount: number;
   /**
-   * Bytes the account's executions may store over the retention period (records when created,
+   * Bytes the account's executions may store over the retention period (records when accepted,
    * outputs when they end); 0: no limit. Counted either way.
    */
   maxStoredBytesPerAccount?: number;
@@ -55,17 +59,11 @@ export interface CreateOptions {
 }
 
 /**
- * - `continue`: recorded; `cancel`: recorded, and termination was requested;
- * - `gone`: not recorded, the execution has ended (or expired);
+ * - `continue`: recorded; `termination-requested`: recorded, and termination was requested;
+ * - `not-running`: not recorded, the execution has ended (or expired);
  * - `superseded`: not recorded, another worker has taken the execution since this lease.
  */
-export type CheckpointResult = 'continue' | 'cancel' | 'gone' | 'superseded';
-
-export interface Checkpoint {
-  nextStep: number;
-  results: Record<string, unknown>;
-  outputs: Record<string, string>;
-}
+export type CheckpointResult = 'continue' | 'termination-requested' | 'not-running' | 'superseded';
 
 /** A worker's take of an execution. */
 export interface TakeRequest {
@@ -87,16 +85,16 @@ export interface TakeRequest {
  * - `ended`: it had ended already (`record` as it is);
  * - `missing`: no such execution (or it expired);
  * - `deferred`: nothing changed, its account has its maximum of executions taken;
- *   `deferrals` counts the takes of this execution refused so far (1 the first time), `waiting`
+ *   `deferrals` counts the takes of this execution deferred so far (1 the first time), `waiting`
  *   the account's RUNNING executions that no worker has taken (this one among them); `deadline`
  *   is the execution's (0: none).
  */
-export type ClaimResult =
+export type TakeResult =
   | { outcome: 'taken' | 'ended'; record: ExecutionRecord }
   | { outcome: 'missing' }
   | { outcome: 'deferred'; deferrals: number; waiting: number; deadline: number };
 
-export interface FinishRequest {
+export interface EndRequest {
   status: TerminalStatus;
   /** Outputs to keep; omitted keeps the stored ones. */
   outputs?: Record<string, string>;
@@ -115,26 +113,37 @@ export interface FinishRequest {
   untakenBy?: { host: string; workerId: string };
 }
 
-export interface FinishResult {
-  /** True when this call ended the execution; false when it had already ended. */
-  applied: boolean;
-  /** The terminal status it has now; undefined when it does not exist or is still running. */
-  status?: TerminalStatus;
-  /**
-   * True when nothing changed because the execution runs under another worker's lease (or, with
-   * `untakenBy`, because a worker has taken it).
-   */
-  superseded?: boolean;
-}
+/**
+ * - `ended`: this call ended the execution, with `status` (TERMINATED_MANUALLY when termination had
+ *   been requested, whatever was asked);
+ * - `not-running`: nothing changed, it had ended already (with `status`) or does not exist;
+ * - `superseded`: nothing changed, it runs under another worker's lease (or, with `untakenBy`, a
+ *   worker has taken it).
+ */
+export type EndResult = { outcome: 'ended'; status: TerminalStatus } | { outcome: 'not-running'; status?: TerminalStatus } | { outcome: 'superseded' };
 
-/** Executions the whole service has created and ended since its Redis was new. */
+/** Executions the whole service has accepted and ended since its Redis was new. */
 export interface ExecutionCounts {
   started: number;
   ended: Record<TerminalStatus, number>;
 }
 
+/**
+ * - `handed-back`: waiting in the queue again, no longer held (or handed back by this very call before);
+ * - `not-running`: nothing changed, it has ended (or is gone);
+ * - `superseded`: nothing changed, another take has happened since this lease.
+ */
+export type HandBackResult = 'handed-back' | 'not-running' | 'superseded';
+
+/**
+ * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
+ * take) → `take` (held by a worker under a lease; or deferred) → `checkpoint` after each step →
+ * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` flags it to stop
+ * after its current step. Each transition is one Lua script of `lua/`, named after it.
+ */
 export interface ExecutionStore {
-  create(execution: NewExecution, options: CreateOptions): Promise<CreateResult>;
+  /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
+  accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
   /**
    * The fields a status answer needs (`output` only with `withOutputs`, otherwise {}): a status poll
@@ -145,19 +154,20 @@ export interface ExecutionStore {
    * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
    * lease is void from now on.
    */
-  claim(id: string, take: TakeRequest): Promise<ClaimResult>;
-  /** Records progress after a step, atomically with the checks of status, lease and cancellation. */
+  take(id: string, take: TakeRequest): Promise<TakeResult>;
+  /** Records progress after a step, atomically with the checks of status, lease and termination. */
   checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
-  finish(id: string, request: FinishRequest): Promise<FinishResult>;
-  /** Whether termination of the execution has been requested (its cancellation flag is set). */
-  cancelRequested(id: string): Promise<boolean>;
-  /** Sets the cancellation flag of a RUNNING execution; returns the status it had. */
+  /** Moves a RUNNING execution to a terminal status: the one compare-and-set through which every execution ends. */
+  end(id: string, request: EndRequest): Promise<EndResult>;
+  /** Whether termination of the execution has been requested (its flag is set). */
+  terminationRequested(id: string): Promise<boolean>;
+  /** Sets the termination flag of a RUNNING execution; returns the status it had. */
   requestTermination(id: string): Promise<ExecutionStatus | undefined>;
   /**
    * Hands a RUNNING execution back (host '' again, out of its account's executing set) when the
    * lease is still the current one.
    */
-  release(id: string, lease: string): Promise<boolean>;
+  handBack(id: string, lease: string): Promise<HandBackResult>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
@@ -177,7 +187,7 @@ export interface ExecutionStore {
    * account is unknown without the record, so every account's set is cleaned; ids are unique.
    */
   forgetLostRecord(id: string): Promise<boolean>;
-  /** What the scripts that create and end executions have counted, for every process together. */
+  /** What the scripts that accept and end executions have counted, for every process together. */
   counts(): Promise<ExecutionCounts>;
 }
 
@@ -190,10 +200,10 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
   }
 
   return {
-    async create(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, idempotency }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, idempotency }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
-        'createExecution',
+        'acceptExecution',
         [
           keys.execution(execution.id),
           keys.running(),
@@ -212,30 +222,30 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           window.lengthMs,
           window.startMs,
           idempotency?.requestDigest ?? '',
-          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', cancelRequested: false, choreo: execution.choreo }),
+          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : []),
         ],
       );
-      if (reply === 1) return { outcome: 'created' };
-      if (reply === 0) return { outcome: 'exists' };
-      if (reply === -1) return { outcome: 'quota-exceeded' };
-      if (reply === -3) return { outcome: 'larger-than-budget' };
-      if (Array.isArray(reply) && reply[0] === -2) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
-      if (Array.isArray(reply) && reply[0] === 2) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
-      throw new Error(`createExecution answered ${JSON.stringify(reply)}`);
+      if (reply === ScriptReply.Done) return { outcome: 'accepted' };
+      if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
+      if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
+      if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
+      throw new Error(`acceptExecution answered ${JSON.stringify(reply)}`);
     },
 
     get,
 
     async summary(id, { withOutputs }) {
-      const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, 'output'] : [...SUMMARY_FIELDS];
+      const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, RECORD_FIELDS.output] : [...SUMMARY_FIELDS];
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
     },
 
-    async claim(id, take) {
+    async take(id, take) {
       const reply = await run(
-        'claimExecution',
+        'takeExecution',
         [keys.execution(id)],
         [
           take.host,
@@ -247,15 +257,17 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           take.now ?? Date.now(),
           keys.accountRunning(''),
           keys.accountRunningRows(''),
+          keys.workerExecutions(''),
+          HEARTBEAT_TTL_MS,
         ],
       );
-      // A refusal is integers; a record's fields and values are strings.
-      if (Array.isArray(reply) && typeof reply[0] === 'number') {
-        return { outcome: 'deferred', deferrals: reply[0], waiting: Math.max(1, Number(reply[1])), deadline: Number(reply[2] ?? 0) };
+      // A deferral is integers; a record's fields and values are strings.
+      if (Array.isArray(reply) && reply[0] === ScriptReply.Deferred) {
+        return { outcome: 'deferred', deferrals: Number(reply[1]), waiting: Math.max(1, Number(reply[2])), deadline: Number(reply[3] ?? 0) };
       }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
-      return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
+      return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 
     async checkpoint(id, checkpoint, lease) {
@@ -264,20 +276,21 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         [keys.execution(id)],
         [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs), lease],
       );
-      if (reply === 0) return 'continue';
-      if (reply === 1) return 'cancel';
-      if (reply === -2) return 'superseded';
-      return 'gone';
+      if (reply === ScriptReply.Done) return 'continue';
+      if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      if (reply === ScriptReply.NotRunning) return 'not-running';
+      throw new Error(`checkpointExecution answered ${JSON.stringify(reply)}`);
     },
 
-    async finish(id, request) {
+    async end(id, request) {
       // The account is needed for its running set; reading it first is safe because it never changes.
-      const account = request.account ?? (await redis.hget(keys.execution(id), 'account'));
-      if (account === null) return { applied: false };
+      const account = request.account ?? (await redis.hget(keys.execution(id), RECORD_FIELDS.account));
+      if (account === null) return { outcome: 'not-running' };
       const now = request.now ?? Date.now();
       const window = storageWindow(now, retentionSeconds);
-      const [applied, status] = (await run(
-        'finishExecution',
+      const [code, status] = (await run(
+        'endExecution',
         [
           keys.execution(id),
           keys.running(),
@@ -300,28 +313,37 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.untakenBy?.host ?? '',
           request.untakenBy?.workerId ?? '',
           window.lengthMs,
+          keys.workerExecutions(''),
         ],
       )) as [number, string];
-      if (applied === -1) return { applied: false, superseded: true };
-      return { applied: applied === 1, ...(status ? { status: status as TerminalStatus } : {}) };
+      if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
+      if (code === ScriptReply.Done) return { outcome: 'ended', status: status as TerminalStatus };
+      return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
     },
 
-    async cancelRequested(id) {
-      return (await redis.hget(keys.execution(id), 'cancel')) === '1';
+    async terminationRequested(id) {
+      return (await redis.hget(keys.execution(id), RECORD_FIELDS.terminationRequested)) === '1';
     },
 
     async requestTermination(id) {
-      const status = (await run('requestTermination', [keys.execution(id)], [keys.cancelRequestedChannel(), id, keys.accountRunningRows('')])) as string;
+      const status = (await run('requestTermination', [keys.execution(id)], [keys.terminationRequestedChannel(), id, keys.accountRunningRows('')])) as string;
       return status ? (status as ExecutionStatus) : undefined;
     },
 
-    async release(id, lease) {
-      return (await run('releaseExecution', [keys.execution(id)], [lease, keys.accountExecuting(''), keys.accountRunningRows('')])) === 1;
+    async handBack(id, lease) {
+      const reply = await run(
+        'handBackExecution',
+        [keys.execution(id)],
+        [lease, keys.accountExecuting(''), keys.accountRunningRows(''), keys.workerExecutions('')],
+      );
+      if (reply === ScriptReply.Done) return 'handed-back';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      return 'not-running';
     },
 
     async listRunning(account) {
       // The rows, read with the set in one transaction: membership is the set's, kept by every
-      // version; a row is what the list shows. A run without one (created before rows were kept)
+      // version; a row is what the list shows. A run without one (accepted before rows were kept)
       // is read from its record, and a row without a run (ended by a version that kept none) is
       // dropped.
       const [[idsError, ids], [rowsError, rows]] = ((await redis
@@ -346,7 +368,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
         for (const [error, values] of (await pipeline.exec()) ?? []) {
           if (error) throw error;
           const record = decodeExecution(fieldsToObject(RUNNING_FIELDS, values as (string | null)[]));
-          if (record?.status === 'RUNNING') records.push(record);
+          if (record && !isTerminal(record.status)) records.push(record);
         }
       }
       return records.sort((a, b) => a.starttime - b.starttime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

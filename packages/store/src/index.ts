@@ -1,27 +1,22 @@
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
-export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
   type ExecutionRecord,
   type ExecutionSummary,
   type NewExecution,
-  type OutputFilter,
   type RunningExecution,
 } from './execution-record.ts';
 export {
   createExecutionStore,
-  type Checkpoint,
-  type CheckpointResult,
-  type ClaimResult,
-  type CreateResult,
+  type AcceptResult,
+  type EndRequest,
+  type EndResult,
   type ExecutionCounts,
   type ExecutionStore,
-  type FinishRequest,
-  type FinishResult,
-  type TakeRequest,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
-export { createExecutionEvents, type EndOfWait, type EndWatch, type ExecutionEventKind, type ExecutionEvents } from './execution-events.ts';
+export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
 export {
   createExecutionQueue,
   enqueueExecution,
@@ -30,9 +25,11 @@ export {
   type ExecutionJobData,
   type JobHold,
 } from './execution-queue.ts';
-export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
-export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
-export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';
+export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
+export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
+export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
+export { terminateExecution } from './terminate-execution.ts';
 export {
   createAccountChoreoStore,
   type AccountChoreoLimits,

@@ -14,7 +14,7 @@ export interface KeySpace {
   accountRunning(account: string): string;
   /**
    * Hash: execution id → what the list of one account's RUNNING executions shows of it, as
-   * `starttime host worker cancel choreo` joined by tabs: written by every script that creates,
+   * `starttime host worker cancel choreo` joined by tabs: written by every script that accepts,
    * takes, hands back, flags or ends an execution, so that a list is one read, not one per run.
    */
   accountRunningRows(account: string): string;
@@ -35,8 +35,8 @@ export interface KeySpace {
    */
   idempotencyKey(account: string, keyDigest: string): string;
   /**
-   * Hash: counters of every execution the service has created (`started`) and ended (`ended:<status>`),
-   * kept for ever, incremented by the scripts that create and end executions: fleet-wide metrics
+   * Hash: counters of every execution the service has accepted (`started`) and ended (`ended:<status>`),
+   * kept for ever, incremented by the scripts that accept and end executions: fleet-wide metrics
    * that any API reads in one command.
    */
   executionCounts(): string;
@@ -60,6 +60,12 @@ export interface KeySpace {
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
   workers(): string;
+  /**
+   * Set with TTL: ids of the executions one worker holds, written by the scripts that take, hand
+   * back and end an execution, so that `/ops/workers` shows a run on its worker from the take on.
+   * Scripts append the worker id to `workerExecutions('')`; heartbeats keep it from expiring.
+   */
+  workerExecutions(workerId: string): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
   reconcilerLock(): string;
   /**
@@ -70,7 +76,7 @@ export interface KeySpace {
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
-  cancelRequestedChannel(): string;
+  terminationRequestedChannel(): string;
   /**
    * Pub/sub channel: `<credential hash key>\n<name>`, published in the same transaction as every
    * change to a user, application or operator, so that API processes drop the credential records
@@ -102,10 +108,11 @@ export function createKeySpace(prefix: string): KeySpace {
     accountChoreoVersions: (account) => `${prefix}:account:${account}:choreo-versions`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
+    workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
-    cancelRequestedChannel: () => `${prefix}:events:cancel-requested`,
+    terminationRequestedChannel: () => `${prefix}:events:cancel-requested`,
     credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
   };
 }

@@ -12,13 +12,14 @@ interface ScriptFile {
 }
 
 const SCRIPTS = {
-  createExecution: { file: 'create-execution.lua', keys: 8 },
-  claimExecution: { file: 'claim-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  acceptExecution: { file: 'accept-execution.lua', keys: 8 },
+  takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 1 },
-  finishExecution: { file: 'finish-execution.lua', keys: 7 },
+  endExecution: { file: 'end-execution.lua', keys: 7 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
-  releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
-  putAccountChoreo: { file: 'put-account-choreo.lua', keys: 2 },
+  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  // An account's own Choreos, apart from the executions' scripts and their reply codes.
+  putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -10,7 +10,7 @@ export interface StorageWindow {
 
 /**
  * What the budget counts at `now`: this window's bytes, and the previous window's weighted by the
- * share of it still within the last retention period (as create-execution.lua computes it).
+ * share of it still within the last retention period (as accept-execution.lua computes it).
  */
 export function slidingStoredBytes(current: number, previous: number, window: StorageWindow, now: number): number {
   return current + (previous * (window.lengthMs - (now - window.startMs))) / window.lengthMs;

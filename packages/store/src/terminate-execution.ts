@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ExecutionJobData } from './execution-queue.ts';
-import type { TerminalStatus } from './execution-status.ts';
+import { isTerminal, type TerminalStatus } from './execution-status.ts';
 import type { ExecutionStore } from './execution-store.ts';
 
 export type TerminationOutcome =
@@ -25,10 +25,10 @@ export async function terminateExecution(deps: { executions: ExecutionStore; que
   const status = await deps.executions.requestTermination(id);
   if (status === undefined) return { kind: 'not-found' };
   if (status === 'TERMINATED_MANUALLY') return { kind: 'already-terminated' };
-  if (status !== 'RUNNING') return { kind: 'already-ended', status };
+  if (isTerminal(status)) return { kind: 'already-ended', status };
   const removed = await deps.queue.remove(id);
   if (removed === 1) {
-    await deps.executions.finish(id, { status: 'TERMINATED_MANUALLY' });
+    await deps.executions.end(id, { status: 'TERMINATED_MANUALLY' });
     return { kind: 'ended' };
   }
   return { kind: 'requested' };

@@ -13,19 +13,36 @@ export interface WorkerHeartbeat {
   version: string;
   started: number;
   lastSeen: number;
+  /**
+   * True when the worker's takes and ends are published in its set of executions (keys.ts,
+   * workerExecutions) as they happen: `list` reads `active` there, not from the last heartbeat.
+   */
+  takesPublished?: boolean;
 }
 
+/**
+ * How long a worker's record outlives its last heartbeat: three missed beats (every
+ * HEARTBEAT_INTERVAL_MS) and it is gone from the list.
+ */
+export const HEARTBEAT_TTL_MS = 15_000;
+export const HEARTBEAT_INTERVAL_MS = HEARTBEAT_TTL_MS / 3;
+
 export interface WorkerRegistry {
-  /** Writes the record with a TTL; a worker that stops beating vanishes by itself. */
-  beat(heartbeat: WorkerHeartbeat, ttlMs: number): Promise<void>;
+  /** Writes the record for HEARTBEAT_TTL_MS; a worker that stops beating vanishes by itself. */
+  beat(heartbeat: WorkerHeartbeat): Promise<void>;
   remove(id: string): Promise<void>;
-  /** Live workers, newest heartbeat first. */
+  /**
+   * Live workers, newest heartbeat first, each with the executions it holds now: taken and not yet
+   * ended or handed back, from the take on (a worker of a version that does not publish its takes:
+   * as of its last heartbeat).
+   */
   list(): Promise<WorkerHeartbeat[]>;
   count(): Promise<number>;
 }
 
-export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs: number }): WorkerRegistry {
-  const { redis, keys, ttlMs } = deps;
+export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): WorkerRegistry {
+  const { redis, keys } = deps;
+  const ttlMs = HEARTBEAT_TTL_MS;
 
   // The sorted set indexes the expiring records by last heartbeat; older than the TTL is dead.
   const cutoff = () => Date.now() - ttlMs;
@@ -36,19 +53,35 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace; ttlMs
   }
 
   return {
-    async beat(heartbeat, ttl) {
-      await redis.multi().set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttl).zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id).exec();
+    async beat(heartbeat) {
+      await redis
+        .multi()
+        .set(keys.worker(heartbeat.id), JSON.stringify(heartbeat), 'PX', ttlMs)
+        .zadd(keys.workers(), heartbeat.lastSeen, heartbeat.id)
+        // The set of its executions lives as long as the worker does (each take sets it going too).
+        .pexpire(keys.workerExecutions(heartbeat.id), ttlMs)
+        .exec();
     },
 
     async remove(id) {
-      await redis.multi().del(keys.worker(id)).zrem(keys.workers(), id).exec();
+      await redis.multi().del(keys.worker(id), keys.workerExecutions(id)).zrem(keys.workers(), id).exec();
     },
 
     async list() {
       const ids = await liveIds();
       if (ids.length === 0) return [];
-      const records = await redis.mget(ids.map((id) => keys.worker(id)));
-      return records.flatMap((json) => (json === null ? [] : [JSON.parse(json) as WorkerHeartbeat]));
+      const pipeline = redis.pipeline().mget(ids.map((id) => keys.worker(id)));
+      for (const id of ids) pipeline.smembers(keys.workerExecutions(id));
+      const [first, ...held] = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
+      const [recordsError, records] = first ?? [new Error('no reply'), []];
+      if (recordsError) throw recordsError;
+      return (records as (string | null)[]).flatMap((json, index) => {
+        if (json === null) return [];
+        const heartbeat = JSON.parse(json) as WorkerHeartbeat;
+        const [heldError, executions] = held[index] ?? [null, []];
+        if (heldError) throw heldError;
+        return [heartbeat.takesPublished ? { ...heartbeat, active: (executions as string[]).sort() } : heartbeat];
+      });
     },
 
     // Asked by every readiness probe and metrics scrape: one ZCOUNT, not every record read and parsed.

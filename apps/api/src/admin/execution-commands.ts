@@ -1,4 +1,4 @@
-import { terminateExecution, type RunningExecution } from '@ces/store';
+import { isTerminal, terminateExecution, type RunningExecution } from '@ces/store';
 import { AdminError } from './admin-error.ts';
 import { emit, table, type CommandContext } from './command-context.ts';
 import { startProgress } from './progress.ts';
@@ -15,7 +15,7 @@ function view(record: RunningExecution) {
     // '' while it waits in the queue.
     host: record.host,
     worker: record.workerId,
-    terminationRequested: record.cancelRequested,
+    terminationRequested: record.terminationRequested,
   };
 }
 
@@ -32,7 +32,7 @@ export async function listExecutions(context: CommandContext, options: { account
       const batch = ids.slice(start, start + READ_BATCH);
       const read = await Promise.all(batch.map(({ id }) => context.executions.get(id)));
       // One that ended meanwhile is no longer running: leave it out.
-      for (const record of read) if (record?.status === 'RUNNING') records.push(record);
+      for (const record of read) if (record && !isTerminal(record.status)) records.push(record);
       progress.advance(batch.length);
     }
     progress.done();

@@ -1,4 +1,4 @@
-import type { OutputFilter } from '@ces/store';
+import type { OutputFilter } from '@ces/choreos';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './xml.ts';

@@ -26,7 +26,7 @@ describe('the queue dashboard', () => {
     const { app, queue, executions, close } = await dashboard('ops-queues-names');
     try {
       const execution = newExecutionFixture({ account: 'acme', choreo: '/Library/Utilities/Development/Countdown' });
-      await executions.create(execution, { maxRunningPerAccount: 0 });
+      await executions.accept(execution, { maxRunningPerAccount: 0 });
       await enqueueExecution(queue, execution.id);
       const lost = newExecutionFixture();
       await enqueueExecution(queue, lost.id);

@@ -1,5 +1,5 @@
 import type { ExecutionMetrics } from '@ces/observability';
-import type { ExecutionStore } from '@ces/store';
+import { executionEnded, type ExecutionStore } from '@ces/store';
 import type { RunLauncher } from './run-launcher.ts';
 
 /** Counts every run the launcher accepts, by Choreo; a run given again with its Idempotency-Key is not a new one. */
@@ -21,12 +21,12 @@ export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetric
 export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMetrics): ExecutionStore {
   return {
     ...executions,
-    async finish(id, request) {
-      const result = await executions.finish(id, request);
-      if (result.applied && result.status) {
+    async end(id, request) {
+      const result = await executions.end(id, request);
+      if (result.outcome === 'ended') {
         const record = await executions.summary(id, { withOutputs: false }).catch(() => undefined);
         if (record) {
-          metrics.ended({ choreo: record.choreo, status: result.status, durationMs: (record.endtime ?? Date.now()) - record.starttime });
+          metrics.ended(executionEnded(record, result.status, record.endtime));
         }
       }
       return result;

@@ -9,7 +9,7 @@ describe('run launcher', () => {
   beforeAll(async () => {
     const lost = () => Promise.reject(new Error('Connection is closed.'));
     // Redis gone right after the run was recorded: every read of it fails.
-    t = await startInProcessApp({ redisUrl: inject('redisUrl'), syncWaitMs: 100, launcherStore: (store) => ({ ...store, get: lost, summary: lost }) });
+    t = await startInProcessApp({ redisUrl: inject('redisUrl'), syncWaitMs: 100, wrap: { waits: (store) => ({ ...store, get: lost, summary: lost }) } });
   });
 
   afterAll(async () => {

@@ -4,7 +4,8 @@ import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
-  type CreateResult,
+  isTerminal,
+  type AcceptResult,
   type DefinitionStore,
   type EndWatch,
   type ExecutionEvents,
@@ -29,13 +30,16 @@ export interface RunLauncherConfig {
   /** Seconds a client should wait before retrying a refused run. */
   quotaRetryAfterSeconds: number;
   /** Longest wait for Redis to record a run given with an Idempotency-Key (none without). */
-  createTimeoutMs?: number;
+  acceptTimeoutMs?: number;
 }
 
 export interface RunLauncherDeps {
   /** Told of what goes wrong after a run is recorded, which its caller is not (it gets a 202). */
   logger?: Pick<Logger, 'warn'>;
-  executions: ExecutionStore;
+  /** Where runs are accepted: on the connection their jobs go out on, so that each record reaches Redis first. */
+  accepting: ExecutionStore;
+  /** Where a synchronous run reads its end (with its outputs), and a replay its execution. */
+  waits: ExecutionStore;
   definitions: DefinitionStore;
   queue: Queue<ExecutionJobData>;
   events: ExecutionEvents;
@@ -69,8 +73,8 @@ export function newExecutionId(): string {
   return randomUUID().replaceAll('-', '');
 }
 
-function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
-  if (created.outcome === 'larger-than-budget') {
+function refusal(refused: AcceptResult, config: RunLauncherConfig): ApiError {
+  if (refused.outcome === 'larger-than-budget') {
     return new ApiError(
       'PAYLOAD_TOO_LARGE',
       `This run would store more than the ${config.maxStoredBytesPerAccount} bytes the account may keep over the retention period.`,
@@ -79,9 +83,9 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
       },
     );
   }
-  if (created.outcome === 'budget-exceeded') {
+  if (refused.outcome === 'budget-exceeded') {
     return new ApiError('TOO_MANY_REQUESTS', 'The executions of this account have stored all it may keep over the retention period.', {
-      headers: { 'Retry-After': String(created.retryAfterSeconds) },
+      headers: { 'Retry-After': String(refused.retryAfterSeconds) },
       limit: 'stored-bytes',
     });
   }
@@ -107,13 +111,13 @@ export interface RunLauncher {
  * cancels anything: a run still going when it ends is answered 202 and carries on.
  */
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
-  const { executions, definitions, queue, events, config } = deps;
+  const { accepting, waits, definitions, queue, events, config } = deps;
 
   function watchEnd(id: string): EndWatch {
     return events.watchEnd(id, async () => {
       // Polled every second while it waits: the status fields alone, never the inputs.
-      const current = await executions.summary(id, { withOutputs: false });
-      return current !== undefined && current.status !== 'RUNNING';
+      const current = await waits.summary(id, { withOutputs: false });
+      return current !== undefined && isTerminal(current.status);
     });
   }
 
@@ -125,7 +129,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
     const ending = wait ? watchEnd(id) : undefined;
     let record: ExecutionRecord | undefined;
     try {
-      record = await executions.get(id);
+      record = await waits.get(id);
     } catch (error) {
       ending?.cancel();
       throw error;
@@ -134,30 +138,30 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       ending?.cancel();
       throw new ApiError('CONFLICT', 'The execution this Idempotency-Key started is no longer kept. Use a new key to run again.');
     }
-    if (!ending || record.status !== 'RUNNING') {
+    if (!ending || isTerminal(record.status)) {
       ending?.cancel();
-      return { record, ended: record.status !== 'RUNNING', replayed: true };
+      return { record, ended: isTerminal(record.status), replayed: true };
     }
     const current = (await waitForEnd(ending, id)) ?? record;
-    return { record: current, ended: current.status !== 'RUNNING', replayed: true };
+    return { record: current, ended: isTerminal(current.status), replayed: true };
   }
 
   /**
    * Waits for Redis to record a run. Without an Idempotency-Key it waits as long as that takes: the
    * record may still be written after any timeout, and "retry" would start the run twice. With one,
    * a retry is answered with this run, so a Redis that stalls is answered 503 after
-   * `createTimeoutMs`, as other requests are.
+   * `acceptTimeoutMs`, as other requests are.
    */
-  async function waitForCreation(id: string, creating: Promise<CreateResult>, retrySafe: boolean): Promise<CreateResult> {
-    if (!retrySafe || config.createTimeoutMs === undefined) return creating;
-    creating.catch(() => {});
+  async function waitForAcceptance(id: string, accepting: Promise<AcceptResult>, retrySafe: boolean): Promise<AcceptResult> {
+    if (!retrySafe || config.acceptTimeoutMs === undefined) return accepting;
+    accepting.catch(() => {});
     try {
-      return await withTimeout(creating, config.createTimeoutMs);
+      return await withTimeout(accepting, config.acceptTimeoutMs);
     } catch (error) {
       if (!(error instanceof TimeoutError)) throw error;
       deps.logger?.warn({ executionId: id }, 'Redis did not record a run with an Idempotency-Key in time; answered 503, and the run may still start');
-      void creating.then(
-        (created) => deps.logger?.warn({ executionId: id, outcome: created.outcome }, 'Redis answered late for a run answered 503 (created: it runs)'),
+      void accepting.then(
+        (result) => deps.logger?.warn({ executionId: id, outcome: result.outcome }, 'Redis answered late for a run answered 503 (accepted: it runs)'),
         () => {},
       );
       throw new ApiError('SERVICE_UNAVAILABLE', undefined, { headers: { 'Retry-After': '2' } });
@@ -171,7 +175,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
   async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
     try {
       const { record: ended } = await ending.wait(config.syncWaitMs);
-      return ended ?? (await withTimeout(executions.get(id), READ_AFTER_WAIT_MS));
+      return ended ?? (await withTimeout(waits.get(id), READ_AFTER_WAIT_MS));
     } catch (error) {
       deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;
@@ -216,33 +220,33 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const creating = executions
-          .create(accepted, {
+        const sent = accepting
+          .accept(accepted, {
             maxRunningPerAccount: config.maxRunningPerAccount,
             maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
             notifyEnd: options.wait,
             ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
           })
-          .then(async (created) => {
+          .then(async (result) => {
             // The job was sent along with a record that was not written; it would find nothing to
             // run. Taken out even when the caller was answered before Redis was.
-            if (created.outcome !== 'created' && created.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
-            return created;
+            if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
+            return result;
           });
         queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
         queued.catch(() => {});
-        const created = await waitForCreation(id, creating, options.idempotencyKey !== undefined);
-        if (created.outcome !== 'created' && created.outcome !== 'exists') {
-          if (created.outcome !== 'replay') throw refusal(created, config);
-          if (!created.sameRequest) {
+        const acceptance = await waitForAcceptance(id, sent, options.idempotencyKey !== undefined);
+        if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
+          if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
+          if (!acceptance.sameRequest) {
             throw new ApiError(
               'CONFLICT',
               'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.',
             );
           }
-          replayOf = created.executionId;
+          replayOf = acceptance.executionId;
         }
-        if (created.outcome === 'exists') throw new Error('execution id collision');
+        if (acceptance.outcome === 'exists') throw new Error('execution id collision');
       } catch (error) {
         ending?.cancel();
         throw error;
@@ -267,7 +271,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         return { record: acceptedRecord(accepted), ended: false };
       }
       const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
-      return { record, ended: record.status !== 'RUNNING' };
+      return { record, ended: isTerminal(record.status) };
     },
   };
 }

@@ -1,12 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore } from '@ces/accounts';
+import { applyAccountsFile, createAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
-import { createLogger, type Logger } from '@ces/observability';
+import { createLogger, type HttpMetrics, type Logger } from '@ces/observability';
 import {
-  createDefinitionStore,
-  createExecutionEvents,
-  createExecutionQueue,
-  createExecutionStore,
   createKeySpace,
   createRedisConnection,
   waitUntilReady,
@@ -15,13 +11,14 @@ import {
   type ExecutionStore,
   type KeySpace,
 } from '@ces/store';
+import { isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
 import type { Queue } from 'bullmq';
-import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
 import type { Redis } from 'ioredis';
-import { createApp, type AppConfig, type AppDeps } from '../app.ts';
+import type { ApiMetrics } from '../api-metrics.ts';
+import { type ApiConnections, type StoreWrappers, wireApi } from '../api-wiring.ts';
+import type { AppConfig, createApp } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
-import { createAccountChoreos } from '../runs/choreo-writes.ts';
-import { createRunLauncher } from '../runs/run-launcher.ts';
+import type { OutputReadGate } from '../output-read-gate.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
 
@@ -45,6 +42,7 @@ export interface InProcessApp {
   keys: KeySpace;
   executions: ExecutionStore;
   queue: Queue<ExecutionJobData>;
+  metrics: ApiMetrics;
   credentials: {
     /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
     alice: TestCredential;
@@ -59,8 +57,9 @@ export interface InProcessApp {
 }
 
 /**
- * The API app in this process, on real stores over the real test Redis (an isolated prefix), the
- * real catalogue and real accounts — no worker: runs stay queued, which is all these tests need.
+ * The API app in this process, wired as the service wires it (wireApi), on the real test Redis (an
+ * isolated prefix), the real catalogue and real accounts — no worker: runs stay queued, which is
+ * all these tests need.
  */
 export async function startInProcessApp(options: {
   redisUrl: string;
@@ -71,66 +70,64 @@ export async function startInProcessApp(options: {
   catalogueDir?: string;
   /** Bounds on each account's own Choreos; 100 Choreos and 1 MiB without them. */
   accountChoreoLimits?: AccountChoreoLimits;
-  /** Wraps the store the run launcher uses, to make it fail as Redis would. */
-  launcherStore?: (store: ExecutionStore) => ExecutionStore;
-  /** How `?view=outputs` reads, given the app's store; unbounded on that store without it. */
-  outputReads?: (store: ExecutionStore) => AppDeps['outputReads'];
+  /** Wraps the stores of the app, to make them fail or count as Redis would. */
+  wrap?: StoreWrappers;
+  /** Replaces the gate of `?view=outputs`; the service's limits without it. */
+  outputReadGate?: OutputReadGate;
+  /** Wraps the request metrics, to watch what is observed. */
+  httpMetrics?: (http: HttpMetrics) => HttpMetrics;
   /** The app's logger; a silent one without it. */
   logger?: Logger;
-  /** Request metrics; none without them. */
-  metrics?: AppDeps['metrics'];
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
-  const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
-  const queueConnection = createRedisConnection(options.redisUrl, 'queue', 'api-test-queue');
-  const subscriber = createRedisConnection(options.redisUrl, 'subscriber', 'api-test-events');
-  const connections = [redis, queueConnection, subscriber];
-  await Promise.all(connections.map((connection) => waitUntilReady(connection)));
+  const connections: ApiConnections = {
+    requests: createRedisConnection(options.redisUrl, 'request', 'api-test'),
+    accepting: createRedisConnection(options.redisUrl, 'queue', 'api-test-queue'),
+    outputs: createRedisConnection(options.redisUrl, 'request', 'api-test-outputs'),
+    events: createRedisConnection(options.redisUrl, 'subscriber', 'api-test-events'),
+  };
+  const all = Object.values(connections);
+  await Promise.all(all.map((connection) => waitUntilReady(connection)));
 
   const { credentials, file } = testAccounts({ withOperator: false });
-  const accounts = createAccountStore({ redis, keys });
+  const accounts = createAccountStore({ redis: connections.requests, keys });
   await applyAccountsFile(accounts, file);
 
-  const catalogue = await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR);
-  const executions = createExecutionStore({ redis, keys, retentionSeconds: 300 });
-  // Wired as the service wires them: the queue and the records its jobs follow on their own connection.
-  const queue = createExecutionQueue({ connection: queueConnection, keys });
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'], pollMs: 100 });
-  const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
-  const launcher = createRunLauncher({
-    executions: (options.launcherStore ?? ((store) => store))(createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 })),
-    definitions: createDefinitionStore({ redis, keys }),
-    queue,
-    events,
+  const wired = await wireApi({
     config: {
-      syncWaitMs: options.syncWaitMs ?? 100,
-      maxRunningPerAccount: options.maxRunningPerAccount ?? 1000,
-      maxStoredBytesPerAccount: options.maxStoredBytesPerAccount ?? 0,
-      defaultTimeLimitSeconds: 900,
-      quotaRetryAfterSeconds: 5,
+      // No throttle by default: every request in process comes from the same unknown client.
+      app: {
+        serviceHost: 'choreos.test',
+        trustProxy: false,
+        bodyLimitBytes: 1024 * 1024,
+        maxAuthFailuresPerMinute: 0,
+        maxAuthFailuresPerAddressPerMinute: 0,
+        ...options.config,
+      },
+      launcher: {
+        syncWaitMs: options.syncWaitMs ?? 100,
+        maxRunningPerAccount: options.maxRunningPerAccount ?? 1000,
+        maxStoredBytesPerAccount: options.maxStoredBytesPerAccount ?? 0,
+        defaultTimeLimitSeconds: 900,
+        quotaRetryAfterSeconds: 5,
+      },
+      retentionSeconds: 300,
+      accountChoreos: { store: options.accountChoreoLimits ?? { maxCount: 100, maxBytes: 1024 * 1024 } },
+      // Unbounded unless a test gives its own gate.
+      outputReads: { perProcess: 1_000, perAccount: 1_000, maxWaitMs: 60_000 },
+      endPollMs: 100,
     },
-  });
-  const app = createApp({
-    // No throttle by default: every request in process comes from the same unknown client.
-    config: {
-      serviceHost: 'choreos.test',
-      trustProxy: false,
-      bodyLimitBytes: 1024 * 1024,
-      maxAuthFailuresPerMinute: 0,
-      maxAuthFailuresPerAddressPerMinute: 0,
-      ...options.config,
-    },
-    choreos: createAccountChoreos({ redis, keys, catalogue, config: { store: options.accountChoreoLimits ?? { maxCount: 100, maxBytes: 1024 * 1024 } } }),
-    executions,
-    ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
-    queue,
-    launcher,
-    authenticator: createAuthenticator({ accounts: cachedAccounts }),
-    probe: { redisAnswers: async () => (await redis.ping()) === 'PONG', liveWorkers: async () => 0 },
-    isRedisAvailable: () => redis.status === 'ready',
+    keys,
+    connections,
+    catalogue: await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR),
+    accounts,
     logger: options.logger ?? createLogger({ name: 'api-test', level: 'silent' }),
-    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.wrap ? { wrap: options.wrap } : {}),
+    ...(options.outputReadGate ? { outputReadGate: options.outputReadGate } : {}),
+    ...(options.httpMetrics ? { httpMetrics: options.httpMetrics } : {}),
   });
+  const { app, executions, queue, metrics } = wired;
+  const redis = connections.requests;
 
   return {
     app,
@@ -138,6 +135,7 @@ export async function startInProcessApp(options: {
     keys,
     executions,
     queue,
+    metrics,
     credentials,
     call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
@@ -154,11 +152,9 @@ export async function startInProcessApp(options: {
       );
     },
     async close() {
-      await cachedAccounts.close();
-      await events.close();
-      await queue.close();
+      await wired.close();
       await deleteKeysWithPrefix(redis, keys.prefix);
-      await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all(all.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }

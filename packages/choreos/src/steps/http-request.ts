@@ -5,7 +5,9 @@ import { InvalidStepInputError, StepFailedError, StepTimeoutError } from '../ste
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { integerArg, stringMapArg } from './arg-types.ts';
+import { optionalFlagArg } from './lenient-args.ts';
 import { createEgressPolicy } from './egress-policy.ts';
+import { httpLog } from './http-log.ts';
 import type { EgressOptions } from './egress-policy.ts';
 
 export interface HttpStepOptions extends EgressOptions {
@@ -19,6 +21,8 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** With `debug`: the request as sent and the response as received (http-log.ts). */
+  log?: string;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -33,13 +37,20 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
   return defineStepKind({
     kind: 'http.request',
     description:
-      'Sends an HTTP(S) request: `method` (default GET), `url`, `headers` and `query` (objects, or JSON object text), `body` (text), `contentType` (sets Content-Type unless `headers` has one), `timeoutMs`. Redirects are not followed. Destinations that resolve to loopback, private, link-local, metadata or other non-public addresses are refused unless the service allows them. The response body is read as UTF-8 up to a size limit. Never interrupted by a cancellation: the far side may already have acted. Result: `{ status, headers, body }` (header names lower-case).',
+      'Sends an HTTP(S) request: `method` (default GET), `url`, `headers` and `query` (objects, or JSON object text), `body` (text) or `encodedBody` (Base64 of bytes), `contentType` (sets Content-Type unless `headers` has one), `username` and `password` (Basic authentication when `username` is not empty), `debug` (adds `log`), `timeoutMs`. Redirects are not followed. Destinations that resolve to loopback, private, link-local, metadata or other non-public addresses are refused unless the service allows them. The response body is read as UTF-8 up to a size limit. Never interrupted by a cancellation: the far side may already have acted. Result: `{ status, headers, body }` (header names lower-case), and `log` with `debug`.',
     argsSchema: z.strictObject({
       method: z.string().trim().toUpperCase().pipe(z.enum(METHODS)).default('GET'),
       url: z.string().min(1).max(8192),
       headers: stringMapArg.default({}),
       query: stringMapArg.default({}),
       body: z.string().max(MAX_REQUEST_BODY).optional(),
+      encodedBody: z
+        .string()
+        .max(Math.ceil((MAX_REQUEST_BODY * 4) / 3) + 4)
+        .optional(),
+      username: z.string().max(1000).optional(),
+      password: z.string().max(1000).optional(),
+      debug: optionalFlagArg,
       contentType: z.string().max(200).optional(),
       timeoutMs: integerArg(1, 24 * 60 * 60 * 1000).optional(),
     }),
@@ -60,13 +71,19 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
       for (const [name, value] of Object.entries(args.query)) url.searchParams.append(name, value);
       policy.checkHost(url.hostname);
       const headers = { ...args.headers };
+      if (args.username !== undefined && args.username !== '') {
+        for (const name of Object.keys(headers)) if (name.toLowerCase() === 'authorization') delete headers[name];
+        headers.authorization = `Basic ${Buffer.from(`${args.username}:${args.password ?? ''}`, 'utf8').toString('base64')}`;
+      }
+      const body = requestBody(args.body, args.encodedBody);
       const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
       if (args.contentType !== undefined && args.contentType !== '' && !hasContentType) headers['content-type'] = args.contentType;
       const timeoutMs = Math.min(options.timeoutMs, args.timeoutMs ?? Number.POSITIVE_INFINITY);
       return send(url, {
         method: args.method,
         headers,
-        body: args.body,
+        body,
+        debug: args.debug,
         timeoutMs,
         maxResponseBytes: options.maxResponseBytes,
         lookup: policy.lookup,
@@ -77,10 +94,20 @@ export function createHttpRequestStep(options: HttpStepOptions): StepKind {
   });
 }
 
+/** The body as text or as Base64 bytes (the original's EncodedData), not both. */
+function requestBody(text: string | undefined, base64: string | undefined): string | Buffer | undefined {
+  if (base64 === undefined || base64.trim() === '') return text;
+  if (text !== undefined && text !== '') throw new InvalidStepInputError('give the body as text or as Base64 data, not both');
+  const compact = base64.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new InvalidStepInputError('the encoded body is not valid Base64');
+  return Buffer.from(compact, 'base64');
+}
+
 interface SendOptions {
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Buffer | undefined;
+  debug: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
   lookup: http.RequestOptions['lookup'];
@@ -149,7 +176,22 @@ function send(url: URL, options: SendOptions): Promise<HttpResponse> {
         for (const [name, value] of Object.entries(response.headers)) {
           if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         }
-        finish(undefined, { status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        const body = Buffer.concat(chunks);
+        const result: HttpResponse = { status: response.statusCode ?? 0, headers, body: body.toString('utf8') };
+        if (options.debug) {
+          result.log = httpLog({
+            method: options.method,
+            url,
+            requestHeaders: request.getHeaders() as Record<string, string | number | string[]>,
+            requestBody: options.body === undefined ? undefined : Buffer.from(options.body),
+            status: result.status,
+            statusMessage: response.statusMessage ?? '',
+            httpVersion: response.httpVersion,
+            rawResponseHeaders: response.rawHeaders,
+            responseBody: body,
+          });
+        }
+        finish(undefined, result);
       });
     });
     request.end(options.body);

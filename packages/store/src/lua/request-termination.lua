@@ -1,6 +1,10 @@
 --[[
-  Asks for a RUNNING execution to stop after its current step: sets its cancellation flag,
-  which every worker sees between steps, and publishes the request for the worker running it.
+  Requests the termination of a RUNNING execution: it stops after its current step. Sets its
+  termination flag, which every worker sees between steps and when it takes the execution, and
+  publishes the request for the worker running it.
+
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status account starttime host
+  worker choreo`; writes `cancel` (terminationRequested).
 
   KEYS[1] execution hash
 

@@ -1,12 +1,15 @@
 --[[
-  Creates an execution record in RUNNING status and indexes it as running, unless the account
-  already has its quota of running executions, or storing it would take the account past its
-  budget of stored bytes.
+  Accepts an execution: creates its record in RUNNING status, waiting for a take (host ''), and
+  indexes it as running, unless the account already has its quota of running executions, or
+  storing it would take the account past its budget of stored bytes.
 
-  The budget counts the bytes of the values an account's executions store (records at creation,
+  The budget counts the bytes of the values an account's executions store (records when accepted,
   outputs at the end) over the retention period, so that what one account keeps in Redis stays
   bounded. It is a sliding window made of two fixed windows as long as the retention: this one,
   and the one before it weighted by how much of it still falls within the last retention period.
+
+  Record fields (RECORD_FIELDS in execution-record.ts): all of a new record, given in ARGV;
+  `idempotency` (idempotencyEntry) and `notify` (notifyEnd, among ARGV when a caller waits).
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -15,7 +18,7 @@
   KEYS[5] the account's stored bytes in the window before it
   KEYS[6] the entry of the run's Idempotency-Key in its account (untouched without one)
   KEYS[7] the account's list rows of RUNNING executions
-  KEYS[8] the service's execution counters (field `started` counts this creation)
+  KEYS[8] the service's execution counters (field `started` counts this acceptance)
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
@@ -30,35 +33,36 @@
   ARGV[8] the execution's list row (starttime, host, worker, cancel, choreo, tab-separated)
   ARGV[9..] field, value, field, value … of the record
 
-  Returns
-   1            created, or created already by this very call: a client that lost the reply on a
-                dropped connection sends it again, and ids are random, so a record with the same
-                id and start time is this one
-   0            an execution with this id exists already
-  -1            the account is at its quota of running executions
-  -3            the record alone is larger than the budget: it would never fit
-   {-2, wait}   the account is at its budget of stored bytes; wait: seconds until it may have room
-   {2, id, same}  nothing created: the Idempotency-Key started execution `id` already; same: 1 when
-                it asked for the same run, 0 when for another
+  Returns (ScriptReply in script-replies.ts)
+   Done (1)                 accepted, or accepted already by this very call: a client that lost
+                            the reply on a dropped connection sends it again, and ids are random,
+                            so a record with the same id and start time is this one
+   IdExists (-1)            another execution has this id
+   QuotaExceeded (-2)       the account is at its quota of running executions
+   {BudgetExceeded (-3), wait}  the account is at its budget of stored bytes; wait: seconds until
+                            it may have room
+   LargerThanBudget (-4)    the record alone is larger than the budget: it would never fit
+   {Replay (3), id, same}   nothing accepted: the Idempotency-Key started execution `id` already;
+                            same: 1 when it asked for the same run, 0 when for another
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'starttime') == ARGV[2] then
     return 1
   end
-  return 0
+  return -1
 end
 local entry
 if ARGV[7] ~= '' then
   local earlier = redis.call('GET', KEYS[6])
   if earlier then
     local space = string.find(earlier, ' ', 1, true)
-    return { 2, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == ARGV[7] and 1 or 0 }
+    return { 3, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == ARGV[7] and 1 or 0 }
   end
   entry = ARGV[1] .. ' ' .. ARGV[7]
 end
 local quota = tonumber(ARGV[3])
 if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
-  return -1
+  return -2
 end
 local budget = tonumber(ARGV[4])
 local size = 0
@@ -71,7 +75,7 @@ if entry then
 end
 if budget > 0 then
   if size > budget then
-    return -3
+    return -4
   end
   local stored = redis.call('MGET', KEYS[4], KEYS[5])
   local current = tonumber(stored[1] or '0')
@@ -88,7 +92,7 @@ if budget > 0 then
     else
       wait = window - elapsed + window * math.min(1, -room / math.max(current, 1))
     end
-    return { -2, math.max(1, math.ceil(wait / 1000)) }
+    return { -3, math.max(1, math.ceil(wait / 1000)) }
   end
 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 9))

@@ -16,11 +16,11 @@
   ARGV[4] most Choreos the account may keep (0: no limit)
   ARGV[5] most bytes the account's stored Choreos may take together (0: no limit)
 
-  Returns
-   {1, version}   created
-   {2, version}   replaced
-   {-1, count}    refused: the account already keeps `count` Choreos, its limit
-   {-2, bytes}    refused: the account's Choreos would take `bytes` bytes, past its limit
+  Returns, named rather than numbered (the numbers of ScriptReply are the executions' scripts'):
+   {'created', version}
+   {'replaced', version}
+   {'too-many', count}        refused: the account already keeps `count` Choreos, its limit
+   {'too-many-bytes', bytes}  refused: the account's Choreos would take `bytes` bytes, past its limit
 ]]
 local id = ARGV[1]
 local existing = redis.call('HSTRLEN', KEYS[1], id)
@@ -28,7 +28,7 @@ local maxCount = tonumber(ARGV[4])
 if existing == 0 and maxCount > 0 then
   local count = redis.call('HLEN', KEYS[1])
   if count >= maxCount then
-    return { -1, count }
+    return { 'too-many', count }
   end
 end
 local version = (tonumber(redis.call('HGET', KEYS[2], id)) or 0) + 1
@@ -41,9 +41,9 @@ if maxBytes > 0 then
     total = total + redis.call('HSTRLEN', KEYS[1], other)
   end
   if total > maxBytes then
-    return { -2, total }
+    return { 'too-many-bytes', total }
   end
 end
 redis.call('HSET', KEYS[2], id, version)
 redis.call('HSET', KEYS[1], id, value)
-return { existing == 0 and 1 or 2, version }
+return { existing == 0 and 'created' or 'replaced', version }

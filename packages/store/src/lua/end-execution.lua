@@ -1,19 +1,25 @@
 --[[
-  Moves a RUNNING execution to a terminal status: the one compare-and-set through which every
-  execution ends. A terminal status is never overwritten. Once termination has been requested
-  (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome reported.
-  When someone waits for the end (the record's `notify` field, set at creation), the end is
-  published: the id, a newline and the ended record's fields as a JSON array, so the waiter need
-  not read it; the id alone when that would be larger than 64 KiB. The entry of the run's
+  Ends a RUNNING execution: moves it to a terminal status, the one compare-and-set through which
+  every execution ends. A terminal status is never overwritten. Once termination has been
+  requested (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome
+  reported. When someone waits for the end (the record's `notify` field, set when accepted), the
+  end is published: the id, a newline and the ended record's fields as a JSON array, so the waiter
+  need not read it; the id alone when that would be larger than 64 KiB. The entry of the run's
   Idempotency-Key, which the record names (field `idempotency`), expires with the record: a key
   of the prefix, so in the same Cluster slot, though not among KEYS.
+
+  The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
+
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
+  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an untaken
+  instant run, `lasterror errortime` on ERROR; deletes `results lease notify released deferrals`.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
   KEYS[3] running set of the execution's account
-  KEYS[4] the account's stored bytes in the current window (see create-execution.lua): the
+  KEYS[4] the account's stored bytes in the current window (see accept-execution.lua): the
           outputs the record keeps are counted there
-  KEYS[5] executing set of the execution's account (see claim-execution.lua)
+  KEYS[5] executing set of the execution's account (see take-execution.lua)
   KEYS[6] the account's list rows of RUNNING executions
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
 
@@ -30,28 +36,30 @@
   ARGV[10] host address of the worker, with ARGV[11]
   ARGV[11] worker id ('' for none): given, the worker ran an instant Choreo without taking the
           execution first, so it ends only if no worker has ever taken it (no lease field at all,
-          not even a released one), and this worker is recorded as the one that ran it
+          not even a handed-back one), and this worker is recorded as the one that ran it
   ARGV[12] window length of the stored bytes, milliseconds
+  ARGV[13] name of a worker's set of the executions it holds, less the worker id
 
-  Returns { applied, status }
-   applied   1 when this call ended the execution, 0 when it had already ended (or is gone),
-            -1 when it is still RUNNING but under another lease (or none, once released), or has
-            been taken when ARGV[11] says it was not (nothing changed)
-   status    the execution's status ('' when it does not exist)
+  Returns { code, status } (ScriptReply in script-replies.ts)
+   code     Done (1): this call ended the execution;
+            NotRunning (-5): it had ended already (or is gone);
+            Superseded (-6): nothing changed, it is RUNNING under another lease (or none, once
+            handed back), or has been taken when ARGV[11] says it was not
+   status   the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency')
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker')
 if state[1] == false then
-  return { 0, '' }
+  return { -5, '' }
 end
 if state[1] ~= 'RUNNING' then
-  return { 0, state[1] }
+  return { -5, state[1] }
 end
 if ARGV[11] ~= '' then
   if state[3] ~= false then
-    return { -1, state[1] }
+    return { -6, state[1] }
   end
 elseif ARGV[8] ~= '' and state[3] ~= ARGV[8] then
-  return { -1, state[1] }
+  return { -6, state[1] }
 end
 local status = ARGV[1]
 if state[2] == '1' then
@@ -80,7 +88,7 @@ if status == 'ERROR' then
   table.insert(fields, ARGV[2])
 end
 redis.call('HSET', KEYS[1], unpack(fields))
--- The checkpoint is only needed to resume a run; a finished one keeps its outputs alone.
+-- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals')
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 if state[5] then
@@ -90,9 +98,12 @@ redis.call('ZREM', KEYS[2], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 redis.call('HDEL', KEYS[6], ARGV[7])
 redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)
--- Only a run a worker has taken (a lease field, even released) can be in the executing set.
+-- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
 if state[3] ~= false then
   redis.call('SREM', KEYS[5], ARGV[7])
+end
+if state[6] and state[6] ~= '' then
+  redis.call('SREM', ARGV[13] .. state[6], ARGV[7])
 end
 local outputBytes = string.len(ARGV[4])
 if ARGV[4] == '' then

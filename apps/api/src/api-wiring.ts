@@ -1,0 +1,174 @@
+import { createAuthenticator, createCachedAccountStore, type AccountStore } from '@ces/accounts';
+import type { Catalogue } from '@ces/choreos';
+import type { HttpMetrics, Logger } from '@ces/observability';
+import {
+  createDefinitionStore,
+  createExecutionEvents,
+  createExecutionQueue,
+  createExecutionStore,
+  createWorkerRegistry,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type KeySpace,
+} from '@ces/store';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createApiMetrics, type ApiMetrics } from './api-metrics.ts';
+import { createApp, type AppConfig } from './app.ts';
+import { createOutputReadGate, type OutputReadGate, type OutputReadGateOptions } from './output-read-gate.ts';
+import { createAccountChoreos, type AccountChoreosConfig } from './runs/choreo-writes.ts';
+import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
+import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
+import { withTimeout } from './with-timeout.ts';
+
+/** The API's Redis connections, each named by the work it carries. */
+export interface ApiConnections {
+  /**
+   * Requests: credentials, status polls, lists, terminations, probes (the `request` role: fails
+   * at once while Redis is away, and gives up on a command Redis does not answer in time).
+   */
+  requests: Redis;
+  /**
+   * Accepting runs: each run's record and its job, sent together so that Redis applies them in that
+   * order, and the queue (the `queue` role: never times out, or "retry" would start a run twice).
+   */
+  accepting: Redis;
+  /**
+   * Outputs (up to 16 Mi characters each), for `?view=outputs` and for the synchronous runs that
+   * wait for their end: replies come in order, and a burst of large ones would otherwise hold every
+   * status poll behind it.
+   */
+  outputs: Redis;
+  /** Pub/sub: the ends of runs waited for, and credential changes. */
+  events: Redis;
+}
+
+export interface ApiWiringConfig {
+  app: AppConfig;
+  launcher: RunLauncherConfig;
+  retentionSeconds: number;
+  /** Bounds on each account's own Choreos. */
+  accountChoreos: AccountChoreosConfig;
+  /** Answers with outputs at once, per process and per account. */
+  outputReads: OutputReadGateOptions;
+  /** How often a synchronous run polls for its end, in case its message was lost (1 s when omitted). */
+  endPollMs?: number;
+}
+
+/** Ways for a test to make a store fail or count as Redis would; the service gives none. */
+export interface StoreWrappers {
+  /** The store that accepts runs (on `accepting`). */
+  accepting?: (store: ExecutionStore) => ExecutionStore;
+  /** The store synchronous runs wait through, and replays read (on `outputs`). */
+  waits?: (store: ExecutionStore) => ExecutionStore;
+  /** The store `?view=outputs` reads (on `outputs`). */
+  outputReads?: (store: ExecutionStore) => ExecutionStore;
+}
+
+export interface WiredApi {
+  app: ReturnType<typeof createApp>;
+  /** The execution store of requests (on `requests`). */
+  executions: ExecutionStore;
+  queue: Queue<ExecutionJobData>;
+  metrics: ApiMetrics;
+  /** Stops listening and closes the queue; the connections are the caller's to close. */
+  close(): Promise<void>;
+}
+
+const same = (store: ExecutionStore) => store;
+
+/**
+ * Wires the API app on its connections: stores, queue, events, credentials cache, run launcher,
+ * metrics and probes. The service (api-service.ts) and the in-process tests both build it here.
+ */
+export async function wireApi(deps: {
+  config: ApiWiringConfig;
+  keys: KeySpace;
+  connections: ApiConnections;
+  catalogue: Catalogue;
+  accounts: AccountStore;
+  logger: Logger;
+  wrap?: StoreWrappers;
+  /** Replaces the gate of `?view=outputs` (tests that watch it). */
+  outputReadGate?: OutputReadGate;
+  /** Wraps the request metrics (tests that watch what is observed). */
+  httpMetrics?: (http: HttpMetrics) => HttpMetrics;
+}): Promise<WiredApi> {
+  const { config, keys, connections, logger } = deps;
+  const { retentionSeconds } = config;
+  const wrap = deps.wrap ?? {};
+  const storeOn = (redis: Redis) => createExecutionStore({ redis, keys, retentionSeconds });
+
+  const executions = storeOn(connections.requests);
+  const definitions = createDefinitionStore({ redis: connections.requests, keys });
+  const queue = createExecutionQueue({ connection: connections.accepting, keys });
+  // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
+  queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
+  const events = await createExecutionEvents({
+    subscriber: connections.events,
+    keys,
+    listenFor: ['ends'],
+    ...(config.endPollMs !== undefined ? { pollMs: config.endPollMs } : {}),
+  });
+  // Authentication reads credentials on every request; the store's writes announce each change, so
+  // remembering them in process keeps a revocation effective at once.
+  const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
+  const workers = createWorkerRegistry({ redis: connections.requests, keys });
+  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
+  metrics.redis.instrument(connections.requests, 'api');
+  metrics.redis.instrument(connections.accepting, 'api-queue');
+  metrics.redis.instrument(connections.events, 'api-events');
+  metrics.redis.instrument(connections.outputs, 'api-outputs');
+  const outputs = storeOn(connections.outputs);
+  const launcher = countStartedRuns(
+    createRunLauncher({
+      logger,
+      accepting: (wrap.accepting ?? same)(storeOn(connections.accepting)),
+      waits: (wrap.waits ?? same)(outputs),
+      definitions,
+      queue,
+      events,
+      config: config.launcher,
+    }),
+    metrics.executions,
+  );
+
+  const app = createApp({
+    config: config.app,
+    choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    executions: countEndedRuns(executions, metrics.executions),
+    outputReads: {
+      executions: (wrap.outputReads ?? same)(outputs),
+      gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
+    },
+    queue,
+    launcher,
+    authenticator: createAuthenticator({ accounts: credentials }),
+    probe: {
+      redisAnswers: async () => {
+        try {
+          return (await withTimeout(connections.requests.ping(), 1_000)) === 'PONG';
+        } catch {
+          return false;
+        }
+      },
+      liveWorkers: () => workers.count(),
+    },
+    isRedisAvailable: () => [connections.requests, connections.accepting, connections.outputs].every((redis) => redis.status === 'ready'),
+    logger,
+    metrics: { registry: metrics.registry, http: deps.httpMetrics ? deps.httpMetrics(metrics.http) : metrics.http },
+    ops: { workers, queue, executions },
+  });
+
+  return {
+    app,
+    executions,
+    queue,
+    metrics,
+    async close() {
+      await credentials.close();
+      await events.close();
+      await queue.close();
+    },
+  };
+}

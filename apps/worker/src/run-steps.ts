@@ -1,0 +1,68 @@
+import type { ChoreoDefinition, StepLibrary } from '@ces/choreos';
+import { runChoreo, type Checkpoint, type RunOutcome, type StopReason } from '@ces/engine';
+import type { Logger } from '@ces/observability';
+import type { ExecutionRecord } from '@ces/store';
+import type { ActiveRun } from './active-runs.ts';
+
+/** setTimeout's longest delay; a later deadline is still caught by the check between steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export type StepEndListener = (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
+
+/**
+ * Runs the steps of an execution with the engine, from its checkpoint, as `run`: the part both
+ * run modes share. Before each step the run stops when something asked it to (`run.stop`), then
+ * when the mode says so (`beforeStep`); a wait in progress at the deadline stops there, any other
+ * step finishes first. The mode stores each checkpoint, or not, in `afterStep`.
+ */
+export async function runSteps(options: {
+  record: ExecutionRecord;
+  definition: ChoreoDefinition;
+  run: ActiveRun;
+  steps: StepLibrary;
+  log: () => Logger;
+  onStepEnd?: StepEndListener;
+  beforeStep: () => StopReason | undefined;
+  afterStep: (checkpoint: Checkpoint) => Promise<StopReason | undefined>;
+}): Promise<RunOutcome> {
+  const { record, run } = options;
+  const untilDeadline = record.deadline - Date.now();
+  const deadlineTimer =
+    untilDeadline <= MAX_TIMER_MS
+      ? setTimeout(
+          () => {
+            run.stop ??= 'time-limit';
+            run.controller.abort('time-limit');
+          },
+          Math.max(0, untilDeadline),
+        )
+      : undefined;
+  try {
+    return await runChoreo({
+      definition: options.definition,
+      inputs: record.inputs,
+      steps: options.steps,
+      resumeFrom: { nextStep: record.nextStep, results: record.results, outputs: record.output },
+      signal: run.controller.signal,
+      hooks: {
+        beforeStep: () => run.stop ?? options.beforeStep(),
+        afterStep: options.afterStep,
+      },
+      onStepEnd: (event) => options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok }),
+    });
+  } finally {
+    clearTimeout(deadlineTimer);
+    run.stepsOver();
+  }
+}
+
+/** Whether the execution is past its deadline, where it stops before its next step. */
+export function pastDeadline(record: ExecutionRecord): boolean {
+  return Date.now() >= record.deadline;
+}
+
+/** A logger for one execution, made the first time it is needed: most runs log nothing of their own. */
+export function executionLog(logger: Logger, record: ExecutionRecord): () => Logger {
+  let child: Logger | undefined;
+  return () => (child ??= logger.child({ executionId: record.id, account: record.account, choreo: record.choreo }));
+}

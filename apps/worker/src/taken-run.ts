@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Sandbox, StepLibrary } from '@ces/choreos';
+import type { Logger } from '@ces/observability';
+import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
+import type { ActiveRun, ActiveRuns } from './active-runs.ts';
+import type { DefinitionCache } from './definition-cache.ts';
+import { deferralDelayMs } from './deferral-delay.ts';
+import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
+import type { ProcessingContext, ProcessResult } from './processing-context.ts';
+import { executionLog, pastDeadline, runSteps, type StepEndListener } from './run-steps.ts';
+
+export interface TakenRunDeps {
+  executions: ExecutionStore;
+  definitions: DefinitionCache;
+  steps: StepLibrary;
+  sandbox: Sandbox;
+  host: string;
+  workerId: string;
+  /** Most executions of one account taken at once, across all workers (0: no limit). */
+  maxExecutingPerAccount: number;
+  /**
+   * Whether this worker still holds the queue's lock on the execution's job, asked before each
+   * step: without the lock, the job may go to another worker, which would run the same step.
+   */
+  holdsJobLock: (executionId: string) => boolean;
+  isShuttingDown: () => boolean;
+  active: ActiveRuns;
+  recordEnd: EndRecorder;
+  logger: Logger;
+  onDeferred?: () => void;
+  onStepEnd?: StepEndListener;
+}
+
+/**
+ * The life of an execution taken under a lease, top to bottom: `take` (or defer it, when its
+ * account has its share executing) → its steps, each stored by `checkpoint` under the lease →
+ * `end`; or, stopped at a step boundary, `handBack` for shutdown, or leave it alone when another
+ * take has it. Returns the function that processes one job this way.
+ */
+export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext) => Promise<ProcessResult> {
+  const { executions, definitions, host, workerId, logger } = deps;
+  let takes = 0;
+
+  async function defer(context: ProcessingContext, deferral: { deferrals: number; waiting: number; deadline: number }): Promise<ProcessResult> {
+    const until = Date.now() + deferralDelayMs(deferral.deferrals, deferral.waiting);
+    // Never past its deadline, where it ends at its next take and frees its place in the quota.
+    await context.defer(deferral.deadline > 0 ? Math.min(until, deferral.deadline) : until);
+    // A DELETE that came while this worker held the job set the flag but could not take the job
+    // out of the queue (BullMQ refuses while it is held): the run, terminated for its caller,
+    // must not wait minutes for its next take, where it ends.
+    if (await executions.terminationRequested(context.executionId)) await context.undefer().catch(() => {});
+    deps.onDeferred?.();
+    return 'deferred';
+  }
+
+  async function end(
+    record: ExecutionRecord,
+    lease: string,
+    status: TerminalStatus,
+    checkpoint: { outputs: Record<string, string>; nextStep?: number },
+    error?: string,
+  ): Promise<ProcessResult> {
+    const request = await endOfRun(record, deps.sandbox, status, checkpoint, error);
+    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease }));
+  }
+
+  async function execute(record: ExecutionRecord, lease: string, run: ActiveRun, context: ProcessingContext): Promise<ProcessResult> {
+    const log = executionLog(logger, record);
+    // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
+    const takenLevel = record.nextStep > 0 ? 'info' : 'debug';
+    if (logger.isLevelEnabled(takenLevel)) log()[takenLevel]({ resumeAt: record.nextStep }, 'execution taken');
+    const definition = await definitions.load(record.definitionDigest);
+    if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
+
+    const outcome = await runSteps({
+      record,
+      definition,
+      run,
+      steps: deps.steps,
+      log,
+      ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+      beforeStep: () => {
+        if (deps.isShuttingDown()) return 'shutdown';
+        if (pastDeadline(record)) return 'time-limit';
+        if (!deps.holdsJobLock(record.id)) return 'lock-lost';
+        return undefined;
+      },
+      afterStep: async (checkpoint) => {
+        // After the last step the run ends next, and the end records the step reached and the
+        // outputs in the same atomic operation: a checkpoint here would only add a round trip.
+        if (checkpoint.nextStep >= definition.steps.length) return run.stop;
+        const result = await executions.checkpoint(record.id, checkpoint, lease);
+        if (result === 'termination-requested') run.stop = 'termination-requested';
+        if (result === 'not-running' || result === 'superseded') return result;
+        return run.stop;
+      },
+    });
+
+    const conclusion = conclusionOf(outcome);
+    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error);
+    switch (conclusion.reason) {
+      case 'not-running':
+        log().info('execution ended elsewhere; stopped');
+        return 'not-running';
+      case 'superseded':
+        log().warn({ nextStep: outcome.checkpoint.nextStep }, 'execution taken over by another worker; stopped');
+        return 'superseded';
+      case 'lock-lost':
+        // Left as it is: the job goes back to the queue once its lock has lapsed, and whoever
+        // takes it resumes from the checkpoint, the step not started here.
+        log().warn({ nextStep: outcome.checkpoint.nextStep }, 'job lock not renewed in time; stopped before the next step');
+        return 'superseded';
+      case 'shutdown': {
+        // The checkpoint is already stored after every completed step; the next worker resumes there.
+        const handedBack = await executions.handBack(record.id, lease);
+        if (handedBack !== 'handed-back') {
+          log().info({ outcome: handedBack }, 'execution ended or was taken over while stopping; not handed back');
+          return handedBack;
+        }
+        await context.handBack();
+        log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
+        return 'handed-back';
+      }
+    }
+  }
+
+  return async function processTaken(context) {
+    const { executionId } = context;
+    // Unique to this take: a worker that takes the same execution again (after losing its job
+    // lock) must not be mistaken for its earlier self.
+    takes += 1;
+    const lease = `${workerId}:${takes}:${randomBytes(4).toString('hex')}`;
+    const take = await executions.take(executionId, { host, workerId, lease, maxExecutingPerAccount: deps.maxExecutingPerAccount });
+    if (take.outcome === 'deferred') return defer(context, take);
+    if (take.outcome !== 'taken') return 'not-running';
+    const record = take.record;
+    return deps.active.track(executionId, record.terminationRequested, async (run) => {
+      const result = await execute(record, lease, run, context);
+      const newer = deps.active.current(executionId);
+      if (result === 'superseded' && newer !== undefined && newer !== run) {
+        // This worker holds the newer take itself. BullMQ tracks job locks by job id, so ending
+        // this call first would stop the renewal of the newer take's lock.
+        await newer.done;
+      }
+      return result;
+    });
+  };
+}

@@ -1,0 +1,45 @@
+--[[
+  A worker hands an execution back to the queue (graceful shutdown): it no longer runs on that
+  host until another worker takes it, so its host is '' again, as while it first waited.
+
+  It leaves its account's executing set (see take-execution.lua) as well: waiting again, it holds
+  no place there until it is taken again. The set's name is the prefix given with the record's
+  account appended.
+
+  It leaves the set of the executions its worker holds (keys.ts, workerExecutions) too.
+
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
+  starttime cancel choreo worker`; clears `host worker lease` and keeps the lease handed back as
+  `released` (handedBackLease): a client that lost the reply on a dropped connection sends the call
+  again, and must hear that it was handed back.
+
+  KEYS[1] execution hash
+
+  ARGV[1] lease token of the worker handing it back
+  ARGV[2] name of an account's executing set, less the account
+  ARGV[3] name of an account's list rows of RUNNING executions, less the account
+  ARGV[4] name of a worker's set of the executions it holds, less the worker id
+
+  Returns (ScriptReply in script-replies.ts)
+   Done (1)          handed back (now or by this very call before)
+   NotRunning (-5)   nothing changed: it has ended (or is gone)
+   Superseded (-6)   nothing changed: another take has happened since
+]]
+-- listRow: list-row.lua, set before this script (scripts.ts).
+local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
+if state[1] ~= 'RUNNING' then
+  return -5
+end
+if state[2] == '' and state[3] == ARGV[1] then
+  return 1
+end
+if state[2] ~= ARGV[1] then
+  return -6
+end
+redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
+redis.call('SREM', ARGV[2] .. state[4], state[5])
+if state[9] and state[9] ~= '' then
+  redis.call('SREM', ARGV[4] .. state[9], state[5])
+end
+redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
+return 1

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type { KeySpace } from './keys.ts';
+
+/**
+ * What the workers' reconciler keeps in Redis between passes, whichever worker runs them: the lock
+ * that lets one pass run at a time, and the walk's place among the RUNNING executions.
+ */
+export interface ReconcilerState {
+  /** Takes the lock for `ttlMs` unless another worker holds it; true when this one has it now. */
+  lock(workerId: string, ttlMs: number): Promise<boolean>;
+  /** The start time up to which the current walk has looked, undefined when a walk starts afresh. */
+  place(): Promise<number | undefined>;
+  /** Keeps the walk's place for `ttlMs`: long enough for the next pass, on whichever worker. */
+  keepPlace(starttime: number, ttlMs: number): Promise<void>;
+  /** The walk reached the youngest: the next pass starts again from the oldest. */
+  restartWalk(): Promise<void>;
+}
+
+export function createReconcilerState(deps: { redis: Redis; keys: KeySpace }): ReconcilerState {
+  const { redis, keys } = deps;
+  return {
+    async lock(workerId, ttlMs) {
+      return (await redis.set(keys.reconcilerLock(), workerId, 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async place() {
+      const place = await redis.get(keys.reconcilerCursor());
+      return place === null ? undefined : Number(place);
+    },
+    async keepPlace(starttime, ttlMs) {
+      await redis.set(keys.reconcilerCursor(), String(starttime), 'PX', ttlMs);
+    },
+    async restartWalk() {
+      await redis.del(keys.reconcilerCursor());
+    },
+  };
+}

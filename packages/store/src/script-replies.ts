@@ -1,0 +1,37 @@
+/**
+ * The integer codes the Lua scripts of `lua/` answer with: one meaning per code across every
+ * script (as BullMQ's `ErrorCode`), so that a code read in a test or a log means one thing. Each
+ * script's header lists the codes it answers, by these names; the store turns them into named
+ * outcomes and nothing else reads them.
+ */
+export const ScriptReply = {
+  /**
+   * Applied (or applied already by this very call, sent again after a dropped connection):
+   * accept — recorded and queued for a take; checkpoint — recorded; end — ended; hand back —
+   * handed back.
+   */
+  Done: 1,
+  /** checkpoint: recorded, and termination has been requested: the run stops now. */
+  DoneTerminationRequested: 2,
+  /** accept: `{Replay, id, same}`: the Idempotency-Key started execution `id` already (same: 1 for the same run). */
+  Replay: 3,
+  /** accept: another execution has this id. */
+  IdExists: -1,
+  /** accept: the account has its maximum of RUNNING executions. */
+  QuotaExceeded: -2,
+  /** accept: `{BudgetExceeded, seconds}`: the account is at its budget of stored bytes for that long at least. */
+  BudgetExceeded: -3,
+  /** accept: the record alone is larger than the account's budget of stored bytes. */
+  LargerThanBudget: -4,
+  /** checkpoint, end, hand back: nothing changed, the execution has ended (or is gone). */
+  NotRunning: -5,
+  /**
+   * checkpoint, end, hand back: nothing changed, the execution is RUNNING under another take's
+   * lease (or none, once handed back); for an end of an untaken instant run, a worker has taken it.
+   */
+  Superseded: -6,
+  /** take: `{Deferred, deferrals, waiting, deadline}`: refused, its account has its maximum executing. */
+  Deferred: -7,
+} as const;
+
+export type ScriptReplyCode = (typeof ScriptReply)[keyof typeof ScriptReply];
