@@ -86,6 +86,21 @@ describe("an account's own Choreos run by a worker", () => {
     expect((await runSync('/Same/Greeter', { Name: 'B' }, stack.credentials.bob)).output.Greeting).toBe('From other, B');
   });
 
+  it('runs an instant one (its job carries the run) from the snapshot of its version', async () => {
+    const encoder = (prefix: string) => ({
+      description: 'Encodes a text in Base64.',
+      inputs: { Text: { description: 'The text.', required: true } },
+      outputs: { Encoded: { description: 'Its Base64.', value: '{{steps.encode.text}}' } },
+      steps: [{ id: 'encode', kind: 'encoding.base64-encode', args: { text: `${prefix}{{inputs.Text}}` } }],
+    });
+    await put('/Mine/Encoder', encoder(''));
+    expect((await runSync('/Mine/Encoder', { Text: 'hi' })).output.Encoded).toBe(Buffer.from('hi').toString('base64'));
+    await put('/Mine/Encoder', encoder('v2:'));
+    const second = await runSync('/Mine/Encoder', { Text: 'hi' });
+    expect(second.output.Encoded).toBe(Buffer.from('v2:hi').toString('base64'));
+    expect(second.execution.version).toBe('2');
+  });
+
   describe('code a tenant writes fails its run only', () => {
     const failsAlone = async (id: string, document: unknown, lasterror: RegExp) => {
       await put(id, document);
