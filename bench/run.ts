@@ -15,6 +15,7 @@ import { evaluate, formatMarkdown, formatTable, type Row } from './report.ts';
 import { asyncThroughput } from './scenarios/async-throughput.ts';
 import { cancellation } from './scenarios/cancellation.ts';
 import { codeAndExpressions } from './scenarios/code-and-expressions.ts';
+import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
@@ -52,6 +53,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 6, name: 'Redis memory per retained execution', run: retainedMemory },
   { number: 7, name: 'throughput with 1, 2 and 4 workers', run: workerScaling },
   { number: 8, name: 'code step and expression cost', run: codeAndExpressions },
+  { number: 9, name: 'cost per checkpointed loop iteration', run: loopIterationCost },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

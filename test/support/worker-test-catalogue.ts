@@ -18,6 +18,31 @@ const wait = (id: string, input = 'WaitMilliseconds') => ({ id, kind: 'control.w
 const waits = (count: number) => Array.from({ length: count }, (_, i) => wait(`wait${i + 1}`, 'StepMilliseconds'));
 const stepMilliseconds = { description: 'How long each wait lasts.', type: 'STRING_VARIABLE', default: '500' };
 
+function countedLoop(timeLimitSeconds: number | undefined) {
+  return {
+    description: 'A loop of counted calls, each followed by a wait.',
+    ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
+    inputs: {
+      CounterURL: counterUrl,
+      Count: { description: 'Iterations.', type: 'STRING_VARIABLE', default: '50' },
+      WaitMilliseconds: { description: 'Each wait.', type: 'STRING_VARIABLE', default: '0' },
+    },
+    outputs: {
+      CompletedSteps: completedSteps,
+      Iterations: { description: 'Iterations completed.', type: 'STRING_VARIABLE', value: '{% $string($count(steps.each)) %}' },
+      After: { description: 'The step after the loop.', type: 'STRING_VARIABLE', value: '{{steps.after.status}}' },
+    },
+    steps: [
+      {
+        id: 'each',
+        forEach: '{% [0..($number(inputs.Count) - 1)] %}',
+        steps: [{ id: 'call', kind: 'http.request', args: { method: 'POST', url: '{{inputs.CounterURL}}/step/{{loop.item}}' } }, wait('pause')],
+      },
+      call('after', 1_000_000),
+    ],
+  };
+}
+
 /**
  * Choreos for the worker tests, by id (under `/Test`). Steps that call the StepCounter are the
  * side effects a test counts; every step index is in the URL, so a repeated step shows.
@@ -41,6 +66,9 @@ export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
     outputs: { CompletedSteps: completedSteps },
     steps: Array.from({ length: 21 }, (_, i) => (i % 2 === 0 ? call(`call${i}`, i) : wait(`wait${i}`))),
   },
+  // One counted call per iteration (its index is the item), then a wait, under a loop.
+  'Test/CountedLoop': countedLoop(undefined),
+  'Test/CountedLoopLimited': countedLoop(1),
   'Test/Waits': {
     description: 'Ten waits.',
     inputs: { StepMilliseconds: stepMilliseconds },

@@ -79,6 +79,8 @@ export function createInstantRuns(deps: InstantRunDeps) {
         beforeStep: () => (pastDeadline(record) ? 'time-limit' : undefined),
         // Nothing to checkpoint under, and nothing lost: run again, it would come out the same.
         afterStep: async () => run.stop,
+        // An instant Choreo has no blocks.
+        afterProgress: async () => run.stop,
       });
       const conclusion = conclusionOf(outcome);
       if (conclusion.kind === 'end') return end(record, context, conclusion.status, outcome.checkpoint, conclusion.error);

@@ -1,5 +1,5 @@
 import type { ChoreoDefinition, StepLibrary } from '@ces/choreos';
-import { runChoreo, type Checkpoint, type RunOutcome, type StopReason } from '@ces/engine';
+import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord } from '@ces/store';
 import type { ActiveRun } from './active-runs.ts';
@@ -13,7 +13,8 @@ export type StepEndListener = (event: { choreo: string; kind: string; durationMs
  * Runs the steps of an execution with the engine, from its checkpoint, as `run`: the part both
  * run modes share. Before each step the run stops when something asked it to (`run.stop`), then
  * when the mode says so (`beforeStep`); a wait in progress at the deadline stops there, any other
- * step finishes first. The mode stores each checkpoint, or not, in `afterStep`.
+ * step finishes first. The mode stores each checkpoint, or not, in `afterStep`, and the progress
+ * inside a block in `afterProgress`, resuming from `progress`.
  */
 export async function runSteps(options: {
   record: ExecutionRecord;
@@ -24,6 +25,9 @@ export async function runSteps(options: {
   onStepEnd?: StepEndListener;
   beforeStep: () => StopReason | undefined;
   afterStep: (checkpoint: Checkpoint) => Promise<StopReason | undefined>;
+  afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
+  /** The progress stored inside the block the execution is in. */
+  progress?: ReadonlyMap<string, unknown>;
 }): Promise<RunOutcome> {
   const { record, run } = options;
   const untilDeadline = record.deadline - Date.now();
@@ -42,11 +46,17 @@ export async function runSteps(options: {
       definition: options.definition,
       inputs: record.inputs,
       steps: options.steps,
-      resumeFrom: { nextStep: record.nextStep, results: record.results, outputs: record.output },
+      resumeFrom: {
+        nextStep: record.nextStep,
+        results: record.results,
+        outputs: record.output,
+        ...(options.progress !== undefined ? { progress: options.progress } : {}),
+      },
       signal: run.controller.signal,
       hooks: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,
+        afterProgress: options.afterProgress,
       },
       onStepEnd: (event) => options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok }),
     });

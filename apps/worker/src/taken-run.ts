@@ -72,9 +72,13 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const definition = await definitions.load(record.definitionDigest);
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
 
+    // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
+    // says whether there is any, so that a fresh take costs no read.
+    const progress = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
     const outcome = await runSteps({
       record,
       definition,
+      ...(progress !== undefined ? { progress } : {}),
       run,
       steps: deps.steps,
       log,
@@ -90,6 +94,12 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
         const result = await executions.checkpoint(record.id, checkpoint, lease);
+        if (result === 'termination-requested') run.stop = 'termination-requested';
+        if (result === 'not-running' || result === 'superseded') return result;
+        return run.stop;
+      },
+      afterProgress: async (delta) => {
+        const result = await executions.recordProgress(record.id, delta, lease);
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;

@@ -1,4 +1,6 @@
-import type { ChoreoDefinition } from './definition.ts';
+import { compileCondition } from './condition.ts';
+import type { CompiledCondition } from './condition.ts';
+import type { ChoreoDefinition, ErrorType, NodeDefinition } from './definition.ts';
 import { ExpressionError } from './expression.ts';
 import type { CompiledExpression } from './expression.ts';
 import type { TemplateContext } from './template.ts';
@@ -6,6 +8,8 @@ import { compileValue } from './templated-value.ts';
 import type { CompiledValue } from './templated-value.ts';
 
 export interface CompiledStep {
+  readonly type: 'step';
+  /** Position in its list of steps (the top level, or a block's). */
   readonly index: number;
   readonly id: string;
   readonly kind: string;
@@ -16,8 +20,64 @@ export interface CompiledStep {
   readonly backoffMs: number;
 }
 
+export interface CompiledChoice {
+  readonly type: 'choice';
+  readonly id: string;
+  readonly branches: readonly { readonly when: CompiledCondition; readonly steps: readonly CompiledNode[] }[];
+  readonly otherwise: readonly CompiledNode[];
+}
+
+export interface CompiledForEach {
+  readonly type: 'forEach';
+  readonly id: string;
+  readonly items: CompiledValue;
+  readonly concurrency: CompiledValue;
+  readonly steps: readonly CompiledNode[];
+}
+
+export interface CompiledRepeat {
+  readonly type: 'repeat';
+  readonly id: string;
+  readonly item: CompiledValue | undefined;
+  readonly nextItem: CompiledValue | undefined;
+  readonly until: CompiledCondition;
+  readonly maxIterations: number;
+  readonly steps: readonly CompiledNode[];
+}
+
+export interface CompiledParallel {
+  readonly type: 'parallel';
+  readonly id: string;
+  readonly branches: readonly (readonly CompiledNode[])[];
+}
+
+export interface CompiledTry {
+  readonly type: 'try';
+  readonly id: string;
+  readonly steps: readonly CompiledNode[];
+  /** `errors` undefined: any failure. */
+  readonly handlers: readonly { readonly errors: ReadonlySet<ErrorType> | undefined; readonly steps: readonly CompiledNode[] }[];
+  readonly finally: readonly CompiledNode[] | undefined;
+}
+
+export interface CompiledReturn {
+  readonly type: 'return';
+  readonly id: string;
+  readonly outputs: readonly (readonly [string, CompiledValue])[];
+}
+
+export interface CompiledFail {
+  readonly type: 'fail';
+  readonly id: string;
+  readonly message: CompiledValue;
+}
+
+/** A step of a kind, or a block of control flow. */
+export type CompiledNode = CompiledStep | CompiledChoice | CompiledForEach | CompiledRepeat | CompiledParallel | CompiledTry | CompiledReturn | CompiledFail;
+
 export interface CompiledDefinition {
-  readonly steps: readonly CompiledStep[];
+  /** The top-level steps and blocks. */
+  readonly steps: readonly CompiledNode[];
   /** Each output's value: a constant, a template or an expression. */
   readonly outputs: readonly (readonly [string, CompiledValue])[];
 }
@@ -32,20 +92,70 @@ export function compileDefinition(definition: ChoreoDefinition): CompiledDefinit
   let compiled = cache.get(definition);
   if (compiled === undefined) {
     compiled = {
-      steps: definition.steps.map((step, index) => ({
-        index,
-        id: step.id,
-        kind: step.kind,
-        args: compileValue(step.args),
-        timeoutMs: step.timeoutMs,
-        attempts: step.retry?.attempts ?? 1,
-        backoffMs: step.retry?.backoffMs ?? 0,
-      })),
+      steps: compileNodes(definition.steps),
       outputs: Object.entries(definition.outputs).map(([name, output]) => [name, compileValue(output.value)] as const),
     };
     cache.set(definition, compiled);
   }
   return compiled;
+}
+
+export function compileNodes(nodes: readonly NodeDefinition[]): CompiledNode[] {
+  return nodes.map(compileNode);
+}
+
+export function compileNode(node: NodeDefinition, index: number): CompiledNode {
+  if ('kind' in node) {
+    return {
+      type: 'step',
+      index,
+      id: node.id,
+      kind: node.kind,
+      args: compileValue(node.args),
+      timeoutMs: node.timeoutMs,
+      attempts: node.retry?.attempts ?? 1,
+      backoffMs: node.retry?.backoffMs ?? 0,
+    };
+  }
+  if ('choice' in node) {
+    return {
+      type: 'choice',
+      id: node.id,
+      branches: node.choice.map((branch) => ({ when: compileCondition(branch.when), steps: compileNodes(branch.steps) })),
+      otherwise: compileNodes(node.default),
+    };
+  }
+  if ('forEach' in node) {
+    return { type: 'forEach', id: node.id, items: compileValue(node.forEach), concurrency: compileValue(node.concurrency), steps: compileNodes(node.steps) };
+  }
+  if ('repeat' in node) {
+    return {
+      type: 'repeat',
+      id: node.id,
+      item: node.repeat.item === undefined ? undefined : compileValue(node.repeat.item),
+      nextItem: node.repeat.nextItem === undefined ? undefined : compileValue(node.repeat.nextItem),
+      until: compileCondition(node.repeat.until),
+      maxIterations: node.repeat.maxIterations,
+      steps: compileNodes(node.steps),
+    };
+  }
+  if ('parallel' in node) return { type: 'parallel', id: node.id, branches: node.parallel.map(compileNodes) };
+  if ('try' in node) {
+    return {
+      type: 'try',
+      id: node.id,
+      steps: compileNodes(node.try),
+      handlers: (node.catch ?? []).map((handler) => ({
+        errors: handler.errors === undefined ? undefined : new Set(handler.errors),
+        steps: compileNodes(handler.steps),
+      })),
+      finally: node.finally === undefined ? undefined : compileNodes(node.finally),
+    };
+  }
+  if ('return' in node) {
+    return { type: 'return', id: node.id, outputs: Object.entries(node.return).map(([name, value]) => [name, compileValue(value)] as const) };
+  }
+  return { type: 'fail', id: node.id, message: compileValue(node.fail) };
 }
 
 /**
@@ -55,8 +165,13 @@ export function compileDefinition(definition: ChoreoDefinition): CompiledDefinit
  * output, when an expression fails.
  */
 export async function evaluateOutputs(definition: ChoreoDefinition, context: TemplateContext): Promise<Record<string, string>> {
+  return evaluateOutputValues(compileDefinition(definition).outputs, context);
+}
+
+/** Named output values (the document's, or a `return`'s) computed as evaluateOutputs does. */
+export async function evaluateOutputValues(values: readonly (readonly [string, CompiledValue])[], context: TemplateContext): Promise<Record<string, string>> {
   const outputs: Record<string, string> = {};
-  for (const [name, value] of compileDefinition(definition).outputs) {
+  for (const [name, value] of values) {
     // Templates render on the spot: a run pays for waiting only where an expression is evaluated.
     const text = value.type === 'expression' ? await expressionText(name, value.expression, context) : templatedText(value, context);
     if (text !== undefined) outputs[name] = text;

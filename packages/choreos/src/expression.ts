@@ -161,7 +161,13 @@ async function evaluateExpression(source: string, context: TemplateContext, limi
 
   let result: unknown;
   try {
-    result = await expression.evaluate({ inputs: context.inputs, steps: context.results, run: { completedSteps: context.completedSteps } });
+    result = await expression.evaluate({
+      inputs: context.inputs,
+      steps: context.results,
+      run: { completedSteps: context.completedSteps },
+      ...(context.loop !== undefined ? { loop: context.loop } : {}),
+      ...(context.error !== undefined ? { error: context.error } : {}),
+    });
   } catch (error) {
     throw new ExpressionError(`${quote(source)} failed: ${describe(error)}`);
   }

@@ -1,11 +1,21 @@
-export type { ChoreoDefinition, InputDefinition, OutputDefinition, RetryPolicy, StepDefinition } from './definition.ts';
-export { DEFAULT_STEP_TIMEOUT_MS, VARIABLE_TYPE } from './definition.ts';
+export type {
+  ChoreoDefinition,
+  ConditionDefinition,
+  ErrorType,
+  InputDefinition,
+  NodeDefinition,
+  OutputDefinition,
+  RetryPolicy,
+  StepDefinition,
+} from './definition.ts';
+export { DEFAULT_STEP_TIMEOUT_MS, ERROR_TYPES, MAX_LOOP_CONCURRENCY, MAX_LOOP_ITERATIONS, VARIABLE_TYPE } from './definition.ts';
 export { parseDefinition } from './parse-definition.ts';
 export type { ParseDefinitionResult } from './parse-definition.ts';
-export { compileDefinition, evaluateOutputs } from './compiled-definition.ts';
-export type { CompiledDefinition, CompiledStep } from './compiled-definition.ts';
+export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';
+export type { CompiledDefinition, CompiledNode, CompiledStep } from './compiled-definition.ts';
+export type { CompiledCondition } from './condition.ts';
 export { compileTemplate, TemplateSyntaxError } from './template.ts';
-export type { CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
+export type { CaughtError, CompiledTemplate, TemplateContext, TemplateReference } from './template.ts';
 export { evaluateValue, MissingTemplateValueError } from './templated-value.ts';
 export { compileExpression, DEFAULT_EXPRESSION_LIMITS, ExpressionError, ExpressionSyntaxError, isExpression } from './expression.ts';
 export type { CompiledExpression, ExpressionLimits } from './expression.ts';

@@ -8,5 +8,6 @@ import type { StepLibrary } from './step-kind.ts';
  * before they take the execution, and to record its start and its end in one operation.
  */
 export function isInstantChoreo(definition: ChoreoDefinition, steps: StepLibrary): boolean {
-  return definition.steps.every((step) => step.retry === undefined && steps.get(step.kind)?.instant === true);
+  // A block (a loop above all) may run for long: its iterations are checkpointed, so never instant.
+  return definition.steps.every((step) => 'kind' in step && step.retry === undefined && steps.get(step.kind)?.instant === true);
 }

@@ -26,7 +26,7 @@ describe('parseDefinition', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.definition.inputs.Algorithm).toEqual({ description: 'Algorithm.', type: 'STRING_VARIABLE', required: false, default: 'sha256' });
-    expect(result.definition.steps[1]?.args).toEqual({ text: '{{steps.encode.text}}', algorithm: '{{inputs.Algorithm}}' });
+    expect((result.definition.steps[1] as { args?: unknown } | undefined)?.args).toEqual({ text: '{{steps.encode.text}}', algorithm: '{{inputs.Algorithm}}' });
   });
 
   it('reports structural problems with their location', () => {

@@ -1,5 +1,5 @@
 import { choreoDefinitionSchema } from './definition.ts';
-import type { ChoreoDefinition } from './definition.ts';
+import type { ChoreoDefinition, ConditionDefinition, NodeDefinition, StepDefinition } from './definition.ts';
 import type { StepLibrary } from './step-kind.ts';
 import { ExpressionSyntaxError } from './expression.ts';
 import type { CompiledExpression } from './expression.ts';
@@ -21,59 +21,109 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     if (input.required && input.default !== undefined) problems.push(`inputs.${name}: an input is either required or has a default, not both`);
   }
 
-  const stepIndex = new Map<string, number>();
-  definition.steps.forEach((step, index) => {
-    if (stepIndex.has(step.id)) problems.push(`steps[${index}]: step id "${step.id}" is already used by steps[${stepIndex.get(step.id)}]`);
-    else stepIndex.set(step.id, index);
-  });
+  const declarations = declare(definition.steps, problems);
 
-  const checkReference = (where: string, reference: TemplateReference, beforeStep: number | undefined) => {
-    if (reference.type === 'input' && !Object.hasOwn(definition.inputs, reference.name)) {
-      problems.push(`${where}: {{${reference.text}}} refers to an input that is not declared`);
+  const checkReference = (where: string, reference: TemplateReference, at: Position | undefined) => {
+    switch (reference.type) {
+      case 'input':
+        if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: {{${reference.text}}} refers to an input that is not declared`);
+        return;
+      case 'run':
+        return;
+      case 'loop':
+        if (at?.loop === undefined) problems.push(`${where}: {{${reference.text}}} is only available inside the steps of a forEach or repeat`);
+        return;
+      case 'error':
+        if (at?.inCatch !== true) problems.push(`${where}: {{${reference.text}}} is only available inside the steps of a catch`);
+        return;
+      case 'step':
+        break;
     }
-    if (reference.type !== 'step') return;
-    const target = stepIndex.get(reference.stepId);
-    if (target === undefined) problems.push(`${where}: {{${reference.text}}} refers to an unknown step "${reference.stepId}"`);
-    else if (beforeStep !== undefined && target >= beforeStep) {
+    const target = declarations.get(reference.stepId);
+    if (target === undefined) {
+      problems.push(`${where}: {{${reference.text}}} refers to an unknown step "${reference.stepId}"`);
+      return;
+    }
+    if (at?.ancestors.includes(reference.stepId)) {
+      problems.push(`${where}: {{${reference.text}}} refers to the block "${reference.stepId}" it is part of, whose result is only available after it`);
+    } else if (at !== undefined && target.order >= at.order) {
       problems.push(
-        `${where}: {{${reference.text}}} refers to ${target === beforeStep ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+        `${where}: {{${reference.text}}} refers to ${target.order === at.order ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+      );
+    } else if (target.loop !== undefined && !(at?.ancestors.includes(target.loop) ?? false)) {
+      problems.push(
+        `${where}: {{${reference.text}}} refers to step "${reference.stepId}" inside loop "${target.loop}", whose results exist only in the loop's iterations; after the loop, {{steps.${target.loop}}} is the list of its iterations' results`,
       );
     }
   };
 
-  const checkExpressionReferences = (where: string, expression: CompiledExpression, beforeStep: number | undefined) => {
+  /** The references an expression reads from the top (`inputs.X`, `steps.x`), judged as templates' are. */
+  const checkExpressionReferences = (where: string, expression: CompiledExpression, at: Position | undefined) => {
     const quoted = `expression {% ${expression.source} %}`;
     for (const reference of expression.references) {
       if (reference.type === 'input') {
         if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: ${quoted} reads inputs.${reference.name}, which is not declared`);
         continue;
       }
-      const target = stepIndex.get(reference.stepId);
-      if (target === undefined) problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
-      else if (beforeStep !== undefined && target >= beforeStep) {
+      const target = declarations.get(reference.stepId);
+      if (target === undefined) {
+        problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
+      } else if (at?.ancestors.includes(reference.stepId)) {
+        problems.push(`${where}: ${quoted} reads the block "${reference.stepId}" it is part of, whose result is only available after it`);
+      } else if (at !== undefined && target.order >= at.order) {
         problems.push(
-          `${where}: ${quoted} reads ${target === beforeStep ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+          `${where}: ${quoted} reads ${target.order === at.order ? 'the step itself' : `step "${reference.stepId}", which runs later`}; only earlier steps' results are available`,
+        );
+      } else if (target.loop !== undefined && !(at?.ancestors.includes(target.loop) ?? false)) {
+        problems.push(
+          `${where}: ${quoted} reads step "${reference.stepId}" inside loop "${target.loop}", whose results exist only in the loop's iterations; after the loop, steps.${target.loop} is the list of its iterations' results`,
         );
       }
     }
   };
 
-  definition.steps.forEach((step, index) => {
-    const where = `steps[${index}] (${step.id})`;
+  /** Compiles a value and checks its templates' and expressions' references; undefined when it does not compile. */
+  const checkValue = (where: string, value: unknown, at: Position | undefined): CompiledValue | undefined => {
     let compiled: CompiledValue;
     try {
-      compiled = compileValue(step.args);
+      compiled = compileValue(value);
     } catch (error) {
       if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
-      problems.push(`${where} args: ${error.message}`);
-      return;
+      problems.push(`${where}: ${error.message}`);
+      return undefined;
     }
     for (const location of templateLocations(compiled)) {
-      for (const reference of location.template.references) checkReference(`${where} ${formatPath(['args', ...location.path])}`, reference, index);
+      const path = location.path.length === 0 ? where : `${where}${formatPath(location.path).startsWith('[') ? '' : '.'}${formatPath(location.path)}`;
+      for (const reference of location.template.references) checkReference(path, reference, at);
     }
     for (const location of expressionLocations(compiled)) {
-      checkExpressionReferences(`${where} ${formatPath(['args', ...location.path])}`, location.expression, index);
+      const path = location.path.length === 0 ? where : `${where}${formatPath(location.path).startsWith('[') ? '' : '.'}${formatPath(location.path)}`;
+      checkExpressionReferences(path, location.expression, at);
     }
+    return compiled;
+  };
+
+  const checkCondition = (where: string, condition: ConditionDefinition, at: Position) => {
+    if (typeof condition === 'string') {
+      checkValue(where, condition, at);
+    } else if ('all' in condition) {
+      condition.all.forEach((part, index) => {
+        checkCondition(`${where}.all[${index}]`, part, at);
+      });
+    } else if ('any' in condition) {
+      condition.any.forEach((part, index) => {
+        checkCondition(`${where}.any[${index}]`, part, at);
+      });
+    } else if ('not' in condition) {
+      checkCondition(`${where}.not`, condition.not, at);
+    } else {
+      checkValue(`${where}.value`, condition.value, at);
+    }
+  };
+
+  const checkStep = (where: string, step: StepDefinition, at: Position) => {
+    const compiled = checkValue(`${where} args`, step.args, at);
+    if (compiled === undefined) return;
     const kind = steps.get(step.kind);
     if (kind === undefined) {
       problems.push(`${where}: unknown step kind "${step.kind}"`);
@@ -88,22 +138,118 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
         problems.push(`${where} ${formatIssue(['args', ...issue.path], issue.message)}`);
       }
     }
+  };
+
+  walk(definition.steps, 'steps', { ancestors: [], loop: undefined, inCatch: false }, (node, path, scope) => {
+    const where = `${path} (${node.id})`;
+    const declared = declarations.get(node.id);
+    // A duplicate id was reported; its references would be judged against the other step.
+    if (declared === undefined || declared.path !== path) return;
+    const at: Position = { ...scope, order: declared.order };
+    if ('kind' in node) {
+      checkStep(where, node, at);
+    } else if ('choice' in node) {
+      node.choice.forEach((branch, index) => {
+        checkCondition(`${where} choice[${index}].when`, branch.when, at);
+      });
+    } else if ('forEach' in node) {
+      checkValue(`${where} forEach`, node.forEach, at);
+      if (typeof node.concurrency === 'string') checkValue(`${where} concurrency`, node.concurrency, at);
+    } else if ('repeat' in node) {
+      if (node.repeat.item !== undefined) checkValue(`${where} repeat.item`, node.repeat.item, at);
+      // Evaluated after each iteration's steps, inside the iteration.
+      const after: Position = { ancestors: [...scope.ancestors, node.id], loop: node.id, inCatch: scope.inCatch, order: declared.last + 0.5 };
+      checkCondition(`${where} repeat.until`, node.repeat.until, after);
+      if (node.repeat.nextItem !== undefined) checkValue(`${where} repeat.nextItem`, node.repeat.nextItem, after);
+    } else if ('return' in node) {
+      for (const [name, value] of Object.entries(node.return)) {
+        if (!Object.hasOwn(definition.outputs, name)) problems.push(`${where} return.${name}: the Choreo declares no output "${name}"`);
+        checkValue(`${where} return.${name}`, value, at);
+      }
+    } else if ('fail' in node) {
+      checkValue(`${where} fail`, node.fail, at);
+    }
   });
 
-  for (const [name, output] of Object.entries(definition.outputs)) {
-    try {
-      const compiled = compileValue(output.value);
-      for (const location of templateLocations(compiled)) {
-        for (const reference of location.template.references) checkReference(`outputs.${name}.value`, reference, undefined);
-      }
-      for (const location of expressionLocations(compiled)) checkExpressionReferences(`outputs.${name}.value`, location.expression, undefined);
-    } catch (error) {
-      if (!(error instanceof TemplateSyntaxError || error instanceof ExpressionSyntaxError)) throw error;
-      problems.push(`outputs.${name}.value: ${error.message}`);
-    }
-  }
+  for (const [name, output] of Object.entries(definition.outputs)) checkValue(`outputs.${name}.value`, output.value, undefined);
 
   return problems.length === 0 ? { ok: true, definition } : { ok: false, problems };
+}
+
+/** Where a value is evaluated, for what its templates may reference. */
+interface Scope {
+  /** Ids of the blocks around it, outermost first. */
+  readonly ancestors: readonly string[];
+  /** The innermost loop around it. */
+  readonly loop: string | undefined;
+  readonly inCatch: boolean;
+}
+
+interface Position extends Scope {
+  /** Document order: a step may reference steps of a lower order. */
+  readonly order: number;
+}
+
+interface Declaration {
+  readonly path: string;
+  readonly order: number;
+  /** Order of its last descendant (its own for a step). */
+  readonly last: number;
+  /** The innermost loop it is part of: its results exist only in that loop's iterations. */
+  readonly loop: string | undefined;
+}
+
+/** Numbers every step and block in document order; step ids are unique across the document. */
+function declare(nodes: readonly NodeDefinition[], problems: string[]): Map<string, Declaration> {
+  const declarations = new Map<string, Declaration>();
+  const pending: { id: string; path: string; order: number; loop: string | undefined }[] = [];
+  let order = 0;
+  walk(nodes, 'steps', { ancestors: [], loop: undefined, inCatch: false }, (node, path, scope) => {
+    const existing = declarations.get(node.id) ?? pending.find((entry) => entry.id === node.id);
+    if (existing !== undefined) problems.push(`${path}: step id "${node.id}" is already used by ${existing.path}`);
+    pending.push({ id: node.id, path, order: order++, loop: scope.loop });
+  });
+  // The last descendant of each: the one before the next node that is not inside it.
+  for (const [index, entry] of pending.entries()) {
+    if (declarations.has(entry.id)) continue;
+    let last = entry.order;
+    const prefix = `${entry.path}.`;
+    for (let next = index + 1; next < pending.length && (pending[next] as { path: string }).path.startsWith(prefix); next++)
+      last = (pending[next] as { order: number }).order;
+    declarations.set(entry.id, { path: entry.path, order: entry.order, last, loop: entry.loop });
+  }
+  return declarations;
+}
+
+/** Visits every step and block, in document order, with its path and the blocks around it. */
+function walk(nodes: readonly NodeDefinition[], path: string, scope: Scope, visit: (node: NodeDefinition, path: string, scope: Scope) => void) {
+  nodes.forEach((node, index) => {
+    const here = `${path}[${index}]`;
+    visit(node, here, scope);
+    const inside = (loop: boolean, inCatch = scope.inCatch): Scope => ({
+      ancestors: [...scope.ancestors, node.id],
+      loop: loop ? node.id : scope.loop,
+      inCatch,
+    });
+    if ('choice' in node) {
+      node.choice.forEach((branch, branchIndex) => {
+        walk(branch.steps, `${here}.choice[${branchIndex}].steps`, inside(false), visit);
+      });
+      walk(node.default, `${here}.default`, inside(false), visit);
+    } else if ('forEach' in node || 'repeat' in node) {
+      walk(node.steps, `${here}.steps`, inside(true), visit);
+    } else if ('parallel' in node) {
+      node.parallel.forEach((branch, branchIndex) => {
+        walk(branch, `${here}.parallel[${branchIndex}]`, inside(false), visit);
+      });
+    } else if ('try' in node) {
+      walk(node.try, `${here}.try`, inside(false), visit);
+      (node.catch ?? []).forEach((handler, handlerIndex) => {
+        walk(handler.steps, `${here}.catch[${handlerIndex}].steps`, inside(false, true), visit);
+      });
+      if (node.finally !== undefined) walk(node.finally, `${here}.finally`, inside(false), visit);
+    }
+  });
 }
 
 function startsWith(path: readonly PropertyKey[], prefix: readonly (string | number)[]): boolean {

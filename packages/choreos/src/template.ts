@@ -5,6 +5,8 @@
  *   {{steps.fetch.body}}        a path into the result of an earlier step
  *   {{steps.split.items.0}}     numeric segments index arrays
  *   {{run.completedSteps}}      steps completed so far, across resumes
+ *   {{loop.item.id}}            inside a loop: the current item (a path into it), {{loop.index}}
+ *   {{error.message}}           inside a catch: the failure caught (message, type, step)
  *   {{"{{"}}                    a JSON string literal, to write a literal "{{"
  *
  * Parsed by hand, never evaluated: a template can only read values, never run code.
@@ -13,7 +15,9 @@
 export type TemplateReference =
   | { readonly type: 'input'; readonly name: string; readonly text: string }
   | { readonly type: 'step'; readonly stepId: string; readonly path: readonly string[]; readonly text: string }
-  | { readonly type: 'run'; readonly field: 'completedSteps'; readonly text: string };
+  | { readonly type: 'run'; readonly field: 'completedSteps'; readonly text: string }
+  | { readonly type: 'loop'; readonly field: 'item' | 'index'; readonly path: readonly string[]; readonly text: string }
+  | { readonly type: 'error'; readonly field: 'message' | 'type' | 'step'; readonly text: string };
 
 type Part = string | TemplateReference;
 
@@ -28,6 +32,17 @@ export interface TemplateContext {
   readonly inputs: Readonly<Record<string, string>>;
   readonly results: Readonly<Record<string, unknown>>;
   readonly completedSteps: number;
+  /** Inside a loop's iteration: its item and its index (from 0). */
+  readonly loop?: { readonly item: unknown; readonly index: number } | undefined;
+  /** Inside a catch: the failure it caught. */
+  readonly error?: CaughtError | undefined;
+}
+
+/** A failure a `catch` took: what failed (a step id, with its iteration), how, and why. */
+export interface CaughtError {
+  readonly type: string;
+  readonly message: string;
+  readonly step: string;
 }
 
 export class TemplateSyntaxError extends Error {
@@ -39,6 +54,7 @@ export class TemplateSyntaxError extends Error {
 
 const SEGMENT = /^[^\s.{}]+$/;
 const RUN_FIELDS = new Set(['completedSteps']);
+const ERROR_FIELDS = new Set(['message', 'type', 'step']);
 
 export function hasTemplate(text: string): boolean {
   return text.includes('{{');
@@ -103,7 +119,18 @@ function parseExpression(expression: string): Part {
   if (root === 'run' && first !== undefined && rest.length === 0 && RUN_FIELDS.has(first)) {
     return { type: 'run', field: 'completedSteps', text: expression };
   }
-  throw new TemplateSyntaxError(`{{${expression}}} is not a valid reference: use inputs.<Name>, steps.<id>[.<path>] or run.completedSteps`);
+  if (root === 'loop' && first === 'item') {
+    return { type: 'loop', field: 'item', path: rest, text: expression };
+  }
+  if (root === 'loop' && first === 'index' && rest.length === 0) {
+    return { type: 'loop', field: 'index', path: [], text: expression };
+  }
+  if (root === 'error' && first !== undefined && rest.length === 0 && ERROR_FIELDS.has(first)) {
+    return { type: 'error', field: first as 'message' | 'type' | 'step', text: expression };
+  }
+  throw new TemplateSyntaxError(
+    `{{${expression}}} is not a valid reference: use inputs.<Name>, steps.<id>[.<path>], run.completedSteps, loop.item[.<path>], loop.index or error.message|type|step`,
+  );
 }
 
 function mergeLiterals(parts: Part[]): Part[] {
@@ -158,16 +185,24 @@ export function resolveReference(reference: TemplateReference, context: Template
       return Object.hasOwn(context.inputs, reference.name) ? context.inputs[reference.name] : '';
     case 'run':
       return context.completedSteps;
-    case 'step': {
+    case 'step':
       if (!Object.hasOwn(context.results, reference.stepId)) return undefined;
-      let value: unknown = context.results[reference.stepId];
-      for (const segment of reference.path) {
-        if (value === null || typeof value !== 'object') return undefined;
-        // Own properties only: a path must never reach prototypes ("constructor", "__proto__").
-        if (!Object.hasOwn(value, segment)) return undefined;
-        value = (value as Record<string, unknown>)[segment];
-      }
-      return value;
-    }
+      return follow(context.results[reference.stepId], reference.path);
+    case 'loop':
+      if (context.loop === undefined) return undefined;
+      return reference.field === 'index' ? context.loop.index : follow(context.loop.item, reference.path);
+    case 'error':
+      return context.error?.[reference.field];
   }
+}
+
+function follow(start: unknown, path: readonly string[]): unknown {
+  let value = start;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    // Own properties only: a path must never reach prototypes ("constructor", "__proto__").
+    if (!Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
 }

@@ -27,7 +27,7 @@ let server: Server;
 let base = '';
 let catalogue: Catalogue;
 const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined };
+const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
 /** The original Utilities' families, in files of their own: several cases per Choreo. */
 function familyCases(): CatalogueCase[] {
@@ -57,6 +57,7 @@ function cases(): Record<string, Case> {
     'Development/Echo': { inputs: { Message: 'hi' }, outputs: { JSON: expect.stringMatching(/^\{"message":"hi","receivedAt":"\d{4}-.+Z"\}$/), Message: 'hi' } },
     'Development/Fail': { inputs: { Message: 'as planned' }, error: /^fail: as planned$/ },
     'Development/NoOpSteps': { inputs: {}, outputs: { CompletedSteps: '50' } },
+    'Development/NoOpLoop': { inputs: { Iterations: '250' }, outputs: { Iterations: '250' } },
     'Development/Wait': { inputs: { Milliseconds: '1' }, outputs: { WaitedMilliseconds: '1' } },
     'Encoding/Base64URLDecode': { inputs: { Base64URLEncodedText: 'Pz8-' }, outputs: { Text: '??>' } },
     'Encoding/Base64URLEncode': { inputs: { Text: '??>' }, outputs: { Base64URLEncodedText: 'Pz8-' } },
@@ -185,7 +186,7 @@ describe('catalogue Choreos', () => {
     const outcome = await run(
       '/Library/Utilities/Development/Countdown',
       { StepMilliseconds: '1' },
-      { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined },
+      { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined, afterProgress: async () => undefined },
     );
     expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 3, outputs: { CompletedSteps: '3' } } });
   });

@@ -13,7 +13,7 @@ import type { EngineHooks, RunOutcome } from './run-choreo.ts';
 
 let catalogue: Catalogue;
 const steps = createStepLibrary();
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined };
+const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
 async function run(id: string, provided: Record<string, string>): Promise<RunOutcome> {
   const entry = catalogue.get(`/Library/Utilities/${id}`);

@@ -9,7 +9,7 @@ import type { EngineHooks, RunOutcome } from './run-choreo.ts';
 
 let catalogue: Catalogue;
 const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined };
+const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
 async function run(name: string, provided: Record<string, string>): Promise<RunOutcome> {
   const entry = catalogue.get(`/Library/Examples/${name}`);
@@ -33,8 +33,12 @@ beforeAll(async () => {
 describe('/Library/Examples', () => {
   it('are all valid and all tested here', () => {
     const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
+    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts.
     expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
       ['/Library/Examples/ClassifyNumber', true],
+      ['/Library/Examples/CollectPages', true],
+      ['/Library/Examples/FetchAll', true],
+      ['/Library/Examples/FetchWithFallback', true],
       ['/Library/Examples/SummarizeOrders', true],
     ]);
   });

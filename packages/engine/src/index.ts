@@ -1,2 +1,2 @@
 export { runChoreo } from './run-choreo.ts';
-export type { Checkpoint, RunOutcome, StopReason } from './run-choreo.ts';
+export type { Checkpoint, CheckpointDelta, RunOutcome, StopReason } from './run-choreo.ts';

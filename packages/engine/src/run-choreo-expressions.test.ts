@@ -27,6 +27,7 @@ function recording(): { hooks: EngineHooks; checkpoints: Checkpoint[] } {
         checkpoints.push(checkpoint);
         return undefined;
       },
+      afterProgress: async () => undefined,
     },
   };
 }

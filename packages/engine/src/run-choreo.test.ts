@@ -3,7 +3,7 @@ import { createStepLibrary, DEFAULT_STEP_TIMEOUT_MS, defineStepKind, InvalidStep
 import type { ChoreoDefinition, StepKind } from '@ces/choreos';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
-import type { Checkpoint, EngineHooks, StopReason } from './run-choreo.ts';
+import type { Checkpoint, CheckpointDelta, EngineHooks, StopReason } from './run-choreo.ts';
 
 const calls: string[] = [];
 
@@ -62,10 +62,18 @@ const threeSteps = define({
   ],
 });
 
-function hooks(overrides: Partial<EngineHooks> = {}): EngineHooks & { checkpoints: Checkpoint[] } {
+function hooks(overrides: Partial<EngineHooks> = {}): EngineHooks & { checkpoints: Checkpoint[]; deltas: CheckpointDelta[] } {
   const checkpoints: Checkpoint[] = [];
+  const deltas: CheckpointDelta[] = [];
   return {
     checkpoints,
+    deltas,
+    afterProgress:
+      overrides.afterProgress ??
+      (async (delta) => {
+        deltas.push(delta);
+        return undefined;
+      }),
     beforeStep: overrides.beforeStep ?? (() => undefined),
     afterStep:
       overrides.afterStep ??

@@ -1,29 +1,13 @@
-import {
-  DEFAULT_STEP_TIMEOUT_MS,
-  compileDefinition,
-  errorMessage,
-  evaluateOutputs,
-  evaluateValue,
-  exceedsJsonLength,
-  ExpressionError,
-  isRetryable,
-  jsonLength,
-  MissingTemplateValueError,
-  StepTimeoutError,
-} from '@ces/choreos';
-import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
+import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
+import type { ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import { BlockRun } from './block-run.ts';
+import type { ProgressEntry } from './block-run.ts';
+import { runStep } from './run-step.ts';
+import { stopReasonOf } from './stop-reason.ts';
+import type { StopReason } from './stop-reason.ts';
 
-/**
- * Why a run stopped before its last step, each reason by its name; the caller's hooks (or the
- * signal's abort reason) give it, and the run comes back with it unchanged:
- * - `termination-requested`: someone asked for it to stop (it ends TERMINATED_MANUALLY);
- * - `time-limit`: it is past its deadline (it ends TERMINATED_LIMIT);
- * - `shutdown`: the process is stopping (it is handed back, to be resumed elsewhere);
- * - `not-running`: its record refused the checkpoint, the execution has ended (terminated, say);
- * - `superseded`: its record refused the checkpoint, another worker has taken the execution;
- * - `lock-lost`: the worker cannot tell that it still holds the run's job, which may go to another.
- */
-export type StopReason = 'termination-requested' | 'time-limit' | 'shutdown' | 'not-running' | 'superseded' | 'lock-lost';
+export type { StopReason } from './stop-reason.ts';
+export { stopReasonOf } from './stop-reason.ts';
 
 /** A run's progress after its completed steps: what is stored so that it can resume there. */
 export interface Checkpoint {
@@ -32,11 +16,38 @@ export interface Checkpoint {
   outputs: Record<string, string>;
 }
 
+/**
+ * Progress inside a top-level block (a loop, a branch…), in delta form: only what completed since
+ * the last one, to be appended to what is stored (never rewriting earlier entries), so that the
+ * cost of a checkpoint does not grow with the number of iterations. Entries are keyed by address
+ * (`fetch`, `pages[3]`, `pages[3].fetch`; see BlockRun); the full Checkpoint after the block
+ * supersedes them all.
+ */
+export interface CheckpointDelta {
+  /** The top-level step the entries belong to: the stored `nextStep` stays at it. */
+  nextStep: number;
+  entries: readonly ProgressEntry[];
+}
+
 export interface EngineHooks {
-  /** Before each step (including the first); returning a reason stops the run without running that step. */
+  /**
+   * Before each step (including the first), inside blocks too (with the top-level index);
+   * returning a reason stops the run without running that step.
+   */
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
-  /** After each completed step, with the checkpoint to persist atomically; may return a reason to stop now. */
+  /** After each completed top-level step or block, with the checkpoint to persist atomically; may return a reason to stop now. */
   afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
+  /**
+   * Inside a block, before a step starts, with what completed since the previous one (steps,
+   * iterations) to append to the stored progress; may return a reason to stop now.
+   */
+  afterProgress(delta: CheckpointDelta): Promise<StopReason | undefined>;
+}
+
+/** Where a run resumes: its last checkpoint, and the progress stored inside the block it was in. */
+export interface ResumePoint extends Checkpoint {
+  /** Entries of the block at `nextStep`, by address (from CheckpointDelta). */
+  progress?: ReadonlyMap<string, unknown>;
 }
 
 export type RunOutcome =
@@ -58,7 +69,7 @@ export interface RunChoreoOptions {
   inputs: Record<string, string>;
   steps: StepLibrary;
   /** Continue after the last completed step. */
-  resumeFrom?: Checkpoint;
+  resumeFrom?: ResumePoint;
   hooks: EngineHooks;
   /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
   signal?: AbortSignal;
@@ -85,15 +96,6 @@ export interface RunLimits {
 }
 
 export const DEFAULT_RUN_LIMITS: RunLimits = { maxStepResultChars: 16 * 1024 * 1024, maxOutputsChars: 16 * 1024 * 1024, maxResultsChars: 32 * 1024 * 1024 };
-
-const STOP_REASONS: ReadonlySet<unknown> = new Set<StopReason>(['termination-requested', 'time-limit', 'shutdown', 'not-running', 'superseded', 'lock-lost']);
-
-/** The reason a signal was aborted with; any other abort is taken as a request to terminate. */
-export function stopReasonOf(signal: AbortSignal): StopReason {
-  return STOP_REASONS.has(signal.reason) ? (signal.reason as StopReason) : 'termination-requested';
-}
-
-type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string } | { type: 'stopped'; reason: StopReason };
 
 /**
  * Runs the steps of a definition in order, from `resumeFrom.nextStep`. Knows nothing of queues or
@@ -125,34 +127,84 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (stopBefore !== undefined) return { kind: 'stopped', reason: stopBefore, checkpoint };
     if (signal?.aborted === true) return { kind: 'stopped', reason: stopReasonOf(signal), checkpoint };
 
-    const step = compiled.steps[index] as CompiledStep;
-    const started = performance.now();
-    const outcome = await runStep(step, options.steps.get(step.kind), { inputs, results, completedSteps: index }, signal);
-    onStepEnd?.({ index, id: step.id, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
-    if (outcome.type === 'failed') return { kind: 'failed', error: `${step.id}: ${outcome.message}`, checkpoint };
-    if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
+    const node = compiled.steps[index] as CompiledNode;
+    let nextResults: Record<string, unknown>;
+    let nextResultsChars: number;
+    if (node.type === 'step') {
+      const started = performance.now();
+      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal);
+      onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
+      if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
+      if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
 
-    const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
-    if (resultChars > limits.maxStepResultChars) {
-      return { kind: 'failed', error: `${step.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
+      const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
+      if (resultChars > limits.maxStepResultChars) {
+        return { kind: 'failed', error: `${node.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
+      }
+      // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
+      nextResults = { ...results, [node.id]: outcome.value };
+      // The key, its quotes, the colon and a comma; a step run again (a resumed run) replaces its
+      // earlier result, which is not subtracted: the total errs long, never short.
+      nextResultsChars = resultsChars + jsonLength(node.id, Number.MAX_SAFE_INTEGER) + 2 + resultChars;
+    } else {
+      // Filled in by the block: the results of the steps that run in it, and its own.
+      nextResults = { ...results };
+      const block = new BlockRun({
+        inputs,
+        steps: options.steps,
+        topIndex: index,
+        progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
+        signal,
+        beforeStep: hooks.beforeStep,
+        record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
+        onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
+        maxStepResultChars: limits.maxStepResultChars,
+        maxProgressChars: limits.maxResultsChars,
+      });
+      const flow = await block.run(node, nextResults);
+      switch (flow.type) {
+        case 'failed':
+          return { kind: 'failed', error: `${flow.error.step}: ${flow.error.message}`, checkpoint };
+        case 'stopped':
+          return { kind: 'stopped', reason: flow.reason, checkpoint };
+        case 'cancelled':
+          throw new Error('a top-level block cannot be cancelled by a sibling');
+        case 'returned': {
+          let outputs: Record<string, string>;
+          try {
+            outputs = { ...(await evaluateOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 })), ...flow.outputs };
+          } catch (error) {
+            if (error instanceof ExpressionError) return { kind: 'failed', error: `${node.id}: ${error.message}`, checkpoint };
+            throw error;
+          }
+          if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
+            return { kind: 'failed', error: `${node.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
+          }
+          // Returned: the run is over, as after its last step.
+          return { kind: 'completed', checkpoint: { nextStep: compiled.steps.length, results: nextResults, outputs } };
+        }
+        case 'done':
+          break;
+      }
+      if (jsonLength(nextResults[node.id], limits.maxStepResultChars) > limits.maxStepResultChars) {
+        return { kind: 'failed', error: `${node.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
+      }
+      // Measured again whole: blocks are few, and their steps' results join the top level's.
+      nextResultsChars = jsonLength(nextResults, limits.maxResultsChars);
     }
-    // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
-    const nextResults = { ...results, [step.id]: outcome.value };
-    // The key, its quotes, the colon and a comma; a step run again (a resumed run) replaces its
-    // earlier result, which is not subtracted: the total errs long, never short.
-    const nextResultsChars = resultsChars + jsonLength(step.id, Number.MAX_SAFE_INTEGER) + 2 + resultChars;
+    const stepId = node.id;
     if (nextResultsChars > limits.maxResultsChars) {
-      return { kind: 'failed', error: `${step.id}: the results of the steps so far would be longer than ${limits.maxResultsChars} characters`, checkpoint };
+      return { kind: 'failed', error: `${stepId}: the results of the steps so far would be longer than ${limits.maxResultsChars} characters`, checkpoint };
     }
     let outputs: Record<string, string>;
     try {
       outputs = await evaluateOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 });
     } catch (error) {
-      if (error instanceof ExpressionError) return { kind: 'failed', error: `${step.id}: ${error.message}`, checkpoint };
+      if (error instanceof ExpressionError) return { kind: 'failed', error: `${stepId}: ${error.message}`, checkpoint };
       throw error;
     }
     if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
-      return { kind: 'failed', error: `${step.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
+      return { kind: 'failed', error: `${stepId}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
     }
     results = nextResults;
     resultsChars = nextResultsChars;
@@ -164,71 +216,4 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
   }
   return { kind: 'completed', checkpoint };
-}
-
-async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
-  if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"` };
-  let rendered: unknown;
-  try {
-    rendered = await evaluateValue(step.args, context);
-  } catch (error) {
-    if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) return { type: 'failed', message: error.message };
-    throw error;
-  }
-  const parsed = kind.argsSchema.safeParse(rendered);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${['args', ...issue.path].join('.')}: ${issue.message}`);
-    return { type: 'failed', message: `invalid arguments: ${issues.join('; ')}` };
-  }
-
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
-    } catch (error) {
-      if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
-      if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error) };
-    }
-    const backoff = step.backoffMs * 2 ** (attempt - 1);
-    if (backoff > 0 && !(await pause(backoff, signal))) return { type: 'stopped', reason: stopReasonOf(signal as AbortSignal) };
-  }
-}
-
-/** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
-  const controller = new AbortController();
-  const forward = () => controller.abort(signal?.reason);
-  if (signal !== undefined) {
-    if (signal.aborted) forward();
-    else signal.addEventListener('abort', forward, { once: true });
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new StepTimeoutError(timeoutMs);
-      controller.abort(error);
-      reject(error);
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', forward);
-  }
-}
-
-/** Resolves true after `ms`, or false as soon as the run is aborted. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted === true) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

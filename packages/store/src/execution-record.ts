@@ -23,6 +23,8 @@ export interface ExecutionRecord {
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
+  /** Inside a block, once progress has been recorded there: the address of its newest entry. */
+  progressCursor?: string;
   output: Record<string, string>;
   lasterror?: string;
   errortime?: number;
@@ -88,6 +90,8 @@ export const RECORD_FIELDS = {
   /** The checkpoint: the next step to run, the completed steps' results (dropped at the end), the outputs so far. */
   nextStep: 'step',
   results: 'results',
+  /** Inside a block: the address of the newest entry of its progress (record-progress.lua). */
+  progressCursor: 'cursor',
   output: 'output',
   /** The holder: the worker that took it and the lease of that take ('' once handed back). */
   workerId: 'worker',
@@ -172,6 +176,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const lasterror = hash[F.lasterror];
   const errortime = hash[F.errortime];
   const choreoVersion = hash[F.choreoVersion];
+  const progressCursor = hash[F.progressCursor];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -186,6 +191,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     inputs: parseJson(hash[F.inputs], {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
+    ...(progressCursor ? { progressCursor } : {}),
     output: parseJson(hash[F.output], {}),
     ...(lasterror !== undefined ? { lasterror } : {}),
     ...(errortime ? { errortime: Number(errortime) } : {}),

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Checkpoint } from '@ces/engine';
+import type { Checkpoint, CheckpointDelta } from '@ces/engine';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -157,6 +157,13 @@ export interface ExecutionStore {
   take(id: string, take: TakeRequest): Promise<TakeResult>;
   /** Records progress after a step, atomically with the checks of status, lease and termination. */
   checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
+  /**
+   * Appends progress inside a block (steps and iterations completed since the last call), with
+   * the same checks: what is stored already is never written again.
+   */
+  recordProgress(id: string, delta: CheckpointDelta, lease: string): Promise<CheckpointResult>;
+  /** The progress stored inside the block an execution is in, by address (empty outside blocks). */
+  progress(id: string): Promise<Map<string, unknown>>;
   /** Moves a RUNNING execution to a terminal status: the one compare-and-set through which every execution ends. */
   end(id: string, request: EndRequest): Promise<EndResult>;
   /** Whether termination of the execution has been requested (its flag is set). */
@@ -273,7 +280,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     async checkpoint(id, checkpoint, lease) {
       const reply = await run(
         'checkpointExecution',
-        [keys.execution(id)],
+        [keys.execution(id), keys.executionProgress(id)],
         [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs), lease],
       );
       if (reply === ScriptReply.Done) return 'continue';
@@ -281,6 +288,22 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       if (reply === ScriptReply.Superseded) return 'superseded';
       if (reply === ScriptReply.NotRunning) return 'not-running';
       throw new Error(`checkpointExecution answered ${JSON.stringify(reply)}`);
+    },
+
+    async recordProgress(id, delta, lease) {
+      const args: string[] = [lease, delta.entries.at(-1)?.[0] ?? ''];
+      for (const [address, value] of delta.entries) args.push(address, JSON.stringify(value));
+      const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id)], args);
+      if (reply === ScriptReply.Done) return 'continue';
+      if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      if (reply === ScriptReply.NotRunning) return 'not-running';
+      throw new Error(`recordProgress answered ${JSON.stringify(reply)}`);
+    },
+
+    async progress(id) {
+      const stored = await redis.hgetall(keys.executionProgress(id));
+      return new Map(Object.entries(stored).map(([address, json]) => [address, JSON.parse(json) as unknown]));
     },
 
     async end(id, request) {
@@ -299,6 +322,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountExecuting(account),
           keys.accountRunningRows(account),
           keys.executionCounts(),
+          keys.executionProgress(id),
         ],
         [
           request.status,

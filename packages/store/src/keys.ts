@@ -8,6 +8,12 @@ export interface KeySpace {
   readonly prefix: string;
   /** Hash: one execution record. Expires RETENTION_SECONDS after it ends. */
   execution(id: string): string;
+  /**
+   * Hash: address → JSON result of each step and loop iteration completed inside the top-level
+   * block an execution is in (record-progress.lua), appended to as they complete; deleted once
+   * the block has completed and when the execution ends.
+   */
+  executionProgress(id: string): string;
   /** Sorted set: ids of all RUNNING executions, scored by start time. */
   running(): string;
   /** Set: ids of one account's RUNNING executions (list and quota). */
@@ -91,6 +97,7 @@ export function createKeySpace(prefix: string): KeySpace {
   return {
     prefix,
     execution: (id) => `${prefix}:exec:${id}`,
+    executionProgress: (id) => `${prefix}:exec:${id}:progress`,
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,

@@ -18,6 +18,7 @@ describe('Lua scripts', () => {
       'checkpoint-execution.lua',
       'end-execution.lua',
       'hand-back-execution.lua',
+      'record-progress.lua',
       'request-termination.lua',
       'take-execution.lua',
     ]);

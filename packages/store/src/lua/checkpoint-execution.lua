@@ -3,10 +3,14 @@
   results and outputs so far), in one step with the check of its status, its lease and its
   termination flag.
 
+  The step reached is past any block whose progress record-progress.lua kept: that progress is
+  deleted, with the record's cursor.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease`; writes
-  `step results output`.
+  `step results output`; deletes `cursor`.
 
   KEYS[1] execution hash
+  KEYS[2] the execution's progress hash
 
   ARGV[1] index of the next step to run
   ARGV[2] results of the completed steps, JSON
@@ -28,6 +32,9 @@ if state[3] ~= ARGV[4] then
   return -6
 end
 redis.call('HSET', KEYS[1], 'step', ARGV[1], 'results', ARGV[2], 'output', ARGV[3])
+if redis.call('HDEL', KEYS[1], 'cursor') == 1 then
+  redis.call('UNLINK', KEYS[2])
+end
 if state[2] == '1' then
   return 2
 end

@@ -11,8 +11,9 @@
   The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an untaken
-  instant run, `lasterror errortime` on ERROR; deletes `results lease notify released deferrals`.
+  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an
+  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
+  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -22,6 +23,7 @@
   KEYS[5] executing set of the execution's account (see take-execution.lua)
   KEYS[6] the account's list rows of RUNNING executions
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
+  KEYS[8] the execution's progress hash
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -89,7 +91,8 @@ if status == 'ERROR' then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals')
+redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
+redis.call('UNLINK', KEYS[8])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))

@@ -1,0 +1,441 @@
+import {
+  evaluateOutputValues,
+  evaluateValue,
+  ExpressionError,
+  jsonLength,
+  MAX_LOOP_CONCURRENCY,
+  MAX_LOOP_ITERATIONS,
+  MissingTemplateValueError,
+} from '@ces/choreos';
+import type { CaughtError, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
+import type { CompiledCondition } from '@ces/choreos';
+import { runStep } from './run-step.ts';
+import { stopReasonOf } from './stop-reason.ts';
+import type { StopReason } from './stop-reason.ts';
+
+/**
+ * How a list of steps inside a block ended:
+ * - `done`: every step that had to run ran; `last` holds the result of the last one (none ran: absent);
+ * - `failed`: a step or a `fail` failed and nothing caught it;
+ * - `stopped`: the run must stop (termination, time limit, shutdown…) before its next step;
+ * - `returned`: a `return` ended the run with these outputs;
+ * - `cancelled`: a sibling (another branch, another iteration) ended the block first.
+ */
+export type Flow =
+  | { type: 'done'; last: { value: unknown } | undefined }
+  | { type: 'failed'; error: CaughtError }
+  | { type: 'stopped'; reason: StopReason }
+  | { type: 'returned'; outputs: Record<string, string> }
+  | { type: 'cancelled' };
+
+/** An entry of a run's progress inside a top-level block: its address and its value. */
+export type ProgressEntry = readonly [string, unknown];
+
+/**
+ * What a `repeat` iteration leaves: its result, the item of the next iteration and whether its
+ * `until` held (so that a resumed loop need not run it again to know).
+ */
+interface RepeatIteration {
+  result: unknown;
+  item: unknown;
+  done: boolean;
+}
+
+interface Cancellation {
+  cancelled: boolean;
+  readonly parent: Cancellation | undefined;
+}
+
+/** Where a list of steps runs. */
+interface Scope {
+  /** Results by step id; shared by the blocks that are not loops, one per iteration of a loop. */
+  readonly results: Record<string, unknown>;
+  readonly loop: { readonly item: unknown; readonly index: number } | undefined;
+  readonly error: CaughtError | undefined;
+  /** Address of the iteration the steps belong to, with a trailing ".", or "" at the top level. */
+  readonly prefix: string;
+  readonly cancellation: Cancellation | undefined;
+}
+
+export interface BlockRunOptions {
+  readonly inputs: Record<string, string>;
+  readonly steps: StepLibrary;
+  /** The top-level step (the block) being run: `run.completedSteps`, and the hooks' index. */
+  readonly topIndex: number;
+  /** What earlier runs of this block completed, by address: replayed, never run again. */
+  readonly progress: ReadonlyMap<string, unknown>;
+  readonly signal: AbortSignal | undefined;
+  beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
+  /** Persists entries that completed; may ask to stop. */
+  record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
+  onStepEnd?: ((event: { id: string; kind: string; durationMs: number; ok: boolean }) => void) | undefined;
+  readonly maxStepResultChars: number;
+  /** Longest total of the entries recorded for the block. */
+  readonly maxProgressChars: number;
+}
+
+/**
+ * Runs one top-level block: branches, loops, parallel branches, try/catch/finally, return, fail.
+ *
+ * Every step that completes inside it, and every iteration of a loop, becomes an entry of the run's
+ * progress, by address: `fetch` for a step, `pages[3]` for iteration 3 of loop `pages`, and
+ * `pages[3].fetch` for a step inside that iteration (loops nest: `a[1].b[2].c`). Entries are
+ * recorded in small batches, each before the next step starts: a completed iteration replaces the
+ * entries of its steps in the batch, so a loop whose body is one step records one entry per
+ * iteration. A step that failed is recorded as `<address>!` with its error, so that a `catch` that
+ * took it takes it again on resume. A resumed block runs again from its start, replaying what is
+ * recorded: a completed iteration is taken whole from its entry, a completed step from its own;
+ * conditions are evaluated again on the same values and so choose the same branches.
+ */
+export class BlockRun {
+  private readonly options: BlockRunOptions;
+  private pending: ProgressEntry[] = [];
+  private progressChars = 0;
+
+  constructor(options: BlockRunOptions) {
+    this.options = options;
+    for (const [address, value] of options.progress) this.progressChars += entryLength(address, value);
+  }
+
+  /** Runs `node` with the top-level results (updated in place with what runs). */
+  run(node: CompiledNode, results: Record<string, unknown>): Promise<Flow> {
+    return this.runNode(node, { results, loop: undefined, error: undefined, prefix: '', cancellation: undefined });
+  }
+
+  private async runNodes(nodes: readonly CompiledNode[], scope: Scope): Promise<Flow> {
+    let last: { value: unknown } | undefined;
+    for (const node of nodes) {
+      const flow = await this.runNode(node, scope);
+      if (flow.type !== 'done') return flow;
+      if (flow.last !== undefined) last = flow.last;
+    }
+    return { type: 'done', last };
+  }
+
+  private async runNode(node: CompiledNode, scope: Scope): Promise<Flow> {
+    let flow: Flow;
+    switch (node.type) {
+      case 'step':
+        return this.runStep(node, scope);
+      case 'choice': {
+        let branch = node.otherwise;
+        for (const candidate of node.branches) {
+          const holds = await this.holds(candidate.when, scope, node.id);
+          if (typeof holds !== 'boolean') return holds;
+          if (holds) {
+            branch = candidate.steps;
+            break;
+          }
+        }
+        flow = await this.runNodes(branch, scope);
+        break;
+      }
+      case 'forEach':
+        flow = await this.runForEach(node, scope);
+        break;
+      case 'repeat':
+        flow = await this.runRepeat(node, scope);
+        break;
+      case 'parallel': {
+        const cancellation: Cancellation = { cancelled: false, parent: scope.cancellation };
+        let first: Flow | undefined;
+        const flows = await Promise.all(
+          node.branches.map(async (branch) => {
+            const branchFlow = await this.runNodes(branch, { ...scope, cancellation });
+            if (branchFlow.type !== 'done' && branchFlow.type !== 'cancelled' && first === undefined) {
+              first = branchFlow;
+              cancellation.cancelled = true;
+            }
+            return branchFlow;
+          }),
+        );
+        if (first !== undefined) return first;
+        flow = { type: 'done', last: { value: flows.map((branchFlow) => (branchFlow.type === 'done' ? (branchFlow.last?.value ?? null) : null)) } };
+        break;
+      }
+      case 'try': {
+        flow = await this.runNodes(node.steps, scope);
+        if (flow.type === 'failed') {
+          const caught = flow.error;
+          const handler = node.handlers.find((candidate) => candidate.errors === undefined || candidate.errors.has(caught.type as ErrorType));
+          if (handler !== undefined) flow = await this.runNodes(handler.steps, { ...scope, error: caught });
+        }
+        // A stopped run is resumed (or ended by its termination) without running `finally`.
+        if (node.finally !== undefined && (flow.type === 'done' || flow.type === 'failed' || flow.type === 'returned')) {
+          const after = await this.runNodes(node.finally, scope);
+          if (after.type !== 'done') return after;
+        }
+        break;
+      }
+      case 'return': {
+        const outputs = await this.evaluate(node.id, scope, () => evaluateOutputValues(node.outputs, this.context(scope)));
+        return outputs.type === 'failed' ? outputs : { type: 'returned', outputs: outputs.value as Record<string, string> };
+      }
+      case 'fail': {
+        const message = await this.evaluate(node.id, scope, () => evaluateValue(node.message, this.context(scope)));
+        if (message.type === 'failed') return message;
+        const text = typeof message.value === 'string' ? message.value : JSON.stringify(message.value);
+        return { type: 'failed', error: { type: 'fail', message: text, step: scope.prefix + node.id } };
+      }
+    }
+    if (flow.type === 'done') {
+      // A block's own result: a loop's or parallel's list, else the result of the last step that ran in it.
+      const value = flow.last?.value ?? null;
+      scope.results[node.id] = value;
+      return { type: 'done', last: { value } };
+    }
+    return flow;
+  }
+
+  private async runStep(step: CompiledStep, scope: Scope): Promise<Flow> {
+    const address = scope.prefix + step.id;
+    const { progress } = this.options;
+    if (progress.has(address)) {
+      const value = progress.get(address);
+      scope.results[step.id] = value;
+      return { type: 'done', last: { value } };
+    }
+    const failure = progress.get(`${address}!`) as CaughtError | undefined;
+    if (failure !== undefined) return { type: 'failed', error: failure };
+    if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
+    const stop = await this.boundary();
+    if (stop !== undefined) return { type: 'stopped', reason: stop };
+    // Another branch may have ended the block while this one waited for the boundary.
+    if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
+
+    const started = performance.now();
+    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal);
+    this.options.onStepEnd?.({ id: address, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
+    if (outcome.type === 'stopped') return outcome;
+    if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
+    if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {
+      return this.failed(address, 'limit', `the result is longer than ${this.options.maxStepResultChars} characters`);
+    }
+    const tooLong = this.append(address, outcome.value);
+    if (tooLong !== undefined) return tooLong;
+    scope.results[step.id] = outcome.value;
+    return { type: 'done', last: { value: outcome.value } };
+  }
+
+  private async runForEach(node: Extract<CompiledNode, { type: 'forEach' }>, scope: Scope): Promise<Flow> {
+    const listed = await this.evaluate(node.id, scope, () => evaluateValue(node.items, this.context(scope)));
+    if (listed.type === 'failed') return listed;
+    let items = listed.value;
+    if (typeof items === 'string') {
+      try {
+        items = JSON.parse(items);
+      } catch {
+        // reported below
+      }
+    }
+    if (!Array.isArray(items)) return this.failed(scope.prefix + node.id, 'invalid', 'forEach needs a JSON array');
+    if (items.length > MAX_LOOP_ITERATIONS)
+      return this.failed(scope.prefix + node.id, 'limit', `forEach lists ${items.length} items, more than ${MAX_LOOP_ITERATIONS}`);
+
+    const wanted = await this.evaluate(node.id, scope, () => evaluateValue(node.concurrency, this.context(scope)));
+    if (wanted.type === 'failed') return wanted;
+    const concurrency =
+      typeof wanted.value === 'number' ? wanted.value : typeof wanted.value === 'string' && wanted.value.trim() !== '' ? Number(wanted.value) : Number.NaN;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_LOOP_CONCURRENCY) {
+      return this.failed(
+        scope.prefix + node.id,
+        'invalid',
+        `concurrency must be a whole number from 1 to ${MAX_LOOP_CONCURRENCY}, not ${JSON.stringify(wanted.value)}`,
+      );
+    }
+
+    const list: unknown[] = items;
+    const results: unknown[] = new Array(list.length).fill(null);
+    const cancellation: Cancellation = { cancelled: false, parent: scope.cancellation };
+    const size = new LoopSize(this.options.maxStepResultChars);
+    let first: Flow | undefined;
+    let next = 0;
+    const lane = async () => {
+      while (first === undefined && next < list.length) {
+        const index = next++;
+        const flow = await this.iteration(node, { ...scope, cancellation }, index, list[index], (iteration) => iteration.result);
+        if (flow.type === 'iterated') {
+          results[index] = flow.result;
+          if (size.add(flow.result)) {
+            first ??= this.failed(
+              scope.prefix + node.id,
+              'limit',
+              `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`,
+            );
+            cancellation.cancelled = true;
+          }
+        } else if (flow.type !== 'cancelled' && first === undefined) {
+          first = flow;
+          cancellation.cancelled = true;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, lane));
+    return first ?? { type: 'done', last: { value: results } };
+  }
+
+  private async runRepeat(node: Extract<CompiledNode, { type: 'repeat' }>, scope: Scope): Promise<Flow> {
+    let item: unknown = null;
+    if (node.item !== undefined) {
+      const start = node.item;
+      const first = await this.evaluate(node.id, scope, () => evaluateValue(start, this.context(scope)));
+      if (first.type === 'failed') return first;
+      item = first.value;
+    }
+    const results: unknown[] = [];
+    const size = new LoopSize(this.options.maxStepResultChars);
+    for (let index = 0; ; index++) {
+      if (index >= node.maxIterations) {
+        return this.failed(scope.prefix + node.id, 'limit', `ran ${node.maxIterations} iterations (its maxIterations) without its "until" holding`);
+      }
+      const flow = await this.iteration(
+        node,
+        scope,
+        index,
+        item,
+        (iteration) => iteration.result,
+        async (iterationScope, result) => {
+          const until = await this.holds(node.until, iterationScope, node.id);
+          if (typeof until !== 'boolean') return until;
+          let nextItem = item;
+          if (!until && node.nextItem !== undefined) {
+            const template = node.nextItem;
+            const evaluated = await this.evaluate(node.id, iterationScope, () => evaluateValue(template, this.context(iterationScope)));
+            if (evaluated.type === 'failed') return evaluated;
+            nextItem = evaluated.value;
+          }
+          return { result, item: nextItem, done: until };
+        },
+      );
+      if (flow.type !== 'iterated') return flow;
+      const recorded = flow.entry as RepeatIteration;
+      results.push(recorded.result);
+      if (size.add(recorded.result)) {
+        return this.failed(scope.prefix + node.id, 'limit', `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`);
+      }
+      if (recorded.done) return { type: 'done', last: { value: results } };
+      item = recorded.item;
+    }
+  }
+
+  /**
+   * One iteration of a loop: taken from its entry when an earlier run completed it, else run, then
+   * recorded as one entry that replaces those of its steps. `finish` turns the iteration's result
+   * into its entry (a `repeat`'s adds its `until` and its next item); without it the entry is the result.
+   */
+  private async iteration(
+    node: { readonly id: string; readonly steps: readonly CompiledNode[] },
+    scope: Scope,
+    index: number,
+    item: unknown,
+    resultOf: (entry: RepeatIteration) => unknown,
+    finish?: (iterationScope: Scope, result: unknown) => Promise<RepeatIteration | Flow>,
+  ): Promise<{ type: 'iterated'; result: unknown; entry: unknown } | Flow> {
+    const address = `${scope.prefix}${node.id}[${index}]`;
+    if (this.options.progress.has(address)) {
+      const entry = this.options.progress.get(address);
+      return { type: 'iterated', result: finish === undefined ? entry : resultOf(entry as RepeatIteration), entry };
+    }
+    const iterationScope: Scope = {
+      results: { ...scope.results },
+      loop: { item, index },
+      error: scope.error,
+      prefix: `${address}.`,
+      cancellation: scope.cancellation,
+    };
+    const flow = await this.runNodes(node.steps, iterationScope);
+    if (flow.type !== 'done') return flow;
+    const result = flow.last?.value ?? null;
+    let entry: unknown = result;
+    if (finish !== undefined) {
+      const finished = await finish(iterationScope, result);
+      if ('type' in finished) return finished;
+      entry = finished;
+    }
+    // The iteration's entry stands for its steps': theirs need not be written any more.
+    this.pending = this.pending.filter(([pendingAddress]) => !pendingAddress.startsWith(iterationScope.prefix));
+    const tooLong = this.append(address, entry);
+    if (tooLong !== undefined) return tooLong;
+    return { type: 'iterated', result, entry };
+  }
+
+  /** Before a step: records what completed since the last one, then asks whether to stop. */
+  private async boundary(): Promise<StopReason | undefined> {
+    if (this.pending.length > 0) {
+      const entries = this.pending;
+      this.pending = [];
+      const stop = await this.options.record(entries);
+      if (stop !== undefined) return stop;
+    }
+    const stop = await this.options.beforeStep(this.options.topIndex);
+    if (stop !== undefined) return stop;
+    const { signal } = this.options;
+    return signal?.aborted === true ? stopReasonOf(signal) : undefined;
+  }
+
+  private append(address: string, value: unknown): Flow | undefined {
+    this.progressChars += entryLength(address, value);
+    if (this.progressChars > this.options.maxProgressChars) {
+      return this.failed(address, 'limit', `the results recorded inside the block would be longer than ${this.options.maxProgressChars} characters`);
+    }
+    this.pending.push([address, value]);
+    return undefined;
+  }
+
+  /** A failure, recorded (with the next batch, if the run goes on) so that a resumed run meets it again. */
+  private failed(address: string, type: ErrorType, message: string): Flow {
+    const error: CaughtError = { type, message, step: address };
+    this.pending.push([`${address}!`, error]);
+    return { type: 'failed', error };
+  }
+
+  private async holds(condition: CompiledCondition, scope: Scope, id: string): Promise<boolean | Flow> {
+    const holds = await this.evaluate(id, scope, () => condition.holds(this.context(scope)));
+    return holds.type === 'failed' ? holds : (holds.value as boolean);
+  }
+
+  /** Evaluates a block's own value (a condition, a list, a message); a failure is the block's. */
+  private async evaluate(
+    id: string,
+    scope: Scope,
+    evaluate: () => Promise<unknown>,
+  ): Promise<{ type: 'ok'; value: unknown } | Extract<Flow, { type: 'failed' }>> {
+    try {
+      return { type: 'ok', value: await evaluate() };
+    } catch (error) {
+      if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) {
+        return { type: 'failed', error: { type: 'invalid', message: error.message, step: scope.prefix + id } };
+      }
+      throw error;
+    }
+  }
+
+  private context(scope: Scope): TemplateContext {
+    return { inputs: this.options.inputs, results: scope.results, completedSteps: this.options.topIndex, loop: scope.loop, error: scope.error };
+  }
+}
+
+function isCancelled(cancellation: Cancellation | undefined): boolean {
+  for (let current = cancellation; current !== undefined; current = current.parent) if (current.cancelled) return true;
+  return false;
+}
+
+function entryLength(address: string, value: unknown): number {
+  return address.length + jsonLength(value, Number.MAX_SAFE_INTEGER);
+}
+
+/** The running length of a loop's list of results, which becomes one step result. */
+class LoopSize {
+  private chars = 2;
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Adds a result; tells whether the list is now too long. */
+  add(result: unknown): boolean {
+    this.chars += jsonLength(result, this.limit) + 1;
+    return this.chars > this.limit;
+  }
+}
