@@ -101,6 +101,24 @@ describe("an account's own Choreos run by a worker", () => {
     expect(second.execution.version).toBe('2');
   });
 
+  it('runs control flow: a loop over an input, with a branch in each iteration', async () => {
+    await put('/Mine/Loop', {
+      description: 'Counts the items longer than two characters.',
+      inputs: { Items: { description: 'A JSON array of texts.', required: true } },
+      outputs: { Long: { description: 'How many are long.', value: '{% $string($count(steps.each[long = true])) %}' } },
+      steps: [
+        {
+          id: 'each',
+          forEach: '{{inputs.Items}}',
+          steps: [{ id: 'measure', kind: 'noop', args: { long: '{% $length(loop.item) > 2 %}' } }],
+        },
+      ],
+    });
+    const run = await runSync('/Mine/Loop', { Items: JSON.stringify(['a', 'abc', 'abcd']) });
+    expect(run.execution.status, run.execution.lasterror).toBe('SUCCESS');
+    expect(run.output.Long).toBe('2');
+  });
+
   describe('code a tenant writes fails its run only', () => {
     const failsAlone = async (id: string, document: unknown, lasterror: RegExp) => {
       await put(id, document);

@@ -48,6 +48,33 @@ describe('checkChoreoDocument', () => {
     ]);
   });
 
+  it('judges control flow as the catalogue does, with pointers into its blocks', () => {
+    const looping = {
+      description: 'Encodes each item.',
+      inputs: { Items: { description: 'A JSON array.', required: true } },
+      steps: [
+        {
+          id: 'each',
+          forEach: '{{inputs.Items}}',
+          steps: [
+            { id: 'encode', kind: 'encoding.base64-encode', args: { text: '{{loop.item}}' } },
+            { id: 'check', choice: [{ when: 'true', steps: [{ id: 'inner', kind: 'noop', args: { seen: '{{steps.encode.text}}' } }] }] },
+          ],
+        },
+      ],
+    };
+    expect(checkChoreoDocument('/Mine/Loop', JSON.stringify(looping), steps, DEFAULT_CHOREO_DOCUMENT_LIMITS).ok).toBe(true);
+    const broken = structuredClone(looping);
+    broken.steps[0]?.steps[1]?.choice?.[0]?.steps.push({ id: 'bad', kind: 'teleport', args: {} });
+    const outside = { ...looping, outputs: { Item: { description: 'x', value: '{{loop.item}}' } } };
+    expect(problemsOf(broken)).toEqual([{ pointer: '/steps/0/steps/1/choice/0/steps/1', message: 'unknown step kind "teleport"' }]);
+    expect(problemsOf(outside)).toEqual([{ pointer: '/outputs/Item/value', message: expect.stringContaining('only available inside the steps of a forEach') }]);
+    // Blocks count with steps towards the limit.
+    expect(problemsOf(looping, { ...DEFAULT_CHOREO_DOCUMENT_LIMITS, maxSteps: 3 })).toEqual([
+      { pointer: '/steps', message: 'the document has 4 steps and blocks, more than 3' },
+    ]);
+  });
+
   it('refuses a document past its size, its steps or its nesting', () => {
     const big = checkChoreoDocument('/Mine/Doc', JSON.stringify(valid), steps, { ...DEFAULT_CHOREO_DOCUMENT_LIMITS, maxBytes: 100 });
     expect(big).toMatchObject({ ok: false, tooLarge: true, problems: [{ pointer: '', message: expect.stringContaining('more than 100') }] });
