@@ -65,7 +65,7 @@ describe('checkChoreoDocument', () => {
     };
     expect(checkChoreoDocument('/Mine/Loop', JSON.stringify(looping), steps, DEFAULT_CHOREO_DOCUMENT_LIMITS).ok).toBe(true);
     const broken = structuredClone(looping);
-    broken.steps[0]?.steps[1]?.choice?.[0]?.steps.push({ id: 'bad', kind: 'teleport', args: {} });
+    broken.steps[0]?.steps[1]?.choice?.[0]?.steps.push({ id: 'bad', kind: 'teleport', args: { seen: 'x' } });
     const outside = { ...looping, outputs: { Item: { description: 'x', value: '{{loop.item}}' } } };
     expect(problemsOf(broken)).toEqual([{ pointer: '/steps/0/steps/1/choice/0/steps/1', message: 'unknown step kind "teleport"' }]);
     expect(problemsOf(outside)).toEqual([{ pointer: '/outputs/Item/value', message: expect.stringContaining('only available inside the steps of a forEach') }]);
