@@ -135,6 +135,8 @@ describe("an account's own Choreos refused", () => {
     const larger = await put('/Two', JSON.stringify(greeterDocument('Hello', { description: 'y'.repeat(1500) })), {}, bounded);
     expect(larger.status).toBe(413);
     expect((await (await bounded.call('GET', '/choreos/Two', bounded.credentials.alice)).json()).version).toBe('2');
+    const refusals = await bounded.metrics.registry.getSingleMetricAsString('ces_requests_refused_total');
+    expect(refusals).toMatch(/ces_requests_refused_total\{[^}]*limit="account-choreos"[^}]*\} 2\b/);
     // Another account has bounds of its own.
     expect((await bounded.call('PUT', '/choreos/Three', bounded.credentials.bob, { body: small })).status).toBe(201);
   });

@@ -60,10 +60,14 @@ function createChoreoWrites(deps: {
       }
       const written = await store.put(principal.account, id, document, limits);
       if (written.outcome === 'too-many') {
-        throw new ApiError('TOO_MANY_REQUESTS', `This account already keeps ${written.count} Choreos, its limit: delete one to write another.`);
+        throw new ApiError('TOO_MANY_REQUESTS', `This account already keeps ${written.count} Choreos, its limit: delete one to write another.`, {
+          limit: 'account-choreos',
+        });
       }
       if (written.outcome === 'too-many-bytes') {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `This account's Choreos would take ${written.bytes} bytes, more than the ${limits.maxBytes} it may keep.`);
+        throw new ApiError('PAYLOAD_TOO_LARGE', `This account's Choreos would take ${written.bytes} bytes, more than the ${limits.maxBytes} it may keep.`, {
+          limit: 'account-choreos',
+        });
       }
       return { ok: true, created: written.outcome === 'created', entry: checked.entry, version: written.version };
     },
