@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { createApiMetrics, type ApiMetrics } from './api-metrics.ts';
 import { createApp, type AppConfig } from './app.ts';
 import { createOutputReadGate, type OutputReadGate, type OutputReadGateOptions } from './output-read-gate.ts';
-import { createAccountChoreos, type AccountChoreosConfig } from './runs/choreo-writes.ts';
+import { createAccountChoreos, type AccountChoreosConfig } from './runs/account-choreos.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';

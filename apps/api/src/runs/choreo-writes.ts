@@ -1,18 +1,7 @@
 import type { Principal } from '@ces/accounts';
-import {
-  checkChoreoDocument,
-  createStepLibrary,
-  DEFAULT_CHOREO_DOCUMENT_LIMITS,
-  type Catalogue,
-  type ChoreoDocumentLimits,
-  type DocumentProblem,
-  type StepLibrary,
-  type ValidCatalogueEntry,
-} from '@ces/choreos';
-import { createAccountChoreoStore, type AccountChoreoLimits, type AccountChoreoStore, type KeySpace } from '@ces/store';
-import type { Redis } from 'ioredis';
+import { checkChoreoDocument, type ChoreoDocumentLimits, type DocumentProblem, type StepLibrary, type ValidCatalogueEntry } from '@ces/choreos';
+import type { AccountChoreoLimits, AccountChoreoStore } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
-import { createChoreoLookup, type ChoreoLookup } from './choreo-lookup.ts';
 
 export type PutOutcome = { ok: true; created: boolean; entry: ValidCatalogueEntry; version: number } | { ok: false; problems: DocumentProblem[] };
 
@@ -25,25 +14,8 @@ export interface ChoreoWrites {
   delete(principal: Principal, id: string): Promise<boolean>;
 }
 
-export interface AccountChoreosConfig {
-  store: AccountChoreoLimits;
-  document?: ChoreoDocumentLimits;
-}
-
-/** The account-aware lookup every route uses, and the writes of the account's own Choreos. */
-export function createAccountChoreos(deps: { redis: Redis; keys: KeySpace; catalogue: Catalogue; config: AccountChoreosConfig }): {
-  lookup: ChoreoLookup;
-  writes: ChoreoWrites;
-} {
-  const store = createAccountChoreoStore({ redis: deps.redis, keys: deps.keys });
-  // The catalogue's own step kinds: a document is judged as a file of the catalogue would be.
-  const steps = createStepLibrary();
-  const documentLimits = deps.config.document ?? DEFAULT_CHOREO_DOCUMENT_LIMITS;
-  const lookup = createChoreoLookup({ catalogue: deps.catalogue, accountChoreos: store, steps, limits: documentLimits });
-  return { lookup, writes: createChoreoWrites({ store, steps, documentLimits, limits: deps.config.store }) };
-}
-
-function createChoreoWrites(deps: {
+/** Checks a document as the catalogue checks its files, then stores it within the account's bounds. */
+export function createChoreoWrites(deps: {
   store: AccountChoreoStore;
   steps: StepLibrary;
   documentLimits: ChoreoDocumentLimits;
