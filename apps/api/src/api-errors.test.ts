@@ -61,8 +61,7 @@ describe('refused requests in process', () => {
   it.each([
     ['DELETE', '/choreos', 'GET'],
     ['POST', '/choreos', 'GET'],
-    ['PUT', '/choreos/Test/Ok', 'GET, POST'],
-    ['DELETE', '/choreos/Test/Ok', 'GET, POST'],
+    ['PATCH', '/choreos/Test/Ok', 'GET, POST, PUT, DELETE'],
     ['POST', '/choreo-executions', 'GET'],
     ['POST', '/choreo-executions/0123456789abcdef0123456789abcdef', 'GET, DELETE'],
     ['PATCH', '/choreo-executions/0123456789abcdef0123456789abcdef', 'GET, DELETE'],

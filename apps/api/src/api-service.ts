@@ -65,6 +65,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         acceptTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
       },
       retentionSeconds: config.RETENTION_SECONDS,
+      accountChoreos: { store: { maxCount: config.MAX_CHOREOS_PER_ACCOUNT, maxBytes: config.MAX_CHOREO_BYTES_PER_ACCOUNT } },
       outputReads: OUTPUT_READS,
     },
     keys,

@@ -16,6 +16,7 @@ import type { Redis } from 'ioredis';
 import { createApiMetrics, type ApiMetrics } from './api-metrics.ts';
 import { createApp, type AppConfig } from './app.ts';
 import { createOutputReadGate, type OutputReadGate, type OutputReadGateOptions } from './output-read-gate.ts';
+import { createAccountChoreos, type AccountChoreosConfig } from './runs/account-choreos.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
@@ -46,6 +47,8 @@ export interface ApiWiringConfig {
   app: AppConfig;
   launcher: RunLauncherConfig;
   retentionSeconds: number;
+  /** Bounds on each account's own Choreos. */
+  accountChoreos: AccountChoreosConfig;
   /** Answers with outputs at once, per process and per account. */
   outputReads: OutputReadGateOptions;
   /** How often a synchronous run polls for its end, in case its message was lost (1 s when omitted). */
@@ -132,7 +135,7 @@ export async function wireApi(deps: {
 
   const app = createApp({
     config: config.app,
-    catalogue: deps.catalogue,
+    choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),

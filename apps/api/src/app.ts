@@ -1,5 +1,4 @@
 import type { Authenticator } from '@ces/accounts';
-import type { Catalogue } from '@ces/choreos';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
 import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore } from '@ces/store';
 import type { Queue } from 'bullmq';
@@ -35,7 +34,11 @@ import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { DASHBOARD_PATH, OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
+import { putChoreoRoute } from './routes/put-choreo.ts';
+import { deleteChoreoRoute } from './routes/delete-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
+import type { ChoreoLookup } from './runs/choreo-lookup.ts';
+import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
 
 export interface AppConfig {
@@ -50,7 +53,8 @@ export interface AppConfig {
 
 export interface AppDeps {
   config: AppConfig;
-  catalogue: Catalogue;
+  /** The catalogue's Choreos and each account's own, for every route that names one. */
+  choreos: { lookup: ChoreoLookup; writes: ChoreoWrites };
   executions: ExecutionStore;
   /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
@@ -89,9 +93,12 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.use(authenticateAccount({ authentication, serviceHost: deps.config.serviceHost }));
-  api.route('/', listChoreosRoute(deps));
-  api.route('/', getChoreoRoute({ catalogue: deps.catalogue, basePath: BASE_PATH }));
-  api.route('/', runChoreoRoute({ catalogue: deps.catalogue, launcher: deps.launcher, basePath: BASE_PATH, bodyLimitBytes: deps.config.bodyLimitBytes }));
+  const { lookup, writes } = deps.choreos;
+  api.route('/', listChoreosRoute({ choreos: lookup }));
+  api.route('/', getChoreoRoute({ choreos: lookup, basePath: BASE_PATH }));
+  api.route('/', runChoreoRoute({ choreos: lookup, launcher: deps.launcher, basePath: BASE_PATH, bodyLimitBytes: deps.config.bodyLimitBytes }));
+  api.route('/', putChoreoRoute({ lookup, writes, basePath: BASE_PATH }));
+  api.route('/', deleteChoreoRoute({ lookup, writes, basePath: BASE_PATH }));
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute(deps));
   api.route('/', terminateExecutionRoute(deps));

@@ -25,6 +25,13 @@ export const apiConfigSchema = z
       .int()
       .min(0)
       .default(1024 * 1024 * 1024),
+    // Each account's own Choreos (PUT /choreos/<id>): how many, and their bytes together.
+    MAX_CHOREOS_PER_ACCOUNT: z.coerce.number().int().min(0).default(500),
+    MAX_CHOREO_BYTES_PER_ACCOUNT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(16 * 1024 * 1024),
     MAX_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
     BODY_LIMIT_BYTES: fields.positiveInt(1024 * 1024),

@@ -4,7 +4,7 @@ const BASE_PATH_PATTERN = BASE_PATH.replaceAll('.', '\\.');
 
 const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos$`), methods: ['GET'] },
-  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/.+$`), methods: ['GET', 'POST'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/.+$`), methods: ['GET', 'POST', 'PUT', 'DELETE'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+$`), methods: ['GET', 'DELETE'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },

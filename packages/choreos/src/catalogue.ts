@@ -9,7 +9,8 @@ import { createStepLibrary } from './step-library.ts';
 import type { StepLibrary } from './step-kind.ts';
 
 const MAX_DEFINITION_BYTES = 1024 * 1024;
-const ID_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+/** One segment of a Choreo id, for the files of the catalogue and the Choreos accounts write alike. */
+export const CHOREO_ID_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 interface EntryBase {
   /** "/Library/Utilities/Encoding/Base64Encode" for choreos/Library/Utilities/Encoding/Base64Encode.json. */
@@ -75,7 +76,7 @@ async function loadEntry(file: string, segments: string[], steps: StepLibrary): 
   const id = `/${segments.join('/')}`;
   const invalid = (problems: string[], raw?: unknown): InvalidCatalogueEntry => ({ id, file, valid: false, problems, ...readDeclarations(raw) });
 
-  const badSegment = segments.find((segment) => !ID_SEGMENT.test(segment));
+  const badSegment = segments.find((segment) => !CHOREO_ID_SEGMENT.test(segment));
   if (badSegment !== undefined) return invalid([`"${badSegment}" is not allowed in a Choreo id: use letters, digits, "_", "-" and "."`]);
   let text: string;
   try {
@@ -93,7 +94,11 @@ async function loadEntry(file: string, segments: string[], steps: StepLibrary): 
   }
   const result = parseDefinition(raw, steps);
   if (!result.ok) return invalid(result.problems, raw);
-  const { definition } = result;
+  return validEntry(id, file, result.definition, steps);
+}
+
+/** The entry of a definition that passed parseDefinition, wherever it was read from. */
+export function validEntry(id: string, file: string, definition: ChoreoDefinition, steps: StepLibrary): ValidCatalogueEntry {
   return {
     id,
     file,

@@ -49,3 +49,5 @@ export {
   StepFailedError,
   StepTimeoutError,
 } from './step-errors.ts';
+export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';
+export type { CheckDocumentResult, ChoreoDocumentLimits, DocumentProblem } from './choreo-document.ts';

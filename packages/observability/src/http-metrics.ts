@@ -10,7 +10,7 @@ export interface RequestObservation {
 }
 
 /** The limits that refuse requests: running executions, stored bytes, failed authentications. */
-export type RefusingLimit = 'running-executions' | 'stored-bytes' | 'auth-failures';
+export type RefusingLimit = 'running-executions' | 'stored-bytes' | 'auth-failures' | 'account-choreos';
 
 export interface HttpMetrics {
   observe(request: RequestObservation): void;
@@ -47,7 +47,7 @@ export function createHttpMetrics(registry: MetricsRegistry): HttpMetrics {
   });
   const refused = new Counter({
     name: 'ces_requests_refused_total',
-    help: 'Requests refused by a limit: running-executions, stored-bytes, auth-failures.',
+    help: 'Requests refused by a limit: running-executions, stored-bytes, auth-failures, account-choreos.',
     labelNames: ['limit'] as const,
     registers: [registry],
   });

@@ -17,6 +17,8 @@ export interface ExecutionRecord {
   sourceId: string;
   /** sha256 of the definition snapshot the run was accepted with. */
   definitionDigest: string;
+  /** The version of an account's own Choreo the run was accepted with; absent for the Library's. */
+  choreoVersion?: number;
   inputs: Record<string, string>;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
@@ -40,13 +42,13 @@ export interface ExecutionRecord {
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'choreoVersion'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output'
+  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -107,6 +109,8 @@ export const RECORD_FIELDS = {
   /** On ERROR. */
   lasterror: 'lasterror',
   errortime: 'errortime',
+  /** The version of an account's own Choreo the run was accepted with; absent for the catalogue's. */
+  choreoVersion: 'version',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -115,7 +119,7 @@ const F = RECORD_FIELDS;
 export const RUNNING_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.host, F.workerId, F.terminationRequested] as const;
 
 /** The hash fields a summary is read from. */
-export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime] as const;
+export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
 
 /** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
@@ -160,6 +164,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.storeResults,
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
   ];
 }
 
@@ -170,6 +175,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const endtime = hash[F.endtime];
   const lasterror = hash[F.lasterror];
   const errortime = hash[F.errortime];
+  const choreoVersion = hash[F.choreoVersion];
   const progressCursor = hash[F.progressCursor];
   return {
     id,
@@ -181,6 +187,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     host: hash[F.host] ?? '',
     sourceId: hash[F.sourceId] ?? '',
     definitionDigest: hash[F.definitionDigest] ?? '',
+    ...(choreoVersion ? { choreoVersion: Number(choreoVersion) } : {}),
     inputs: parseJson(hash[F.inputs], {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),

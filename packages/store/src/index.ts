@@ -30,3 +30,10 @@ export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type Wor
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
 export { terminateExecution } from './terminate-execution.ts';
+export {
+  createAccountChoreoStore,
+  type AccountChoreoLimits,
+  type AccountChoreoStore,
+  type PutChoreoResult,
+  type StoredChoreo,
+} from './account-choreo-store.ts';

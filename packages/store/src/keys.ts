@@ -58,6 +58,10 @@ export interface KeySpace {
   accountApps(account: string): string;
   /** Hash: operator name → JSON credential record. */
   operators(): string;
+  /** Hash: Choreo id → JSON `{version, updated, document}`: the Choreos one account wrote itself. */
+  accountChoreos(account: string): string;
+  /** Hash: Choreo id → the last version given to it in one account, kept after a delete. */
+  accountChoreoVersions(account: string): string;
   /** String (JSON) with TTL: one worker's heartbeat. */
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
@@ -107,6 +111,8 @@ export function createKeySpace(prefix: string): KeySpace {
     accountUsers: (account) => `${prefix}:account:${account}:users`,
     accountApps: (account) => `${prefix}:account:${account}:apps`,
     operators: () => `${prefix}:operators`,
+    accountChoreos: (account) => `${prefix}:account:${account}:choreos`,
+    accountChoreoVersions: (account) => `${prefix}:account:${account}:choreo-versions`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,

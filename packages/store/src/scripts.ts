@@ -19,6 +19,8 @@ const SCRIPTS = {
   endExecution: { file: 'end-execution.lua', keys: 8 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  // An account's own Choreos, apart from the executions' scripts and their reply codes.
+  putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

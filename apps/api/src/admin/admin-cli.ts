@@ -15,6 +15,7 @@ import {
 } from './account-commands.ts';
 import { AdminError, EXIT, UsageError } from './admin-error.ts';
 import type { CommandContext } from './command-context.ts';
+import { exportChoreos, importChoreos, listChoreos } from './choreo-commands.ts';
 import { listExecutions, terminate } from './execution-commands.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -34,6 +35,12 @@ Accounts
                                                  its password
   operators remove <name>                        remove the operator (its password stops working at once)
   operators list
+
+Choreos an account wrote itself (PUT /choreos/<id>)
+  choreos list <account>                         their ids, versions, last writes and sizes
+  choreos export <account>                       all of them as JSON on stdout
+  choreos import <account>                       write those of an export read from stdin, each as its
+                                                 next version; none when one is not a valid Choreo
 
 Executions
   executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
@@ -91,6 +98,9 @@ const COMMANDS: Record<string, Command> = {
   },
   'operators remove': { args: ['name'], run: (c, [name]) => removeOperator(c, name!) },
   'operators list': { args: [], run: (c) => listOperators(c) },
+  'choreos list': { args: ['account'], run: (c, [account = '']) => listChoreos(c, account) },
+  'choreos export': { args: ['account'], run: (c, [account = '']) => exportChoreos(c, account) },
+  'choreos import': { args: ['account'], run: (c, [account = '']) => importChoreos(c, account) },
   'executions list': {
     args: [],
     options: ['account', 'limit'],

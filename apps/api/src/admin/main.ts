@@ -3,7 +3,15 @@ import { resolve } from 'node:path';
 import { createAccountStore } from '@ces/accounts';
 import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import { readServiceRedisUrl } from '@ces/local-runtime';
-import { createExecutionQueue, createExecutionStore, createKeySpace, createRedisConnection, waitUntilReady, type ExecutionJobData } from '@ces/store';
+import {
+  createAccountChoreoStore,
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createRedisConnection,
+  waitUntilReady,
+  type ExecutionJobData,
+} from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -59,6 +67,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   return {
     accounts: createAccountStore({ redis: connection, keys }),
     executions: createExecutionStore({ redis: connection, keys, retentionSeconds: config.RETENTION_SECONDS }),
+    choreos: createAccountChoreoStore({ redis: connection, keys }),
     queue: () => (queue ??= createExecutionQueue({ connection, keys })),
     io,
     json,

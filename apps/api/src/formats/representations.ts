@@ -16,6 +16,11 @@ function errorFields(record: ExecutionSummary): Record<string, string> {
   return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
 }
 
+/** `version`: an extension present when the run was of one of the account's own Choreos. */
+function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<string, string> {
+  return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
+}
+
 /** Status-response fields. */
 function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
@@ -25,6 +30,7 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     endtime: timeText(record.endtime),
     host: record.host,
     status: record.status,
+    ...versionField(record),
     ...errorFields(record),
   };
 }
@@ -33,17 +39,20 @@ export function choreoList(ids: string[]): Representation {
   return { json: { resources: ids }, xml: { root: 'resources', tree: { resource: ids } } };
 }
 
-export function choreoDetails(entry: CatalogueEntry): Representation {
+/** A Choreo's details; `version` (an extension) for one of the account's own. */
+export function choreoDetails(entry: CatalogueEntry, version?: number): Representation {
   const describe = (items: Record<string, { description: string; type: string }>) =>
     Object.fromEntries(Object.entries(items).map(([name, { description, type }]) => [name, { description, type }]));
   const inputs = describe(entry.inputs);
   const outputs = describe(entry.outputs);
+  const versioned: Record<string, string> = version !== undefined ? { version: String(version) } : {};
   return {
-    json: { valid: String(entry.valid), inputs, outputs },
+    json: { valid: String(entry.valid), ...versioned, inputs, outputs },
     xml: {
       root: 'choreo',
       tree: {
         valid: String(entry.valid),
+        ...versioned,
         inputs: { input: Object.entries(inputs).map(([name, d]) => ({ name, ...d })) },
         outputs: { output: Object.entries(outputs).map(([name, d]) => ({ name, ...d })) },
       },
@@ -62,6 +71,7 @@ export function runResult(record: ExecutionRecord): Representation {
     status: record.status,
     starttime: String(record.starttime),
     endtime: timeText(record.endtime),
+    ...versionField(record),
     ...errorFields(record),
   };
   return {
@@ -106,5 +116,18 @@ export function errorBody(code: string, message: string, requestId: string): Rep
     json: { error: { message, code, requestId } },
     jsonText: `{"error":{"message":${text(message)},"code":${text(code)},"requestId":${text(requestId)}}}`,
     xml: { root: 'error', tree: { code, message, requestId } },
+  };
+}
+
+/**
+ * 400 for a Choreo document that is not one: the error body with every problem, each at an RFC
+ * 6901 JSON pointer into the document ("" for the document itself).
+ */
+export function documentProblems(problems: readonly { pointer: string; message: string }[], requestId: string): Representation {
+  const message = `The Choreo document has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was stored.`;
+  const list = problems.map(({ pointer, message }) => ({ pointer, message }));
+  return {
+    json: { error: { message, code: 'BAD_REQUEST', requestId, problems: list } },
+    xml: { root: 'error', tree: { code: 'BAD_REQUEST', message, requestId, problems: { problem: list } } },
   };
 }

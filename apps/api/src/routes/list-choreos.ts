@@ -1,17 +1,10 @@
-import { mayAccessChoreo } from '@ces/accounts';
-import type { Catalogue } from '@ces/choreos';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { choreoList } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
+import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 
-export function listChoreosRoute(deps: { catalogue: Catalogue }) {
-  return new Hono<AppEnv>().get('/choreos', (c) => {
-    const principal = c.get('principal');
-    const ids = deps.catalogue
-      .list()
-      .map((entry) => entry.id)
-      .filter((id) => mayAccessChoreo(principal.choreos, id));
-    return respond(c, 200, choreoList(ids));
-  });
+/** The shared catalogue's Choreos and the account's own, each id once, as far as the credential may see. */
+export function listChoreosRoute(deps: { choreos: ChoreoLookup }) {
+  return new Hono<AppEnv>().get('/choreos', async (c) => respond(c, 200, choreoList(await deps.choreos.ids(c.get('principal')))));
 }

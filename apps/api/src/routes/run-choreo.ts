@@ -1,4 +1,3 @@
-import type { Catalogue } from '@ces/choreos';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -8,8 +7,8 @@ import { bodyText } from '../formats/body-text.ts';
 import { runAccepted, runResult } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
+import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
-import { visibleChoreo } from '../runs/visibility.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
 const SOURCE_ID = /^[\x20-\x7e]{0,256}$/;
@@ -24,11 +23,11 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
   return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') ?? false;
 }
 
-export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
+export function runChoreoRoute(deps: { choreos: ChoreoLookup; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
   return new Hono<AppEnv>().post('/choreos/:id{.+}', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
     const principal = c.get('principal');
-    const entry = visibleChoreo(deps.catalogue, principal, choreoIdFromPath(c, deps.basePath));
-    if (!entry) throw new ApiError('NOT_FOUND', 'No such Choreo.');
+    const found = await deps.choreos.find(principal, choreoIdFromPath(c, deps.basePath));
+    if (!found) throw new ApiError('NOT_FOUND', 'No such Choreo.');
     const runAsync = wantsAsync(c.req.query('mode'), c.req.header('prefer'));
     const sourceId = c.req.query('source_id') ?? '';
     if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
@@ -45,7 +44,8 @@ export function runChoreoRoute(deps: { catalogue: Catalogue; launcher: RunLaunch
     // No account keeps presets yet: a run that names one must not run without the inputs it expects.
     if (request.preset !== undefined) throw new ApiError('NOT_FOUND', `preset "${request.preset}" does not exist`);
 
-    const { record, ended, replayed } = await deps.launcher.launch(principal, entry, request, {
+    const { record, ended, replayed } = await deps.launcher.launch(principal, found.entry, request, {
+      ...(found.version !== undefined ? { choreoVersion: found.version } : {}),
       wait: !runAsync,
       sourceId,
       storeResults,

@@ -52,6 +52,8 @@ export interface LaunchOptions {
   storeResults: boolean;
   /** The client's key for retrying safely: a run given again with it is not started twice. */
   idempotencyKey?: string;
+  /** The version of the account's own Choreo being run, recorded with the run. */
+  choreoVersion?: number;
 }
 
 export interface LaunchResult {
@@ -207,6 +209,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         deadline: starttime + timeLimitSeconds * 1000,
         storeResults: options.storeResults,
         outputFilters: request.outputFilters,
+        ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.

@@ -2,7 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { applyAccountsFile, createAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
 import { createLogger, type HttpMetrics, type Logger } from '@ces/observability';
-import { createKeySpace, createRedisConnection, waitUntilReady, type ExecutionJobData, type ExecutionStore, type KeySpace } from '@ces/store';
+import {
+  createKeySpace,
+  createRedisConnection,
+  waitUntilReady,
+  type AccountChoreoLimits,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type KeySpace,
+} from '@ces/store';
 import { isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -60,6 +68,8 @@ export async function startInProcessApp(options: {
   maxRunningPerAccount?: number;
   maxStoredBytesPerAccount?: number;
   catalogueDir?: string;
+  /** Bounds on each account's own Choreos; 100 Choreos and 1 MiB without them. */
+  accountChoreoLimits?: AccountChoreoLimits;
   /** Wraps the stores of the app, to make them fail or count as Redis would. */
   wrap?: StoreWrappers;
   /** Replaces the gate of `?view=outputs`; the service's limits without it. */
@@ -102,6 +112,7 @@ export async function startInProcessApp(options: {
         quotaRetryAfterSeconds: 5,
       },
       retentionSeconds: 300,
+      accountChoreos: { store: options.accountChoreoLimits ?? { maxCount: 100, maxBytes: 1024 * 1024 } },
       // Unbounded unless a test gives its own gate.
       outputReads: { perProcess: 1_000, perAccount: 1_000, maxWaitMs: 60_000 },
       endPollMs: 100,
