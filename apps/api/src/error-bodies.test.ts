@@ -113,7 +113,7 @@ describe('error bodies of the app, status by status', () => {
 
   it('405, 406, 409, 413, 415', async () => {
     const alice = t.credentials.alice;
-    await expectStatus(await t.call('DELETE', '/choreos/Test/Ok', alice), 405);
+    await expectStatus(await t.call('PATCH', '/choreos/Test/Ok', alice), 405);
     await expectStatus(await t.call('GET', '/choreos', alice, { accept: 'text/html' }), 406);
     await expectStatus(await t.call('POST', '/choreos/Test/Broken', alice, { body: '{}' }), 409);
     await expectStatus(await t.call('POST', '/choreos/Test/Ok', alice, { body: JSON.stringify({ inputs: [{ name: 'x', value: 'y'.repeat(2000) }] }) }), 413);
