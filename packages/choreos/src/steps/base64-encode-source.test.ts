@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EgressRefusedError, InvalidStepInputError, StepFailedError } from '../step-errors.ts';
+import { EgressRefusedError, StepFailedError } from '../step-errors.ts';
 import { createBase64EncodeSourceStep } from './base64-encode-source.ts';
 import { createResourceFetcher } from './http-request.ts';
 
@@ -41,11 +41,14 @@ describe('encoding.base64-encode-source', () => {
     await expect(run(open, { text: 'ignored', url: `${base}/file` })).resolves.toEqual({ text: BYTES.toString('base64') });
   });
 
-  it('fails on an answer other than 2xx, on a file over the size limit, and without either input', async () => {
+  it('encodes an empty text to an empty text', async () => {
+    await expect(run(open, { text: '', url: '' })).resolves.toEqual({ text: '' });
+  });
+
+  it('fails on an answer other than 2xx, and on a file over the size limit', async () => {
     await expect(run(open, { url: `${base}/missing` })).rejects.toThrow(StepFailedError);
     await expect(run(open, { url: `${base}/missing` })).rejects.toThrow(/answered 404/);
     await expect(run(open, { url: `${base}/big` })).rejects.toThrow(/larger than/);
-    await expect(run(open, { text: '', url: '' })).rejects.toThrow(InvalidStepInputError);
   });
 
   it('keeps to the egress policy and to http(s) URLs', async () => {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind, type StepKind } from '../step-kind.ts';
 import { text } from './arg-types.ts';
 
@@ -15,12 +14,11 @@ export function createBase64EncodeSourceStep(fetchResource: FetchResource): Step
     kind: 'encoding.base64-encode-source',
     instantUnless: ['url'],
     description:
-      'Base64-encodes the UTF-8 bytes of `text`, or, when `url` is not empty, the bytes of the file it names (fetched with GET under the same egress policy, timeout and size limit as `http.request`; an answer other than 2xx fails the step). One of the two is required. Result: `{ text }`.',
+      'Base64-encodes the UTF-8 bytes of `text`, or, when `url` is not empty, the bytes of the file it names (fetched with GET under the same egress policy, timeout and size limit as `http.request`; an answer other than 2xx fails the step); an empty text, without a URL, encodes to an empty text. Result: `{ text }`.',
     argsSchema: z.strictObject({ text: text.default(''), url: z.string().max(8192).default('') }),
     example: { text: '{{inputs.Text}}', url: '{{inputs.URL}}' },
     run: async (args, context) => {
       if (args.url !== '') return { text: await fetchResource(args.url, context.signal) };
-      if (args.text === '') throw new InvalidStepInputError('give the text to encode, or the URL of a file to encode');
       return { text: Buffer.from(args.text, 'utf8').toString('base64') };
     },
   });
