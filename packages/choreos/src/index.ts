@@ -49,3 +49,5 @@ export {
   StepFailedError,
   StepTimeoutError,
 } from './step-errors.ts';
+export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH } from './steps/choreo-run.ts';
+export type { ChildEnd, ChildRuns } from './steps/choreo-run.ts';
