@@ -36,11 +36,15 @@ export interface ExecutionRecord {
   workerId: string;
   /** The current holder's lease (unique to one take), '' when none holds it. */
   lease: string;
+  /** For a child execution (a `choreo.run` step's): the id of the execution that started it. */
+  parent?: string;
+  /** How many parents up to a run started by a caller (absent: 0, a run of its own). */
+  depth?: number;
 }
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'parent' | 'depth'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -104,6 +108,9 @@ export const RECORD_FIELDS = {
   idempotencyEntry: 'idempotency',
   /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
   deferrals: 'deferrals',
+  /** A child execution's parent, and its depth below the run a caller started. */
+  parent: 'parent',
+  depth: 'depth',
   /** On ERROR. */
   lasterror: 'lasterror',
   errortime: 'errortime',
@@ -160,6 +167,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.storeResults,
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
   ];
 }
 
@@ -171,6 +179,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const lasterror = hash[F.lasterror];
   const errortime = hash[F.errortime];
   const progressCursor = hash[F.progressCursor];
+  const parent = hash[F.parent];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -194,6 +203,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     outputFilters: parseJson(hash[F.outputFilters], []),
     workerId: hash[F.workerId] ?? '',
     lease: hash[F.lease] ?? '',
+    ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
   };
 }
 
