@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { bindInputs, ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError, StepFailedError, StepTimeoutError } from '@ces/choreos';
 import type { ChildEnd, ChildRuns } from '@ces/choreos';
 import {
-  enqueueExecution,
   isTerminal,
+  sendAcceptance,
   terminateExecution,
   type DefinitionStore,
   type ExecutionEvents,
@@ -77,14 +77,21 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
       };
       // Not refused by the account's quota of running executions: its parent already holds a place,
       // and a parent waiting for a child that may never start would hold it for nothing.
-      const result = await executions.accept(accepted, { maxRunningPerAccount: 0, maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount, notifyEnd: true });
+      const sent = sendAcceptance({ executions, queue }, accepted, {
+        maxRunningPerAccount: 0,
+        maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
+        notifyEnd: true,
+        instant: child.instant,
+      });
+      const result = await sent.accepted;
+      // A job that did not reach the queue is queued by the reconciler: the child is recorded.
+      await sent.queued.catch(() => {});
       switch (result.outcome) {
         case 'accepted':
-          await enqueueExecution(queue, accepted.id, child.instant ? accepted : undefined);
-          return { id: accepted.id };
+        // Accepted by an earlier take of the parent: the same child, whatever became of it. Its job
+        // is queued again, which changes nothing when it still has one; a child that has ended
+        // (its job removed) gets a job that finds it ended and completes.
         case 'exists':
-          // Accepted by an earlier take of the parent: the same child, whatever became of it. Its
-          // job, had that take died before queueing it, is queued by the reconciler.
           return { id: accepted.id };
         case 'larger-than-budget':
         case 'budget-exceeded':

@@ -12,6 +12,7 @@ export {
   type AcceptResult,
   type EndRequest,
   type EndResult,
+  type AcceptOptions,
   type ExecutionCounts,
   type ExecutionStore,
 } from './execution-store.ts';
@@ -30,3 +31,4 @@ export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type Wor
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
 export { terminateExecution } from './terminate-execution.ts';
+export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
