@@ -114,6 +114,11 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
           watch.cancel();
           return already;
         }
+        // Aborted while the status was read: no abort event will come any more.
+        if (signal.aborted) {
+          watch.cancel();
+          continue;
+        }
         const onAbort = () => watch.cancel();
         signal.addEventListener('abort', onAbort, { once: true });
         try {
