@@ -30,7 +30,8 @@ describe('child runs', () => {
   beforeAll(async () => {
     redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
     subscriber = new Redis(inject('redisUrl'));
-    events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'], pollMs: 200 });
+    // No poll within a test: an end is seen on pub/sub, on the channel of children's ends.
+    events = await createExecutionEvents({ subscriber, keys, listenFor: ['child-ends'], pollMs: 60_000 });
     queue = createExecutionQueue({ connection: redis, keys });
     catalogue = await loadCatalogue(fileURLToPath(new URL('../../../choreos', import.meta.url)));
   });

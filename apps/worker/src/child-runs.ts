@@ -31,7 +31,7 @@ export interface ChildRunsDeps {
   executions: ExecutionStore;
   definitions: DefinitionStore;
   queue: Queue<ExecutionJobData>;
-  /** Created to listen for 'ends': a child is accepted with its end published. */
+  /** Created to listen for 'child-ends': a child is accepted with its end published there. */
   events: ExecutionEvents;
   lookup: ChildChoreoLookup;
   /** Bytes an account may store over the retention period (0: no limit), as for any run. */
@@ -80,7 +80,7 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
       const sent = sendAcceptance({ executions, queue }, accepted, {
         maxRunningPerAccount: 0,
         maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
-        notifyEnd: true,
+        notifyParent: true,
         instant: child.instant,
       });
       const result = await sent.accepted;
