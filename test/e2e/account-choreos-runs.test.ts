@@ -155,4 +155,35 @@ describe("an account's own Choreos run by a worker", () => {
       expect(requestsReceived).toBe(0);
     });
   });
+
+  it("runs the account's own Choreo as a sub-Choreo, and never another account's of the same id", async () => {
+    const child = (text: string) => ({
+      description: `Says ${text}.`,
+      outputs: { Said: { description: 'What it says.', value: '{{steps.say.text}}' } },
+      steps: [{ id: 'say', kind: 'noop', args: { text } }],
+    });
+    const parent = {
+      description: 'Runs /Sub/Child as a child execution.',
+      outputs: {
+        Said: { description: "The child's output.", value: '{{steps.child.outputs.Said}}' },
+        Status: { description: "The child's status.", value: '{{steps.child.status}}' },
+      },
+      steps: [{ id: 'child', kind: 'choreo.run', args: { choreo: '/Sub/Child', inputs: {} } }],
+    };
+    await put('/Sub/Child', child('from acme'));
+    await put('/Sub/Parent', parent);
+    await put('/Sub/Child', child('from other'), stack.credentials.bob);
+    expect((await runSync('/Sub/Parent', {})).output).toEqual({ Said: 'from acme', Status: 'SUCCESS' });
+
+    // The other account has a parent of its own but no child of that id: its run cannot borrow acme's.
+    await put(
+      '/Sub/Lonely',
+      { ...parent, steps: [{ id: 'child', kind: 'choreo.run', args: { choreo: '/Sub/Elsewhere', inputs: {} } }] },
+      stack.credentials.bob,
+    );
+    await put('/Sub/Elsewhere', child('only acme has this'));
+    const refused = await runSync('/Sub/Lonely', {}, stack.credentials.bob);
+    expect(refused.execution.status).toBe('ERROR');
+    expect(refused.execution.lasterror).toMatch(/Sub\/Elsewhere/);
+  });
 });

@@ -17,6 +17,17 @@ export const workerConfigSchema = z.object({
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   RETENTION_SECONDS: fields.retentionSeconds,
+  /** The shipped catalogue, where `choreo.run` steps find the Choreos they run as children. */
+  CHOREOS_DIR: z.string().default('choreos'),
+  /**
+   * Bytes an account's executions may store over the retention period (0: no limit): the API's
+   * value, since a child execution's record counts like any run's.
+   */
+  MAX_STORED_BYTES_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
   /** Lets the HTTP step reach loopback and private networks (off: a Choreo could probe the inside). */
   HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
   HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),

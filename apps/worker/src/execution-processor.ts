@@ -1,6 +1,6 @@
-import { isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import { isInstantChoreo, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
-import type { DefinitionStore, ExecutionEndListener, ExecutionStore, NewExecution } from '@ces/store';
+import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution } from '@ces/store';
 import { createActiveRuns } from './active-runs.ts';
 import { createDefinitionCache } from './definition-cache.ts';
 import { createEndRecorder } from './execution-end.ts';
@@ -54,6 +54,8 @@ export function createExecutionProcessor(deps: {
   onDeferred?: () => void;
   onStepEnd?: StepEndListener;
   onExecutionEnd?: ExecutionEndListener;
+  /** The child runs of one parent run, for its `choreo.run` steps. */
+  childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
 }): ExecutionProcessor {
   const active = createActiveRuns();
   const definitions = createDefinitionCache(deps.definitions);
@@ -73,6 +75,7 @@ export function createExecutionProcessor(deps: {
   const instant = createInstantRuns(shared);
   const processTaken = createTakenRuns({
     ...shared,
+    ...(deps.childRunsFor ? { childRunsFor: deps.childRunsFor } : {}),
     definitions,
     maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0,
     holdsJobLock: deps.holdsJobLock ?? (() => true),

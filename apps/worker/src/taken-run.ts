@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Sandbox, StepLibrary } from '@ces/choreos';
+import type { ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
@@ -29,6 +29,8 @@ export interface TakenRunDeps {
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: StepEndListener;
+  /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
+  childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
 }
 
 /**
@@ -81,6 +83,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(progress !== undefined ? { progress } : {}),
       run,
       steps: deps.steps,
+      ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       beforeStep: () => {

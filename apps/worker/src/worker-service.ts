@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createSandbox, createStepLibrary } from '@ces/choreos';
+import { createSandbox, createStepLibrary, loadCatalogue } from '@ces/choreos';
 import { forVariable } from '@ces/config';
 import type { Logger } from '@ces/observability';
 import {
+  createAccountChoreoStore,
   createDefinitionStore,
   createExecutionEvents,
   createExecutionQueue,
@@ -26,6 +27,8 @@ import { startHealthServer } from './health-server.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { resolveHostAddress } from './host-address.ts';
 import { createWorkerMetrics } from './worker-metrics.ts';
+import { accountChoreoLookup, catalogueLookup, firstOfLookups } from './child-choreos.ts';
+import { createChildRunsFactory } from './child-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
 import { createReconciler } from './reconciler.ts';
 
@@ -91,7 +94,7 @@ export async function startWorkerService(
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys });
   const queue = createExecutionQueue({ connection: redis, keys });
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations'] });
+  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations', 'child-ends'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
@@ -100,6 +103,16 @@ export async function startWorkerService(
       timeoutMs: config.HTTP_STEP_TIMEOUT_MS,
       maxResponseBytes: config.HTTP_MAX_RESPONSE_BYTES,
     },
+  });
+  const catalogue = await forVariable('CHOREOS_DIR', () => loadCatalogue(config.CHOREOS_DIR, steps));
+  const childRunsFor = createChildRunsFactory({
+    executions,
+    definitions,
+    queue,
+    events,
+    // The Library first: an account's own Choreos never stand in for a shipped one.
+    lookup: firstOfLookups([catalogueLookup(catalogue), accountChoreoLookup(createAccountChoreoStore({ redis, keys }), steps)]),
+    maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
   });
   const metrics = createWorkerMetrics({ concurrency: config.WORKER_CONCURRENCY, activeCount: () => processor.activeIds().length });
   metrics.redis.instrument(redis, 'worker');
@@ -120,6 +133,7 @@ export async function startWorkerService(
     onDeferred: () => metrics.takes.deferred(),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
+    childRunsFor,
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
   let takingWork = false;

@@ -2,12 +2,15 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inputDefinitionSchema, outputDefinitionSchema } from './definition.ts';
 import type { ChoreoDefinition, InputDefinition, OutputDefinition } from './definition.ts';
+import { childReferenceProblems, childReferences } from './child-references.ts';
 import { definitionDigest } from './definition-digest.ts';
 import { isInstantChoreo } from './instant-choreo.ts';
 import { parseDefinition } from './parse-definition.ts';
 import { createStepLibrary } from './step-library.ts';
 import type { StepLibrary } from './step-kind.ts';
 
+/** Where the shipped catalogue's ids start. */
+const LIBRARY_PREFIX = '/Library/';
 const MAX_DEFINITION_BYTES = 1024 * 1024;
 /** One segment of a Choreo id, for the files of the catalogue and the Choreos accounts write alike. */
 export const CHOREO_ID_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -56,9 +59,30 @@ export async function loadCatalogue(dir: string, steps: StepLibrary = createStep
   for (const { file, segments } of await findDefinitionFiles(dir, [])) {
     entries.push(await loadEntry(file, segments, steps));
   }
+  refuseBrokenChildReferences(entries);
   entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   return { list: () => entries, get: (id) => byId.get(id) };
+}
+
+/**
+ * Marks invalid, in place, the entries that run as a child a Library Choreo that is missing or
+ * invalid, or that run one another in a cycle: checked once the whole catalogue is read. Ids
+ * outside the Library (an account's own Choreos) are looked up when the step runs.
+ */
+function refuseBrokenChildReferences(entries: CatalogueEntry[]): void {
+  const references = new Map<string, string[]>();
+  for (const entry of entries) if (entry.valid) references.set(entry.id, childReferences(entry.definition));
+  const problems = childReferenceProblems(references, (id) => !id.startsWith(LIBRARY_PREFIX) || references.has(id));
+  for (const [index, entry] of entries.entries()) {
+    const found = problems.get(entry.id);
+    if (found === undefined) continue;
+    entries[index] = { id: entry.id, file: entry.file, valid: false, problems: found, ...pickDeclarations(entry) };
+  }
+}
+
+function pickDeclarations(entry: CatalogueEntry): Pick<EntryBase, 'description' | 'timeLimitSeconds' | 'inputs' | 'outputs'> {
+  return { description: entry.description, timeLimitSeconds: entry.timeLimitSeconds, inputs: entry.inputs, outputs: entry.outputs };
 }
 
 async function findDefinitionFiles(dir: string, segments: string[]): Promise<{ file: string; segments: string[] }[]> {

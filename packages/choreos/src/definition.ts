@@ -57,7 +57,7 @@ export const MAX_LOOP_ITERATIONS = 100_000;
 export const MAX_LOOP_CONCURRENCY = 100;
 
 /** What a `catch` can select by: the kinds of failure a step or a block may end with. */
-export const ERROR_TYPES = ['timeout', 'invalid', 'egress-refused', 'fail', 'limit', 'error'] as const;
+export const ERROR_TYPES = ['timeout', 'invalid', 'egress-refused', 'fail', 'limit', 'child-failed', 'error'] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
 /**

@@ -51,3 +51,5 @@ export {
 } from './step-errors.ts';
 export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';
 export type { CheckDocumentResult, ChoreoDocumentLimits, DocumentProblem } from './choreo-document.ts';
+export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH } from './steps/choreo-run.ts';
+export type { ChildEnd, ChildRuns } from './steps/choreo-run.ts';

@@ -1,3 +1,4 @@
+import type { ChildRuns } from './steps/choreo-run.ts';
 import type { z } from 'zod';
 
 export interface StepContext {
@@ -7,6 +8,10 @@ export interface StepContext {
    * interrupted honour it mid-step.
    */
   readonly signal: AbortSignal;
+  /** Where the step is in its run (`fetch`, `pages[3].fetch`): the same on every resume. */
+  readonly address?: string;
+  /** Present where child executions can be started (a worker's run): for `choreo.run`. */
+  readonly childRuns?: ChildRuns;
 }
 
 export interface StepKind {

@@ -1,5 +1,6 @@
 import { stepLibraryFrom } from './step-kind.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
+import { choreoRunStep } from './steps/choreo-run.ts';
 import { createCodeStep } from './steps/code.ts';
 import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
@@ -66,6 +67,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...textEditSteps,
     ...createValidationSteps(sandbox),
     createCodeStep(sandbox),
+    choreoRunStep,
     ...(options.extraKinds ?? []),
   ]);
 }

@@ -7,7 +7,7 @@ import {
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
 } from '@ces/choreos';
-import type { CaughtError, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
+import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -72,6 +72,7 @@ export interface BlockRunOptions {
   readonly maxStepResultChars: number;
   /** Longest total of the entries recorded for the block. */
   readonly maxProgressChars: number;
+  readonly childRuns?: ChildRuns | undefined;
 }
 
 /**
@@ -204,7 +205,10 @@ export class BlockRun {
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
 
     const started = performance.now();
-    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal);
+    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal, {
+      address,
+      childRuns: this.options.childRuns,
+    });
     this.options.onStepEnd?.({ id: address, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
     if (outcome.type === 'stopped') return outcome;
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);

@@ -33,10 +33,12 @@ beforeAll(async () => {
 describe('/Library/Examples', () => {
   it('are all valid and all tested here', () => {
     const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
-    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts.
+    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts,
+    // EncodeViaChild (a child execution needs a worker) in test/e2e/sub-choreos.test.ts.
     expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
       ['/Library/Examples/ClassifyNumber', true],
       ['/Library/Examples/CollectPages', true],
+      ['/Library/Examples/EncodeViaChild', true],
       ['/Library/Examples/FetchAll', true],
       ['/Library/Examples/FetchWithFallback', true],
       ['/Library/Examples/SummarizeOrders', true],

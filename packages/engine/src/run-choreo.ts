@@ -1,5 +1,5 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import type { ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
 import { BlockRun } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
@@ -77,6 +77,8 @@ export interface RunChoreoOptions {
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
   limits?: RunLimits;
+  /** Starts child executions for `choreo.run` steps; without it those steps fail. */
+  childRuns?: ChildRuns;
 }
 
 /**
@@ -132,7 +134,10 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     let nextResultsChars: number;
     if (node.type === 'step') {
       const started = performance.now();
-      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal);
+      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, {
+        address: node.id,
+        childRuns: options.childRuns,
+      });
       onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
@@ -160,6 +165,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
         maxStepResultChars: limits.maxStepResultChars,
         maxProgressChars: limits.maxResultsChars,
+        childRuns: options.childRuns,
       });
       const flow = await block.run(node, nextResults);
       switch (flow.type) {

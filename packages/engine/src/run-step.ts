@@ -1,4 +1,5 @@
 import {
+  ChildFailedError,
   ChoreoFailError,
   DEFAULT_STEP_TIMEOUT_MS,
   EgressRefusedError,
@@ -10,7 +11,7 @@ import {
   MissingTemplateValueError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -21,12 +22,25 @@ export function errorTypeOf(error: unknown): ErrorType {
   if (error instanceof StepTimeoutError) return 'timeout';
   if (error instanceof EgressRefusedError) return 'egress-refused';
   if (error instanceof ChoreoFailError) return 'fail';
+  if (error instanceof ChildFailedError) return 'child-failed';
   if (error instanceof InvalidStepInputError || error instanceof MissingTemplateValueError || error instanceof ExpressionError) return 'invalid';
   return 'error';
 }
 
+/** Where a step runs: its address in the run, and what the run gives its steps beyond the signal. */
+export interface StepPlace {
+  address: string;
+  childRuns: ChildRuns | undefined;
+}
+
 /** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
-export async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
+export async function runStep(
+  step: CompiledStep,
+  kind: StepKind | undefined,
+  context: TemplateContext,
+  signal: AbortSignal | undefined,
+  place: StepPlace,
+): Promise<StepOutcome> {
   if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"`, errorType: 'invalid' };
   let rendered: unknown;
   try {
@@ -43,7 +57,7 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
+      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place) };
     } catch (error) {
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
@@ -54,7 +68,7 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 }
 
 /** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined, place: StepPlace): Promise<unknown> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
@@ -70,7 +84,10 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
+    return await Promise.race([
+      kind.run(args, { signal: controller.signal, address: place.address, ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}) }),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

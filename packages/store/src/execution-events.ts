@@ -30,8 +30,11 @@ export interface EndWatch {
   cancel(): void;
 }
 
-/** What a process listens for: the ends of runs it waits for (APIs), requests to terminate (workers). */
-export type ExecutionEventKind = 'ends' | 'terminations';
+/**
+ * What a process listens for: the ends of runs it waits for (APIs), the ends of child executions
+ * (workers, for the parents they run), requests to terminate (workers).
+ */
+export type ExecutionEventKind = 'ends' | 'child-ends' | 'terminations';
 
 /**
  * Pub/sub over one dedicated subscriber connection, shared by every waiter of the process. It
@@ -50,6 +53,7 @@ export async function createExecutionEvents(deps: {
   const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
   const endedChannel = keys.executionEndedChannel();
+  const childEndedChannel = keys.childEndedChannel();
   const terminationChannel = keys.terminationRequestedChannel();
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const terminationListeners = new Set<(id: string) => void>();
@@ -63,15 +67,22 @@ export async function createExecutionEvents(deps: {
       if (!waiters) return;
       const record = newline < 0 ? undefined : decodeEndedRecord(message.slice(newline + 1));
       for (const settle of [...waiters]) settle(true, record);
+    } else if (channel === childEndedChannel) {
+      // "<id>": the waiter reads the record.
+      for (const settle of [...(endWaiters.get(message) ?? [])]) settle(true);
     } else if (channel === terminationChannel) {
       for (const listener of terminationListeners) listener(message);
     }
   });
-  const channels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('terminations') ? [terminationChannel] : [])];
+  const channels = [
+    ...(listening.has('ends') ? [endedChannel] : []),
+    ...(listening.has('child-ends') ? [childEndedChannel] : []),
+    ...(listening.has('terminations') ? [terminationChannel] : []),
+  ];
   if (channels.length > 0) await subscriber.subscribe(...channels);
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
-    if (!listening.has('ends')) throw new Error("watchEnd needs execution events created to listen for 'ends'");
+    if (!listening.has('ends') && !listening.has('child-ends')) throw new Error("watchEnd needs execution events created to listen for 'ends' or 'child-ends'");
     let settled = false;
     let pollTimer: NodeJS.Timeout | undefined;
     let deadline: NodeJS.Timeout | undefined;

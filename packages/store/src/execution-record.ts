@@ -38,11 +38,27 @@ export interface ExecutionRecord {
   workerId: string;
   /** The current holder's lease (unique to one take), '' when none holds it. */
   lease: string;
+  /** For a child execution (a `choreo.run` step's): the id of the execution that started it. */
+  parent?: string;
+  /** How many parents up to a run started by a caller (absent: 0, a run of its own). */
+  depth?: number;
 }
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'choreoVersion'
+  | 'id'
+  | 'account'
+  | 'choreo'
+  | 'starttime'
+  | 'sourceId'
+  | 'definitionDigest'
+  | 'inputs'
+  | 'deadline'
+  | 'storeResults'
+  | 'outputFilters'
+  | 'choreoVersion'
+  | 'parent'
+  | 'depth'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -106,6 +122,9 @@ export const RECORD_FIELDS = {
   idempotencyEntry: 'idempotency',
   /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
   deferrals: 'deferrals',
+  /** A child execution's parent, and its depth below the run a caller started. */
+  parent: 'parent',
+  depth: 'depth',
   /** On ERROR. */
   lasterror: 'lasterror',
   errortime: 'errortime',
@@ -165,6 +184,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
     ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
+    ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
   ];
 }
 
@@ -177,6 +197,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const errortime = hash[F.errortime];
   const choreoVersion = hash[F.choreoVersion];
   const progressCursor = hash[F.progressCursor];
+  const parent = hash[F.parent];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -201,6 +222,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     outputFilters: parseJson(hash[F.outputFilters], []),
     workerId: hash[F.workerId] ?? '',
     lease: hash[F.lease] ?? '',
+    ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
   };
 }
 

@@ -55,6 +55,8 @@ export interface AcceptOptions {
   maxStoredBytesPerAccount?: number;
   /** Publish the end of this execution, for a caller that waits for it. */
   notifyEnd?: boolean;
+  /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
+  notifyParent?: boolean;
   idempotency?: IdempotencyOptions;
 }
 
@@ -207,7 +209,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, idempotency }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -231,7 +233,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           idempotency?.requestDigest ?? '',
           encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
           ...encodeNewExecution(execution),
-          ...(notifyEnd ? ['notify', '1'] : []),
+          ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
         ],
       );
       if (reply === ScriptReply.Done) return { outcome: 'accepted' };
@@ -338,6 +340,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.untakenBy?.workerId ?? '',
           window.lengthMs,
           keys.workerExecutions(''),
+          keys.childEndedChannel(),
         ],
       )) as [number, string];
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };

@@ -12,6 +12,7 @@ export {
   type AcceptResult,
   type EndRequest,
   type EndResult,
+  type AcceptOptions,
   type ExecutionCounts,
   type ExecutionStore,
 } from './execution-store.ts';
@@ -37,3 +38,4 @@ export {
   type PutChoreoResult,
   type StoredChoreo,
 } from './account-choreo-store.ts';
+export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';

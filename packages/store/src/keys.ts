@@ -81,6 +81,8 @@ export interface KeySpace {
   reconcilerCursor(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
+  /** Pub/sub channel: the id of a child execution (notify `parent`), published when it ends. */
+  childEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
   terminationRequestedChannel(): string;
   /**
@@ -119,6 +121,7 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
+    childEndedChannel: () => `${prefix}:events:child-ended`,
     terminationRequestedChannel: () => `${prefix}:events:cancel-requested`,
     credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
   };

@@ -3,8 +3,8 @@ import type { Principal } from '@ces/accounts';
 import { bindInputs, type CatalogueEntry } from '@ces/choreos';
 import {
   acceptedRecord,
-  enqueueExecution,
   isTerminal,
+  sendAcceptance,
   type AcceptResult,
   type DefinitionStore,
   type EndWatch,
@@ -220,20 +220,17 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         // Recording and queueing go out together on one connection, so Redis applies them in this
         // order and a worker cannot take the job before the record exists; were this process to die
         // between the two, the reconciler would queue the orphaned execution.
-        const sent = accepting
-          .accept(accepted, {
-            maxRunningPerAccount: config.maxRunningPerAccount,
-            maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
-            notifyEnd: options.wait,
-            ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
-          })
-          .then(async (result) => {
-            // The job was sent along with a record that was not written; it would find nothing to
-            // run. Taken out even when the caller was answered before Redis was.
-            if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
-            return result;
-          });
-        queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
+        // A job sent along with a record that was not written is taken out again, even when the
+        // caller was answered before Redis was.
+        const sending = sendAcceptance({ executions: accepting, queue }, accepted, {
+          maxRunningPerAccount: config.maxRunningPerAccount,
+          maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
+          notifyEnd: options.wait,
+          ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
+          instant: entry.instant,
+        });
+        const sent = sending.accepted;
+        queued = sending.queued;
         queued.catch(() => {});
         const acceptance = await waitForAcceptance(id, sent, options.idempotencyKey !== undefined);
         if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {

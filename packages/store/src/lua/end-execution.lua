@@ -4,7 +4,10 @@
   requested (and answered 204), the execution ends as TERMINATED_MANUALLY whatever the outcome
   reported. When someone waits for the end (the record's `notify` field, set when accepted), the
   end is published: the id, a newline and the ended record's fields as a JSON array, so the waiter
-  need not read it; the id alone when that would be larger than 64 KiB. The entry of the run's
+  need not read it; the id alone when that would be larger than 64 KiB. A child execution's end
+  (`notify` = `parent`) is published on its own channel, the id alone: its parent's worker reads
+  the record, and the workers that listen for children's ends are not sent every synchronous
+  caller's records. The entry of the run's
   Idempotency-Key, which the record names (field `idempotency`), expires with the record: a key
   of the prefix, so in the same Cluster slot, though not among KEYS.
 
@@ -41,6 +44,7 @@
           not even a handed-back one), and this worker is recorded as the one that ran it
   ARGV[12] window length of the stored bytes, milliseconds
   ARGV[13] name of a worker's set of the executions it holds, less the worker id
+  ARGV[14] channel on which to publish the end of a child execution
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -128,5 +132,7 @@ if state[4] == '1' then
   else
     redis.call('PUBLISH', ARGV[6], ARGV[7])
   end
+elseif state[4] == 'parent' then
+  redis.call('PUBLISH', ARGV[14], ARGV[7])
 end
 return { 1, status }

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { bindInputs, ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError, StepFailedError, StepTimeoutError } from '@ces/choreos';
+import type { ChildEnd, ChildRuns } from '@ces/choreos';
+import {
+  isTerminal,
+  sendAcceptance,
+  terminateExecution,
+  type DefinitionStore,
+  type ExecutionEvents,
+  type ExecutionJobData,
+  type ExecutionRecord,
+  type ExecutionStore,
+  type NewExecution,
+} from '@ces/store';
+import type { Queue } from 'bullmq';
+import type { ChildChoreoLookup } from './child-choreos.ts';
+
+/** Longest single wait for an end message; a wait that long is simply started again. */
+const MAX_WAIT_MS = 60 * 60 * 1000;
+
+/**
+ * The id of the child a step starts: derived from the parent's id and the step's address, so a
+ * parent resumed after its worker died finds the child it had accepted instead of starting a
+ * second one. 32 hex characters, like every execution id.
+ */
+export function childExecutionId(parentId: string, address: string): string {
+  return createHash('sha256').update(`${parentId}\n${address}`).digest('hex').slice(0, 32);
+}
+
+export interface ChildRunsDeps {
+  executions: ExecutionStore;
+  definitions: DefinitionStore;
+  queue: Queue<ExecutionJobData>;
+  /** Created to listen for 'child-ends': a child is accepted with its end published there. */
+  events: ExecutionEvents;
+  lookup: ChildChoreoLookup;
+  /** Bytes an account may store over the retention period (0: no limit), as for any run. */
+  maxStoredBytesPerAccount: number;
+}
+
+/** Makes the ChildRuns of one parent run: children accepted under its account, within its deadline. */
+export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionRecord) => ChildRuns {
+  const { executions, definitions, queue, events, lookup } = deps;
+
+  async function ended(id: string): Promise<ChildEnd | undefined> {
+    const record = await executions.get(id);
+    if (record === undefined) return { status: 'ERROR', outputs: {}, error: 'the child execution is no longer kept' };
+    if (!isTerminal(record.status)) return undefined;
+    return endOf(record);
+  }
+
+  return (parent) => ({
+    async start({ choreo, inputs, address }) {
+      const depth = (parent.depth ?? 0) + 1;
+      if (depth > MAX_CHILD_DEPTH) throw new ChildRefusedError(`sub-Choreos nest at most ${MAX_CHILD_DEPTH} deep; ${choreo} would run at depth ${depth}`);
+      const child = await lookup.find(parent.account, choreo);
+      if (child === undefined) throw new ChildRefusedError(`no valid Choreo ${choreo} is visible to this account`);
+      const bound = bindInputs(child.definition, inputs);
+      if (!bound.ok) throw new ChildRefusedError(`${choreo}: required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}`);
+      await definitions.save(child.digest, child.definition);
+      const starttime = Date.now();
+      const ownLimit = child.definition.timeLimitSeconds;
+      const accepted: NewExecution = {
+        id: childExecutionId(parent.id, address),
+        account: parent.account,
+        choreo: child.id,
+        starttime,
+        sourceId: '',
+        definitionDigest: child.digest,
+        inputs: bound.inputs,
+        // Never past the parent's: a child outliving its parent's limit would run for nobody.
+        deadline: ownLimit === undefined ? parent.deadline : Math.min(parent.deadline, starttime + ownLimit * 1000),
+        storeResults: true,
+        outputFilters: [],
+        parent: parent.id,
+        depth,
+      };
+      // Not refused by the account's quota of running executions: its parent already holds a place,
+      // and a parent waiting for a child that may never start would hold it for nothing.
+      const sent = sendAcceptance({ executions, queue }, accepted, {
+        maxRunningPerAccount: 0,
+        maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
+        notifyParent: true,
+        instant: child.instant,
+      });
+      const result = await sent.accepted;
+      // A job that did not reach the queue is queued by the reconciler: the child is recorded.
+      await sent.queued.catch(() => {});
+      switch (result.outcome) {
+        case 'accepted':
+        // Accepted by an earlier take of the parent: the same child, whatever became of it. Its job
+        // is queued again, which changes nothing when it still has one; a child that has ended
+        // (its job removed) gets a job that finds it ended and completes.
+        case 'exists':
+          return { id: accepted.id };
+        case 'larger-than-budget':
+        case 'budget-exceeded':
+          throw new StepFailedError(`${choreo}: the account has stored all it may keep over the retention period`);
+        default:
+          throw new StepFailedError(`${choreo}: the child execution was not accepted (${result.outcome})`);
+      }
+    },
+
+    async awaitEnd(id, signal) {
+      for (;;) {
+        if (signal.aborted) throw await stopWaiting(id, signal.reason);
+        // Listening before reading, so that an end in between is not missed.
+        const watch = events.watchEnd(id, async () => (await ended(id)) !== undefined);
+        const already = await ended(id).catch((error: unknown) => {
+          watch.cancel();
+          throw error;
+        });
+        if (already !== undefined) {
+          watch.cancel();
+          return already;
+        }
+        // Aborted while the status was read: no abort event will come any more.
+        if (signal.aborted) {
+          watch.cancel();
+          continue;
+        }
+        const onAbort = () => watch.cancel();
+        signal.addEventListener('abort', onAbort, { once: true });
+        try {
+          const outcome = await watch.wait(MAX_WAIT_MS);
+          if (outcome.ended)
+            return outcome.record !== undefined && isTerminal(outcome.record.status) ? endOf(outcome.record) : ((await ended(id)) ?? (await failedRead(id)));
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+      }
+    },
+  });
+
+  /**
+   * The parent stops waiting. A parent terminated, or its step timed out, terminates its child;
+   * one that reached its time limit leaves it to its own deadline, which is never later; one only
+   * stopping (its worker shutting down, the run taken over) leaves it running for the next take.
+   */
+  async function stopWaiting(id: string, reason: unknown): Promise<StepAbortedError> {
+    if (reason === 'termination-requested' || reason instanceof StepTimeoutError) await terminateExecution({ executions, queue }, id);
+    return new StepAbortedError(reason);
+  }
+
+  async function failedRead(id: string): Promise<ChildEnd> {
+    return { status: 'ERROR', outputs: {}, error: `the end of child execution ${id} could not be read` };
+  }
+}
+
+function endOf(record: ExecutionRecord): ChildEnd {
+  return { status: record.status, outputs: record.output, ...(record.lasterror !== undefined ? { error: record.lasterror } : {}) };
+}
