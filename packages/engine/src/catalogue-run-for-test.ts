@@ -16,7 +16,8 @@ export async function runCatalogueChoreo(
   hooks: EngineHooks = noHooks,
 ): Promise<RunOutcome> {
   const entry = catalogue.get(id);
-  if (entry === undefined || !entry.valid) throw new Error(`${id} is not a valid Choreo`);
+  if (entry === undefined || !entry.valid)
+    throw new Error(`${id} is not a valid Choreo: ${entry !== undefined && !entry.valid ? entry.problems.join('; ') : 'missing'}`);
   const bound = bindInputs(entry.definition, provided);
   if (!bound.ok) throw new Error(`${id}: missing ${bound.missing.join(', ')}`);
   return runChoreo({ definition: entry.definition, inputs: bound.inputs, steps, hooks });
