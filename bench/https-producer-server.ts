@@ -5,13 +5,11 @@
 // baseline's queue, where the no-op workers (bench/bullmq-noop-worker.ts) run them. Nothing else:
 // no authentication, no record of the run, no log line, no metrics.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
 import { EXECUTION_JOB_OPTIONS } from '@ces/store';
-import { serve } from '@hono/node-server';
 import { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import { Redis } from 'ioredis';
+import { serveLikeTheApi } from './api-like-https-server.ts';
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as { port: number; certFile: string; keyFile: string; redisUrl: string; prefix: string; queue: string };
 
@@ -28,23 +26,14 @@ app.post('*', async (c) => {
   return c.json({ id }, 202);
 });
 
-const server = serve(
-  {
-    fetch: app.fetch,
-    port: settings.port,
-    hostname: '127.0.0.1',
-    createServer,
-    serverOptions: { cert: readFileSync(settings.certFile, 'utf8'), key: readFileSync(settings.keyFile, 'utf8'), keepAliveTimeout: 65_000 },
+serveLikeTheApi({
+  fetch: app.fetch,
+  port: settings.port,
+  certFile: settings.certFile,
+  keyFile: settings.keyFile,
+  readyLine: 'https producer listening',
+  onClosed: async () => {
+    await queue.close();
+    connection.disconnect();
   },
-  () => process.stdout.write('https producer listening\n'),
-);
-
-process.on('SIGTERM', () => {
-  server.close(() => {
-    void queue.close().then(() => {
-      connection.disconnect();
-      process.exit(0);
-    });
-  });
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
 });

@@ -1,41 +1,27 @@
 import { createDefinitionStore } from '@ces/store';
 import { newExecutionFixture, waitFor } from '@ces/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.ts';
-import { StepCounter } from '../support/step-counter.ts';
-import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
+import { describe, expect, it } from 'vitest';
+import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
 // A worker that dies mid-run (SIGKILL: no hand-back, no goodbye) must cost nothing but time.
 describe('worker crash: resume on another worker', () => {
-  const catalogue = writeWorkerTestCatalogue();
-  const counter = new StepCounter();
-  let stack: Stack;
-
-  beforeAll(async () => {
-    await counter.start();
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 2, choreosDir: catalogue.dir });
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await counter.close();
-    catalogue.remove();
-  });
+  const harness = useWorkerTestStack({ workers: 2 });
+  const { counter } = harness;
 
   it('resumes a SIGKILLed run after its last completed step, on another host, without repeating a completed step', { timeout: 90_000 }, async () => {
-    const alice = stack.credentials.alice;
+    const alice = harness.stack.credentials.alice;
     // The kill lands while call2 is in flight: call0 and wait1 are completed and checkpointed.
     counter.hold(2);
-    const id = await stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('kill'), WaitMilliseconds: '300' });
+    const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('kill'), WaitMilliseconds: '300' });
     await waitFor(() => counter.count('kill', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const taken = (await stack.executions.get(id))!;
+    const taken = (await harness.stack.executions.get(id))!;
     expect(taken).toMatchObject({ status: 'RUNNING', nextStep: 2 });
     const victimIndex = Number(taken.host.split('.').at(-1)) - 1;
-    const victim = stack.workers[victimIndex]!;
-    const survivor = stack.workers[1 - victimIndex]!;
+    const victim = harness.stack.workers[victimIndex]!;
+    const survivor = harness.stack.workers[1 - victimIndex]!;
 
     // The worker's heartbeat record says who it is and what it runs.
-    const victimBeat = await waitFor(async () => (await stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)), {
+    const victimBeat = await waitFor(async () => (await harness.stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)), {
       timeoutMs: 15_000,
       intervalMs: 200,
       what: "the victim's heartbeat to list the run",
@@ -47,7 +33,7 @@ describe('worker crash: resume on another worker', () => {
     await victim.exited;
     counter.release(2);
 
-    const ended = await stack.waitForEnd(id, alice, 60_000);
+    const ended = await harness.stack.waitForEnd(id, alice, 60_000);
     expect(ended.status).toBe('SUCCESS');
     expect(ended.host).toBe(`10.0.0.${2 - victimIndex}`);
     // The completed call0 ran once; only call2, the step the kill interrupted, ran again.
@@ -55,16 +41,16 @@ describe('worker crash: resume on another worker', () => {
     // Logs are written in batches: the line may still be on its way.
     await waitFor(() => new RegExp(`"executionId":"${id}".*"resumeAt":2`).test(survivor.logs()), { what: 'the resume logged' });
 
-    const outputs = await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice);
+    const outputs = await harness.stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice);
     expect(outputs.json().output).toMatchObject({ CompletedSteps: '7', Third: '{"step":2}', Last: '{"step":6}' });
 
     // The dead worker's heartbeat record expires by itself; the survivor's stays.
-    await waitFor(async () => !(await stack.liveWorkers()).some((beat) => beat.pid === victim.pid), {
+    await waitFor(async () => !(await harness.stack.liveWorkers()).some((beat) => beat.pid === victim.pid), {
       timeoutMs: 30_000,
       intervalMs: 250,
       what: "the killed worker's heartbeat to expire",
     });
-    expect((await stack.liveWorkers()).map((beat) => beat.pid)).toContain(survivor.pid);
+    expect((await harness.stack.liveWorkers()).map((beat) => beat.pid)).toContain(survivor.pid);
   });
 
   it('queues again a RUNNING execution that has no job, and it completes', { timeout: 60_000 }, async () => {
@@ -76,17 +62,17 @@ describe('worker crash: resume on another worker', () => {
       steps: [{ id: 'nothing', kind: 'noop', args: {} }],
     };
     const digest = 'orphan-test-definition';
-    await createDefinitionStore({ redis: stack.redis, keys: stack.keys }).save(digest, definition);
+    await createDefinitionStore({ redis: harness.stack.redis, keys: harness.stack.keys }).save(digest, definition);
     const id = 'feedfacefeedfacefeedfacefeedface';
     const starttime = Date.now() - 60_000;
-    const created = await stack.executions.accept(newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }), {
+    const created = await harness.stack.executions.accept(newExecutionFixture({ id, starttime, definitionDigest: digest, deadline: Date.now() + 600_000 }), {
       maxRunningPerAccount: 0,
     });
     expect(created).toEqual({ outcome: 'accepted' });
 
-    const ended = await stack.waitForEnd(id, stack.credentials.alice, 45_000);
+    const ended = await harness.stack.waitForEnd(id, harness.stack.credentials.alice, 45_000);
     expect(ended.status).toBe('SUCCESS');
     expect(ended.host).toMatch(/^10\.0\.0\.\d$/);
-    await waitFor(() => stack.logs().includes('running execution had no job; queued it again'), { what: 'the requeue logged' });
+    await waitFor(() => harness.stack.logs().includes('running execution had no job; queued it again'), { what: 'the requeue logged' });
   });
 });

@@ -1,31 +1,17 @@
 import { waitFor } from '@ces/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.ts';
-import { StepCounter } from '../support/step-counter.ts';
-import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
+import { describe, expect, it } from 'vitest';
+import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
 describe('limits: time limit, step timeout and retries', () => {
-  const catalogue = writeWorkerTestCatalogue();
-  const counter = new StepCounter();
-  let stack: Stack;
+  const harness = useWorkerTestStack({ workers: 1 });
+  const { counter } = harness;
 
-  beforeAll(async () => {
-    await counter.start();
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, choreosDir: catalogue.dir });
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await counter.close();
-    catalogue.remove();
-  });
-
-  const outputsOf = async (id: string) => (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice)).json();
+  const outputsOf = async (id: string) => (await harness.stack.call('GET', `/choreo-executions/${id}?view=outputs`, harness.stack.credentials.alice)).json();
 
   it('stops a run past its time limit as TERMINATED_LIMIT, interrupting a wait', async () => {
-    const alice = stack.credentials.alice;
-    const id = await stack.startRun('Test/Limited', alice, { StepMilliseconds: '400' });
-    const ended = await stack.waitForEnd(id, alice);
+    const alice = harness.stack.credentials.alice;
+    const id = await harness.stack.startRun('Test/Limited', alice, { StepMilliseconds: '400' });
+    const ended = await harness.stack.waitForEnd(id, alice);
     expect(ended.status).toBe('TERMINATED_LIMIT');
     const completed = Number((await outputsOf(id)).output.CompletedSteps);
     expect(completed).toBeGreaterThanOrEqual(1);
@@ -33,28 +19,28 @@ describe('limits: time limit, step timeout and retries', () => {
   });
 
   it('lets the step in progress at the time limit finish, then stops', async () => {
-    const alice = stack.credentials.alice;
+    const alice = harness.stack.credentials.alice;
     counter.hold(0);
-    const id = await stack.startRun('Test/LimitedCalls', alice, { CounterURL: counter.urlFor('limit') });
+    const id = await harness.stack.startRun('Test/LimitedCalls', alice, { CounterURL: counter.urlFor('limit') });
     await waitFor(() => counter.count('limit', 0) === 1, { what: 'the run to reach call0' });
     // The subject is what happens once the limit has passed with a step in flight, so the wait is
     // for the clock itself: until the run's own deadline is behind us.
-    const { starttime, deadline } = (await stack.executions.get(id))!;
+    const { starttime, deadline } = (await harness.stack.executions.get(id))!;
     expect(deadline - starttime).toBe(1_000);
     await waitFor(() => Date.now() > deadline, { what: 'the time limit to pass' });
-    expect((await stack.executions.get(id))!.status).toBe('RUNNING');
+    expect((await harness.stack.executions.get(id))!.status).toBe('RUNNING');
     counter.release(0);
 
-    const ended = await stack.waitForEnd(id, alice);
+    const ended = await harness.stack.waitForEnd(id, alice);
     expect(ended.status).toBe('TERMINATED_LIMIT');
     expect((await outputsOf(id)).output).toEqual({ CompletedSteps: '1', First: '{"step":0}' });
     expect(counter.stepsOf('limit')).toEqual([0]);
   });
 
   it('times a hanging step out, retries it, then ends the run as ERROR with lasterror', async () => {
-    const alice = stack.credentials.alice;
-    const id = await stack.startRun('Test/TimedOut', alice, { CounterURL: counter.urlFor('hang') });
-    const ended = await stack.waitForEnd(id, alice);
+    const alice = harness.stack.credentials.alice;
+    const id = await harness.stack.startRun('Test/TimedOut', alice, { CounterURL: counter.urlFor('hang') });
+    const ended = await harness.stack.waitForEnd(id, alice);
     expect(ended.status).toBe('ERROR');
     expect(ended.lasterror).toMatch(/^hang: .*timed out after 300 ms/);
     expect(Number(ended.errortime)).toBeGreaterThanOrEqual(Number(ended.starttime));
@@ -64,7 +50,7 @@ describe('limits: time limit, step timeout and retries', () => {
   });
 
   it('retries a step whose connection drops, and succeeds', async () => {
-    const res = await stack.call('POST', '/choreos/Test/Flaky', stack.credentials.alice, {
+    const res = await harness.stack.call('POST', '/choreos/Test/Flaky', harness.stack.credentials.alice, {
       body: JSON.stringify({ inputs: [{ name: 'CounterURL', value: counter.urlFor('flaky') }] }),
     });
     expect(res.status, res.text).toBe(200);

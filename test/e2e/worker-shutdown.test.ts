@@ -1,39 +1,25 @@
 import { waitFor } from '@ces/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack } from '../support/stack.ts';
-import { StepCounter } from '../support/step-counter.ts';
-import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
+import { describe, expect, it } from 'vitest';
+import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
 // A deploy: every worker gets SIGTERM in turn while long runs are going on; none may be lost.
 describe('graceful shutdown: a rolling restart of every worker', () => {
-  const catalogue = writeWorkerTestCatalogue();
-  const counter = new StepCounter();
-  let stack: Stack;
-
-  beforeAll(async () => {
-    await counter.start();
-    stack = await startStack({
-      redisUrl: inject('redisUrl'),
-      workers: 2,
-      choreosDir: catalogue.dir,
-      // Three runs per worker, so that both old workers hold runs when they are stopped.
-      workerEnv: { WORKER_CONCURRENCY: '3', WORKER_SHUTDOWN_GRACE_SECONDS: '20' },
-    });
+  const harness = useWorkerTestStack({
+    workers: 2,
+    // Three runs per worker, so that both old workers hold runs when they are stopped.
+    workerEnv: { WORKER_CONCURRENCY: '3', WORKER_SHUTDOWN_GRACE_SECONDS: '20' },
   });
-
-  afterAll(async () => {
-    await stack?.stop();
-    await counter.close();
-    catalogue.remove();
-  });
+  const { counter } = harness;
 
   it('hands unfinished runs back on SIGTERM; they finish on the new workers, each step run once', { timeout: 120_000 }, async () => {
-    const alice = stack.credentials.alice;
+    const alice = harness.stack.credentials.alice;
     const tags = Array.from({ length: 6 }, (_, i) => `run${i}`);
-    const ids = await Promise.all(tags.map((tag) => stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor(tag), WaitMilliseconds: '4000' })));
+    const ids = await Promise.all(
+      tags.map((tag) => harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor(tag), WaitMilliseconds: '4000' })),
+    );
     await waitFor(
       async () => {
-        const records = await Promise.all(ids.map((id) => stack.executions.get(id)));
+        const records = await Promise.all(ids.map((id) => harness.stack.executions.get(id)));
         const hosts = new Set(records.map((record) => record?.host));
         return hosts.has('10.0.0.1') && hosts.has('10.0.0.2') && !hosts.has('');
       },
@@ -41,41 +27,41 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     );
 
     // The new workers come up first, then the old ones are stopped one after the other.
-    const fresh = [stack.addWorker(), stack.addWorker()];
+    const fresh = [harness.stack.addWorker(), harness.stack.addWorker()];
     await waitFor(
       async () => {
-        const pids = (await stack.liveWorkers()).map((beat) => beat.pid);
+        const pids = (await harness.stack.liveWorkers()).map((beat) => beat.pid);
         return fresh.every((worker) => pids.includes(worker.pid));
       },
       { timeoutMs: 30_000, intervalMs: 100, what: 'the new workers to start' },
     );
-    for (const old of [stack.workers[0]!, stack.workers[1]!]) {
+    for (const old of [harness.stack.workers[0]!, harness.stack.workers[1]!]) {
       old.kill('SIGTERM');
       await old.exited;
       expect(old.child.exitCode, old.logs()).toBe(0);
       expect(old.logs()).toContain('execution handed back');
       // A clean exit removes the heartbeat record at once.
-      expect((await stack.liveWorkers()).some((beat) => beat.pid === old.pid)).toBe(false);
+      expect((await harness.stack.liveWorkers()).some((beat) => beat.pid === old.pid)).toBe(false);
     }
 
     for (const id of ids) {
-      const ended = await stack.waitForEnd(id, alice, 60_000);
-      expect(ended.status, stack.logs()).toBe('SUCCESS');
+      const ended = await harness.stack.waitForEnd(id, alice, 60_000);
+      expect(ended.status, harness.stack.logs()).toBe('SUCCESS');
       expect(['10.0.0.3', '10.0.0.4']).toContain(ended.host);
     }
     // Handed back at step boundaries: not even the step in progress ran twice.
     for (const tag of tags) expect(counter.stepsOf(tag), tag).toEqual([0, 2, 4, 6]);
-    expect((await stack.call('GET', '/choreo-executions', alice)).json().executions).toEqual([]);
+    expect((await harness.stack.call('GET', '/choreo-executions', alice)).json().executions).toEqual([]);
   });
 
   it('answers a handed-back run as queued (host "") until another worker takes it', { timeout: 60_000 }, async () => {
-    const alice = stack.credentials.alice;
+    const alice = harness.stack.credentials.alice;
     counter.hold(2);
-    const id = await stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('alone'), WaitMilliseconds: '10' });
+    const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('alone'), WaitMilliseconds: '10' });
     await waitFor(() => counter.count('alone', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const index = Number((await stack.executions.get(id))!.host.split('.').at(-1)) - 1;
-    const holder = stack.workers[index]!;
-    const other = stack.workers.find((worker, i) => i !== index && worker.running)!;
+    const index = Number((await harness.stack.executions.get(id))!.host.split('.').at(-1)) - 1;
+    const holder = harness.stack.workers[index]!;
+    const other = harness.stack.workers.find((worker, i) => i !== index && worker.running)!;
     // Leave only the holder, then stop it mid-step: the step ends, and the run goes back to the queue.
     other.kill('SIGTERM');
     await other.exited;
@@ -84,12 +70,12 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     counter.release(2);
     await holder.exited;
     expect(holder.child.exitCode).toBe(0);
-    const queued = await stack.call('GET', `/choreo-executions/${id}`, alice);
+    const queued = await harness.stack.call('GET', `/choreo-executions/${id}`, alice);
     expect(queued.json().execution).toMatchObject({ status: 'RUNNING', host: '' });
-    expect((await stack.executions.get(id))!.nextStep).toBe(3);
+    expect((await harness.stack.executions.get(id))!.nextStep).toBe(3);
 
-    stack.addWorker();
-    const ended = await stack.waitForEnd(id, alice, 30_000);
+    harness.stack.addWorker();
+    const ended = await harness.stack.waitForEnd(id, alice, 30_000);
     expect(ended).toMatchObject({ status: 'SUCCESS', host: '10.0.0.5' });
     expect(counter.stepsOf('alone')).toEqual([0, 2, 4, 6]);
   });

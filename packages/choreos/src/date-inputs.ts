@@ -154,7 +154,8 @@ export function adjustDate(date: DateTime, adjustments: DateAdjustments): DateTi
   return checked(result);
 }
 
-interface Fields {
+/** A calendar date and time of day, as a wall clock shows it in some zone. */
+export interface WallClockFields {
   year: number;
   month: number;
   day: number;
@@ -165,7 +166,7 @@ interface Fields {
 }
 
 /** The moment a wall clock shows in `like`'s zone and locale; fields past their range carry over, as Java's lenient Calendar does. */
-export function wallClock(fields: Fields, like: DateTime): DateTime {
+export function wallClock(fields: WallClockFields, like: DateTime): DateTime {
   const normal = new Date(0);
   normal.setUTCFullYear(fields.year, fields.month - 1, fields.day);
   normal.setUTCHours(fields.hour, fields.minute, fields.second, fields.millisecond);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
+import { createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
 import { statelessUtilityCases } from './catalogue-cases-stateless.ts';
 import type { CatalogueCase } from './catalogue-cases/catalogue-case.ts';
@@ -12,7 +12,7 @@ import { datesCases } from './catalogue-cases/dates.ts';
 import { httpCases } from './catalogue-cases/http.ts';
 import { testPages } from './catalogue-cases/test-pages.ts';
 import { xmlCases } from './catalogue-cases/xml.ts';
-import { runChoreo } from './run-choreo.ts';
+import { expectCaseOutcome, runCatalogueChoreo } from './catalogue-run-for-test.ts';
 import type { EngineHooks, RunOutcome } from './run-choreo.ts';
 
 /** Every Choreo of the checked-in catalogue, run through the engine with the real step library. */
@@ -27,7 +27,6 @@ let server: Server;
 let base = '';
 let catalogue: Catalogue;
 const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
 
 /** The original Utilities' families, in files of their own: several cases per Choreo. */
 function familyCases(): CatalogueCase[] {
@@ -83,12 +82,8 @@ function cases(): Record<string, Case> {
   };
 }
 
-async function run(id: string, provided: Record<string, string>, hooks: EngineHooks = noHooks): Promise<RunOutcome> {
-  const entry = catalogue.get(id);
-  if (entry === undefined || !entry.valid) throw new Error(`${id} is not a valid Choreo`);
-  const bound = bindInputs(entry.definition, provided);
-  if (!bound.ok) throw new Error(`${id}: missing ${bound.missing.join(', ')}`);
-  return runChoreo({ definition: entry.definition, inputs: bound.inputs, steps, hooks });
+function run(id: string, provided: Record<string, string>, hooks?: EngineHooks): Promise<RunOutcome> {
+  return runCatalogueChoreo(catalogue, steps, id, provided, hooks);
 }
 
 beforeAll(async () => {
@@ -138,13 +133,7 @@ describe('catalogue Choreos', () => {
   it.each(Object.keys(cases()))('%s', async (name) => {
     const testCase = cases()[name] as Case;
     const outcome = await run(`/Library/Utilities/${name}`, testCase.inputs);
-    if (testCase.error !== undefined) {
-      expect(outcome.kind).toBe('failed');
-      expect(outcome.kind === 'failed' ? outcome.error : '').toMatch(testCase.error);
-      return;
-    }
-    expect(outcome.kind === 'failed' ? outcome.error : outcome.kind).toBe('completed');
-    expect(outcome.checkpoint.outputs).toEqual(testCase.outputs);
+    expectCaseOutcome(outcome, testCase);
   });
 
   // Titles now; the cases themselves once the server's address is known.

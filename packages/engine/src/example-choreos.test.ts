@@ -1,23 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
+import { createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
-import { runChoreo } from './run-choreo.ts';
-import type { EngineHooks, RunOutcome } from './run-choreo.ts';
+import { runCatalogueChoreo } from './catalogue-run-for-test.ts';
+import type { RunOutcome } from './run-choreo.ts';
 
 /** The Choreos of /Library/Examples, run through the engine with the real step library. */
 
 let catalogue: Catalogue;
 const steps = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
-const noHooks: EngineHooks = { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined };
-
-async function run(name: string, provided: Record<string, string>): Promise<RunOutcome> {
-  const entry = catalogue.get(`/Library/Examples/${name}`);
-  if (entry === undefined || !entry.valid)
-    throw new Error(`${name} is not a valid Choreo: ${entry !== undefined && !entry.valid ? entry.problems.join('; ') : 'missing'}`);
-  const bound = bindInputs(entry.definition, provided);
-  if (!bound.ok) throw new Error(`${name}: missing ${bound.missing.join(', ')}`);
-  return runChoreo({ definition: entry.definition, inputs: bound.inputs, steps, hooks: noHooks });
+function run(name: string, provided: Record<string, string>): Promise<RunOutcome> {
+  return runCatalogueChoreo(catalogue, steps, `/Library/Examples/${name}`, provided);
 }
 
 async function outputsOf(name: string, inputs: Record<string, string>): Promise<Record<string, string>> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WallClockFields } from '../date-inputs.ts';
 import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
@@ -55,14 +56,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
+interface WallClock extends WallClockFields {
   weekday: number;
   offsetMinutes: number;
 }
