@@ -30,3 +30,4 @@ export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type Wor
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
 export { terminateExecution } from './terminate-execution.ts';
+export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';

@@ -24,6 +24,8 @@
   KEYS[6] the account's list rows of RUNNING executions
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
   KEYS[8] the execution's progress hash
+  KEYS[9] the execution's step history (step-history.lua): the events given are appended, and it
+          expires with the record
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -41,6 +43,9 @@
           not even a handed-back one), and this worker is recorded as the one that ran it
   ARGV[12] window length of the stored bytes, milliseconds
   ARGV[13] name of a worker's set of the executions it holds, less the worker id
+  ARGV[14] step history: how many of the first events to keep, with ARGV[15]
+  ARGV[15] step history: how many of the last events to keep
+  ARGV[16], ARGV[17], … step events since the last write, JSON (none or more)
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -94,6 +99,8 @@ redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
 redis.call('UNLINK', KEYS[8])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+append_step_events(KEYS[9], tonumber(ARGV[14]), tonumber(ARGV[15]), 16, #ARGV)
+redis.call('EXPIRE', KEYS[9], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end
