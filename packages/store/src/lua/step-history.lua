@@ -1,4 +1,4 @@
--- Appends ARGV[from..to], step events as JSON objects, to an execution's step history (a list,
+-- Appends ARGV[from..to], step events as JSON arrays (step-history.ts), to an execution's step history (a list,
 -- keys.ts executionSteps), bounded: the first `first` events and the last `last` are kept, and
 -- those between are replaced by one marker at index `first`, `{"dropped":<count>}`, counting them.
 -- Past the bound each append costs a few list operations near the head, never a rewrite.
@@ -26,7 +26,7 @@ local function append_step_events(history, first, last, from, to)
   if over <= 0 then
     return
   end
-  -- Events are JSON objects, never '': the blanked ones are exactly those LREM takes out.
+  -- Events are JSON arrays, never '': the blanked ones are exactly those LREM takes out.
   for index = first + 1, first + removed do
     redis.call('LSET', history, index, '')
   end
