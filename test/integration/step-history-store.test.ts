@@ -83,6 +83,19 @@ describe('step history in the store', () => {
     expect(history.dropped).toEqual({ count: 13, after: 3 });
   });
 
+  it('keeps the history of a run that wrote none before its end in its record, expiring with it', async () => {
+    const id = await taken('lease-a');
+    await store.end(id, { status: 'SUCCESS', lease: 'lease-a', stepEvents: [event(0), event(1, { attempt: 2, outcome: 'failed', error: 'no' })] });
+    expect(await redis.exists(keys.executionSteps(id))).toBe(0);
+    expect(await redis.hexists(keys.execution(id), 'history')).toBe(1);
+    const history = await store.stepHistory(id);
+    expect(history.events).toEqual([
+      { ...event(0), durationMs: 1.235 },
+      { ...event(1), attempt: 2, outcome: 'failed', error: 'no', durationMs: 1.235 },
+    ]);
+    expect(history.dropped).toBeUndefined();
+  });
+
   it('shortens a long error message', async () => {
     const id = await taken('lease-a');
     await store.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, 'lease-a', [event(0, { outcome: 'failed', error: 'e'.repeat(5000) })]);

@@ -104,6 +104,12 @@ export const RECORD_FIELDS = {
   idempotencyEntry: 'idempotency',
   /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
   deferrals: 'deferrals',
+  /**
+   * The whole step history of a run that ended before it had written any (an instant run, most
+   * often), as one JSON array of stored events (step-history.ts): a field costs the record a
+   * fraction of a list of its own. Longer histories are the list `exec:<id>:steps`.
+   */
+  stepHistory: 'history',
   /** On ERROR. */
   lasterror: 'lasterror',
   errortime: 'errortime',

@@ -333,7 +333,13 @@ export function createExecutionStore(deps: {
     },
 
     async stepHistory(id) {
-      return decodeStepHistory(await redis.lrange(keys.executionSteps(id), 0, -1));
+      const [[fieldError, field], [listError, list]] = ((await redis
+        .multi()
+        .hget(keys.execution(id), RECORD_FIELDS.stepHistory)
+        .lrange(keys.executionSteps(id), 0, -1)
+        .exec()) ?? []) as [[Error | null, string | null], [Error | null, string[]]];
+      if (fieldError || listError) throw fieldError ?? listError;
+      return decodeStepHistory(list, field);
     },
 
     async end(id, request) {

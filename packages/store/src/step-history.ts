@@ -88,7 +88,12 @@ function decodeStepEvent(stored: StoredStepEvent): StepEvent {
   };
 }
 
-export function decodeStepHistory(stored: readonly string[]): StepHistory {
+/**
+ * The history as stored: the list's entries, or the record's `history` field (a JSON array of
+ * events, written by the end of a run that had written none before it).
+ */
+export function decodeStepHistory(stored: readonly string[], field?: string | null): StepHistory {
+  if (field) return { events: (JSON.parse(field) as StoredStepEvent[]).map(decodeStepEvent) };
   const events: StepEvent[] = [];
   let dropped: StepHistory['dropped'];
   for (const json of stored) {

@@ -11,7 +11,7 @@
   The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an
+  idempotency worker`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
   untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
   deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
 
@@ -25,7 +25,8 @@
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
   KEYS[8] the execution's progress hash
   KEYS[9] the execution's step history (step-history.lua): the events given are appended, and it
-          expires with the record
+          expires with the record; when it does not exist and they fit its bound, they are written
+          to the record's `history` field instead, as one JSON array
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -99,7 +100,18 @@ redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
 redis.call('UNLINK', KEYS[8])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
-append_step_events(KEYS[9], tonumber(ARGV[14]), tonumber(ARGV[15]), 16, #ARGV)
+-- A run that wrote no history before its end (an instant run) keeps it in a field of the record,
+-- which costs far less than a list of its own, when it fits the bound.
+if redis.call('EXISTS', KEYS[9]) == 0 then
+  if #ARGV >= 16 and #ARGV - 15 <= tonumber(ARGV[14]) + tonumber(ARGV[15]) then
+    local history = '[' .. table.concat(ARGV, ',', 16) .. ']'
+    redis.call('HSET', KEYS[1], 'history', history)
+  else
+    append_step_events(KEYS[9], tonumber(ARGV[14]), tonumber(ARGV[15]), 16, #ARGV)
+  end
+else
+  append_step_events(KEYS[9], tonumber(ARGV[14]), tonumber(ARGV[15]), 16, #ARGV)
+end
 redis.call('EXPIRE', KEYS[9], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
