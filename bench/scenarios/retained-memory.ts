@@ -63,7 +63,13 @@ export async function retainedMemory(context: ScenarioContext): Promise<Row[]> {
       details: { runs: load.ok, usedMemoryBefore: before, usedMemoryAfter: after },
     },
     { scenario, figure: 'MEMORY USAGE of one execution hash', unit: 'B', value: keyUsage, details: { samples: usages.length } },
-    { scenario, figure: 'MEMORY USAGE of its step history (one step)', unit: 'B', value: average(historyUsages), details: { samples: historyUsages.length } },
+    {
+      scenario,
+      figure: 'MEMORY USAGE of its step history list (none: in the record)',
+      unit: 'B',
+      value: average(historyUsages),
+      details: { samples: historyUsages.length },
+    },
   ];
 }
 
