@@ -31,17 +31,24 @@ export async function retainedMemory(context: ScenarioContext): Promise<Row[]> {
   if (load.firstError) context.log(`  ${load.firstError}`);
 
   const usages: number[] = [];
+  const historyUsages: number[] = [];
+  // The record's own key, not the keys beside it (`exec:<id>:steps`).
+  const recordKey = new RegExp(`^${escapeRegExp(keys.execution(''))}[0-9a-f]{32}$`);
   let cursor = '0';
   do {
     const [next, found] = await redis.scan(cursor, 'MATCH', keys.execution('*'), 'COUNT', 500);
     cursor = next;
     for (const key of found) {
       if (usages.length >= 20) break;
+      if (!recordKey.test(key)) continue;
       if ((await redis.hget(key, 'choreo')) !== BASE64_ENCODE || (await redis.hget(key, 'status')) !== 'SUCCESS') continue;
       usages.push(Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')));
+      const history = Number(await redis.call('MEMORY', 'USAGE', keys.executionSteps(key.slice(-32)), 'SAMPLES', '0'));
+      if (history > 0) historyUsages.push(history);
     }
   } while (cursor !== '0' && usages.length < 20);
-  const keyUsage = usages.length > 0 ? Math.round(usages.reduce((a, b) => a + b, 0) / usages.length) : 0;
+  const average = (values: number[]) => (values.length > 0 ? Math.round(values.reduce((a, b) => a + b, 0) / values.length) : 0);
+  const keyUsage = average(usages);
   const perExecution = round((after - before) / Math.max(1, load.ok), 0);
   context.raw.retainedMemory = { runs: load.ok, usedMemoryBefore: before, usedMemoryAfter: after, keyUsageSamples: usages };
 
@@ -56,5 +63,16 @@ export async function retainedMemory(context: ScenarioContext): Promise<Row[]> {
       details: { runs: load.ok, usedMemoryBefore: before, usedMemoryAfter: after },
     },
     { scenario, figure: 'MEMORY USAGE of one execution hash', unit: 'B', value: keyUsage, details: { samples: usages.length } },
+    {
+      scenario,
+      figure: 'MEMORY USAGE of its step history list (none: in the record)',
+      unit: 'B',
+      value: average(historyUsages),
+      details: { samples: historyUsages.length },
+    },
   ];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -98,8 +98,10 @@ describe('sub-Choreos', () => {
       const [next, keys] = await stack.redis.scan(cursor, 'MATCH', `${stack.prefix}:exec:*`, 'COUNT', 1000);
       cursor = next;
       for (const key of keys) {
-        if (key.endsWith(':progress')) continue;
-        if ((await stack.redis.hget(key, 'parent')) === parentId) ids.push(key.slice(`${stack.prefix}:exec:`.length));
+        const id = key.slice(`${stack.prefix}:exec:`.length);
+        // Only the records: an execution's other keys (`:progress`, `:steps`) follow its id.
+        if (id.includes(':')) continue;
+        if ((await stack.redis.hget(key, 'parent')) === parentId) ids.push(id);
       }
     } while (cursor !== '0');
     return ids;

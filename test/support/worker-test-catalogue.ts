@@ -120,6 +120,31 @@ export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
       },
     ],
   },
+  // Two steps per iteration of five; the check fails at iteration FailAt.
+  'Test/LoopFailsAt': {
+    description: 'A loop whose check fails at one iteration.',
+    inputs: { FailAt: { description: 'The iteration that fails.', type: 'STRING_VARIABLE', default: '3' } },
+    outputs: { CompletedSteps: completedSteps },
+    steps: [
+      {
+        id: 'each',
+        forEach: '{% [0..4] %}',
+        steps: [
+          { id: 'note', kind: 'noop', args: {} },
+          { id: 'check', kind: 'control.fail', args: { message: 'item {{loop.item}} is bad', when: '{% $string(loop.item = $number(inputs.FailAt)) %}' } },
+        ],
+      },
+    ],
+  },
+  // Instant steps only: run without a take, its history written by the end alone.
+  'Test/Instant': {
+    description: 'Two instant steps.',
+    outputs: { CompletedSteps: completedSteps },
+    steps: [
+      { id: 'first', kind: 'control.fail', args: { message: 'never', when: 'false' } },
+      { id: 'second', kind: 'control.fail', args: { message: 'never', when: 'false' } },
+    ],
+  },
   'Test/Quick': {
     description: 'One step that does nothing.',
     outputs: { CompletedSteps: completedSteps },

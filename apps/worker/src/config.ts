@@ -28,6 +28,12 @@ export const workerConfigSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
+  /**
+   * Each execution's step history keeps its first STEP_HISTORY_FIRST events and its last
+   * STEP_HISTORY_LAST, counting those dropped between (one event per attempt of each step).
+   */
+  STEP_HISTORY_FIRST: z.coerce.number().int().min(0).max(100_000).default(100),
+  STEP_HISTORY_LAST: z.coerce.number().int().min(1).max(100_000).default(900),
   /** Lets the HTTP step reach loopback and private networks (off: a Choreo could probe the inside). */
   HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
   HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),

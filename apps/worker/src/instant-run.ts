@@ -4,7 +4,7 @@ import { acceptedRecord, type EndResult, type ExecutionRecord, type ExecutionSto
 import type { ActiveRuns } from './active-runs.ts';
 import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
-import { executionLog, pastDeadline, runSteps, type StepEndListener } from './run-steps.ts';
+import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
 
 export interface InstantRunDeps {
   executions: ExecutionStore;
@@ -58,16 +58,20 @@ export function createInstantRuns(deps: InstantRunDeps) {
     context: ProcessingContext,
     status: TerminalStatus,
     checkpoint: { outputs: Record<string, string>; nextStep?: number },
+    history: PendingStepEvents,
     error?: string,
   ): Promise<ProcessResult> {
     const request = await endOfRun(record, deps.sandbox, status, checkpoint, error);
     const untakenBy = { host: deps.host, workerId: deps.workerId };
-    settleInBackground(record, executions.end(record.id, { ...request, account: record.account, untakenBy }), context);
+    // The whole history goes with the end: an instant run writes once.
+    const stepEvents = history.take();
+    settleInBackground(record, executions.end(record.id, { ...request, account: record.account, untakenBy, stepEvents }), context);
     return 'ended';
   }
 
   async function execute(record: ExecutionRecord, definition: ChoreoDefinition, context: ProcessingContext): Promise<ProcessResult> {
     return deps.active.track(record.id, record.terminationRequested, async (run) => {
+      const history = new PendingStepEvents(deps.host);
       const outcome = await runSteps({
         record,
         definition,
@@ -75,6 +79,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
         steps: deps.steps,
         log: executionLog(logger, record),
         ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+        history,
         // Over sooner than a hand-back would be: a shutdown does not stop it.
         beforeStep: () => (pastDeadline(record) ? 'time-limit' : undefined),
         // Nothing to checkpoint under, and nothing lost: run again, it would come out the same.
@@ -83,7 +88,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
         afterProgress: async () => run.stop,
       });
       const conclusion = conclusionOf(outcome);
-      if (conclusion.kind === 'end') return end(record, context, conclusion.status, outcome.checkpoint, conclusion.error);
+      if (conclusion.kind === 'end') return end(record, context, conclusion.status, outcome.checkpoint, history, conclusion.error);
       switch (conclusion.reason) {
         case 'shutdown':
           // Interrupted with the whole worker: it holds nothing to hand back in the store, and its

@@ -1,13 +1,51 @@
 import type { ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
-import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StopReason } from '@ces/engine';
+import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
-import type { ExecutionRecord } from '@ces/store';
+import type { ExecutionRecord, StepEvent } from '@ces/store';
 import type { ActiveRun } from './active-runs.ts';
 
 /** setTimeout's longest delay; a later deadline is still caught by the check between steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type StepEndListener = (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
+
+/**
+ * The step events of one run not yet written: one per attempt of each step, collected as steps
+ * end and taken by whichever write goes next (a checkpoint, progress inside a block, the end), so
+ * that the history costs no write of its own.
+ */
+export class PendingStepEvents {
+  private events: StepEvent[] = [];
+  private readonly host: string;
+
+  constructor(host: string) {
+    this.host = host;
+  }
+
+  add(step: StepEndEvent): void {
+    for (const attempt of step.attempts) {
+      this.events.push({
+        id: step.id,
+        address: step.address,
+        ...(step.iteration !== undefined ? { iteration: step.iteration } : {}),
+        attempt: attempt.attempt,
+        start: attempt.start,
+        end: attempt.end,
+        durationMs: attempt.durationMs,
+        host: this.host,
+        outcome: attempt.outcome,
+        ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+      });
+    }
+  }
+
+  /** The events collected since the last call, in the order their attempts ended. */
+  take(): StepEvent[] {
+    const taken = this.events;
+    this.events = [];
+    return taken;
+  }
+}
 
 /**
  * Runs the steps of an execution with the engine, from its checkpoint, as `run`: the part both
@@ -25,6 +63,8 @@ export async function runSteps(options: {
   childRuns?: ChildRuns;
   log: () => Logger;
   onStepEnd?: StepEndListener;
+  /** Collects the step events for the execution's history. */
+  history: PendingStepEvents;
   beforeStep: () => StopReason | undefined;
   afterStep: (checkpoint: Checkpoint) => Promise<StopReason | undefined>;
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
@@ -61,7 +101,10 @@ export async function runSteps(options: {
         afterStep: options.afterStep,
         afterProgress: options.afterProgress,
       },
-      onStepEnd: (event) => options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok }),
+      onStepEnd: (event) => {
+        options.history.add(event);
+        options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok });
+      },
     });
   } finally {
     clearTimeout(deadlineTimer);

@@ -7,7 +7,7 @@ import type { DefinitionCache } from './definition-cache.ts';
 import { deferralDelayMs } from './deferral-delay.ts';
 import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
-import { executionLog, pastDeadline, runSteps, type StepEndListener } from './run-steps.ts';
+import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -61,9 +61,11 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     status: TerminalStatus,
     checkpoint: { outputs: Record<string, string>; nextStep?: number },
     error?: string,
+    history?: PendingStepEvents,
   ): Promise<ProcessResult> {
     const request = await endOfRun(record, deps.sandbox, status, checkpoint, error);
-    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease }));
+    const stepEvents = history?.take() ?? [];
+    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents }));
   }
 
   async function execute(record: ExecutionRecord, lease: string, run: ActiveRun, context: ProcessingContext): Promise<ProcessResult> {
@@ -77,6 +79,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
     // says whether there is any, so that a fresh take costs no read.
     const progress = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record,
       definition,
@@ -86,6 +89,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+      history,
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';
@@ -96,13 +100,13 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         // After the last step the run ends next, and the end records the step reached and the
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
-        const result = await executions.checkpoint(record.id, checkpoint, lease);
+        const result = await executions.checkpoint(record.id, checkpoint, lease, history.take());
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
       },
       afterProgress: async (delta) => {
-        const result = await executions.recordProgress(record.id, delta, lease);
+        const result = await executions.recordProgress(record.id, delta, lease, history.take());
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
@@ -110,7 +114,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     });
 
     const conclusion = conclusionOf(outcome);
-    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error);
+    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history);
     switch (conclusion.reason) {
       case 'not-running':
         log().info('execution ended elsewhere; stopped');

@@ -90,7 +90,12 @@ export async function startWorkerService(
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
 
-  const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
+  const executions = createExecutionStore({
+    redis,
+    keys,
+    retentionSeconds: config.RETENTION_SECONDS,
+    stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+  });
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys });
   const queue = createExecutionQueue({ connection: redis, keys });

@@ -10,6 +10,7 @@ import {
 import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
+import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -68,7 +69,9 @@ export interface BlockRunOptions {
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
   /** Persists entries that completed; may ask to stop. */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
-  onStepEnd?: ((event: { id: string; kind: string; durationMs: number; ok: boolean }) => void) | undefined;
+  onStepEnd?:
+    | ((event: { id: string; address: string; iteration?: number; kind: string; durationMs: number; ok: boolean; attempts: readonly StepAttempt[] }) => void)
+    | undefined;
   readonly maxStepResultChars: number;
   /** Longest total of the entries recorded for the block. */
   readonly maxProgressChars: number;
@@ -205,11 +208,27 @@ export class BlockRun {
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
 
     const started = performance.now();
-    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal, {
-      address,
-      childRuns: this.options.childRuns,
-    });
-    this.options.onStepEnd?.({ id: address, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
+    const { onStepEnd } = this.options;
+    const attempts: StepAttempt[] | undefined = onStepEnd && [];
+    const outcome = await runStep(
+      step,
+      this.options.steps.get(step.kind),
+      this.context(scope),
+      this.options.signal,
+      { address, childRuns: this.options.childRuns },
+      attempts,
+    );
+    if (onStepEnd !== undefined) {
+      onStepEnd({
+        id: step.id,
+        address,
+        ...(scope.loop !== undefined ? { iteration: scope.loop.index } : {}),
+        kind: step.kind,
+        durationMs: performance.now() - started,
+        ok: outcome.type === 'ok',
+        attempts: attempts ?? [],
+      });
+    }
     if (outcome.type === 'stopped') return outcome;
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
     if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {

@@ -1,2 +1,2 @@
 export { runChoreo } from './run-choreo.ts';
-export type { Checkpoint, CheckpointDelta, RunOutcome, StopReason } from './run-choreo.ts';
+export type { Checkpoint, CheckpointDelta, RunOutcome, StepAttempt, StepEndEvent, StopReason } from './run-choreo.ts';

@@ -3,7 +3,7 @@ import { createStepLibrary, DEFAULT_STEP_TIMEOUT_MS, defineStepKind, InvalidStep
 import type { ChoreoDefinition, StepKind } from '@ces/choreos';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
-import type { Checkpoint, CheckpointDelta, EngineHooks, StopReason } from './run-choreo.ts';
+import type { Checkpoint, CheckpointDelta, EngineHooks, StepEndEvent, StopReason } from './run-choreo.ts';
 
 const calls: string[] = [];
 
@@ -333,16 +333,44 @@ describe('runChoreo', () => {
       inputs: {},
       steps: library(),
       hooks: hooks(),
-      onStepEnd: ({ durationMs, ...event }) => {
+      onStepEnd: ({ durationMs, attempts, ...event }) => {
         expect(durationMs).toBeGreaterThanOrEqual(0);
+        expect(attempts).toEqual([{ attempt: 1, start: expect.any(Number), end: expect.any(Number), durationMs: expect.any(Number), outcome: 'succeeded' }]);
         events.push(event);
       },
     });
     expect(events).toEqual([
-      { index: 0, id: 'a', kind: 'test.record', ok: true },
-      { index: 1, id: 'b', kind: 'test.record', ok: true },
-      { index: 2, id: 'c', kind: 'test.record', ok: true },
+      { index: 0, id: 'a', address: 'a', kind: 'test.record', ok: true },
+      { index: 1, id: 'b', address: 'b', kind: 'test.record', ok: true },
+      { index: 2, id: 'c', address: 'c', kind: 'test.record', ok: true },
     ]);
+  });
+
+  it('reports each attempt of a retried step, with its error, to onStepEnd', async () => {
+    const kind = flaky(5, () => new StepFailedError('server said 503'));
+    const definition = define({ description: 'Flaky.', steps: [{ id: 'f', kind: 'test.flaky', retry: { attempts: 3, backoffMs: 0 } }] }, kind);
+    const events: StepEndEvent[] = [];
+    await runChoreo({ definition, inputs: {}, steps: library(kind), hooks: hooks(), onStepEnd: (event) => events.push(event) });
+    expect(events).toHaveLength(1);
+    expect(events[0]?.ok).toBe(false);
+    expect(events[0]?.attempts.map(({ attempt, outcome, error }) => ({ attempt, outcome, error }))).toEqual([
+      { attempt: 1, outcome: 'failed', error: 'server said 503' },
+      { attempt: 2, outcome: 'failed', error: 'server said 503' },
+      { attempt: 3, outcome: 'failed', error: 'server said 503' },
+    ]);
+    for (const attempt of events[0]?.attempts ?? []) expect(attempt.end).toBeGreaterThanOrEqual(attempt.start);
+  });
+
+  it('reports a step whose arguments do not validate as one failed attempt', async () => {
+    const definition = define({
+      description: 'Waits a non-number.',
+      inputs: { Ms: { description: 'Milliseconds.', required: true } },
+      steps: [{ id: 'w', kind: 'control.wait', args: { milliseconds: '{{inputs.Ms}}' } }],
+    });
+    const events: StepEndEvent[] = [];
+    await runChoreo({ definition, inputs: { Ms: 'soon' }, steps: library(), hooks: hooks(), onStepEnd: (event) => events.push(event) });
+    expect(events.map((event) => event.attempts.map(({ attempt, outcome }) => [attempt, outcome]))).toEqual([[[1, 'failed']]]);
+    expect(events[0]?.attempts[0]?.error).toMatch(/^invalid arguments: args\.milliseconds: /);
   });
 
   it('keeps the cost of a no-op step small', async () => {

@@ -3,6 +3,7 @@ import type { ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ce
 import { BlockRun } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
+import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -55,12 +56,23 @@ export type RunOutcome =
   | { kind: 'failed'; error: string; checkpoint: Checkpoint }
   | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint };
 
+export type { StepAttempt } from './run-step.ts';
+
+/** A step that ran (for metrics and the execution's step history). */
 export interface StepEndEvent {
+  /** The top-level step it ran in (itself, or the block holding it). */
   index: number;
+  /** The step's id. */
   id: string;
+  /** Where it ran: its id at the top level; inside a block its address (`pages[3].fetch`, see BlockRun). */
+  address: string;
+  /** Inside a loop: the index of the innermost iteration it ran in. */
+  iteration?: number;
   kind: string;
   durationMs: number;
   ok: boolean;
+  /** Its attempts, in order (retries add one each). */
+  attempts: readonly StepAttempt[];
 }
 
 export interface RunChoreoOptions {
@@ -134,11 +146,26 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     let nextResultsChars: number;
     if (node.type === 'step') {
       const started = performance.now();
-      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, {
-        address: node.id,
-        childRuns: options.childRuns,
-      });
-      onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
+      const attempts: StepAttempt[] | undefined = onStepEnd && [];
+      const outcome = await runStep(
+        node,
+        options.steps.get(node.kind),
+        { inputs, results, completedSteps: index },
+        signal,
+        { address: node.id, childRuns: options.childRuns },
+        attempts,
+      );
+      if (onStepEnd !== undefined) {
+        onStepEnd({
+          index,
+          id: node.id,
+          address: node.id,
+          kind: node.kind,
+          durationMs: performance.now() - started,
+          ok: outcome.type === 'ok',
+          attempts: attempts ?? [],
+        });
+      }
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
 

@@ -15,6 +15,20 @@ import type { ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } fr
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
+/**
+ * One attempt of a step, for its history: when it started and ended (epoch ms), how long it took
+ * (ms, fractional) and how it came out. A step whose arguments could not be evaluated counts one
+ * failed attempt that ran nothing.
+ */
+export interface StepAttempt {
+  attempt: number;
+  start: number;
+  end: number;
+  durationMs: number;
+  outcome: 'succeeded' | 'failed' | 'stopped';
+  error?: string;
+}
+
 export type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string; errorType: ErrorType } | { type: 'stopped'; reason: StopReason };
 
 /** The type a `catch` selects a failure by. */
@@ -33,33 +47,54 @@ export interface StepPlace {
   childRuns: ChildRuns | undefined;
 }
 
-/** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
+/**
+ * Runs one step of a kind: its arguments evaluated and validated, then its attempts, each pushed
+ * onto `attempts` when given (the step's history).
+ */
 export async function runStep(
   step: CompiledStep,
   kind: StepKind | undefined,
   context: TemplateContext,
   signal: AbortSignal | undefined,
   place: StepPlace,
+  attempts?: StepAttempt[],
 ): Promise<StepOutcome> {
-  if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"`, errorType: 'invalid' };
+  const refused = (message: string): StepOutcome => {
+    if (attempts !== undefined) {
+      const now = Date.now();
+      attempts.push({ attempt: 1, start: now, end: now, durationMs: 0, outcome: 'failed', error: message });
+    }
+    return { type: 'failed', message, errorType: 'invalid' };
+  };
+  if (kind === undefined) return refused(`unknown step kind "${step.kind}"`);
   let rendered: unknown;
   try {
     rendered = await evaluateValue(step.args, context);
   } catch (error) {
-    if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) return { type: 'failed', message: error.message, errorType: 'invalid' };
+    if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) return refused(error.message);
     throw error;
   }
   const parsed = kind.argsSchema.safeParse(rendered);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${['args', ...issue.path].join('.')}: ${issue.message}`);
-    return { type: 'failed', message: `invalid arguments: ${issues.join('; ')}`, errorType: 'invalid' };
+    return refused(`invalid arguments: ${issues.join('; ')}`);
   }
 
   for (let attempt = 1; ; attempt++) {
+    const start = Date.now();
+    const started = performance.now();
+    const ended = (outcome: StepAttempt['outcome'], error?: string) =>
+      attempts?.push({ attempt, start, end: Date.now(), durationMs: performance.now() - started, outcome, ...(error !== undefined ? { error } : {}) });
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place) };
+      const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place);
+      ended('succeeded');
+      return { type: 'ok', value };
     } catch (error) {
-      if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
+      if (signal?.aborted === true) {
+        ended('stopped', errorMessage(error));
+        return { type: 'stopped', reason: stopReasonOf(signal) };
+      }
+      ended('failed', errorMessage(error));
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
     }
     const backoff = step.backoffMs * 2 ** (attempt - 1);

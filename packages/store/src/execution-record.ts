@@ -125,6 +125,12 @@ export const RECORD_FIELDS = {
   /** A child execution's parent, and its depth below the run a caller started. */
   parent: 'parent',
   depth: 'depth',
+  /**
+   * The whole step history of a run that ended before it had written any (an instant run, most
+   * often), as one JSON array of stored events (step-history.ts): a field costs the record a
+   * fraction of a list of its own. Longer histories are the list `exec:<id>:steps`.
+   */
+  stepHistory: 'history',
   /** On ERROR. */
   lasterror: 'lasterror',
   errortime: 'errortime',

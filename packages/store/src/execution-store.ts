@@ -22,6 +22,7 @@ import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
+import { decodeStepHistory, DEFAULT_STEP_HISTORY_BOUNDS, encodeStepEvent, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
 
 /**
  * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
@@ -113,6 +114,8 @@ export interface EndRequest {
    * execution ends only if no worker has ever taken it, and records this worker as its runner.
    */
   untakenBy?: { host: string; workerId: string };
+  /** Step events not yet written, appended to the step history with the end. */
+  stepEvents?: readonly StepEvent[];
 }
 
 /**
@@ -157,13 +160,19 @@ export interface ExecutionStore {
    * lease is void from now on.
    */
   take(id: string, take: TakeRequest): Promise<TakeResult>;
-  /** Records progress after a step, atomically with the checks of status, lease and termination. */
-  checkpoint(id: string, checkpoint: Checkpoint, lease: string): Promise<CheckpointResult>;
+  /**
+   * Records progress after a step, atomically with the checks of status, lease and termination,
+   * and appends the step events given to the step history.
+   */
+  checkpoint(id: string, checkpoint: Checkpoint, lease: string, stepEvents?: readonly StepEvent[]): Promise<CheckpointResult>;
   /**
    * Appends progress inside a block (steps and iterations completed since the last call), with
-   * the same checks: what is stored already is never written again.
+   * the same checks: what is stored already is never written again. The step events given are
+   * appended to the step history.
    */
-  recordProgress(id: string, delta: CheckpointDelta, lease: string): Promise<CheckpointResult>;
+  recordProgress(id: string, delta: CheckpointDelta, lease: string, stepEvents?: readonly StepEvent[]): Promise<CheckpointResult>;
+  /** The execution's step history, in the order written (empty when it has none, or it expired). */
+  stepHistory(id: string): Promise<StepHistory>;
   /** The progress stored inside the block an execution is in, by address (empty outside blocks). */
   progress(id: string): Promise<Map<string, unknown>>;
   /** Moves a RUNNING execution to a terminal status: the one compare-and-set through which every execution ends. */
@@ -200,8 +209,16 @@ export interface ExecutionStore {
   counts(): Promise<ExecutionCounts>;
 }
 
-export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
+export function createExecutionStore(deps: {
+  redis: Redis;
+  keys: KeySpace;
+  retentionSeconds: number;
+  /** How much of each execution's step history is kept (DEFAULT_STEP_HISTORY_BOUNDS when absent). */
+  stepHistoryBounds?: StepHistoryBounds;
+}): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
+  const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
+  const encodeEvents = (events: readonly StepEvent[] | undefined) => (events === undefined ? [] : events.map(encodeStepEvent));
   const run = registerScripts(redis);
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -279,11 +296,19 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 
-    async checkpoint(id, checkpoint, lease) {
+    async checkpoint(id, checkpoint, lease, stepEvents) {
       const reply = await run(
         'checkpointExecution',
-        [keys.execution(id), keys.executionProgress(id)],
-        [checkpoint.nextStep, JSON.stringify(checkpoint.results), JSON.stringify(checkpoint.outputs), lease],
+        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id)],
+        [
+          checkpoint.nextStep,
+          JSON.stringify(checkpoint.results),
+          JSON.stringify(checkpoint.outputs),
+          lease,
+          bounds.first,
+          bounds.last,
+          ...encodeEvents(stepEvents),
+        ],
       );
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
@@ -292,10 +317,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       throw new Error(`checkpointExecution answered ${JSON.stringify(reply)}`);
     },
 
-    async recordProgress(id, delta, lease) {
-      const args: string[] = [lease, delta.entries.at(-1)?.[0] ?? ''];
+    async recordProgress(id, delta, lease, stepEvents) {
+      const events = encodeEvents(stepEvents);
+      const args: (string | number)[] = [lease, delta.entries.at(-1)?.[0] ?? '', events.length, bounds.first, bounds.last, ...events];
       for (const [address, value] of delta.entries) args.push(address, JSON.stringify(value));
-      const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id)], args);
+      const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id)], args);
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
       if (reply === ScriptReply.Superseded) return 'superseded';
@@ -306,6 +332,16 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     async progress(id) {
       const stored = await redis.hgetall(keys.executionProgress(id));
       return new Map(Object.entries(stored).map(([address, json]) => [address, JSON.parse(json) as unknown]));
+    },
+
+    async stepHistory(id) {
+      const [[fieldError, field], [listError, list]] = ((await redis
+        .multi()
+        .hget(keys.execution(id), RECORD_FIELDS.stepHistory)
+        .lrange(keys.executionSteps(id), 0, -1)
+        .exec()) ?? []) as [[Error | null, string | null], [Error | null, string[]]];
+      if (fieldError || listError) throw fieldError ?? listError;
+      return decodeStepHistory(list, field);
     },
 
     async end(id, request) {
@@ -325,6 +361,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountRunningRows(account),
           keys.executionCounts(),
           keys.executionProgress(id),
+          keys.executionSteps(id),
         ],
         [
           request.status,
@@ -341,6 +378,9 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           window.lengthMs,
           keys.workerExecutions(''),
           keys.childEndedChannel(),
+          bounds.first,
+          bounds.last,
+          ...encodeEvents(request.stepEvents),
         ],
       )) as [number, string];
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };

@@ -39,3 +39,4 @@ export {
   type StoredChoreo,
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
+export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';

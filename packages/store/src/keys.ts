@@ -14,6 +14,11 @@ export interface KeySpace {
    * the block has completed and when the execution ends.
    */
   executionProgress(id: string): string;
+  /**
+   * List: the execution's step events as JSON, in the order they were written (step-history.lua),
+   * bounded; no TTL while it runs, the record's once it ends.
+   */
+  executionSteps(id: string): string;
   /** Sorted set: ids of all RUNNING executions, scored by start time. */
   running(): string;
   /** Set: ids of one account's RUNNING executions (list and quota). */
@@ -100,6 +105,7 @@ export function createKeySpace(prefix: string): KeySpace {
     prefix,
     execution: (id) => `${prefix}:exec:${id}`,
     executionProgress: (id) => `${prefix}:exec:${id}:progress`,
+    executionSteps: (id) => `${prefix}:exec:${id}:steps`,
     running: () => `${prefix}:running`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,

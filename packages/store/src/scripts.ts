@@ -14,9 +14,9 @@ interface ScriptFile {
 const SCRIPTS = {
   acceptExecution: { file: 'accept-execution.lua', keys: 8 },
   takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
-  checkpointExecution: { file: 'checkpoint-execution.lua', keys: 2 },
-  recordProgress: { file: 'record-progress.lua', keys: 2 },
-  endExecution: { file: 'end-execution.lua', keys: 8 },
+  checkpointExecution: { file: 'checkpoint-execution.lua', keys: 3, prelude: 'step-history.lua' },
+  recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
+  endExecution: { file: 'end-execution.lua', keys: 9, prelude: 'step-history.lua' },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/choreos';
-import type { ExecutionRecord, ExecutionSummary, RunningExecution } from '@ces/store';
+import type { ExecutionRecord, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -91,6 +91,36 @@ export function executionStatus(record: ExecutionSummary, withOutputs: boolean):
   return withOutputs
     ? { json: { execution, output: record.output }, xml: { root: 'execution', tree: { ...execution, outputs: outputsXml(record.output) } } }
     : { json: { execution }, xml: { root: 'execution', tree: execution } };
+}
+
+/**
+ * The status with the step history (`?view=steps`): one entry per attempt of each step, in the
+ * order written, every value a string as elsewhere; `dropped` (present only past the history's
+ * bound) counts the events left out after the first `after` ones.
+ */
+export function executionSteps(record: ExecutionSummary, history: StepHistory): Representation {
+  const execution = executionFields(record);
+  const steps = history.events.map(
+    (event): Record<string, string> => ({
+      id: event.id,
+      address: event.address,
+      ...(event.iteration !== undefined ? { iteration: String(event.iteration) } : {}),
+      attempt: String(event.attempt),
+      start: String(event.start),
+      end: String(event.end),
+      duration: String(event.durationMs),
+      host: event.host,
+      outcome: event.outcome,
+      ...(event.error !== undefined ? { error: event.error } : {}),
+    }),
+  );
+  const dropped: Record<string, Record<string, string>> = history.dropped === undefined
+    ? {}
+    : { dropped: { count: String(history.dropped.count), after: String(history.dropped.after) } };
+  return {
+    json: { execution, steps, ...dropped },
+    xml: { root: 'execution', tree: { ...execution, steps: { step: steps }, ...dropped } },
+  };
 }
 
 export function runningList(records: RunningExecution[]): Representation {

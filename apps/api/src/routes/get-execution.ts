@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { ClientClosedRequest } from '../errors/client-closed-request.ts';
-import { executionStatus } from '../formats/representations.ts';
+import { executionStatus, executionSteps } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
 
@@ -18,7 +18,7 @@ export function getExecutionRoute(deps: { executions: ExecutionStore; outputRead
   return new Hono<AppEnv>().get('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
     const view = c.req.query('view');
-    if (view !== undefined && view !== 'outputs') throw new ApiError('BAD_REQUEST', 'view must be "outputs" when given.');
+    if (view !== undefined && view !== 'outputs' && view !== 'steps') throw new ApiError('BAD_REQUEST', 'view must be "outputs" or "steps" when given.');
     if (!EXECUTION_ID.test(id)) throw new ApiError('NOT_FOUND', 'No such execution.');
     const principal = c.get('principal');
     let record: ExecutionSummary | undefined;
@@ -42,6 +42,8 @@ export function getExecutionRoute(deps: { executions: ExecutionStore; outputRead
       record = await deps.executions.summary(id, { withOutputs: view === 'outputs' });
     }
     if (!record || !isExecutionVisible(principal, record)) throw new ApiError('NOT_FOUND', 'No such execution.');
+    // Read once the record says who may see it: the history is bounded (a thousand events by default).
+    if (view === 'steps') return respond(c, 200, executionSteps(record, await deps.executions.stepHistory(id)));
     return respond(c, 200, executionStatus(record, view === 'outputs'));
   });
 }

@@ -11,11 +11,16 @@
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash
+  KEYS[3] the execution's step history (step-history.lua)
 
   ARGV[1] index of the next step to run
   ARGV[2] results of the completed steps, JSON
   ARGV[3] outputs computed so far, JSON
   ARGV[4] lease token of the caller
+  ARGV[5] step history: how many of the first events to keep, with ARGV[6]
+  ARGV[6] step history: how many of the last events to keep
+  ARGV[7], ARGV[8], … step events since the last write, JSON (none or more): appended to the
+          step history when the checkpoint is recorded
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                      recorded; carry on
@@ -32,6 +37,7 @@ if state[3] ~= ARGV[4] then
   return -6
 end
 redis.call('HSET', KEYS[1], 'step', ARGV[1], 'results', ARGV[2], 'output', ARGV[3])
+append_step_events(KEYS[3], tonumber(ARGV[5]), tonumber(ARGV[6]), 7, #ARGV)
 if redis.call('HDEL', KEYS[1], 'cursor') == 1 then
   redis.call('UNLINK', KEYS[2])
 end

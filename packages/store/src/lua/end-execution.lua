@@ -14,7 +14,7 @@
   The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker`; writes `status endtime`, `output step` when given, `host worker` for an
+  idempotency worker`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
   untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
   deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
 
@@ -27,6 +27,9 @@
   KEYS[6] the account's list rows of RUNNING executions
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
   KEYS[8] the execution's progress hash
+  KEYS[9] the execution's step history (step-history.lua): the events given are appended, and it
+          expires with the record; when it does not exist and they fit its bound, they are written
+          to the record's `history` field instead, as one JSON array
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -45,6 +48,9 @@
   ARGV[12] window length of the stored bytes, milliseconds
   ARGV[13] name of a worker's set of the executions it holds, less the worker id
   ARGV[14] channel on which to publish the end of a child execution
+  ARGV[15] step history: how many of the first events to keep, with ARGV[16]
+  ARGV[16] step history: how many of the last events to keep
+  ARGV[17], ARGV[18], … step events since the last write, JSON (none or more)
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -98,6 +104,19 @@ redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
 redis.call('UNLINK', KEYS[8])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+-- A run that wrote no history before its end (an instant run) keeps it in a field of the record,
+-- which costs far less than a list of its own, when it fits the bound.
+if redis.call('EXISTS', KEYS[9]) == 0 then
+  if #ARGV >= 17 and #ARGV - 16 <= tonumber(ARGV[15]) + tonumber(ARGV[16]) then
+    local history = '[' .. table.concat(ARGV, ',', 17) .. ']'
+    redis.call('HSET', KEYS[1], 'history', history)
+  else
+    append_step_events(KEYS[9], tonumber(ARGV[15]), tonumber(ARGV[16]), 17, #ARGV)
+  end
+else
+  append_step_events(KEYS[9], tonumber(ARGV[15]), tonumber(ARGV[16]), 17, #ARGV)
+end
+redis.call('EXPIRE', KEYS[9], tonumber(ARGV[3]))
 if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end

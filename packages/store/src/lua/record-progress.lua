@@ -11,10 +11,15 @@
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash (address → JSON)
+  KEYS[3] the execution's step history (step-history.lua)
 
   ARGV[1] lease token of the caller
   ARGV[2] cursor: the address of the newest entry
-  ARGV[3], ARGV[4], … address, JSON value: the entries to append (at least one)
+  ARGV[3] how many step events follow ARGV[5] (n)
+  ARGV[4] step history: how many of the first events to keep, with ARGV[5]
+  ARGV[5] step history: how many of the last events to keep
+  ARGV[6] … ARGV[5 + n] step events since the last write, JSON: appended to the step history
+  ARGV[6 + n], ARGV[7 + n], … address, JSON value: the entries to append (at least one)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                      recorded; carry on
@@ -29,7 +34,9 @@ end
 if state[3] ~= ARGV[1] then
   return -6
 end
-redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+local events = tonumber(ARGV[3])
+redis.call('HSET', KEYS[2], unpack(ARGV, 6 + events))
+append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 6, 5 + events)
 redis.call('HSET', KEYS[1], 'cursor', ARGV[2])
 if state[2] == '1' then
   return 2
