@@ -11,11 +11,13 @@ const STATUS_FOR_STOP = {
 
 /**
  * What a run's outcome comes to: an end with a terminal status (and the error of a failed step),
- * or a stop that leaves the execution RUNNING (handed back, or left to another take).
+ * a stop that leaves the execution RUNNING (handed back, or left to another take), or a
+ * suspension until a wait is due.
  */
 export type RunConclusion =
   | { kind: 'end'; status: TerminalStatus; error?: string }
-  | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> };
+  | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> }
+  | { kind: 'suspend'; untilMs: number };
 
 export function conclusionOf(outcome: RunOutcome): RunConclusion {
   switch (outcome.kind) {
@@ -23,6 +25,8 @@ export function conclusionOf(outcome: RunOutcome): RunConclusion {
       return { kind: 'end', status: 'SUCCESS' };
     case 'failed':
       return { kind: 'end', status: 'ERROR', error: outcome.error };
+    case 'suspended':
+      return { kind: 'suspend', untilMs: outcome.untilMs };
     case 'stopped':
       switch (outcome.reason) {
         case 'termination-requested':

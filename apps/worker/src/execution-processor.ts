@@ -44,6 +44,8 @@ export function createExecutionProcessor(deps: {
   workerId: string;
   /** Most executions of one account taken at once, across all workers (0: no limit). */
   maxExecutingPerAccount?: number;
+  /** Waits of at least this long suspend a taken run (durable waits); absent: every wait is in-process. */
+  suspendWaitsFromMs?: number;
   /**
    * Whether this worker still holds the queue's lock on the execution's job. A taken run checks it
    * before each step: without the lock, the job may go to another worker, which would run the same
@@ -75,6 +77,7 @@ export function createExecutionProcessor(deps: {
     ...shared,
     definitions,
     maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0,
+    ...(deps.suspendWaitsFromMs !== undefined ? { suspendWaitsFromMs: deps.suspendWaitsFromMs } : {}),
     holdsJobLock: deps.holdsJobLock ?? (() => true),
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),

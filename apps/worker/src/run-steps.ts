@@ -28,6 +28,8 @@ export async function runSteps(options: {
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
   /** The progress stored inside the block the execution is in. */
   progress?: ReadonlyMap<string, unknown>;
+  /** Waits of at least this long suspend the run (the outcome says until when); absent: none do. */
+  suspendWaitsFromMs?: number;
 }): Promise<RunOutcome> {
   const { record, run } = options;
   const untilDeadline = record.deadline - Date.now();
@@ -53,6 +55,7 @@ export async function runSteps(options: {
         ...(options.progress !== undefined ? { progress: options.progress } : {}),
       },
       signal: run.controller.signal,
+      ...(options.suspendWaitsFromMs !== undefined ? { suspendWaitsFromMs: options.suspendWaitsFromMs } : {}),
       hooks: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,

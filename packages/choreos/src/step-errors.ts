@@ -63,6 +63,20 @@ export class StepAbortedError extends Error {
   }
 }
 
+/**
+ * Thrown by a step whose work is to wait, when its run can be suspended (StepContext.suspension):
+ * the run is stored and its worker freed until `untilMs`, then the step runs again and completes.
+ */
+export class StepSuspendedError extends Error {
+  readonly untilMs: number;
+
+  constructor(untilMs: number) {
+    super(`suspended until ${new Date(untilMs).toISOString()}`);
+    this.name = 'StepSuspendedError';
+    this.untilMs = untilMs;
+  }
+}
+
 export function isRetryable(error: unknown): boolean {
   return !(error instanceof StepFailedError) || error.retryable;
 }

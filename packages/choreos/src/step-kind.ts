@@ -7,6 +7,19 @@ export interface StepContext {
    * interrupted honour it mid-step.
    */
   readonly signal: AbortSignal;
+  /**
+   * Present when the run can be suspended: its state stored and its worker freed while it waits. A
+   * step whose work is to wait then throws StepSuspendedError for a wait of at least `minimumMs`
+   * rather than wait in-process.
+   */
+  readonly suspension?: StepSuspension;
+}
+
+export interface StepSuspension {
+  /** When this step's wait was due, if an earlier take of the run suspended it: the wait ends then, not later. */
+  readonly wakeAtMs: number | undefined;
+  /** Shortest wait worth a suspension; shorter ones wait in-process. */
+  readonly minimumMs: number;
 }
 
 export interface StepKind {

@@ -19,14 +19,31 @@ import type { StopReason } from './stop-reason.ts';
  * - `failed`: a step or a `fail` failed and nothing caught it;
  * - `stopped`: the run must stop (termination, time limit, shutdown…) before its next step;
  * - `returned`: a `return` ended the run with these outputs;
- * - `cancelled`: a sibling (another branch, another iteration) ended the block first.
+ * - `cancelled`: a sibling (another branch, another iteration) ended the block first;
+ * - `suspended`: a step asked for the run to be suspended until `untilMs` (a durable wait); the
+ *   wait's due time is among the pending entries, so that the resumed step ends its wait then.
  */
 export type Flow =
   | { type: 'done'; last: { value: unknown } | undefined }
   | { type: 'failed'; error: CaughtError }
   | { type: 'stopped'; reason: StopReason }
   | { type: 'returned'; outputs: Record<string, string> }
-  | { type: 'cancelled' };
+  | { type: 'cancelled' }
+  | { type: 'suspended'; untilMs: number };
+
+/**
+ * The address of the entry that holds when the wait of the step at `address` is due (epoch
+ * milliseconds), recorded when the run is suspended for it: the step taken again ends its wait then.
+ */
+export function wakeAddress(address: string): string {
+  return `${address}@`;
+}
+
+/** The due time recorded for the wait of the step at `address`, if any. */
+export function recordedWake(progress: ReadonlyMap<string, unknown> | undefined, address: string): number | undefined {
+  const wake = progress?.get(wakeAddress(address));
+  return typeof wake === 'number' ? wake : undefined;
+}
 
 /** An entry of a run's progress inside a top-level block: its address and its value. */
 export type ProgressEntry = readonly [string, unknown];
@@ -65,6 +82,8 @@ export interface BlockRunOptions {
   /** What earlier runs of this block completed, by address: replayed, never run again. */
   readonly progress: ReadonlyMap<string, unknown>;
   readonly signal: AbortSignal | undefined;
+  /** Waits of at least this long suspend the run instead of waiting in-process; absent: none do. */
+  readonly suspendWaitsFromMs: number | undefined;
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
   /** Persists entries that completed; may ask to stop. */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
@@ -204,9 +223,16 @@ export class BlockRun {
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
 
     const started = performance.now();
-    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal);
+    const { suspendWaitsFromMs } = this.options;
+    const suspension = suspendWaitsFromMs === undefined ? undefined : { minimumMs: suspendWaitsFromMs, wakeAtMs: recordedWake(progress, address) };
+    const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal, suspension);
     this.options.onStepEnd?.({ id: address, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
     if (outcome.type === 'stopped') return outcome;
+    if (outcome.type === 'suspended') {
+      // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
+      this.pending.push([wakeAddress(address), outcome.untilMs]);
+      return outcome;
+    }
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
     if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {
       return this.failed(address, 'limit', `the result is longer than ${this.options.maxStepResultChars} characters`);
@@ -359,14 +385,18 @@ export class BlockRun {
     return { type: 'iterated', result, entry };
   }
 
+  /** Records what completed since the last boundary: before the run is suspended, say. */
+  async flush(): Promise<StopReason | undefined> {
+    if (this.pending.length === 0) return undefined;
+    const entries = this.pending;
+    this.pending = [];
+    return this.options.record(entries);
+  }
+
   /** Before a step: records what completed since the last one, then asks whether to stop. */
   private async boundary(): Promise<StopReason | undefined> {
-    if (this.pending.length > 0) {
-      const entries = this.pending;
-      this.pending = [];
-      const stop = await this.options.record(entries);
-      if (stop !== undefined) return stop;
-    }
+    const recorded = await this.flush();
+    if (recorded !== undefined) return recorded;
     const stop = await this.options.beforeStep(this.options.topIndex);
     if (stop !== undefined) return stop;
     const { signal } = this.options;

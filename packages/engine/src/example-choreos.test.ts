@@ -22,7 +22,8 @@ async function run(name: string, provided: Record<string, string>): Promise<RunO
 
 async function outputsOf(name: string, inputs: Record<string, string>): Promise<Record<string, string>> {
   const outcome = await run(name, inputs);
-  if (outcome.kind !== 'completed') throw new Error(`${name} did not complete: ${outcome.kind === 'failed' ? outcome.error : outcome.reason}`);
+  if (outcome.kind !== 'completed')
+    throw new Error(`${name} did not complete: ${outcome.kind === 'failed' ? outcome.error : outcome.kind === 'stopped' ? outcome.reason : 'suspended'}`);
   return outcome.checkpoint.outputs;
 }
 

@@ -1,6 +1,6 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
-import { BlockRun } from './block-run.ts';
+import { BlockRun, recordedWake, wakeAddress } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -53,7 +53,12 @@ export interface ResumePoint extends Checkpoint {
 export type RunOutcome =
   | { kind: 'completed'; checkpoint: Checkpoint }
   | { kind: 'failed'; error: string; checkpoint: Checkpoint }
-  | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint };
+  | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint }
+  /**
+   * A wait asked for the run to be suspended until `untilMs`: the checkpoint and the wait's due
+   * time are stored (afterStep, afterProgress), and the run resumed from them then ends the wait.
+   */
+  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint };
 
 export interface StepEndEvent {
   index: number;
@@ -77,6 +82,11 @@ export interface RunChoreoOptions {
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
   limits?: RunLimits;
+  /**
+   * Waits of at least this long suspend the run (it comes back `suspended`) instead of waiting
+   * in-process; absent, every wait waits in-process.
+   */
+  suspendWaitsFromMs?: number;
 }
 
 /**
@@ -132,10 +142,24 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     let nextResultsChars: number;
     if (node.type === 'step') {
       const started = performance.now();
-      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal);
+      const suspension =
+        options.suspendWaitsFromMs === undefined
+          ? undefined
+          : {
+              minimumMs: options.suspendWaitsFromMs,
+              wakeAtMs: index === options.resumeFrom?.nextStep ? recordedWake(options.resumeFrom.progress, node.id) : undefined,
+            };
+      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, suspension);
       onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
+      if (outcome.type === 'suspended') {
+        // The wait's due time, stored as the progress of this step, so that the step taken again
+        // ends its wait then.
+        const stop = await hooks.afterProgress({ nextStep: index, entries: [[wakeAddress(node.id), outcome.untilMs]] });
+        if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
+        return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint };
+      }
 
       const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
       if (resultChars > limits.maxStepResultChars) {
@@ -155,6 +179,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         topIndex: index,
         progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
         signal,
+        suspendWaitsFromMs: options.suspendWaitsFromMs,
         beforeStep: hooks.beforeStep,
         record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
@@ -167,6 +192,11 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
           return { kind: 'failed', error: `${flow.error.step}: ${flow.error.message}`, checkpoint };
         case 'stopped':
           return { kind: 'stopped', reason: flow.reason, checkpoint };
+        case 'suspended': {
+          const stop = await block.flush();
+          if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
+          return { kind: 'suspended', untilMs: flow.untilMs, checkpoint };
+        }
         case 'cancelled':
           throw new Error('a top-level block cannot be cancelled by a sibling');
         case 'returned': {

@@ -8,13 +8,19 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  StepSuspendedError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
-export type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string; errorType: ErrorType } | { type: 'stopped'; reason: StopReason };
+export type StepOutcome =
+  | { type: 'ok'; value: unknown }
+  | { type: 'failed'; message: string; errorType: ErrorType }
+  | { type: 'stopped'; reason: StopReason }
+  /** The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then. */
+  | { type: 'suspended'; untilMs: number };
 
 /** The type a `catch` selects a failure by. */
 export function errorTypeOf(error: unknown): ErrorType {
@@ -25,8 +31,17 @@ export function errorTypeOf(error: unknown): ErrorType {
   return 'error';
 }
 
-/** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
-export async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
+/**
+ * Runs one step of a kind: its arguments evaluated and validated, then its attempts. With
+ * `suspension`, a step may ask for the run to be suspended instead of waiting in-process.
+ */
+export async function runStep(
+  step: CompiledStep,
+  kind: StepKind | undefined,
+  context: TemplateContext,
+  signal: AbortSignal | undefined,
+  suspension?: StepSuspension,
+): Promise<StepOutcome> {
   if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"`, errorType: 'invalid' };
   let rendered: unknown;
   try {
@@ -43,8 +58,12 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
+      return {
+        type: 'ok',
+        value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, suspension),
+      };
     } catch (error) {
+      if (error instanceof StepSuspendedError) return { type: 'suspended', untilMs: error.untilMs };
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
     }
@@ -54,7 +73,13 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 }
 
 /** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+async function attemptStep(
+  kind: StepKind,
+  args: unknown,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  suspension: StepSuspension | undefined,
+): Promise<unknown> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
@@ -70,7 +95,7 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
+    return await Promise.race([kind.run(args, suspension === undefined ? { signal: controller.signal } : { signal: controller.signal, suspension }), timeout]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

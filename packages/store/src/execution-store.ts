@@ -134,6 +134,7 @@ export interface ExecutionCounts {
  * - `superseded`: nothing changed, another take has happened since this lease.
  */
 export type HandBackResult = 'handed-back' | 'not-running' | 'superseded';
+export type SuspendResult = 'suspended' | 'not-running' | 'superseded';
 
 /**
  * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
@@ -175,6 +176,14 @@ export interface ExecutionStore {
    * lease is still the current one.
    */
   handBack(id: string, lease: string): Promise<HandBackResult>;
+  /**
+   * Suspends a RUNNING execution in a durable wait until `untilMs` (host '' again, out of its
+   * account's executing set, in the waiting set) when the lease is still the current one; its
+   * checkpoint and the wait's due time must be stored already.
+   */
+  suspend(id: string, lease: string, untilMs: number): Promise<SuspendResult>;
+  /** How many RUNNING executions are suspended in a durable wait. */
+  countWaiting(): Promise<number>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
@@ -266,6 +275,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           keys.accountRunningRows(''),
           keys.workerExecutions(''),
           HEARTBEAT_TTL_MS,
+          keys.waiting(),
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -338,6 +348,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           request.untakenBy?.workerId ?? '',
           window.lengthMs,
           keys.workerExecutions(''),
+          keys.waiting(),
         ],
       )) as [number, string];
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -363,6 +374,21 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       if (reply === ScriptReply.Done) return 'handed-back';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';
+    },
+
+    async suspend(id, lease, untilMs) {
+      const reply = await run(
+        'suspendExecution',
+        [keys.execution(id), keys.waiting()],
+        [lease, keys.accountExecuting(''), keys.accountRunningRows(''), keys.workerExecutions(''), untilMs],
+      );
+      if (reply === ScriptReply.Done) return 'suspended';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      return 'not-running';
+    },
+
+    countWaiting() {
+      return redis.zcard(keys.waiting());
     },
 
     async listRunning(account) {

@@ -20,6 +20,7 @@ describe('Lua scripts', () => {
       'hand-back-execution.lua',
       'record-progress.lua',
       'request-termination.lua',
+      'suspend-execution.lua',
       'take-execution.lua',
     ]);
   });

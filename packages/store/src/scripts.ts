@@ -19,6 +19,7 @@ const SCRIPTS = {
   endExecution: { file: 'end-execution.lua', keys: 8 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

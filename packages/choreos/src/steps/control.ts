@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChoreoFailError, StepAbortedError } from '../step-errors.ts';
+import { ChoreoFailError, StepAbortedError, StepSuspendedError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { integerArg } from './arg-types.ts';
@@ -25,14 +25,24 @@ export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
 export const controlSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'control.wait',
-    description: `Waits \`milliseconds\` (at most ${MAX_WAIT_MS}). The only step kind that stops mid-step when the run is cancelled, reaches its time limit or its worker shuts down: an interrupted wait loses nothing. Result: \`{ waitedMs }\`.`,
+    description: `Waits \`milliseconds\` (at most ${MAX_WAIT_MS}). A long wait is durable: the run is stored and holds no worker while it waits, and is taken again, on any worker, when it is due. A short one waits in the worker; it is the only step kind that stops mid-step when the run is cancelled, reaches its time limit or its worker shuts down: an interrupted wait loses nothing. Result: \`{ waitedMs }\`.`,
     argsSchema: z.strictObject({ milliseconds: integerArg(0, MAX_WAIT_MS) }),
     // As long as it may wait, and a minute: the definitions' default (a minute) would fail every
     // longer wait it allows. The run's time limit stops it first all the same.
     defaultTimeoutMs: MAX_WAIT_MS + 60_000,
     example: { milliseconds: '{{inputs.StepMilliseconds}}' },
     run: async (args, context) => {
-      await waitFor(args.milliseconds, context.signal);
+      const { suspension } = context;
+      if (suspension === undefined) {
+        await waitFor(args.milliseconds, context.signal);
+        return { waitedMs: args.milliseconds };
+      }
+      // Resumed after a suspension, the wait ends when it was first due: a run taken again never
+      // waits the whole time over.
+      const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.milliseconds;
+      const remainingMs = wakeAtMs - Date.now();
+      if (remainingMs >= suspension.minimumMs) throw new StepSuspendedError(wakeAtMs);
+      if (remainingMs > 0) await waitFor(remainingMs, context.signal);
       return { waitedMs: args.milliseconds };
     },
   }),

@@ -41,6 +41,7 @@
           not even a handed-back one), and this worker is recorded as the one that ran it
   ARGV[12] window length of the stored bytes, milliseconds
   ARGV[13] name of a worker's set of the executions it holds, less the worker id
+  ARGV[14] name of the waiting sorted set (suspend-execution.lua), which an ended execution leaves
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -98,6 +99,7 @@ if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end
 redis.call('ZREM', KEYS[2], ARGV[7])
+redis.call('ZREM', ARGV[14], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 redis.call('HDEL', KEYS[6], ARGV[7])
 redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)
