@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort, startLocalRedis, type LocalRedis } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -122,5 +126,53 @@ describe('durable waits', () => {
       expectRanOnceAfterTheWait(`kill${i}`, waitMs);
     }
     expect(await waitingCount()).toBe(0);
+  });
+});
+
+// A Redis of this describe's own (AOF on), stopped and started again while runs wait: the records,
+// the waiting set and the delayed jobs come back from the AOF, and every run wakes when due.
+describe('durable waits across a Redis restart', () => {
+  const catalogue = writeWorkerTestCatalogue();
+  const counter = new StepCounter();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ces-redis-waits-'));
+  let port = 0;
+  let redis: LocalRedis;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    await counter.start();
+    port = await findFreePort();
+    redis = await startLocalRedis({ dataDir, port, appendOnly: true });
+    stack = await startStack({ redisUrl: redis.url, workers: 1, choreosDir: catalogue.dir, workerEnv: DURABLE_FROM });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await redis?.close();
+    await counter.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    catalogue.remove();
+  });
+
+  it('wakes every waiting run once, when due, after Redis restarts', { timeout: 120_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const waitMs = 8_000;
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor(`restart${i}`), WaitMilliseconds: String(waitMs) }),
+      ),
+    );
+    await waitFor(async () => (await stack.redis.zcard(`${stack.prefix}:waiting`)) === ids.length, { timeoutMs: 30_000, what: 'every run to be suspended' });
+
+    await redis.close();
+    await waitFor(async () => (await stack.http.request('GET', '/readyz')).status === 503, { what: 'the API to notice the outage' });
+    redis = await startLocalRedis({ dataDir, port, appendOnly: true });
+
+    for (const [i, id] of ids.entries()) {
+      expect((await stack.waitForEnd(id, alice, 60_000)).status, stack.logs()).toBe('SUCCESS');
+      expect(counter.stepsOf(`restart${i}`)).toEqual([0, 2]);
+      expect((counter.firstCallAt(`restart${i}`, 2) ?? 0) - (counter.firstCallAt(`restart${i}`, 0) ?? 0)).toBeGreaterThanOrEqual(waitMs);
+    }
+    expect(await stack.redis.zcard(`${stack.prefix}:waiting`)).toBe(0);
   });
 });
