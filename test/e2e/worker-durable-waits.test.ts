@@ -56,6 +56,14 @@ describe('durable waits', () => {
     expect(quick.json().execution.status).toBe('SUCCESS');
     for (const worker of await stack.liveWorkers()) expect(worker.active.filter((id) => ids.includes(id))).toEqual([]);
 
+    // Operations tell them apart from queued and executing runs.
+    const operator = { authorization: `Basic ${Buffer.from(`${stack.credentials.operator.name}:${stack.credentials.operator.secret}`).toString('base64')}` };
+    const counts = (await stack.http.request('GET', '/ops/executions', { headers: operator })).json().executions;
+    expect(counts).toMatchObject({ waiting: ids.length, executing: 0, queued: 0 });
+    expect(counts.running).toBeGreaterThanOrEqual(ids.length);
+    const metrics = (await stack.http.request('GET', '/metrics', { headers: operator })).text;
+    expect(metrics).toMatch(new RegExp(`^ces_executions_waiting\\{[^}]*\\} ${ids.length}$`, 'm'));
+
     // Waiting, they are RUNNING on no host.
     const listed = (await stack.call('GET', '/choreo-executions', alice)).json().executions as { id: string; status: string; host: string }[];
     for (const id of ids) expect(listed.find((row) => row.id === id)).toMatchObject({ status: 'RUNNING', host: '' });

@@ -184,6 +184,8 @@ export interface ExecutionStore {
   suspend(id: string, lease: string, untilMs: number): Promise<SuspendResult>;
   /** How many RUNNING executions are suspended in a durable wait. */
   countWaiting(): Promise<number>;
+  /** How many executions are RUNNING, in every account: queued, executing or waiting. */
+  countAllRunning(): Promise<number>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
@@ -389,6 +391,10 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
 
     countWaiting() {
       return redis.zcard(keys.waiting());
+    },
+
+    countAllRunning() {
+      return redis.zcard(keys.running());
     },
 
     async listRunning(account) {
