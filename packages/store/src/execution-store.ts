@@ -446,7 +446,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
     async forgetLostRecord(id) {
       if ((await redis.exists(keys.execution(id))) === 1) return false;
       const accounts = await redis.smembers(keys.accounts());
-      const multi = redis.multi().zrem(keys.running(), id);
+      const multi = redis.multi().zrem(keys.running(), id).zrem(keys.waiting(), id);
       for (const account of accounts) multi.srem(keys.accountRunning(account), id).hdel(keys.accountRunningRows(account), id);
       await multi.exec();
       return true;
