@@ -19,6 +19,15 @@ export const workerConfigSchema = z.object({
    * otherwise sit idle for seconds; shorter waits keep their millisecond precision in-process.
    */
   DURABLE_WAIT_THRESHOLD_MS: z.coerce.number().int().min(100).max(86_400_000).default(5_000),
+  /**
+   * The service's public HTTPS address (the API's, as callers reach it), under which a
+   * `control.waitForCallback` step makes its URLs: the same value on every worker.
+   */
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .refine((value) => value.startsWith('https://'), 'expected an https:// address')
+    .default('https://localhost:8443'),
   /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
   WORKER_SHUTDOWN_GRACE_SECONDS: fields.shutdownGraceSeconds,
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */

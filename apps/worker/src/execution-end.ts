@@ -1,5 +1,5 @@
 import { applyOutputFilters, type Sandbox } from '@ces/choreos';
-import type { RunOutcome, StopReason } from '@ces/engine';
+import type { RunOutcome, StopReason, SuspendedCallback } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { executionEnded, type EndRequest, type EndResult, type ExecutionEndListener, type ExecutionRecord, type TerminalStatus } from '@ces/store';
 
@@ -17,7 +17,7 @@ const STATUS_FOR_STOP = {
 export type RunConclusion =
   | { kind: 'end'; status: TerminalStatus; error?: string }
   | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> }
-  | { kind: 'suspend'; untilMs: number };
+  | { kind: 'suspend'; untilMs: number; callback: SuspendedCallback | undefined };
 
 export function conclusionOf(outcome: RunOutcome): RunConclusion {
   switch (outcome.kind) {
@@ -26,7 +26,7 @@ export function conclusionOf(outcome: RunOutcome): RunConclusion {
     case 'failed':
       return { kind: 'end', status: 'ERROR', error: outcome.error };
     case 'suspended':
-      return { kind: 'suspend', untilMs: outcome.untilMs };
+      return { kind: 'suspend', untilMs: outcome.untilMs, callback: outcome.callback };
     case 'stopped':
       switch (outcome.reason) {
         case 'termination-requested':

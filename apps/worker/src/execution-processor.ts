@@ -1,4 +1,5 @@
 import { isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import type { SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { DefinitionStore, ExecutionEndListener, ExecutionStore, NewExecution } from '@ces/store';
 import { createActiveRuns } from './active-runs.ts';
@@ -44,8 +45,8 @@ export function createExecutionProcessor(deps: {
   workerId: string;
   /** Most executions of one account taken at once, across all workers (0: no limit). */
   maxExecutingPerAccount?: number;
-  /** Waits of at least this long suspend a taken run (durable waits); absent: every wait is in-process. */
-  suspendWaitsFromMs?: number;
+  /** How a taken run may be suspended (durable waits, call backs); absent: every wait is in-process. */
+  suspension?: SuspensionPolicy;
   /**
    * Whether this worker still holds the queue's lock on the execution's job. A taken run checks it
    * before each step: without the lock, the job may go to another worker, which would run the same
@@ -77,7 +78,7 @@ export function createExecutionProcessor(deps: {
     ...shared,
     definitions,
     maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0,
-    ...(deps.suspendWaitsFromMs !== undefined ? { suspendWaitsFromMs: deps.suspendWaitsFromMs } : {}),
+    ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
     holdsJobLock: deps.holdsJobLock ?? (() => true),
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),

@@ -69,11 +69,18 @@ export class StepAbortedError extends Error {
  */
 export class StepSuspendedError extends Error {
   readonly untilMs: number;
+  /**
+   * A wait for a call back: the token its URL carries (recorded, and registered by the worker so
+   * that a request to the URL wakes the run), and the step's result so far (its URL), which the
+   * outputs computed while the run waits see.
+   */
+  readonly callback: { readonly token: string; readonly partial: unknown } | undefined;
 
-  constructor(untilMs: number) {
+  constructor(untilMs: number, callback?: { token: string; partial: unknown }) {
     super(`suspended until ${new Date(untilMs).toISOString()}`);
     this.name = 'StepSuspendedError';
     this.untilMs = untilMs;
+    this.callback = callback;
   }
 }
 

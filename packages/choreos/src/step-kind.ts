@@ -20,6 +20,12 @@ export interface StepSuspension {
   readonly wakeAtMs: number | undefined;
   /** Shortest wait worth a suspension; shorter ones wait in-process. */
   readonly minimumMs: number;
+  /** The token of this step's wait for a call back, if an earlier take suspended it for one. */
+  readonly callbackToken: string | undefined;
+  /** The call back that came for it: the request's body (parsed JSON, else its text). */
+  readonly delivered: { readonly body: unknown } | undefined;
+  /** The public URL a call back with `token` is made to; undefined when this service has none. */
+  callbackUrl(token: string): string | undefined;
 }
 
 export interface StepKind {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createStepLibrary, defineStepKind, parseDefinition } from '@ces/choreos';
 import type { ChoreoDefinition } from '@ces/choreos';
@@ -48,7 +49,14 @@ function store(): EngineHooks & { checkpoint: Checkpoint | undefined; progress: 
 
 function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: ResumePoint): Promise<RunOutcome> {
   calls = [];
-  return runChoreo({ definition, inputs: {}, steps: library, hooks, suspendWaitsFromMs: SUSPEND_FROM_MS, ...(resumeFrom ? { resumeFrom } : {}) });
+  return runChoreo({
+    definition,
+    inputs: {},
+    steps: library,
+    hooks,
+    suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/callbacks/${token}` },
+    ...(resumeFrom ? { resumeFrom } : {}),
+  });
 }
 
 /** Where the stored run resumes, with every recorded wait made due (as when its timer has fired). */
@@ -132,5 +140,59 @@ describe('durable waits', () => {
     const done = await run(parallel, stored, resumeWhenDue(stored, 0));
     expect(done.kind).toBe('completed');
     expect(calls).toEqual([]);
+  });
+});
+
+describe('waits for a call back', () => {
+  const approval = parseDefinition(
+    JSON.parse(readFileSync(new URL('../../../choreos/Library/Examples/WaitForApproval.json', import.meta.url), 'utf8')) as Record<string, unknown>,
+    library,
+  );
+  if (!approval.ok) throw new Error(approval.problems.join('\n'));
+  const definition = approval.definition;
+  const inputs = { TimeoutSeconds: '3600' };
+  const runApproval = (hooks: EngineHooks, resumeFrom?: ResumePoint) =>
+    runChoreo({
+      definition,
+      inputs,
+      steps: library,
+      hooks,
+      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/callbacks/${token}` },
+      ...(resumeFrom ? { resumeFrom } : {}),
+    });
+
+  it('suspends with a fresh 256-bit token, the URL among the outputs so far, and returns the body delivered', async () => {
+    const stored = store();
+    const first = await runApproval(stored);
+    expect(first.kind).toBe('suspended');
+    if (first.kind !== 'suspended') return;
+    const token = stored.progress.get('approval@token') as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.callback).toEqual({ token, address: 'approval' });
+    expect(first.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/callbacks/${token}`, Decision: '' });
+
+    // Another run gets another token.
+    const other = store();
+    await runApproval(other);
+    expect(other.progress.get('approval@token')).not.toBe(token);
+
+    const progress = new Map(stored.progress);
+    progress.set('approval@callback', { body: { decision: 'approved' } });
+    const done = await runApproval(stored, { nextStep: 0, results: {}, outputs: {}, progress });
+    expect(done.kind).toBe('completed');
+    expect(done.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/callbacks/${token}`, Decision: 'approved' });
+  });
+
+  it('times out with Decision "timeout" when nothing came by the due time', async () => {
+    const stored = store();
+    await runApproval(stored);
+    const done = await runApproval(stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(done.checkpoint.outputs.Decision).toBe('timeout');
+  });
+
+  it('fails where the run cannot be suspended', async () => {
+    const outcome = await runChoreo({ definition, inputs, steps: library, hooks: store() });
+    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringContaining('can only be waited for by a run that can be suspended') });
   });
 });

@@ -1,6 +1,7 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
 import type { ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
-import { BlockRun, recordedWake, wakeAddress } from './block-run.ts';
+import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
+import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -58,7 +59,7 @@ export type RunOutcome =
    * A wait asked for the run to be suspended until `untilMs`: the checkpoint and the wait's due
    * time are stored (afterStep, afterProgress), and the run resumed from them then ends the wait.
    */
-  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint };
+  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback };
 
 export interface StepEndEvent {
   index: number;
@@ -83,10 +84,10 @@ export interface RunChoreoOptions {
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
   limits?: RunLimits;
   /**
-   * Waits of at least this long suspend the run (it comes back `suspended`) instead of waiting
-   * in-process; absent, every wait waits in-process.
+   * How the run may be suspended (it comes back `suspended`): waits of at least `minimumMs`, and
+   * waits for a call back; absent, every wait waits in-process and call backs fail.
    */
-  suspendWaitsFromMs?: number;
+  suspension?: SuspensionPolicy;
 }
 
 /**
@@ -125,6 +126,18 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     results,
     outputs: {},
   };
+  /**
+   * The outputs shown while the run waits for a call back, with its step's result so far (its URL);
+   * the stored ones when they cannot be computed yet.
+   */
+  const outputsWhileWaiting = async (waitingResults: Record<string, unknown>, index: number): Promise<Record<string, string>> => {
+    try {
+      return await evaluateOutputs(definition, { inputs, results: waitingResults, completedSteps: index });
+    } catch (error) {
+      if (error instanceof ExpressionError) return checkpoint.outputs;
+      throw error;
+    }
+  };
   try {
     checkpoint.outputs = await evaluateOutputs(definition, { inputs, results, completedSteps: nextStep });
   } catch (error) {
@@ -142,13 +155,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     let nextResultsChars: number;
     if (node.type === 'step') {
       const started = performance.now();
-      const suspension =
-        options.suspendWaitsFromMs === undefined
-          ? undefined
-          : {
-              minimumMs: options.suspendWaitsFromMs,
-              wakeAtMs: index === options.resumeFrom?.nextStep ? recordedWake(options.resumeFrom.progress, node.id) : undefined,
-            };
+      const suspension = suspensionAt(options.suspension, index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined, node.id);
       const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, suspension);
       onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
@@ -156,9 +163,16 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       if (outcome.type === 'suspended') {
         // The wait's due time, stored as the progress of this step, so that the step taken again
         // ends its wait then.
-        const stop = await hooks.afterProgress({ nextStep: index, entries: [[wakeAddress(node.id), outcome.untilMs]] });
+        const stop = await hooks.afterProgress({ nextStep: index, entries: suspensionEntries(node.id, outcome.untilMs, outcome.callback) });
         if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
-        return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint };
+        if (outcome.callback === undefined) return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint };
+        const outputs = await outputsWhileWaiting({ ...results, [node.id]: outcome.callback.partial }, index);
+        return {
+          kind: 'suspended',
+          untilMs: outcome.untilMs,
+          checkpoint: { ...checkpoint, outputs },
+          callback: { token: outcome.callback.token, address: node.id },
+        };
       }
 
       const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
@@ -179,7 +193,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         topIndex: index,
         progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
         signal,
-        suspendWaitsFromMs: options.suspendWaitsFromMs,
+        suspension: options.suspension,
         beforeStep: hooks.beforeStep,
         record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
@@ -195,7 +209,9 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         case 'suspended': {
           const stop = await block.flush();
           if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
-          return { kind: 'suspended', untilMs: flow.untilMs, checkpoint };
+          if (flow.callback === undefined) return { kind: 'suspended', untilMs: flow.untilMs, checkpoint };
+          const outputs = await outputsWhileWaiting(nextResults, index);
+          return { kind: 'suspended', untilMs: flow.untilMs, checkpoint: { ...checkpoint, outputs }, callback: flow.callback };
         }
         case 'cancelled':
           throw new Error('a top-level block cannot be cancelled by a sibling');

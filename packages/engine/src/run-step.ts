@@ -20,7 +20,7 @@ export type StepOutcome =
   | { type: 'failed'; message: string; errorType: ErrorType }
   | { type: 'stopped'; reason: StopReason }
   /** The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then. */
-  | { type: 'suspended'; untilMs: number };
+  | { type: 'suspended'; untilMs: number; callback?: { token: string; partial: unknown } };
 
 /** The type a `catch` selects a failure by. */
 export function errorTypeOf(error: unknown): ErrorType {
@@ -63,7 +63,11 @@ export async function runStep(
         value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, suspension),
       };
     } catch (error) {
-      if (error instanceof StepSuspendedError) return { type: 'suspended', untilMs: error.untilMs };
+      if (error instanceof StepSuspendedError) {
+        return error.callback === undefined
+          ? { type: 'suspended', untilMs: error.untilMs }
+          : { type: 'suspended', untilMs: error.untilMs, callback: error.callback };
+      }
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
     }

@@ -14,6 +14,7 @@ export {
   type EndResult,
   type ExecutionCounts,
   type ExecutionStore,
+  type CallbackDelivery,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
@@ -30,3 +31,4 @@ export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type Wor
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
 export { terminateExecution } from './terminate-execution.ts';
+export { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';

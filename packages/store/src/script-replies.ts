@@ -32,6 +32,8 @@ export const ScriptReply = {
   Superseded: -6,
   /** take: `{Deferred, deferrals, waiting, deadline}`: refused, its account has its maximum executing. */
   Deferred: -7,
+  /** deliver callback: no such call back (a forged URL, one used already, or expired). */
+  Unknown: -8,
 } as const;
 
 export type ScriptReplyCode = (typeof ScriptReply)[keyof typeof ScriptReply];

@@ -20,6 +20,7 @@ const SCRIPTS = {
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
   suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
+  deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -10,8 +10,13 @@
   scored by when it is due, which the take (taken again) and the end leave: what operations count
   as runs waiting.
 
+  A run waiting for a call back (control.waitForCallback) also stores its outputs so far (with the
+  URL) and the entry of its token (`<execution id>\n<address of the step>` under the token's
+  digest), which expires when the wait does; deliver-callback.lua uses it up.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo worker`; clears `host worker lease`, writes `released`.
+  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, and `output`
+  for a call back.
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
@@ -21,6 +26,10 @@
   ARGV[3] name of an account's list rows of RUNNING executions, less the account
   ARGV[4] name of a worker's set of the executions it holds, less the worker id
   ARGV[5] when it is due, epoch milliseconds
+  ARGV[6] outputs so far, JSON ('' keeps the stored ones)
+  ARGV[7] name of the call back's entry ('' when the run waits for none)
+  ARGV[8] address of the step waiting for the call back
+  ARGV[9] when the call back's entry expires, epoch milliseconds
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
@@ -39,6 +48,12 @@ if state[2] ~= ARGV[1] then
   return -6
 end
 redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'output', ARGV[6])
+end
+if ARGV[7] ~= '' then
+  redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
+end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), state[5])
 redis.call('SREM', ARGV[2] .. state[4], state[5])
 if state[9] and state[9] ~= '' then
