@@ -34,13 +34,15 @@ beforeAll(async () => {
 describe('/Library/Examples', () => {
   it('are all valid and all tested here', () => {
     const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
-    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts.
+    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts,
+    // WaitForApproval in durable-wait.test.ts (and end to end in test/e2e/worker-callbacks.test.ts).
     expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
       ['/Library/Examples/ClassifyNumber', true],
       ['/Library/Examples/CollectPages', true],
       ['/Library/Examples/FetchAll', true],
       ['/Library/Examples/FetchWithFallback', true],
       ['/Library/Examples/SummarizeOrders', true],
+      ['/Library/Examples/WaitForApproval', true],
     ]);
   });
 
