@@ -409,6 +409,7 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
           callback ? keys.callback(callbackTokenDigest(callback.token)) : '',
           callback?.address ?? '',
           callback?.expiresAtMs ?? 0,
+          keys.executionProgress(id),
         ],
       );
       if (reply === ScriptReply.Done) return 'suspended';

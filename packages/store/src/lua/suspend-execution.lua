@@ -30,6 +30,8 @@
   ARGV[7] name of the call back's entry ('' when the run waits for none)
   ARGV[8] address of the step waiting for the call back
   ARGV[9] when the call back's entry expires, epoch milliseconds
+  ARGV[10] name of the execution's progress hash: a call back delivered already (to a run taken
+           again after its worker died while suspending it) is not made possible a second time
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
@@ -51,7 +53,7 @@ redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', A
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'output', ARGV[6])
 end
-if ARGV[7] ~= '' then
+if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 0 then
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
 end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), state[5])
