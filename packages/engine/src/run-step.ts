@@ -9,13 +9,19 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  StepSuspendedError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
-export type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string; errorType: ErrorType } | { type: 'stopped'; reason: StopReason };
+export type StepOutcome =
+  | { type: 'ok'; value: unknown }
+  | { type: 'failed'; message: string; errorType: ErrorType }
+  | { type: 'stopped'; reason: StopReason }
+  /** The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then. */
+  | { type: 'suspended'; untilMs: number; callback?: { token: string; partial: unknown } };
 
 /** The type a `catch` selects a failure by. */
 export function errorTypeOf(error: unknown): ErrorType {
@@ -27,10 +33,14 @@ export function errorTypeOf(error: unknown): ErrorType {
   return 'error';
 }
 
-/** Where a step runs: its address in the run, and what the run gives its steps beyond the signal. */
+/**
+ * Where a step runs: its address in the run, and what the run gives its steps beyond the signal.
+ * With `suspension`, a step may ask for the run to be suspended instead of waiting in-process.
+ */
 export interface StepPlace {
   address: string;
   childRuns: ChildRuns | undefined;
+  suspension?: StepSuspension | undefined;
 }
 
 /** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
@@ -59,6 +69,11 @@ export async function runStep(
     try {
       return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place) };
     } catch (error) {
+      if (error instanceof StepSuspendedError) {
+        return error.callback === undefined
+          ? { type: 'suspended', untilMs: error.untilMs }
+          : { type: 'suspended', untilMs: error.untilMs, callback: error.callback };
+      }
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
     }
@@ -85,7 +100,12 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
   });
   try {
     return await Promise.race([
-      kind.run(args, { signal: controller.signal, address: place.address, ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}) }),
+      kind.run(args, {
+        signal: controller.signal,
+        address: place.address,
+        ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
+        ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
+      }),
       timeout,
     ]);
   } finally {

@@ -15,6 +15,7 @@ export {
   type AcceptOptions,
   type ExecutionCounts,
   type ExecutionStore,
+  type CallbackDelivery,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
@@ -39,3 +40,4 @@ export {
   type StoredChoreo,
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
+export { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';

@@ -27,6 +27,7 @@
   KEYS[6] the account's list rows of RUNNING executions
   KEYS[7] the service's execution counters (field `ended:<status>` counts this end)
   KEYS[8] the execution's progress hash
+  KEYS[9] the waiting sorted set (suspend-execution.lua), which an ended execution leaves
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -102,6 +103,7 @@ if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end
 redis.call('ZREM', KEYS[2], ARGV[7])
+redis.call('ZREM', KEYS[9], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 redis.call('HDEL', KEYS[6], ARGV[7])
 redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)
