@@ -36,7 +36,7 @@ describe('waiting for a call back', () => {
   it('resumes the run with the body posted, and refuses the URL once used', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const { id, url } = await startWaiting();
-    expect(url).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/callbacks/[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/run-callbacks/[A-Za-z0-9_-]{43}$`));
     // Waiting, it holds no worker and is RUNNING on no host.
     expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution).toMatchObject({ status: 'RUNNING', host: '' });
     expect(await stack.redis.zscore(`${stack.prefix}:waiting`, id)).not.toBeNull();
@@ -64,9 +64,9 @@ describe('waiting for a call back', () => {
 
   it('refuses forged URLs, whatever the credentials', { timeout: 60_000 }, async () => {
     const { id, url } = await startWaiting();
-    const forged = `${PUBLIC_BASE_URL}/callbacks/${randomBytes(32).toString('base64url')}`;
+    const forged = `${PUBLIC_BASE_URL}/run-callbacks/${randomBytes(32).toString('base64url')}`;
     expect((await callBack(forged, { decision: 'forged' })).status).toBe(404);
-    expect((await callBack(`${PUBLIC_BASE_URL}/callbacks/short`, { decision: 'forged' })).status).toBe(404);
+    expect((await callBack(`${PUBLIC_BASE_URL}/run-callbacks/short`, { decision: 'forged' })).status).toBe(404);
     // One character changed.
     const tampered = url.slice(0, -1) + (url.endsWith('A') ? 'B' : 'A');
     expect((await callBack(tampered, { decision: 'forged' })).status).toBe(404);

@@ -54,7 +54,7 @@ function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: Resu
     inputs: {},
     steps: library,
     hooks,
-    suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/callbacks/${token}` },
+    suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
     ...(resumeFrom ? { resumeFrom } : {}),
   });
 }
@@ -157,7 +157,7 @@ describe('waits for a call back', () => {
       inputs,
       steps: library,
       hooks,
-      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/callbacks/${token}` },
+      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
       ...(resumeFrom ? { resumeFrom } : {}),
     });
 
@@ -169,7 +169,7 @@ describe('waits for a call back', () => {
     const token = stored.progress.get('approval@token') as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.callback).toEqual({ token, address: 'approval' });
-    expect(first.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/callbacks/${token}`, Decision: '' });
+    expect(first.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: '' });
 
     // Another run gets another token.
     const other = store();
@@ -180,7 +180,7 @@ describe('waits for a call back', () => {
     progress.set('approval@callback', { body: { decision: 'approved' } });
     const done = await runApproval(stored, { nextStep: 0, results: {}, outputs: {}, progress });
     expect(done.kind).toBe('completed');
-    expect(done.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/callbacks/${token}`, Decision: 'approved' });
+    expect(done.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: 'approved' });
   });
 
   it('times out with Decision "timeout" when nothing came by the due time', async () => {

@@ -9,7 +9,7 @@ import { respond } from '../formats/respond.ts';
 export const MAX_CALLBACK_BODY_BYTES = 64 * 1024;
 
 /**
- * `POST /callbacks/<token>`: public, no credentials (the unguessable token is the permission, and
+ * `POST /run-callbacks/<token>`: public, no credentials (the unguessable token is the permission, and
  * credentials of any account add nothing). Delivers the body to the run waiting for it, once
  * (deliver-callback.lua), then makes the run's delayed job due, so that a worker takes it now. A
  * forged, used or expired token is 404, alike; a run that has ended or is being terminated, 409.
