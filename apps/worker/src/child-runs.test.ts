@@ -86,7 +86,8 @@ describe('child runs', () => {
     const children = childRunsFor()(acceptedRecord(newExecutionFixture({ parent: 'p'.repeat(32), depth: MAX_CHILD_DEPTH - 1 })));
     expect((await children.start({ choreo: ENCODE, inputs: { Text: 'x' }, address: 'a' })).id).toMatch(/^[0-9a-f]{32}$/);
     await expect(children.start({ choreo: '/Library/Nowhere', inputs: {}, address: 'b' })).rejects.toThrow(/no valid Choreo \/Library\/Nowhere/);
-    await expect(children.start({ choreo: ENCODE, inputs: {}, address: 'c' })).rejects.toThrow(/required input missing: Text/);
+    // Base64Encode needs no Text since it may encode a URL instead; HexEncode requires one.
+    await expect(children.start({ choreo: '/Library/Utilities/Encoding/HexEncode', inputs: {}, address: 'c' })).rejects.toThrow(/required input missing: Text/);
   });
 
   it('waits for the published end and answers with the outputs', async () => {
