@@ -80,7 +80,8 @@ describe('sub-Choreos', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 2, choreosDir: catalogue.dir });
+    // Waits of a second or more are durable (DURABLE_WAIT_THRESHOLD_MS): a child's long wait suspends it.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 2, choreosDir: catalogue.dir, workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '1000' } });
   });
 
   afterAll(async () => {
@@ -106,17 +107,20 @@ describe('sub-Choreos', () => {
     } while (cursor !== '0');
     return ids;
   };
-  /** The running child of a parent, as the list of running executions shows it. */
+  /**
+   * The running child of a parent, as the list of running executions shows it: on a worker, or
+   * suspended in a durable wait (on no host).
+   */
   const runningChild = (choreo: string, parentId: string) =>
     waitFor(
       async () => {
         const listed = (await stack.call('GET', '/choreo-executions', stack.credentials.alice)).json().executions as {
           id: string;
           choreo: string;
-          host: string;
+          status: string;
         }[];
         const children = await childrenOf(parentId);
-        return listed.find((row) => row.choreo === choreo && row.host !== '' && children.includes(row.id));
+        return listed.find((row) => row.choreo === choreo && row.status === 'RUNNING' && children.includes(row.id));
       },
       { timeoutMs: 20_000, intervalMs: 100, what: `a running ${choreo} child of ${parentId}` },
     );
@@ -139,6 +143,24 @@ describe('sub-Choreos', () => {
     expect(await childrenOf(id)).toEqual([output.ChildExecutionId]);
     // Another account does not see it.
     expect((await stack.call('GET', `/choreo-executions/${output.ChildExecutionId}`, stack.credentials.bob)).status).toBe(404);
+  });
+
+  it("suspends a child's long wait, which holds no slot, and its parent still ends with the child's output", { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const parent = await stack.startRun('Test/ParentOfWaits', alice, { StepMilliseconds: '4000' });
+    const child = await runningChild('/Test/ChildWaits', parent);
+    await waitFor(async () => (await stack.redis.zscore(`${stack.prefix}:waiting`, child.id)) !== null, {
+      timeoutMs: 20_000,
+      what: 'the child to be suspended',
+    });
+    expect((await execution(child.id)).host).toBe('');
+    // The parent, waiting for it, still holds its worker's slot.
+    expect(await stack.redis.zscore(`${stack.prefix}:waiting`, parent)).toBeNull();
+
+    expect((await stack.waitForEnd(parent, alice, 40_000)).status).toBe('SUCCESS');
+    expect(await outputsOf(parent)).toEqual({ ChildId: child.id, Waited: '4000' });
+    expect((await execution(child.id)).status).toBe('SUCCESS');
+    expect(await stack.redis.zscore(`${stack.prefix}:waiting`, child.id)).toBeNull();
   });
 
   it('terminates the child with its parent', { timeout: 60_000 }, async () => {

@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 export interface StepCall {
   tag: string;
   step: number;
+  /** When the call came, epoch milliseconds: a run resumed after a wait must not call early. */
+  at: number;
 }
 
 /**
@@ -45,6 +47,11 @@ export class StepCounter {
     return this.calls.filter((call) => call.tag === tag).map((call) => call.step);
   }
 
+  /** When step `step` of `tag` was first called (undefined: never). */
+  firstCallAt(tag: string, step: number): number | undefined {
+    return this.calls.find((call) => call.tag === tag && call.step === step)?.at;
+  }
+
   /** Calls of step `step` (any run) wait for `release(step)` before they are answered. */
   hold(step: number): void {
     this.holding.add(step);
@@ -68,14 +75,14 @@ export class StepCounter {
     const [, tag = '', route = '', value = ''] = (req.url ?? '').split('/');
     const n = Number(value);
     if (route === 'hang') {
-      this.calls.push({ tag, step: -1 });
+      this.calls.push({ tag, step: -1, at: Date.now() });
       this.hanging.add(res);
       return;
     }
     if (route === 'flaky') {
       const seen = (this.flakyCalls.get(tag) ?? 0) + 1;
       this.flakyCalls.set(tag, seen);
-      this.calls.push({ tag, step: -2 });
+      this.calls.push({ tag, step: -2, at: Date.now() });
       if (seen <= n) {
         req.socket.destroy();
         return;
@@ -87,7 +94,7 @@ export class StepCounter {
       res.writeHead(404).end();
       return;
     }
-    this.calls.push({ tag, step: n });
+    this.calls.push({ tag, step: n, at: Date.now() });
     if (this.holding.has(n)) {
       const waiting = this.held.get(n) ?? [];
       waiting.push(() => this.answer(res, { step: n }));

@@ -145,6 +145,21 @@ export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
       { id: 'second', kind: 'control.fail', args: { message: 'never', when: 'false' } },
     ],
   },
+  // A counted call, a wait (durable when long), and another counted call: the second call's time
+  // shows when the wait ended, and a repeated call shows a run that ran twice.
+  'Test/CountedWait': {
+    description: 'A counted call, a wait, and a counted call.',
+    inputs: { CounterURL: counterUrl, WaitMilliseconds: { description: 'The wait.', type: 'STRING_VARIABLE', default: '3000' } },
+    outputs: { CompletedSteps: completedSteps },
+    steps: [call('call0', 0), wait('wait1'), call('call2', 2)],
+  },
+  'Test/WaitLimited': {
+    description: 'A wait under a two-second time limit.',
+    timeLimitSeconds: 2,
+    inputs: { WaitMilliseconds: { description: 'The wait.', type: 'STRING_VARIABLE', default: '60000' } },
+    outputs: { CompletedSteps: completedSteps },
+    steps: [wait('wait0')],
+  },
   'Test/Quick': {
     description: 'One step that does nothing.',
     outputs: { CompletedSteps: completedSteps },

@@ -50,6 +50,7 @@ export function createApiMetrics(deps: {
     runningByAccount: () => byAccount((account) => deps.executions.countRunning(account)),
     storedBytesByAccount: () => byAccount((account) => deps.executions.storedBytes(account)),
     liveWorkers: () => deps.workers.count(),
+    waitingExecutions: () => deps.executions.countWaiting(),
     executionCounts: () => deps.executions.counts(),
   });
   return {

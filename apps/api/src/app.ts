@@ -26,6 +26,7 @@ import { BASE_PATH } from './base-path.ts';
 import { routedPath } from './interface-path.ts';
 import { createPrefixRouter } from './prefix-router.ts';
 import { allowedMethods } from './route-table.ts';
+import { deliverCallbackRoute } from './routes/deliver-callback.ts';
 import { getChoreoRoute } from './routes/get-choreo.ts';
 import { getExecutionRoute } from './routes/get-execution.ts';
 import { healthRoutes, PROBE_PATHS, type HealthProbe } from './routes/health.ts';
@@ -90,6 +91,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ probe: deps.probe }));
   if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authentication }));
   if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
+  // Public: the token in the URL is the permission.
+  app.route('/', deliverCallbackRoute({ executions: deps.executions, queue: deps.queue }));
 
   const api = new Hono<AppEnv>();
   api.use(authenticateAccount({ authentication, serviceHost: deps.config.serviceHost }));

@@ -8,6 +8,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+$`), methods: ['GET', 'DELETE'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
+  { pattern: /^\/run-callbacks\/[^/]+$/, methods: ['POST'] },
 ];
 
 /** The methods a path answers to, for 405 and its Allow header; empty when the path is unknown. */

@@ -12,6 +12,22 @@ export const workerConfigSchema = z.object({
    * account's backlog cannot hold every worker. The same value on every worker.
    */
   MAX_EXECUTING_PER_ACCOUNT: z.coerce.number().int().min(0).max(100_000).default(0),
+  /**
+   * Shortest wait that suspends its run (a durable wait: stored, no worker slot held, taken again
+   * when due) rather than waiting in the worker. 5 s by default: a suspension costs a few Redis
+   * scripts, a delayed job and a take with a record read, worth it only when the slot would
+   * otherwise sit idle for seconds; shorter waits keep their millisecond precision in-process.
+   */
+  DURABLE_WAIT_THRESHOLD_MS: z.coerce.number().int().min(100).max(86_400_000).default(5_000),
+  /**
+   * The service's public HTTPS address (the API's, as callers reach it), under which a
+   * `control.waitForCallback` step makes its URLs: the same value on every worker.
+   */
+  PUBLIC_BASE_URL: z
+    .string()
+    .url()
+    .refine((value) => value.startsWith('https://'), 'expected an https:// address')
+    .default('https://localhost:8443'),
   /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
   WORKER_SHUTDOWN_GRACE_SECONDS: fields.shutdownGraceSeconds,
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */

@@ -1,5 +1,5 @@
 import { applyOutputFilters, type Sandbox } from '@ces/choreos';
-import type { RunOutcome, StopReason } from '@ces/engine';
+import type { RunOutcome, StopReason, SuspendedCallback } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { executionEnded, type EndRequest, type EndResult, type ExecutionEndListener, type ExecutionRecord, type TerminalStatus } from '@ces/store';
 
@@ -11,11 +11,13 @@ const STATUS_FOR_STOP = {
 
 /**
  * What a run's outcome comes to: an end with a terminal status (and the error of a failed step),
- * or a stop that leaves the execution RUNNING (handed back, or left to another take).
+ * a stop that leaves the execution RUNNING (handed back, or left to another take), or a
+ * suspension until a wait is due.
  */
 export type RunConclusion =
   | { kind: 'end'; status: TerminalStatus; error?: string }
-  | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> };
+  | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> }
+  | { kind: 'suspend'; untilMs: number; callback: SuspendedCallback | undefined };
 
 export function conclusionOf(outcome: RunOutcome): RunConclusion {
   switch (outcome.kind) {
@@ -23,6 +25,8 @@ export function conclusionOf(outcome: RunOutcome): RunConclusion {
       return { kind: 'end', status: 'SUCCESS' };
     case 'failed':
       return { kind: 'end', status: 'ERROR', error: outcome.error };
+    case 'suspended':
+      return { kind: 'suspend', untilMs: outcome.untilMs, callback: outcome.callback };
     case 'stopped':
       switch (outcome.reason) {
         case 'termination-requested':

@@ -1,4 +1,5 @@
 import { isInstantChoreo, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import type { SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution } from '@ces/store';
 import { createActiveRuns } from './active-runs.ts';
@@ -44,6 +45,8 @@ export function createExecutionProcessor(deps: {
   workerId: string;
   /** Most executions of one account taken at once, across all workers (0: no limit). */
   maxExecutingPerAccount?: number;
+  /** How a taken run may be suspended (durable waits, call backs); absent: every wait is in-process. */
+  suspension?: SuspensionPolicy;
   /**
    * Whether this worker still holds the queue's lock on the execution's job. A taken run checks it
    * before each step: without the lock, the job may go to another worker, which would run the same
@@ -78,6 +81,7 @@ export function createExecutionProcessor(deps: {
     ...(deps.childRunsFor ? { childRunsFor: deps.childRunsFor } : {}),
     definitions,
     maxExecutingPerAccount: deps.maxExecutingPerAccount ?? 0,
+    ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
     holdsJobLock: deps.holdsJobLock ?? (() => true),
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),

@@ -89,6 +89,8 @@ export function createInstantRuns(deps: InstantRunDeps) {
       });
       const conclusion = conclusionOf(outcome);
       if (conclusion.kind === 'end') return end(record, context, conclusion.status, outcome.checkpoint, history, conclusion.error);
+      // Never asked for: an instant run is given no suspension, and an instant step never waits.
+      if (conclusion.kind === 'suspend') throw new Error('an instant run cannot be suspended');
       switch (conclusion.reason) {
         case 'shutdown':
           // Interrupted with the whole worker: it holds nothing to hand back in the store, and its

@@ -14,10 +14,10 @@ export interface ProcessingContext {
   requeue(): Promise<void>;
   /**
    * Puts the execution back to wait until `untilMs` (epoch milliseconds), then to be taken the usual
-   * way: its account had its maximum of executions executing.
+   * way: its account had its maximum of executions executing, or its run waits (suspended).
    */
   defer(untilMs: number): Promise<void>;
-  /** Makes a deferred execution due at once, to be taken (and ended) now. */
+  /** Makes a deferred or suspended execution due at once, to be taken (and ended) now. */
   undefer(): Promise<void>;
 }
 
@@ -28,8 +28,9 @@ export interface ProcessingContext {
  * - `not-running`: nothing to do, it had ended (or ended elsewhere meanwhile, terminated say);
  * - `handed-back`: stopped at a step boundary for shutdown and given back to the queue;
  * - `deferred`: not taken, its account has its maximum executing; it waits in the queue again;
+ * - `suspended`: its run waits (a durable wait): stored, it waits among the delayed jobs until due;
  * - `superseded`: another worker took the execution over (this worker lost its job lock, as
  *   after a long Redis outage), or may take it (the lock was not renewed in time); this run
  *   stopped without touching the execution or its job.
  */
-export type ProcessResult = 'ended' | 'not-running' | 'handed-back' | 'deferred' | 'superseded';
+export type ProcessResult = 'ended' | 'not-running' | 'handed-back' | 'deferred' | 'suspended' | 'superseded';

@@ -35,10 +35,13 @@ export interface ReconcileReport {
  * Makes sure no execution stays RUNNING forever. It looks at the RUNNING executions older than
  * ORPHAN_GRACE_MS, a page a pass, and at their jobs:
  * - waiting, delayed, prioritized or active: someone has it. An active job whose worker died is
- *   BullMQ's to recover: its lock lapses and the stall check of any live worker puts it back;
+ *   BullMQ's to recover: its lock lapses and the stall check of any live worker puts it back. A
+ *   run in a durable wait (in the waiting set) has its job among the delayed ones, due when the
+ *   wait is: it is not lost, and is left alone;
  * - no job (an API that died between recording and queueing a run, a job lost with a Redis that
  *   had no AOF) or a completed one: it is queued again, and the worker that takes it resumes it
- *   from its checkpoint;
+ *   from its checkpoint; a run in a durable wait taken so finds its wait's due time recorded, and
+ *   is suspended again until then, never woken early;
  * - failed for good (out of attempts, or stalled too often) while the worker that saw it fail
  *   could not record it: it ends as ERROR, since running it again would fail the same way.
  * One worker at a time does this, under a lock with a TTL; every worker tries at start and then

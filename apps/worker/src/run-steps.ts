@@ -1,5 +1,5 @@
 import type { ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
-import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason } from '@ces/engine';
+import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, StepEvent } from '@ces/store';
 import type { ActiveRun } from './active-runs.ts';
@@ -70,6 +70,8 @@ export async function runSteps(options: {
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
   /** The progress stored inside the block the execution is in. */
   progress?: ReadonlyMap<string, unknown>;
+  /** How the run may be suspended (the outcome says until when); absent: it never is. */
+  suspension?: SuspensionPolicy;
 }): Promise<RunOutcome> {
   const { record, run } = options;
   const untilDeadline = record.deadline - Date.now();
@@ -96,6 +98,7 @@ export async function runSteps(options: {
       },
       signal: run.controller.signal,
       ...(options.childRuns ? { childRuns: options.childRuns } : {}),
+      ...(options.suspension !== undefined ? { suspension: options.suspension } : {}),
       hooks: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,

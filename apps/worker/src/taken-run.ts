@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
+import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
@@ -18,6 +19,8 @@ export interface TakenRunDeps {
   workerId: string;
   /** Most executions of one account taken at once, across all workers (0: no limit). */
   maxExecutingPerAccount: number;
+  /** How the run may be suspended (durable waits, call backs); absent: every wait is in-process. */
+  suspension?: SuspensionPolicy;
   /**
    * Whether this worker still holds the queue's lock on the execution's job, asked before each
    * step: without the lock, the job may go to another worker, which would run the same step.
@@ -37,7 +40,7 @@ export interface TakenRunDeps {
  * The life of an execution taken under a lease, top to bottom: `take` (or defer it, when its
  * account has its share executing) → its steps, each stored by `checkpoint` under the lease →
  * `end`; or, stopped at a step boundary, `handBack` for shutdown, or leave it alone when another
- * take has it. Returns the function that processes one job this way.
+ * take has it; or, at a long wait, `suspend` it until the wait is due (a durable wait). Returns the function that processes one job this way.
  */
 export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext) => Promise<ProcessResult> {
   const { executions, definitions, host, workerId, logger } = deps;
@@ -53,6 +56,41 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (await executions.terminationRequested(context.executionId)) await context.undefer().catch(() => {});
     deps.onDeferred?.();
     return 'deferred';
+  }
+
+  /**
+   * The run waits until `untilMs`: its checkpoint and the wait's due time are stored, so it gives
+   * its slot back and its job waits among the delayed ones, due at the wait's end or at the run's
+   * deadline if that comes first (the take then ends it TERMINATED_LIMIT). A worker that dies
+   * before the job is moved leaves it active: the stall check queues it, and the take that follows
+   * finds the wait not yet due and suspends it again, so a wait never ends early.
+   */
+  async function suspend(
+    record: ExecutionRecord,
+    lease: string,
+    context: ProcessingContext,
+    suspension: { untilMs: number; outputs: Record<string, string>; callback: SuspendedCallback | undefined },
+    log: () => Logger,
+  ): Promise<ProcessResult> {
+    const { untilMs, callback } = suspension;
+    const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
+    const suspended = await executions.suspend(record.id, lease, {
+      untilMs,
+      ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs: suspension.outputs } } : {}),
+    });
+    if (suspended !== 'suspended') {
+      log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');
+      return suspended;
+    }
+    await context.defer(dueMs);
+    // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
+    // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.
+    // A call back that came meanwhile could not make the job due either: it is made due here.
+    const wakeNow =
+      (await executions.terminationRequested(record.id)) || (callback !== undefined && (await executions.callbackDelivered(record.id, callback.address)));
+    if (wakeNow) await context.undefer().catch(() => {});
+    if (logger.isLevelEnabled('debug')) log().debug({ until: new Date(untilMs).toISOString() }, 'execution suspended');
+    return 'suspended';
   }
 
   async function end(
@@ -88,6 +126,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       steps: deps.steps,
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
+      ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
       beforeStep: () => {
@@ -115,6 +154,9 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
 
     const conclusion = conclusionOf(outcome);
     if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history);
+    if (conclusion.kind === 'suspend') {
+      return suspend(record, lease, context, { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback }, log);
+    }
     switch (conclusion.reason) {
       case 'not-running':
         log().info('execution ended elsewhere; stopped');

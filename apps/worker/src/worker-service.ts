@@ -14,6 +14,7 @@ import {
   createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
+  CALLBACK_PATH,
   EXECUTION_QUEUE,
   type ExecutionEndListener,
   type ExecutionJobData,
@@ -133,6 +134,10 @@ export async function startWorkerService(
     host,
     workerId,
     maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
+    suspension: {
+      minimumMs: config.DURABLE_WAIT_THRESHOLD_MS,
+      callbackUrl: (token) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}/${token}`,
+    },
     holdsJobLock: (executionId) => lockWatch.holds(executionId),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
@@ -196,10 +201,10 @@ export async function startWorkerService(
         lockWatch.released(executionId, token ?? '');
       }
       // Handed back, the job is in the wait list already; superseded, it belongs to another take;
-      // deferred, it is among the delayed jobs. BullMQ must leave it alone, which is what
+      // deferred or suspended, it is among the delayed jobs. BullMQ must leave it alone, which is what
       // WaitingError and DelayedError ask for.
       if (result === 'handed-back' || result === 'superseded') throw new WaitingError();
-      if (result === 'deferred') throw new DelayedError();
+      if (result === 'deferred' || result === 'suspended') throw new DelayedError();
       processed += 1;
     },
     {

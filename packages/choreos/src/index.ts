@@ -37,7 +37,7 @@ export type { CodeLimits } from './quickjs-runner.ts';
 export type { Sandbox, SandboxOptions } from './sandbox.ts';
 export type { StepLibraryOptions } from './step-library.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
-export type { StepContext, StepKind, StepLibrary } from './step-kind.ts';
+export type { StepContext, StepKind, StepLibrary, StepSuspension } from './step-kind.ts';
 export type { HttpStepOptions, HttpResponse } from './steps/http-request.ts';
 export {
   ChoreoFailError,
@@ -47,6 +47,7 @@ export {
   isRetryable,
   StepAbortedError,
   StepFailedError,
+  StepSuspendedError,
   StepTimeoutError,
 } from './step-errors.ts';
 export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';

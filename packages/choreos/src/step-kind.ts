@@ -12,6 +12,25 @@ export interface StepContext {
   readonly address?: string;
   /** Present where child executions can be started (a worker's run): for `choreo.run`. */
   readonly childRuns?: ChildRuns;
+  /**
+   * Present when the run can be suspended: its state stored and its worker freed while it waits. A
+   * step whose work is to wait then throws StepSuspendedError for a wait of at least `minimumMs`
+   * rather than wait in-process.
+   */
+  readonly suspension?: StepSuspension;
+}
+
+export interface StepSuspension {
+  /** When this step's wait was due, if an earlier take of the run suspended it: the wait ends then, not later. */
+  readonly wakeAtMs: number | undefined;
+  /** Shortest wait worth a suspension; shorter ones wait in-process. */
+  readonly minimumMs: number;
+  /** The token of this step's wait for a call back, if an earlier take suspended it for one. */
+  readonly callbackToken: string | undefined;
+  /** The call back that came for it: the request's body (parsed JSON, else its text). */
+  readonly delivered: { readonly body: unknown } | undefined;
+  /** The public URL a call back with `token` is made to; undefined when this service has none. */
+  callbackUrl(token: string): string | undefined;
 }
 
 export interface StepKind {

@@ -7,7 +7,7 @@ import {
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
 } from '@ces/choreos';
-import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
+import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
@@ -20,14 +20,73 @@ import type { StopReason } from './stop-reason.ts';
  * - `failed`: a step or a `fail` failed and nothing caught it;
  * - `stopped`: the run must stop (termination, time limit, shutdown…) before its next step;
  * - `returned`: a `return` ended the run with these outputs;
- * - `cancelled`: a sibling (another branch, another iteration) ended the block first.
+ * - `cancelled`: a sibling (another branch, another iteration) ended the block first;
+ * - `suspended`: a step asked for the run to be suspended until `untilMs` (a durable wait); the
+ *   wait's due time is among the pending entries, so that the resumed step ends its wait then.
  */
 export type Flow =
   | { type: 'done'; last: { value: unknown } | undefined }
   | { type: 'failed'; error: CaughtError }
   | { type: 'stopped'; reason: StopReason }
   | { type: 'returned'; outputs: Record<string, string> }
-  | { type: 'cancelled' };
+  | { type: 'cancelled' }
+  | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback };
+
+/** A wait for a call back the run is suspended in: its token, and the address of its step. */
+export interface SuspendedCallback {
+  readonly token: string;
+  readonly address: string;
+}
+
+/** How a run may be suspended: waits from `minimumMs` on, and call backs to the URLs `callbackUrl` makes. */
+export interface SuspensionPolicy {
+  readonly minimumMs: number;
+  callbackUrl(token: string): string | undefined;
+}
+
+/**
+ * The address of the entry that holds when the wait of the step at `address` is due (epoch
+ * milliseconds), recorded when the run is suspended for it: the step taken again ends its wait then.
+ */
+export function wakeAddress(address: string): string {
+  return `${address}@`;
+}
+
+/** The address of the entry holding the token of the step's wait for a call back. */
+export function callbackTokenAddress(address: string): string {
+  return `${address}@token`;
+}
+
+/** The address of the entry a call back's body is written to (by whoever receives it). */
+export function callbackAddress(address: string): string {
+  return `${address}@callback`;
+}
+
+/** What a step at `address` may know of its suspension, from the progress recorded for it. */
+export function suspensionAt(
+  policy: SuspensionPolicy | undefined,
+  progress: ReadonlyMap<string, unknown> | undefined,
+  address: string,
+): StepSuspension | undefined {
+  if (policy === undefined) return undefined;
+  const wake = progress?.get(wakeAddress(address));
+  const token = progress?.get(callbackTokenAddress(address));
+  const delivered = progress?.get(callbackAddress(address));
+  return {
+    minimumMs: policy.minimumMs,
+    wakeAtMs: typeof wake === 'number' ? wake : undefined,
+    callbackToken: typeof token === 'string' ? token : undefined,
+    delivered: delivered !== undefined && delivered !== null && typeof delivered === 'object' && 'body' in delivered ? { body: delivered.body } : undefined,
+    callbackUrl: (value) => policy.callbackUrl(value),
+  };
+}
+
+/** The entries that record a suspension of the step at `address`, to be stored before the run is suspended. */
+export function suspensionEntries(address: string, untilMs: number, callback: { token: string } | undefined): ProgressEntry[] {
+  const entries: ProgressEntry[] = [[wakeAddress(address), untilMs]];
+  if (callback !== undefined) entries.push([callbackTokenAddress(address), callback.token]);
+  return entries;
+}
 
 /** An entry of a run's progress inside a top-level block: its address and its value. */
 export type ProgressEntry = readonly [string, unknown];
@@ -66,6 +125,8 @@ export interface BlockRunOptions {
   /** What earlier runs of this block completed, by address: replayed, never run again. */
   readonly progress: ReadonlyMap<string, unknown>;
   readonly signal: AbortSignal | undefined;
+  /** How the run may be suspended (durable waits, call backs); absent: every wait is in-process. */
+  readonly suspension: SuspensionPolicy | undefined;
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
   /** Persists entries that completed; may ask to stop. */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
@@ -210,12 +271,13 @@ export class BlockRun {
     const started = performance.now();
     const { onStepEnd } = this.options;
     const attempts: StepAttempt[] | undefined = onStepEnd && [];
+    const suspension = suspensionAt(this.options.suspension, progress, address);
     const outcome = await runStep(
       step,
       this.options.steps.get(step.kind),
       this.context(scope),
       this.options.signal,
-      { address, childRuns: this.options.childRuns },
+      { address, childRuns: this.options.childRuns, suspension },
       attempts,
     );
     if (onStepEnd !== undefined) {
@@ -230,6 +292,14 @@ export class BlockRun {
       });
     }
     if (outcome.type === 'stopped') return outcome;
+    if (outcome.type === 'suspended') {
+      // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
+      this.pending.push(...suspensionEntries(address, outcome.untilMs, outcome.callback));
+      if (outcome.callback === undefined) return { type: 'suspended', untilMs: outcome.untilMs };
+      // Its result so far (its URL), for the outputs computed while the run waits.
+      scope.results[step.id] = outcome.callback.partial;
+      return { type: 'suspended', untilMs: outcome.untilMs, callback: { token: outcome.callback.token, address } };
+    }
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
     if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {
       return this.failed(address, 'limit', `the result is longer than ${this.options.maxStepResultChars} characters`);
@@ -382,14 +452,18 @@ export class BlockRun {
     return { type: 'iterated', result, entry };
   }
 
+  /** Records what completed since the last boundary: before the run is suspended, say. */
+  async flush(): Promise<StopReason | undefined> {
+    if (this.pending.length === 0) return undefined;
+    const entries = this.pending;
+    this.pending = [];
+    return this.options.record(entries);
+  }
+
   /** Before a step: records what completed since the last one, then asks whether to stop. */
   private async boundary(): Promise<StopReason | undefined> {
-    if (this.pending.length > 0) {
-      const entries = this.pending;
-      this.pending = [];
-      const stop = await this.options.record(entries);
-      if (stop !== undefined) return stop;
-    }
+    const recorded = await this.flush();
+    if (recorded !== undefined) return recorded;
     const stop = await this.options.beforeStep(this.options.topIndex);
     if (stop !== undefined) return stop;
     const { signal } = this.options;

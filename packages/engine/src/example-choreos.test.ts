@@ -15,7 +15,8 @@ function run(name: string, provided: Record<string, string>): Promise<RunOutcome
 
 async function outputsOf(name: string, inputs: Record<string, string>): Promise<Record<string, string>> {
   const outcome = await run(name, inputs);
-  if (outcome.kind !== 'completed') throw new Error(`${name} did not complete: ${outcome.kind === 'failed' ? outcome.error : outcome.reason}`);
+  if (outcome.kind !== 'completed')
+    throw new Error(`${name} did not complete: ${outcome.kind === 'failed' ? outcome.error : outcome.kind === 'stopped' ? outcome.reason : 'suspended'}`);
   return outcome.checkpoint.outputs;
 }
 
@@ -27,7 +28,8 @@ describe('/Library/Examples', () => {
   it('are all valid and all tested here', () => {
     const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
     // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts,
-    // EncodeViaChild (a child execution needs a worker) in test/e2e/sub-choreos.test.ts.
+    // EncodeViaChild (a child execution needs a worker) in test/e2e/sub-choreos.test.ts,
+    // WaitForApproval in durable-wait.test.ts (and end to end in test/e2e/worker-callbacks.test.ts).
     expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
       ['/Library/Examples/ClassifyNumber', true],
       ['/Library/Examples/CollectPages', true],
@@ -35,6 +37,7 @@ describe('/Library/Examples', () => {
       ['/Library/Examples/FetchAll', true],
       ['/Library/Examples/FetchWithFallback', true],
       ['/Library/Examples/SummarizeOrders', true],
+      ['/Library/Examples/WaitForApproval', true],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
 import type { ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
-import { BlockRun } from './block-run.ts';
+import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
+import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
@@ -54,7 +55,12 @@ export interface ResumePoint extends Checkpoint {
 export type RunOutcome =
   | { kind: 'completed'; checkpoint: Checkpoint }
   | { kind: 'failed'; error: string; checkpoint: Checkpoint }
-  | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint };
+  | { kind: 'stopped'; reason: StopReason; checkpoint: Checkpoint }
+  /**
+   * A wait asked for the run to be suspended until `untilMs`: the checkpoint and the wait's due
+   * time are stored (afterStep, afterProgress), and the run resumed from them then ends the wait.
+   */
+  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback };
 
 export type { StepAttempt } from './run-step.ts';
 
@@ -91,6 +97,11 @@ export interface RunChoreoOptions {
   limits?: RunLimits;
   /** Starts child executions for `choreo.run` steps; without it those steps fail. */
   childRuns?: ChildRuns;
+  /**
+   * How the run may be suspended (it comes back `suspended`): waits of at least `minimumMs`, and
+   * waits for a call back; absent, every wait waits in-process and call backs fail.
+   */
+  suspension?: SuspensionPolicy;
 }
 
 /**
@@ -129,6 +140,18 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     results,
     outputs: {},
   };
+  /**
+   * The outputs shown while the run waits for a call back, with its step's result so far (its URL);
+   * the stored ones when they cannot be computed yet.
+   */
+  const outputsWhileWaiting = async (waitingResults: Record<string, unknown>, index: number): Promise<Record<string, string>> => {
+    try {
+      return await evaluateOutputs(definition, { inputs, results: waitingResults, completedSteps: index });
+    } catch (error) {
+      if (error instanceof ExpressionError) return checkpoint.outputs;
+      throw error;
+    }
+  };
   try {
     checkpoint.outputs = await evaluateOutputs(definition, { inputs, results, completedSteps: nextStep });
   } catch (error) {
@@ -147,12 +170,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (node.type === 'step') {
       const started = performance.now();
       const attempts: StepAttempt[] | undefined = onStepEnd && [];
+      const suspension = suspensionAt(options.suspension, index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined, node.id);
       const outcome = await runStep(
         node,
         options.steps.get(node.kind),
         { inputs, results, completedSteps: index },
         signal,
-        { address: node.id, childRuns: options.childRuns },
+        { address: node.id, childRuns: options.childRuns, suspension },
         attempts,
       );
       if (onStepEnd !== undefined) {
@@ -168,6 +192,20 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       }
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
+      if (outcome.type === 'suspended') {
+        // The wait's due time, stored as the progress of this step, so that the step taken again
+        // ends its wait then.
+        const stop = await hooks.afterProgress({ nextStep: index, entries: suspensionEntries(node.id, outcome.untilMs, outcome.callback) });
+        if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
+        if (outcome.callback === undefined) return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint };
+        const outputs = await outputsWhileWaiting({ ...results, [node.id]: outcome.callback.partial }, index);
+        return {
+          kind: 'suspended',
+          untilMs: outcome.untilMs,
+          checkpoint: { ...checkpoint, outputs },
+          callback: { token: outcome.callback.token, address: node.id },
+        };
+      }
 
       const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
       if (resultChars > limits.maxStepResultChars) {
@@ -187,6 +225,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         topIndex: index,
         progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
         signal,
+        suspension: options.suspension,
         beforeStep: hooks.beforeStep,
         record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
@@ -200,6 +239,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
           return { kind: 'failed', error: `${flow.error.step}: ${flow.error.message}`, checkpoint };
         case 'stopped':
           return { kind: 'stopped', reason: flow.reason, checkpoint };
+        case 'suspended': {
+          const stop = await block.flush();
+          if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
+          if (flow.callback === undefined) return { kind: 'suspended', untilMs: flow.untilMs, checkpoint };
+          const outputs = await outputsWhileWaiting(nextResults, index);
+          return { kind: 'suspended', untilMs: flow.untilMs, checkpoint: { ...checkpoint, outputs }, callback: flow.callback };
+        }
         case 'cancelled':
           throw new Error('a top-level block cannot be cancelled by a sibling');
         case 'returned': {

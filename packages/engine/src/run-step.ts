@@ -9,9 +9,10 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  StepSuspendedError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -29,7 +30,12 @@ export interface StepAttempt {
   error?: string;
 }
 
-export type StepOutcome = { type: 'ok'; value: unknown } | { type: 'failed'; message: string; errorType: ErrorType } | { type: 'stopped'; reason: StopReason };
+export type StepOutcome =
+  | { type: 'ok'; value: unknown }
+  | { type: 'failed'; message: string; errorType: ErrorType }
+  | { type: 'stopped'; reason: StopReason }
+  /** The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then. */
+  | { type: 'suspended'; untilMs: number; callback?: { token: string; partial: unknown } };
 
 /** The type a `catch` selects a failure by. */
 export function errorTypeOf(error: unknown): ErrorType {
@@ -41,10 +47,14 @@ export function errorTypeOf(error: unknown): ErrorType {
   return 'error';
 }
 
-/** Where a step runs: its address in the run, and what the run gives its steps beyond the signal. */
+/**
+ * Where a step runs: its address in the run, and what the run gives its steps beyond the signal.
+ * With `suspension`, a step may ask for the run to be suspended instead of waiting in-process.
+ */
 export interface StepPlace {
   address: string;
   childRuns: ChildRuns | undefined;
+  suspension?: StepSuspension | undefined;
 }
 
 /**
@@ -90,6 +100,11 @@ export async function runStep(
       ended('succeeded');
       return { type: 'ok', value };
     } catch (error) {
+      if (error instanceof StepSuspendedError) {
+        return error.callback === undefined
+          ? { type: 'suspended', untilMs: error.untilMs }
+          : { type: 'suspended', untilMs: error.untilMs, callback: error.callback };
+      }
       if (signal?.aborted === true) {
         ended('stopped', errorMessage(error));
         return { type: 'stopped', reason: stopReasonOf(signal) };
@@ -120,7 +135,12 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
   });
   try {
     return await Promise.race([
-      kind.run(args, { signal: controller.signal, address: place.address, ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}) }),
+      kind.run(args, {
+        signal: controller.signal,
+        address: place.address,
+        ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
+        ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
+      }),
       timeout,
     ]);
   } finally {

@@ -10,6 +10,8 @@ export interface ClusterSources {
   /** What each account's budget of stored bytes counts now. */
   storedBytesByAccount(): Promise<Record<string, number>>;
   liveWorkers(): Promise<number>;
+  /** RUNNING executions suspended in a durable wait: holding no worker, due at a time. */
+  waitingExecutions(): Promise<number>;
   /** Executions every process together has created, and ended by terminal status, as Redis counts them. */
   executionCounts(): Promise<{ started: number; ended: Record<string, number> }>;
 }
@@ -23,7 +25,7 @@ export interface ClusterSources {
 export function registerClusterMetrics(registry: MetricsRegistry, sources: ClusterSources, now: () => number = Date.now): void {
   new Gauge({
     name: 'ces_queue_jobs',
-    help: 'Executions in the queue, by state: waiting, active, delayed (retry back-off).',
+    help: 'Executions in the queue, by state: waiting, active, delayed (retry back-off, deferred, or in a durable wait).',
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
@@ -54,6 +56,16 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
     "Bytes an account's executions stored over the last retention period, as its budget counts them (MAX_STORED_BYTES_PER_ACCOUNT).",
     sources.storedBytesByAccount,
   );
+  new Gauge({
+    name: 'ces_executions_waiting',
+    help: 'RUNNING executions suspended in a durable wait (holding no worker until due); among the delayed jobs of ces_queue_jobs.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const waiting = await sources.waitingExecutions().catch(() => undefined);
+      if (waiting !== undefined) this.set(waiting);
+    },
+  });
   new Gauge({
     name: 'ces_workers_live',
     help: 'Worker processes with a live heartbeat.',

@@ -110,6 +110,10 @@ describe('metrics registries', () => {
           return { acme: 123_456 };
         },
         liveWorkers: async () => 4,
+        waitingExecutions: async () => {
+          if (!redisUp) throw new Error('Redis is away');
+          return 7;
+        },
         executionCounts: async () => {
           if (!redisUp) throw new Error('Redis is away');
           return { started: 9, ended: { SUCCESS: 5, ERROR: 2 } };
@@ -122,6 +126,7 @@ describe('metrics registries', () => {
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBe(5);
     expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBe(123_456);
     expect(await value(registry, 'ces_workers_live')).toBe(4);
+    expect(await value(registry, 'ces_executions_waiting')).toBe(7);
     expect(await value(registry, 'ces_service_executions_started_total')).toBe(9);
     expect(await value(registry, 'ces_service_executions_ended_total', { status: 'ERROR' })).toBe(2);
     waiting = 0;

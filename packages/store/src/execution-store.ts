@@ -19,6 +19,7 @@ import {
 import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
 import { ScriptReply } from './script-replies.ts';
+import { callbackTokenDigest } from './callbacks.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
@@ -139,6 +140,16 @@ export interface ExecutionCounts {
  * - `superseded`: nothing changed, another take has happened since this lease.
  */
 export type HandBackResult = 'handed-back' | 'not-running' | 'superseded';
+export type SuspendResult = 'suspended' | 'not-running' | 'superseded';
+/** How a call back came out: delivered to its run; for a run that ended; or no such call back. */
+export type CallbackDelivery = { outcome: 'delivered'; executionId: string } | { outcome: 'not-running' } | { outcome: 'unknown' };
+
+export interface SuspendRequest {
+  /** When the wait is due, epoch milliseconds. */
+  untilMs: number;
+  /** A wait for a call back: its token, its step's address, when it expires, the outputs so far (with the URL). */
+  callback?: { token: string; address: string; expiresAtMs: number; outputs: Record<string, string> };
+}
 
 /**
  * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
@@ -186,6 +197,23 @@ export interface ExecutionStore {
    * lease is still the current one.
    */
   handBack(id: string, lease: string): Promise<HandBackResult>;
+  /**
+   * Suspends a RUNNING execution in a durable wait until `untilMs` (host '' again, out of its
+   * account's executing set, in the waiting set) when the lease is still the current one; its
+   * checkpoint and the wait's due time must be stored already.
+   */
+  suspend(id: string, lease: string, request: SuspendRequest): Promise<SuspendResult>;
+  /** Whether a call back has come for the step at `address` of a suspended run. */
+  callbackDelivered(id: string, address: string): Promise<boolean>;
+  /**
+   * Delivers a call back to the run waiting for it, once: `body` becomes its step's result. The
+   * caller makes the run's job due when it is delivered.
+   */
+  deliverCallback(token: string, body: unknown): Promise<CallbackDelivery>;
+  /** How many RUNNING executions are suspended in a durable wait. */
+  countWaiting(): Promise<number>;
+  /** How many executions are RUNNING, in every account: queued, executing or waiting. */
+  countAllRunning(): Promise<number>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
   listRunning(account: string): Promise<RunningExecution[]>;
   /** Ids of all RUNNING executions with their start times, oldest first. */
@@ -285,6 +313,7 @@ export function createExecutionStore(deps: {
           keys.accountRunningRows(''),
           keys.workerExecutions(''),
           HEARTBEAT_TTL_MS,
+          keys.waiting(),
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -362,6 +391,7 @@ export function createExecutionStore(deps: {
           keys.executionCounts(),
           keys.executionProgress(id),
           keys.executionSteps(id),
+          keys.waiting(),
         ],
         [
           request.status,
@@ -406,6 +436,57 @@ export function createExecutionStore(deps: {
       if (reply === ScriptReply.Done) return 'handed-back';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';
+    },
+
+    async suspend(id, lease, { untilMs, callback }) {
+      const reply = await run(
+        'suspendExecution',
+        [keys.execution(id), keys.waiting()],
+        [
+          lease,
+          keys.accountExecuting(''),
+          keys.accountRunningRows(''),
+          keys.workerExecutions(''),
+          untilMs,
+          callback ? JSON.stringify(callback.outputs) : '',
+          callback ? keys.callback(callbackTokenDigest(callback.token)) : '',
+          callback?.address ?? '',
+          callback?.expiresAtMs ?? 0,
+          keys.executionProgress(id),
+        ],
+      );
+      if (reply === ScriptReply.Done) return 'suspended';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      return 'not-running';
+    },
+
+    async callbackDelivered(id, address) {
+      return (await redis.hexists(keys.executionProgress(id), `${address}@callback`)) === 1;
+    },
+
+    async deliverCallback(token, body) {
+      const entry = keys.callback(callbackTokenDigest(token));
+      const target = await redis.get(entry);
+      const separator = target?.indexOf('\n') ?? -1;
+      if (target === null || target === undefined || separator < 0) return { outcome: 'unknown' };
+      const executionId = target.slice(0, separator);
+      const address = target.slice(separator + 1);
+      const reply = await run(
+        'deliverCallback',
+        [keys.execution(executionId), keys.executionProgress(executionId), entry],
+        [target, address, JSON.stringify({ body })],
+      );
+      if (reply === ScriptReply.Done) return { outcome: 'delivered', executionId };
+      if (reply === ScriptReply.NotRunning) return { outcome: 'not-running' };
+      return { outcome: 'unknown' };
+    },
+
+    countWaiting() {
+      return redis.zcard(keys.waiting());
+    },
+
+    countAllRunning() {
+      return redis.zcard(keys.running());
     },
 
     async listRunning(account) {
@@ -457,7 +538,7 @@ export function createExecutionStore(deps: {
     async forgetLostRecord(id) {
       if ((await redis.exists(keys.execution(id))) === 1) return false;
       const accounts = await redis.smembers(keys.accounts());
-      const multi = redis.multi().zrem(keys.running(), id);
+      const multi = redis.multi().zrem(keys.running(), id).zrem(keys.waiting(), id);
       for (const account of accounts) multi.srem(keys.accountRunning(account), id).hdel(keys.accountRunningRows(account), id);
       await multi.exec();
       return true;

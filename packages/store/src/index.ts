@@ -15,6 +15,7 @@ export {
   type AcceptOptions,
   type ExecutionCounts,
   type ExecutionStore,
+  type CallbackDelivery,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
@@ -40,3 +41,4 @@ export {
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
 export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
+export { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';

@@ -21,6 +21,16 @@ export interface KeySpace {
   executionSteps(id: string): string;
   /** Sorted set: ids of all RUNNING executions, scored by start time. */
   running(): string;
+  /**
+   * Sorted set: ids of RUNNING executions suspended in a durable wait, scored by when they are due
+   * (suspend-execution.lua); a take or the end takes them out. What operations count as waiting.
+   */
+  waiting(): string;
+  /**
+   * String with TTL: `<execution id>\n<address of the step>` of a run waiting for a call back, under
+   * the sha256 (hex) of its URL's token; expires when the wait does, deleted by the call back.
+   */
+  callback(tokenDigest: string): string;
   /** Set: ids of one account's RUNNING executions (list and quota). */
   accountRunning(account: string): string;
   /**
@@ -107,6 +117,8 @@ export function createKeySpace(prefix: string): KeySpace {
     executionProgress: (id) => `${prefix}:exec:${id}:progress`,
     executionSteps: (id) => `${prefix}:exec:${id}:steps`,
     running: () => `${prefix}:running`,
+    waiting: () => `${prefix}:waiting`,
+    callback: (tokenDigest) => `${prefix}:callback:${tokenDigest}`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,
     accountExecuting: (account) => `${prefix}:executing:account:${account}`,

@@ -16,10 +16,12 @@ describe('Lua scripts', () => {
     expect(scripts.map(({ file }) => file).sort()).toEqual([
       'accept-execution.lua',
       'checkpoint-execution.lua',
+      'deliver-callback.lua',
       'end-execution.lua',
       'hand-back-execution.lua',
       'record-progress.lua',
       'request-termination.lua',
+      'suspend-execution.lua',
       'take-execution.lua',
     ]);
   });

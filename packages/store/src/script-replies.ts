@@ -8,7 +8,7 @@ export const ScriptReply = {
   /**
    * Applied (or applied already by this very call, sent again after a dropped connection):
    * accept — recorded and queued for a take; checkpoint — recorded; end — ended; hand back —
-   * handed back.
+   * handed back; suspend — suspended.
    */
   Done: 1,
   /** checkpoint: recorded, and termination has been requested: the run stops now. */
@@ -23,15 +23,17 @@ export const ScriptReply = {
   BudgetExceeded: -3,
   /** accept: the record alone is larger than the account's budget of stored bytes. */
   LargerThanBudget: -4,
-  /** checkpoint, end, hand back: nothing changed, the execution has ended (or is gone). */
+  /** checkpoint, end, hand back, suspend: nothing changed, the execution has ended (or is gone). */
   NotRunning: -5,
   /**
-   * checkpoint, end, hand back: nothing changed, the execution is RUNNING under another take's
+   * checkpoint, end, hand back, suspend: nothing changed, the execution is RUNNING under another take's
    * lease (or none, once handed back); for an end of an untaken instant run, a worker has taken it.
    */
   Superseded: -6,
   /** take: `{Deferred, deferrals, waiting, deadline}`: refused, its account has its maximum executing. */
   Deferred: -7,
+  /** deliver callback: no such call back (a forged URL, one used already, or expired). */
+  Unknown: -8,
 } as const;
 
 export type ScriptReplyCode = (typeof ScriptReply)[keyof typeof ScriptReply];

@@ -16,9 +16,11 @@ const SCRIPTS = {
   takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 3, prelude: 'step-history.lua' },
   recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
-  endExecution: { file: 'end-execution.lua', keys: 9, prelude: 'step-history.lua' },
+  endExecution: { file: 'end-execution.lua', keys: 10, prelude: 'step-history.lua' },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
+  deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
 } satisfies Record<string, ScriptFile>;

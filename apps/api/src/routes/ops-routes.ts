@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { Authentication } from '../auth/throttled-authentication.ts';
 import { authenticateOperator } from '../middleware/authenticate.ts';
+import { opsExecutionsRoute } from './ops-executions.ts';
 import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
 
@@ -27,6 +28,7 @@ export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   const ops = new Hono<AppEnv>();
   ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
+  ops.route('/', opsExecutionsRoute({ queue: deps.queue, executions: deps.executions }));
   // The dashboard's own links are relative to `/ops/queues/`, which its router does not answer.
   ops.get('/queues/', (c) => c.redirect(DASHBOARD_PATH, 308));
   ops.route('/queues', opsQueuesRoute({ queue: deps.queue, executions: deps.executions, basePath: DASHBOARD_PATH }) as unknown as Hono<AppEnv>);

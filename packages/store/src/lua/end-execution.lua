@@ -30,6 +30,7 @@
   KEYS[9] the execution's step history (step-history.lua): the events given are appended, and it
           expires with the record; when it does not exist and they fit its bound, they are written
           to the record's `history` field instead, as one JSON array
+  KEYS[10] the waiting sorted set (suspend-execution.lua), which an ended execution leaves
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -121,6 +122,7 @@ if state[5] then
   redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
 end
 redis.call('ZREM', KEYS[2], ARGV[7])
+redis.call('ZREM', KEYS[10], ARGV[7])
 redis.call('SREM', KEYS[3], ARGV[7])
 redis.call('HDEL', KEYS[6], ARGV[7])
 redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)

@@ -37,6 +37,8 @@
   ARGV[9] name of an account's list rows of RUNNING executions, less the account
   ARGV[10] name of a worker's set of the executions it holds, less the worker id
   ARGV[11] milliseconds the worker's set lives without a heartbeat (the heartbeat's TTL)
+  ARGV[12] name of the waiting sorted set (suspend-execution.lua), which a RUNNING execution
+           leaves when it is taken (or deferred): it no longer waits for its due time
 
   Returns (ScriptReply in script-replies.ts)
    the record as a flat field/value list (strings), taken when its status is RUNNING, ended
@@ -49,6 +51,7 @@
 -- listRow: list-row.lua, set before this script (scripts.ts).
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo', 'worker')
 if state[1] == 'RUNNING' then
+  redis.call('ZREM', ARGV[12], state[2])
   local limit = tonumber(ARGV[4])
   if limit > 0 then
     local executing = ARGV[5] .. state[3]

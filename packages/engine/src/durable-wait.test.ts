@@ -1,0 +1,198 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createStepLibrary, defineStepKind, parseDefinition } from '@ces/choreos';
+import type { ChoreoDefinition } from '@ces/choreos';
+import { z } from 'zod';
+import { runChoreo } from './run-choreo.ts';
+import type { Checkpoint, EngineHooks, ResumePoint, RunOutcome } from './run-choreo.ts';
+
+/** Every call of `test.count`, by name: the side effect a resumed run must not repeat. */
+let calls: string[] = [];
+
+const count = defineStepKind({
+  kind: 'test.count',
+  description: 'Records its name and returns it.',
+  argsSchema: z.strictObject({ name: z.string() }),
+  run: async ({ name }) => {
+    calls.push(name);
+    return { name };
+  },
+});
+
+const library = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 1000, maxResponseBytes: 1024 }, extraKinds: [count] });
+const SUSPEND_FROM_MS = 1000;
+
+function define(steps: unknown[]): ChoreoDefinition {
+  const result = parseDefinition({ description: 'A test.', steps }, library);
+  if (!result.ok) throw new Error(result.problems.join('\n'));
+  return result.definition;
+}
+
+/** Hooks that keep what a store would: the last checkpoint and the progress appended since. */
+function store(): EngineHooks & { checkpoint: Checkpoint | undefined; progress: Map<string, unknown> } {
+  const state = {
+    checkpoint: undefined as Checkpoint | undefined,
+    progress: new Map<string, unknown>(),
+    beforeStep: () => undefined,
+    afterStep: async (checkpoint: Checkpoint) => {
+      state.checkpoint = checkpoint;
+      state.progress.clear();
+      return undefined;
+    },
+    afterProgress: async (delta: { entries: readonly (readonly [string, unknown])[] }) => {
+      for (const [address, value] of delta.entries) state.progress.set(address, value);
+      return undefined;
+    },
+  };
+  return state;
+}
+
+function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: ResumePoint): Promise<RunOutcome> {
+  calls = [];
+  return runChoreo({
+    definition,
+    inputs: {},
+    steps: library,
+    hooks,
+    suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
+    ...(resumeFrom ? { resumeFrom } : {}),
+  });
+}
+
+/** Where the stored run resumes, with every recorded wait made due (as when its timer has fired). */
+function resumeWhenDue(stored: ReturnType<typeof store>, nextStep: number): ResumePoint {
+  const progress = new Map(stored.progress);
+  for (const address of progress.keys()) if (address.endsWith('@')) progress.set(address, Date.now() - 1);
+  return { nextStep, results: stored.checkpoint?.results ?? {}, outputs: stored.checkpoint?.outputs ?? {}, progress };
+}
+
+describe('durable waits', () => {
+  const topLevel = define([
+    { id: 'before', kind: 'test.count', args: { name: 'before' } },
+    { id: 'wait', kind: 'control.wait', args: { milliseconds: '60000' } },
+    { id: 'after', kind: 'test.count', args: { name: 'after' } },
+  ]);
+
+  it('suspends a long wait with its due time recorded, and the resumed run ends the wait then without running earlier steps again', async () => {
+    const stored = store();
+    const before = Date.now();
+    const first = await run(topLevel, stored);
+    expect(first.kind).toBe('suspended');
+    const untilMs = first.kind === 'suspended' ? first.untilMs : 0;
+    expect(untilMs).toBeGreaterThanOrEqual(before + 60_000);
+    expect(stored.progress.get('wait@')).toBe(untilMs);
+    expect(calls).toEqual(['before']);
+
+    // Taken again before it is due (after a crash, say): suspended again until the same time, not later.
+    const early = await run(topLevel, stored, { ...resumeWhenDue(stored, 1), progress: new Map(stored.progress) });
+    expect(early).toMatchObject({ kind: 'suspended', untilMs });
+    expect(calls).toEqual([]);
+
+    const due = await run(topLevel, stored, resumeWhenDue(stored, 1));
+    expect(due.kind).toBe('completed');
+    expect(calls).toEqual(['after']);
+    expect(due.checkpoint.results.wait).toEqual({ waitedMs: 60000 });
+  });
+
+  it('waits in-process below the threshold', async () => {
+    const outcome = await run(define([{ id: 'wait', kind: 'control.wait', args: { milliseconds: '20' } }]), store());
+    expect(outcome.kind).toBe('completed');
+  });
+
+  it('suspends a wait inside a loop, keeping the iterations and steps completed before it', async () => {
+    const loop = define([
+      {
+        id: 'each',
+        forEach: '[1,2]',
+        steps: [
+          { id: 'count', kind: 'test.count', args: { name: 'item {{loop.item}}' } },
+          { id: 'pause', kind: 'control.wait', args: { milliseconds: '30000' } },
+        ],
+      },
+      { id: 'after', kind: 'test.count', args: { name: 'after' } },
+    ]);
+    const stored = store();
+    expect((await run(loop, stored)).kind).toBe('suspended');
+    expect(calls).toEqual(['item 1']);
+    expect([...stored.progress.keys()].sort()).toEqual(['each[0].count', 'each[0].pause@']);
+
+    // Iteration 0's wait is due: it completes, iteration 1 waits in its turn.
+    expect((await run(loop, stored, resumeWhenDue(stored, 0))).kind).toBe('suspended');
+    expect(calls).toEqual(['item 2']);
+    expect(stored.progress.has('each[0]')).toBe(true);
+    expect(stored.progress.has('each[1].pause@')).toBe(true);
+
+    const done = await run(loop, stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(calls).toEqual(['after']);
+  });
+
+  it('suspends a wait inside a branch of a parallel block; the other branch is not run again', async () => {
+    const parallel = define([
+      {
+        id: 'both',
+        parallel: [[{ id: 'quick', kind: 'test.count', args: { name: 'quick' } }], [{ id: 'slow', kind: 'control.wait', args: { milliseconds: '30000' } }]],
+      },
+    ]);
+    const stored = store();
+    expect((await run(parallel, stored)).kind).toBe('suspended');
+    expect(calls).toEqual(['quick']);
+    const done = await run(parallel, stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('waits for a call back', () => {
+  const approval = parseDefinition(
+    JSON.parse(readFileSync(new URL('../../../choreos/Library/Examples/WaitForApproval.json', import.meta.url), 'utf8')) as Record<string, unknown>,
+    library,
+  );
+  if (!approval.ok) throw new Error(approval.problems.join('\n'));
+  const definition = approval.definition;
+  const inputs = { TimeoutSeconds: '3600' };
+  const runApproval = (hooks: EngineHooks, resumeFrom?: ResumePoint) =>
+    runChoreo({
+      definition,
+      inputs,
+      steps: library,
+      hooks,
+      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
+      ...(resumeFrom ? { resumeFrom } : {}),
+    });
+
+  it('suspends with a fresh 256-bit token, the URL among the outputs so far, and returns the body delivered', async () => {
+    const stored = store();
+    const first = await runApproval(stored);
+    expect(first.kind).toBe('suspended');
+    if (first.kind !== 'suspended') return;
+    const token = stored.progress.get('approval@token') as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.callback).toEqual({ token, address: 'approval' });
+    expect(first.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: '' });
+
+    // Another run gets another token.
+    const other = store();
+    await runApproval(other);
+    expect(other.progress.get('approval@token')).not.toBe(token);
+
+    const progress = new Map(stored.progress);
+    progress.set('approval@callback', { body: { decision: 'approved' } });
+    const done = await runApproval(stored, { nextStep: 0, results: {}, outputs: {}, progress });
+    expect(done.kind).toBe('completed');
+    expect(done.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: 'approved' });
+  });
+
+  it('times out with Decision "timeout" when nothing came by the due time', async () => {
+    const stored = store();
+    await runApproval(stored);
+    const done = await runApproval(stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(done.checkpoint.outputs.Decision).toBe('timeout');
+  });
+
+  it('fails where the run cannot be suspended', async () => {
+    const outcome = await runChoreo({ definition, inputs, steps: library, hooks: store() });
+    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringContaining('can only be waited for by a run that can be suspended') });
+  });
+});

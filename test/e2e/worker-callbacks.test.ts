@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { waitFor } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack.ts';
+
+const PUBLIC_BASE_URL = 'https://choreos.test';
+const APPROVAL = 'Library/Examples/WaitForApproval';
+
+// The example that waits for a call back, run by real workers, with the call back made to the API
+// over HTTPS (at the path of the URL the run made: the address is the service's public one).
+describe('waiting for a call back', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { PUBLIC_BASE_URL, WORKER_CONCURRENCY: '2' } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const outputsOf = async (id: string) => (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.alice)).json().output;
+  const callBack = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    stack.http.request('POST', new URL(url).pathname, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+
+  /** Starts a run and resolves with its id and the URL among its outputs once it waits. */
+  async function startWaiting(timeoutSeconds = '3600'): Promise<{ id: string; url: string }> {
+    const id = await stack.startRun(APPROVAL, stack.credentials.alice, { TimeoutSeconds: timeoutSeconds });
+    const url = await waitFor(async () => ((await outputsOf(id))?.ApprovalURL as string) || undefined, {
+      timeoutMs: 20_000,
+      what: 'the URL among the outputs',
+    });
+    return { id, url };
+  }
+
+  it('resumes the run with the body posted, and refuses the URL once used', { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const { id, url } = await startWaiting();
+    expect(url).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/run-callbacks/[A-Za-z0-9_-]{43}$`));
+    // Waiting, it holds no worker and is RUNNING on no host.
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution).toMatchObject({ status: 'RUNNING', host: '' });
+    expect(await stack.redis.zscore(`${stack.prefix}:waiting`, id)).not.toBeNull();
+    // Another account cannot read it, nor its URL.
+    expect((await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.bob)).status).toBe(404);
+
+    const delivered = await callBack(url, { decision: 'approved' });
+    expect(delivered.status, delivered.text).toBe(202);
+    expect((await stack.waitForEnd(id, alice)).status).toBe('SUCCESS');
+    expect(await outputsOf(id)).toEqual({ ApprovalURL: url, Decision: 'approved' });
+
+    const reused = await callBack(url, { decision: 'rejected' });
+    expect(reused.status).toBe(404);
+    expect(reused.json().error.code).toBe('NOT_FOUND');
+    expect((await outputsOf(id)).Decision).toBe('approved');
+  });
+
+  it('ends with Decision "timeout" when nothing comes in time, and the URL is refused after', { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const { id, url } = await startWaiting('2');
+    expect((await stack.waitForEnd(id, alice, 30_000)).status).toBe('SUCCESS');
+    expect(await outputsOf(id)).toEqual({ ApprovalURL: url, Decision: 'timeout' });
+    expect((await callBack(url, { decision: 'late' })).status).toBe(404);
+  });
+
+  it('refuses forged URLs, whatever the credentials', { timeout: 60_000 }, async () => {
+    const { id, url } = await startWaiting();
+    const forged = `${PUBLIC_BASE_URL}/run-callbacks/${randomBytes(32).toString('base64url')}`;
+    expect((await callBack(forged, { decision: 'forged' })).status).toBe(404);
+    expect((await callBack(`${PUBLIC_BASE_URL}/run-callbacks/short`, { decision: 'forged' })).status).toBe(404);
+    // One character changed.
+    const tampered = url.slice(0, -1) + (url.endsWith('A') ? 'B' : 'A');
+    expect((await callBack(tampered, { decision: 'forged' })).status).toBe(404);
+    // An account's credentials open nothing either.
+    const bob = stack.credentials.bob;
+    const withCredentials = await callBack(
+      forged,
+      { decision: 'forged' },
+      { authorization: `Basic ${Buffer.from(`${bob.name}:${bob.secret}`).toString('base64')}` },
+    );
+    expect(withCredentials.status).toBe(404);
+    expect((await stack.http.request('GET', new URL(url).pathname)).status).toBe(405);
+    // The run still waits, and its real URL still works.
+    expect((await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.alice)).json().execution.status).toBe('RUNNING');
+    expect((await callBack(url, { decision: 'real' })).status).toBe(202);
+    expect((await stack.waitForEnd(id, stack.credentials.alice)).status).toBe('SUCCESS');
+    expect((await outputsOf(id)).Decision).toBe('real');
+  });
+
+  it('ends a run whose call back races its termination with one terminal status', { timeout: 90_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const runs = await Promise.all(Array.from({ length: 6 }, () => startWaiting()));
+    const raced = await Promise.all(
+      runs.map(async ({ id, url }, i) => {
+        const [deleted, called] =
+          i % 2 === 0
+            ? await Promise.all([stack.call('DELETE', `/choreo-executions/${id}`, alice), callBack(url, { decision: 'raced' })])
+            : await Promise.all([callBack(url, { decision: 'raced' }), stack.call('DELETE', `/choreo-executions/${id}`, alice)]).then(
+                ([c, d]) => [d, c] as const,
+              );
+        return { id, deleted: deleted.status, called: called.status };
+      }),
+    );
+    for (const { id, deleted, called } of raced) {
+      const ended = await stack.waitForEnd(id, alice, 30_000);
+      // 204 promised a termination; 409 said the run had already ended (the call back won).
+      expect([204, 409]).toContain(deleted);
+      expect([202, 409]).toContain(called);
+      expect(ended.status).toBe(deleted === 204 ? 'TERMINATED_MANUALLY' : 'SUCCESS');
+    }
+    for (const { id, deleted } of raced) {
+      expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution.status).toBe(deleted === 204 ? 'TERMINATED_MANUALLY' : 'SUCCESS');
+    }
+  });
+});
