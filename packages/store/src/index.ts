@@ -32,3 +32,19 @@ export {
 export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionOptions, type ConnectionRole } from './redis-connection.ts';
 export { createWorkerRegistry, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
 export { terminateExecution, type TerminationOutcome } from './terminate-execution.ts';
+export {
+  createSecretCipher,
+  generateSecretKey,
+  parseSecretKey,
+  SECRET_KEY_BYTES,
+  SecretUnreadableError,
+  type SecretCipher,
+} from './secret-cipher.ts';
+export {
+  createPresetStore,
+  type PresetDescription,
+  type PresetInput,
+  type PresetStore,
+  type PutPresetOutcome,
+} from './preset-store.ts';
+export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';

@@ -46,6 +46,18 @@ export interface KeySpace {
   accountApps(account: string): string;
   /** Hash: operator name → JSON credential record. */
   operators(): string;
+  /**
+   * Hash: preset name → JSON `{inputs: [{name, secret, value}], updated}` of one account, each
+   * value sealed (secret-cipher.ts).
+   */
+  accountPresets(account: string): string;
+  /**
+   * Hash: one stored token of an account (TokenStorage): `value` (sealed), `valid` (1/0), `lock`
+   * (epoch ms the lock lasts until), `updated`; the key expires with the token's `Expires`.
+   */
+  accountToken(account: string, name: string): string;
+  /** Set: the names of an account's stored tokens, for re-encryption (may name expired ones). */
+  accountTokenNames(account: string): string;
   /** String (JSON) with TTL: one worker's heartbeat. */
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
@@ -87,6 +99,9 @@ export function createKeySpace(prefix: string): KeySpace {
     accountUsers: (account) => `${prefix}:account:${account}:users`,
     accountApps: (account) => `${prefix}:account:${account}:apps`,
     operators: () => `${prefix}:operators`,
+    accountPresets: (account) => `${prefix}:presets:account:${account}`,
+    accountToken: (account, name) => `${prefix}:token:${account}:${name}`,
+    accountTokenNames: (account) => `${prefix}:tokens:account:${account}`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,

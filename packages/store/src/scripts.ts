@@ -18,6 +18,12 @@ const SCRIPTS = {
   finishExecution: { file: 'finish-execution.lua', keys: 6 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   releaseExecution: { file: 'release-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  putPreset: { file: 'put-preset.lua', keys: 1 },
+  resealField: { file: 'reseal-field.lua', keys: 1 },
+  storeToken: { file: 'store-token.lua', keys: 2 },
+  lockToken: { file: 'lock-token.lua', keys: 1 },
+  setTokenValidity: { file: 'set-token-validity.lua', keys: 1 },
+  deleteToken: { file: 'delete-token.lua', keys: 2 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;
