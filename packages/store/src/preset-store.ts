@@ -92,7 +92,7 @@ export function createPresetStore(deps: { redis: Redis; keys: KeySpace; cipher: 
       let resealed = 0;
       for (const name of await redis.hkeys(keys.accountPresets(account))) {
         const found = await stored(account, name);
-        if (!found || !found.preset.inputs.some((input) => cipher.sealedWithOldKey(input.value))) continue;
+        if (!found?.preset.inputs.some((input) => cipher.sealedWithOldKey(input.value))) continue;
         const renewed: StoredPreset = {
           ...found.preset,
           inputs: found.preset.inputs.map((input) => {
