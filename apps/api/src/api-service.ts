@@ -9,7 +9,9 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
+  createPresetStore,
   createRedisConnection,
+  createSecretCipher,
   createWorkerRegistry,
   waitUntilReady,
 } from '@ces/store';
@@ -17,6 +19,7 @@ import { createApiMetrics } from './api-metrics.ts';
 import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
+import { createPresetInputs } from './runs/preset-inputs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
 import { createOutputReadGate } from './output-read-gate.ts';
@@ -75,6 +78,9 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const workers = createWorkerRegistry({ redis, keys, ttlMs: WORKER_HEARTBEAT_TTL_MS });
+  const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
+  if (!cipher) logger.warn('SECRETS_KEY is not set: presets are not available (their requests answer 503)');
+  const presets = cipher ? createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }) : undefined;
   const metrics = createApiMetrics({ queue, executions, accounts, workers });
   metrics.redis.instrument(redis, 'api');
   metrics.redis.instrument(queueConnection, 'api-queue');
@@ -87,6 +93,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       definitions,
       queue,
       events,
+      presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
       config: {
         syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
         maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
@@ -105,8 +112,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
       trustProxy: config.TRUST_PROXY,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
+      maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT,
     },
     catalogue,
+    ...(presets ? { presets } : {}),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),

@@ -1,7 +1,7 @@
 import type { Authenticator } from '@ces/accounts';
 import type { Catalogue } from '@ces/choreos';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore } from '@ces/store';
+import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -33,6 +33,10 @@ import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
+import { deletePresetRoute } from './routes/delete-preset.ts';
+import { getPresetRoute } from './routes/get-preset.ts';
+import { listPresetsRoute } from './routes/list-presets.ts';
+import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -43,6 +47,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Failed authentications allowed per client and minute (0: no limit). */
   maxAuthFailuresPerMinute: number;
+  /** Presets one account may keep (0: no limit); for the message that refuses one more. */
+  maxPresetsPerAccount?: number;
 }
 
 export interface AppDeps {
@@ -53,6 +59,8 @@ export interface AppDeps {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
+  /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
+  presets?: PresetStore;
   authenticator: Authenticator;
   probe: HealthProbe;
   /** False while Redis is unreachable: failures are then answered 503, not 500. */
@@ -89,6 +97,10 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute(deps));
   api.route('/', terminateExecutionRoute(deps));
+  api.route('/', listPresetsRoute(deps));
+  api.route('/', getPresetRoute(deps));
+  api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
+  api.route('/', deletePresetRoute(deps));
   app.route(BASE_PATH, api);
 
   app.notFound((c) => {

@@ -21,6 +21,9 @@ export const workerConfigSchema = z.object({
   HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
   HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),
   HTTP_MAX_RESPONSE_BYTES: fields.positiveInt(5 * 1024 * 1024),
+  /** Opens the inputs runs took from presets and the stored tokens; the API's same keys. */
+  SECRETS_KEY: fields.secretsKey,
+  SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
   LOG_LEVEL: fields.logLevel,
 });
 

@@ -23,6 +23,11 @@ export interface ExecutionRecord {
   /** sha256 of the definition snapshot the run was accepted with. */
   definitionDigest: string;
   inputs: Record<string, string>;
+  /**
+   * The inputs taken from a preset (sealed-inputs.ts), which `inputs` leaves out; a store given the
+   * secrets key opens them into `inputs` when a worker takes the run.
+   */
+  sealedInputs?: string;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
@@ -42,7 +47,7 @@ export interface ExecutionRecord {
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'sealedInputs'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -114,6 +119,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     'store',
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? ['filters', JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.sealedInputs !== undefined ? ['sealed', execution.sealedInputs] : []),
   ];
 }
 
@@ -130,6 +136,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     sourceId: hash.source ?? '',
     definitionDigest: hash.def ?? '',
     inputs: parseJson(hash.inputs, {}),
+    ...(hash.sealed !== undefined ? { sealedInputs: hash.sealed } : {}),
     nextStep: Number(hash.step ?? 0),
     results: parseJson(hash.results, {}),
     output: parseJson(hash.output, {}),

@@ -16,6 +16,8 @@ import {
 } from './execution-record.ts';
 import type { ExecutionStatus, TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
+import { openRunInputs } from './sealed-inputs.ts';
+import type { SecretCipher } from './secret-cipher.ts';
 import { registerScripts } from './scripts.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
@@ -173,7 +175,13 @@ export interface ExecutionStore {
   forgetLostRecord(id: string): Promise<boolean>;
 }
 
-export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; retentionSeconds: number }): ExecutionStore {
+export function createExecutionStore(deps: {
+  redis: Redis;
+  keys: KeySpace;
+  retentionSeconds: number;
+  /** Opens the inputs a run took from a preset when a worker takes it; a worker's store has it. */
+  cipher?: SecretCipher;
+}): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const run = registerScripts(redis);
 
@@ -246,6 +254,11 @@ export function createExecutionStore(deps: { redis: Redis; keys: KeySpace; reten
       }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
+      if (record.sealedInputs !== undefined && record.status === 'RUNNING') {
+        // Thrown, the take fails like any fault of the processor: retried, then the run ends ERROR.
+        if (!deps.cipher) throw new Error('this run took inputs from a preset, and this worker has no SECRETS_KEY to read them with');
+        record.inputs = { ...openRunInputs(deps.cipher, record.id, record.sealedInputs), ...record.inputs };
+      }
       return { outcome: record.status === 'RUNNING' ? 'taken' : 'ended', record };
     },
 

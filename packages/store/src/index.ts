@@ -35,7 +35,6 @@ export { terminateExecution, type TerminationOutcome } from './terminate-executi
 export {
   createSecretCipher,
   generateSecretKey,
-  parseSecretKey,
   SECRET_KEY_BYTES,
   SecretUnreadableError,
   type SecretCipher,
@@ -48,3 +47,4 @@ export {
   type PutPresetOutcome,
 } from './preset-store.ts';
 export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
+export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';

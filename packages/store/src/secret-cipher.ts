@@ -30,20 +30,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const VERSION = 'v1';
 
-/**
- * A key as the SECRETS_KEY setting gives it: 32 bytes as base64 (44 characters, or 43 base64url)
- * or 64 hex digits. Undefined when it is neither; the message never repeats the value.
- */
-export function parseSecretKey(text: string): Buffer | undefined {
-  const trimmed = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) {
-    const bytes = Buffer.from(trimmed.replace(/=$/, ''), trimmed.includes('+') || trimmed.includes('/') ? 'base64' : 'base64url');
-    return bytes.length === SECRET_KEY_BYTES ? bytes : undefined;
-  }
-  return undefined;
-}
-
 /** A new key in the form SECRETS_KEY takes (base64url, 43 characters). */
 export function generateSecretKey(): string {
   return randomBytes(SECRET_KEY_BYTES).toString('base64url');

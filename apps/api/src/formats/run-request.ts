@@ -7,6 +7,8 @@ import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './x
 export interface RunRequest {
   inputs: Record<string, string>;
   outputFilters: OutputFilter[];
+  /** The name of a stored input set of the account, whose inputs the run's own override. */
+  preset?: string;
 }
 
 const MAX_NAME_LENGTH = 256;
@@ -45,12 +47,13 @@ export function parseRunRequest(body: string, contentType: string | undefined): 
     checkName(filter.variable, `The variable of output filter "${filter.name}"`);
     filterNames.add(filter.name);
   }
-  return { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
+  return { inputs: { ...inputs }, outputFilters: pairs.outputFilters, ...(pairs.preset !== undefined ? { preset: pairs.preset } : {}) };
 }
 
 interface Pairs {
   inputs: { name: string; value: string }[];
   outputFilters: OutputFilter[];
+  preset?: string;
 }
 
 function checkName(name: string, what: string): string {
@@ -70,7 +73,8 @@ function fromJson(body: string): Pairs {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ApiError('BAD_REQUEST', 'The body must be a JSON object such as {"inputs": [{"name": "…", "value": "…"}]}.');
   }
-  const { inputs: given = [], outputFilters = [] } = json as { inputs?: unknown; outputFilters?: unknown };
+  const { inputs: given = [], outputFilters = [], preset } = json as { inputs?: unknown; outputFilters?: unknown; preset?: unknown };
+  if (preset !== undefined && typeof preset !== 'string') throw new ApiError('BAD_REQUEST', '"preset" must be the name of a preset.');
   if (!Array.isArray(given)) throw new ApiError('BAD_REQUEST', '"inputs" must be a list of {name, value}.');
   const valueField = (input: unknown) => (input as { value?: unknown } | null)?.value;
   // A number's value is lost once parsed (12.50, 12345678901234567890, 1e400): parsed again, each
@@ -81,6 +85,7 @@ function fromJson(body: string): Pairs {
     : undefined;
   if (!Array.isArray(outputFilters)) throw new ApiError('BAD_REQUEST', '"outputFilters" must be a list of {name, path, variable}.');
   return {
+    ...(preset !== undefined ? { preset } : {}),
     inputs: given.map((input, index) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
         throw new ApiError('BAD_REQUEST', `inputs[${index}] must be an object {name, value}.`);
@@ -134,7 +139,12 @@ function fromXml(body: string): Pairs {
     if (value === undefined) throw new ApiError('BAD_REQUEST', `<${child}> of ${what} must hold text only.`);
     return value;
   };
+  const presets = xmlChildren(root, 'preset');
+  if (presets.length > 1) throw new ApiError('BAD_REQUEST', 'Give at most one <preset>.');
+  const preset = presets[0] === undefined ? undefined : xmlText(presets[0]);
+  if (presets.length === 1 && preset === undefined) throw new ApiError('BAD_REQUEST', '<preset> must hold text only.');
   return {
+    ...(preset !== undefined ? { preset } : {}),
     inputs: xmlChildren(root, 'input').map((input, index) => ({
       name: checkName(text(input, 'name', `<input> ${index + 1}`), `<input> ${index + 1}`),
       value: text(input, 'value', `<input> ${index + 1}`),

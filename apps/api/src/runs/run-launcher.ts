@@ -18,6 +18,7 @@ import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
+import { withPresetInputs, type PresetInputs } from './preset-inputs.ts';
 import { runRequestDigest } from './run-request-digest.ts';
 
 export interface RunLauncherConfig {
@@ -40,6 +41,8 @@ export interface RunLauncherDeps {
   queue: Queue<ExecutionJobData>;
   events: ExecutionEvents;
   config: RunLauncherConfig;
+  /** Where a run's `preset` is read from; without it, a run naming one is answered 503. */
+  presetInputs?: PresetInputs;
 }
 
 export interface LaunchOptions {
@@ -87,6 +90,20 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
     headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
     limit: 'running-executions',
   });
+}
+
+/**
+ * The bound inputs split in two: the run's own (and defaults), kept in its record as they are, and
+ * those it took from its preset and did not override, kept sealed; undefined when there are none.
+ */
+function splitPresetInputs(bound: Record<string, string>, own: Record<string, string>, preset: Record<string, string>) {
+  const kept: Record<string, string> = {};
+  const fromPreset: Record<string, string> = {};
+  for (const [name, value] of Object.entries(bound)) {
+    if (Object.hasOwn(preset, name) && !Object.hasOwn(own, name)) fromPreset[name] = value;
+    else kept[name] = value;
+  }
+  return { own: kept, fromPreset: Object.keys(fromPreset).length > 0 ? fromPreset : undefined };
 }
 
 /**
@@ -182,7 +199,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         throw new ApiError('CONFLICT', `Choreo ${entry.id} is not valid and cannot run: ${entry.problems.join('; ')}`);
       }
       const definition = entry.definition;
-      const bound = bindInputs(definition, request.inputs);
+      // Before anything is stored or queued: an unknown preset is 404.
+      const given = await withPresetInputs(deps.presetInputs, principal.account, request);
+      const bound = bindInputs(definition, given.inputs);
       if (!bound.ok) {
         throw new ApiError('BAD_REQUEST', `Required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}.`);
       }
@@ -192,6 +211,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       const id = newExecutionId();
+      const { own, fromPreset } = splitPresetInputs(bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
         account: principal.account,
@@ -199,10 +219,11 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         starttime,
         sourceId: options.sourceId,
         definitionDigest: digest,
-        inputs: bound.inputs,
+        inputs: own,
         deadline: starttime + timeLimitSeconds * 1000,
         storeResults: options.storeResults,
         outputFilters: request.outputFilters,
+        ...(fromPreset && deps.presetInputs ? { sealedInputs: deps.presetInputs.seal(id, fromPreset) } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.
@@ -226,7 +247,8 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
             if (created.outcome !== 'created' && created.outcome !== 'exists') await queued.then(() => queue.remove(id)).catch(() => {});
             return created;
           });
-        queued = enqueueExecution(queue, id, entry.instant ? accepted : undefined);
+        // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
+        queued = enqueueExecution(queue, id, entry.instant && accepted.sealedInputs === undefined ? accepted : undefined);
         queued.catch(() => {});
         const created = await waitForCreation(id, creating, options.idempotencyKey !== undefined);
         if (created.outcome !== 'created' && created.outcome !== 'exists') {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { applyAccountsFile, createAccountStore, createAuthenticator, createCachedAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
@@ -8,17 +9,22 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
+  createPresetStore,
   createRedisConnection,
+  createSecretCipher,
   waitUntilReady,
   type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
+  type PresetStore,
+  type SecretCipher,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
 import type { Redis } from 'ioredis';
 import { createApp, type AppConfig, type AppDeps } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
+import { createPresetInputs } from '../runs/preset-inputs.ts';
 import { createRunLauncher } from '../runs/run-launcher.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
@@ -43,6 +49,9 @@ export interface InProcessApp {
   keys: KeySpace;
   executions: ExecutionStore;
   queue: Queue<ExecutionJobData>;
+  /** The accounts' presets, sealed with the app's secrets key (absent with `withoutSecretsKey`). */
+  presets: PresetStore | undefined;
+  cipher: SecretCipher | undefined;
   credentials: {
     /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
     alice: TestCredential;
@@ -75,6 +84,9 @@ export async function startInProcessApp(options: {
   logger?: Logger;
   /** Request metrics; none without them. */
   metrics?: AppDeps['metrics'];
+  /** Started as a service without SECRETS_KEY: no presets. */
+  withoutSecretsKey?: boolean;
+  maxPresetsPerAccount?: number;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const redis = createRedisConnection(options.redisUrl, 'request', 'api-test');
@@ -93,11 +105,14 @@ export async function startInProcessApp(options: {
   const queue = createExecutionQueue({ connection: queueConnection, keys });
   const events = await createExecutionEvents({ subscriber, keys, listenFor: ['ends'], pollMs: 100 });
   const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
+  const cipher = options.withoutSecretsKey ? undefined : createSecretCipher({ current: randomBytes(32) });
+  const presets = cipher ? createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: options.maxPresetsPerAccount ?? 0 }) : undefined;
   const launcher = createRunLauncher({
     executions: (options.launcherStore ?? ((store) => store))(createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 })),
     definitions: createDefinitionStore({ redis, keys }),
     queue,
     events,
+    presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
     config: {
       syncWaitMs: options.syncWaitMs ?? 100,
       maxRunningPerAccount: options.maxRunningPerAccount ?? 1000,
@@ -108,8 +123,16 @@ export async function startInProcessApp(options: {
   });
   const app = createApp({
     // No throttle by default: every request in process comes from the same unknown client.
-    config: { serviceHost: 'choreos.test', trustProxy: false, bodyLimitBytes: 1024 * 1024, maxAuthFailuresPerMinute: 0, ...options.config },
+    config: {
+      serviceHost: 'choreos.test',
+      trustProxy: false,
+      bodyLimitBytes: 1024 * 1024,
+      maxAuthFailuresPerMinute: 0,
+      maxPresetsPerAccount: options.maxPresetsPerAccount ?? 0,
+      ...options.config,
+    },
     catalogue,
+    ...(presets ? { presets } : {}),
     executions,
     ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
     queue,
@@ -127,6 +150,8 @@ export async function startInProcessApp(options: {
     keys,
     executions,
     queue,
+    presets,
+    cipher,
     credentials,
     call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
