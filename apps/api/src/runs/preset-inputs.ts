@@ -16,7 +16,7 @@ export function createPresetInputs(deps: { presets?: PresetStore; cipher?: Secre
     async read(account, name) {
       const presets = presetStoreOrUnavailable(deps.presets);
       const inputs = PRESET_NAME.test(name) ? await presets.read(account, name) : undefined;
-      if (!inputs) throw new ApiError('NOT_FOUND', `No preset named "${name.slice(0, 128)}" in this account.`);
+      if (!inputs) throw new ApiError('NOT_FOUND', 'The run names a preset this account does not have.');
       return Object.fromEntries(inputs.map((input) => [input.name, input.value]));
     },
     seal(executionId, inputs) {
