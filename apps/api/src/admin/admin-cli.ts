@@ -93,12 +93,12 @@ const COMMANDS: Record<string, Command> = {
   'keys create': {
     args: ['account', 'app'],
     options: ['choreo', 'right'],
-    run: (c, [account, app], parsed) => createKey(c, account!, app!, patterns(parsed) ?? ['/**'], rights(parsed) ?? []),
+    run: (c, [account = '', app = ''], parsed) => createKey(c, account, app, patterns(parsed) ?? ['/**'], rights(parsed) ?? []),
   },
   'keys rotate': {
     args: ['account', 'app'],
     options: ['choreo', 'right'],
-    run: (c, [account, app], parsed) => rotateKey(c, account!, app!, patterns(parsed), rights(parsed)),
+    run: (c, [account = '', app = ''], parsed) => rotateKey(c, account, app, patterns(parsed), rights(parsed)),
   },
   'keys revoke': { args: ['account', 'app'], run: (c, [account, app]) => revokeKey(c, account!, app!) },
   'operators add': {
