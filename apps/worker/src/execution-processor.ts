@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { applyOutputFilters, isInstantChoreo, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import { applyOutputFilters, isInstantChoreo, type AccountState, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import { runChoreo, type RunOutcome, type StopReason } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import {
@@ -101,6 +101,8 @@ export function createExecutionProcessor(deps: {
    * step. Omitted: always held.
    */
   holdsJobLock?: (executionId: string) => boolean;
+  /** The state a run's account keeps (its stored tokens), given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: (event: { choreo: string; kind: string; durationMs: number; ok: boolean }) => void;
@@ -237,6 +239,7 @@ export function createExecutionProcessor(deps: {
         steps,
         resumeFrom: { nextStep: record.nextStep, results: record.results, outputs: record.output },
         signal: run.controller.signal,
+        ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
         hooks: {
           beforeStep: () => {
             if (run.stop) return run.stop;

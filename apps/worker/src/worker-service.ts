@@ -10,6 +10,8 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  createSecretCipher,
+  createTokenStore,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_QUEUE,
@@ -84,7 +86,11 @@ export async function startWorkerService(
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
 
-  const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS });
+  // The secrets key opens the inputs runs took from presets, and the accounts' stored tokens.
+  const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
+  if (!cipher) log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, and TokenStorage steps, fail on this worker');
+  const tokens = cipher ? createTokenStore({ redis, keys, cipher }) : undefined;
+  const executions = createExecutionStore({ redis, keys, retentionSeconds: config.RETENTION_SECONDS, ...(cipher ? { cipher } : {}) });
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys, ttlMs: HEARTBEAT_TTL_MS });
   const queue = createExecutionQueue({ connection: redis, keys });
@@ -113,6 +119,7 @@ export async function startWorkerService(
     workerId,
     maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
     holdsJobLock: (executionId) => lockWatch.holds(executionId),
+    ...(tokens ? { accountState: (account: string) => ({ account, tokens: tokens.forAccount(account) }) } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
     onStepEnd: (event) => metrics.executions.step(event),

@@ -10,6 +10,7 @@ import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
 import { createTextSteps } from './steps/text.ts';
 import { timeSteps } from './steps/time.ts';
+import { tokenStorageSteps } from './steps/token-storage.ts';
 import { createXpathStep } from './steps/xml.ts';
 
 export interface StepLibraryOptions {
@@ -42,6 +43,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...createTextSteps(sandbox),
     ...timeSteps,
     ...controlSteps,
+    ...tokenStorageSteps,
     ...(options.extraKinds ?? []),
   ]);
 }

@@ -10,7 +10,7 @@ import {
   renderValue,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { ChoreoDefinition, CompiledStep, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
+import type { AccountState, ChoreoDefinition, CompiledStep, StepContext, StepKind, StepLibrary, TemplateContext } from '@ces/choreos';
 
 export type StopReason = 'cancelled' | 'time-limit' | 'shutdown';
 
@@ -50,6 +50,8 @@ export interface RunChoreoOptions {
   hooks: EngineHooks;
   /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
   signal?: AbortSignal;
+  /** The state of the run's account, handed to every step as it is (StepContext `account`). */
+  account?: AccountState;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
@@ -108,7 +110,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
 
     const step = compiled.steps[index] as CompiledStep;
     const started = performance.now();
-    const outcome = await runStep(step, options.steps.get(step.kind), { inputs, results, completedSteps: index }, signal);
+    const outcome = await runStep(step, options.steps.get(step.kind), { inputs, results, completedSteps: index }, signal, options.account);
     onStepEnd?.({ index, id: step.id, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
     if (outcome.type === 'failed') return { kind: 'failed', error: `${step.id}: ${outcome.message}`, checkpoint };
     if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
@@ -141,7 +143,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   return { kind: 'completed', checkpoint };
 }
 
-async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
+async function runStep(
+  step: CompiledStep,
+  kind: StepKind | undefined,
+  context: TemplateContext,
+  signal: AbortSignal | undefined,
+  account: AccountState | undefined,
+): Promise<StepOutcome> {
   if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"` };
   let rendered: unknown;
   try {
@@ -158,7 +166,7 @@ async function runStep(step: CompiledStep, kind: StepKind | undefined, context: 
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
+      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, account) };
     } catch (error) {
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error) };
@@ -169,7 +177,13 @@ async function runStep(step: CompiledStep, kind: StepKind | undefined, context: 
 }
 
 /** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+async function attemptStep(
+  kind: StepKind,
+  args: unknown,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  account: AccountState | undefined,
+): Promise<unknown> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
@@ -185,7 +199,8 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
+    const stepContext: StepContext = account ? { signal: controller.signal, account } : { signal: controller.signal };
+    return await Promise.race([kind.run(args, stepContext), timeout]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

@@ -20,7 +20,7 @@ export function createPresetInputs(deps: { presets?: PresetStore; cipher?: Secre
       return Object.fromEntries(inputs.map((input) => [input.name, input.value]));
     },
     seal(executionId, inputs) {
-      if (!deps.cipher) throw new ApiError('SERVICE_UNAVAILABLE', 'Presets are not available: this service has no SECRETS_KEY to keep them with.');
+      if (!deps.cipher) throw noKey();
       return sealRunInputs(deps.cipher, executionId, inputs);
     },
   };
@@ -39,4 +39,14 @@ export async function withPresetInputs(
   if (!presetInputs) throw new ApiError('SERVICE_UNAVAILABLE', 'Presets are not available: this service has no SECRETS_KEY to keep them with.');
   const preset = await presetInputs.read(account, request.preset);
   return { inputs: { ...preset, ...request.inputs }, preset };
+}
+
+function noKey(): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', "This run's secret inputs cannot be kept: this service has no SECRETS_KEY.");
+}
+
+/** The inputs a run keeps sealed; without a way to seal them, 503 rather than keep them in clear. */
+export function sealInputs(presetInputs: PresetInputs | undefined, executionId: string, inputs: Readonly<Record<string, string>>): string {
+  if (!presetInputs) throw noKey();
+  return presetInputs.seal(executionId, inputs);
 }

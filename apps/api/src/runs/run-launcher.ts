@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
-import { bindInputs, type CatalogueEntry } from '@ces/choreos';
+import { bindInputs, type CatalogueEntry, type ChoreoDefinition } from '@ces/choreos';
 import {
   acceptedRecord,
   enqueueExecution,
@@ -18,7 +18,7 @@ import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
-import { withPresetInputs, type PresetInputs } from './preset-inputs.ts';
+import { sealInputs, withPresetInputs, type PresetInputs } from './preset-inputs.ts';
 import { runRequestDigest } from './run-request-digest.ts';
 
 export interface RunLauncherConfig {
@@ -93,17 +93,19 @@ function refusal(created: CreateResult, config: RunLauncherConfig): ApiError {
 }
 
 /**
- * The bound inputs split in two: the run's own (and defaults), kept in its record as they are, and
- * those it took from its preset and did not override, kept sealed; undefined when there are none.
+ * The bound inputs split in two: those kept in the record as they are, and those kept sealed —
+ * taken from the run's preset and not overridden, or declared `secret` by the Choreo (a token to
+ * store); `sealed` is undefined when there are none.
  */
-function splitPresetInputs(bound: Record<string, string>, own: Record<string, string>, preset: Record<string, string>) {
+function splitSealedInputs(definition: ChoreoDefinition, bound: Record<string, string>, own: Record<string, string>, preset: Record<string, string>) {
   const kept: Record<string, string> = {};
-  const fromPreset: Record<string, string> = {};
+  const sealed: Record<string, string> = {};
   for (const [name, value] of Object.entries(bound)) {
-    if (Object.hasOwn(preset, name) && !Object.hasOwn(own, name)) fromPreset[name] = value;
+    const fromPreset = Object.hasOwn(preset, name) && !Object.hasOwn(own, name);
+    if (fromPreset || definition.inputs[name]?.secret === true) sealed[name] = value;
     else kept[name] = value;
   }
-  return { own: kept, fromPreset: Object.keys(fromPreset).length > 0 ? fromPreset : undefined };
+  return { own: kept, sealed: Object.keys(sealed).length > 0 ? sealed : undefined };
 }
 
 /**
@@ -211,7 +213,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       const id = newExecutionId();
-      const { own, fromPreset } = splitPresetInputs(bound.inputs, request.inputs, given.preset);
+      const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
         account: principal.account,
@@ -223,7 +225,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         deadline: starttime + timeLimitSeconds * 1000,
         storeResults: options.storeResults,
         outputFilters: request.outputFilters,
-        ...(fromPreset && deps.presetInputs ? { sealedInputs: deps.presetInputs.seal(id, fromPreset) } : {}),
+        ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.
