@@ -19,6 +19,7 @@ import { createApiMetrics } from './api-metrics.ts';
 import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
+import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createPresetInputs } from './runs/preset-inputs.ts';
 import { createRunLauncher } from './runs/run-launcher.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
@@ -116,6 +117,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     },
     catalogue,
     ...(presets ? { presets } : {}),
+    maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: createExecutionStore({ redis: outputsConnection, keys, retentionSeconds: config.RETENTION_SECONDS }),

@@ -40,6 +40,7 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
+import type { SealedErrorMask } from './runs/sealed-error-mask.ts';
 
 export interface AppConfig {
   serviceHost: string;
@@ -61,6 +62,8 @@ export interface AppDeps {
   launcher: RunLauncher;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
+  /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
+  maskSealedInputs?: SealedErrorMask;
   authenticator: Authenticator;
   probe: HealthProbe;
   /** False while Redis is unreachable: failures are then answered 503, not 500. */

@@ -137,6 +137,8 @@ export interface ExecutionStore {
    * then never carries the inputs, results or outputs of a run over the wire.
    */
   summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
+  /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
+  sealedInputs(id: string): Promise<string | undefined>;
   /**
    * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
    * lease is void from now on.
@@ -230,6 +232,10 @@ export function createExecutionStore(deps: {
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, 'output'] : [...SUMMARY_FIELDS];
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
+    },
+
+    async sealedInputs(id) {
+      return (await redis.hget(keys.execution(id), 'sealed')) ?? undefined;
     },
 
     async claim(id, take) {

@@ -24,6 +24,7 @@ import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing
 import type { Redis } from 'ioredis';
 import { createApp, type AppConfig, type AppDeps } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
+import { createSealedErrorMask } from '../runs/sealed-error-mask.ts';
 import { createPresetInputs } from '../runs/preset-inputs.ts';
 import { createRunLauncher } from '../runs/run-launcher.ts';
 
@@ -133,6 +134,7 @@ export async function startInProcessApp(options: {
     },
     catalogue,
     ...(presets ? { presets } : {}),
+    maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     executions,
     ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
     queue,
