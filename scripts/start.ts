@@ -100,6 +100,8 @@ try {
   const env = {
     ...process.env,
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
+    // The callback URLs workers hand out point at this API.
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `https://localhost:${config.PORT}`,
     REDIS_URL: redisUrl,
     DATA_DIR: dataDir,
     CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),

@@ -6,11 +6,13 @@ import { startStack, type Credential, type Stack } from '../support/stack.ts';
 const ECHO = '/choreos/Library/Utilities/Development/Echo';
 const GET_JSON_VALUE = '/choreos/Library/Utilities/JSON/GetValuesFromJSON';
 const TOKENS = '/choreos/Library/Utilities/TokenStorage';
+const CALLBACK = '/choreos/Library/Utilities/Callback';
 const PRESET_SECRET = 'preset-secret-6f1e2a9d44';
 const TOKEN_SECRET = 'token-secret-c0ffee51234';
 
 describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
   let stack: Stack;
+  let callbackPath = '';
 
   beforeAll(async () => {
     stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1 });
@@ -84,6 +86,59 @@ describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
     expect((await runSync(`${TOKENS}/DeleteToken`, alice, { inputs: [{ name: 'Name', value: 'crm' }] })).output.Deleted).toBe('true');
   });
 
+  it('serves a callback URL over HTTPS without credentials, records what it receives, and gives it back to its account only', async () => {
+    const { alice, bob } = stack.credentials;
+    const registered = (await runSync(`${CALLBACK}/RegisterCallback`, alice, {})).output;
+    expect(registered.CallbackID).toMatch(/^[0-9a-f]{32}$/);
+    const url = new URL(registered.CallbackURL ?? '');
+    expect(url.origin).toBe(`https://127.0.0.1:${stack.port}`);
+    expect(url.pathname).toMatch(/^\/callbacks\/[A-Za-z0-9_-]{43}$/);
+    callbackPath = url.pathname;
+
+    const visit = await stack.http.request('GET', `${url.pathname}?code=c-123&state=s-1`, {
+      headers: { cookie: 'session=visitor-secret', accept: 'text/html' },
+    });
+    expect(visit.status).toBe(200);
+    const posted = await stack.http.request('POST', `${url.pathname}?state=s-2`, { body: '{"event":"paid"}', headers: { 'content-type': 'application/json' } });
+    expect(posted.status).toBe(200);
+
+    const read = async (credential: Credential, inputs: Record<string, string>) =>
+      (await runSync(`${CALLBACK}/GetCallbackData`, credential, { inputs: Object.entries(inputs).map(([name, value]) => ({ name, value })) })).output
+        .CallbackData ?? '';
+    const all = JSON.parse(await read(alice, { CallbackID: registered.CallbackID ?? '' }));
+    expect(all).toHaveLength(2);
+    expect(all[0]).toMatchObject({ method: 'GET', query: { code: 'c-123', state: 's-1' } });
+    expect(all[0].headers.cookie).toBeUndefined();
+    expect(all[1]).toMatchObject({ method: 'POST', query: { state: 's-2' }, body: '{"event":"paid"}', headers: { 'content-type': 'application/json' } });
+    const filtered = JSON.parse(await read(alice, { CallbackID: registered.CallbackID ?? '', FilterName: 'state', FilterValue: 's-2' }));
+    expect(filtered.map((request: { method: string }) => request.method)).toEqual(['POST']);
+    expect(await read(alice, { CallbackID: registered.CallbackID ?? '', ResponseFormat: 'xml' })).toMatch(
+      /^<requests><request><method>GET<\/method>.*<parameter name="code">c-123<\/parameter>/,
+    );
+    // Another account reading the same id reads its own (none).
+    expect(await read(bob, { CallbackID: registered.CallbackID ?? '' })).toBe('[]');
+  });
+
+  it('refuses a callback URL whose token was changed, and gives a custom id one static URL per account', async () => {
+    const { alice, bob } = stack.credentials;
+    const changed = callbackPath.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    expect((await stack.http.request('GET', changed)).status).toBe(404);
+    expect((await stack.http.request('GET', '/callbacks/not-a-token')).status).toBe(404);
+    const register = async (credential: Credential, inputs: Record<string, string>) =>
+      (await runSync(`${CALLBACK}/RegisterCallback`, credential, { inputs: Object.entries(inputs).map(([name, value]) => ({ name, value })) })).output;
+    const first = await register(alice, { CustomCallbackD: 'orders' });
+    const again = await register(alice, { CustomCallbackD: 'orders' });
+    const bobs = await register(bob, { CustomCallbackD: 'orders' });
+    expect(first).toEqual(again);
+    expect(first.CallbackID).toBe('orders');
+    expect(bobs.CallbackURL).not.toBe(first.CallbackURL);
+    // With a forwarding URL, the visitor is redirected once recorded.
+    const forwarding = await register(alice, { ForwardingURL: 'https://example.com/done?x=1' });
+    const visit = await stack.http.request('GET', new URL(forwarding.CallbackURL ?? '').pathname);
+    expect(visit.status).toBe(302);
+    expect(visit.headers.location).toBe('https://example.com/done?x=1');
+  });
+
   it('keeps every value sealed in Redis and out of every log line', async () => {
     const dump: string[] = [];
     for (const key of await stack.redis.keys(`${stack.prefix}*`)) {
@@ -99,6 +154,9 @@ describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
     expect(withoutOutputs).not.toContain(TOKEN_SECRET);
     const logs = stack.logs();
     expect(logs).toContain('execution ended');
+    // A callback URL's token lets anyone in: no log line has it.
+    expect(logs).toContain('/callbacks/…');
+    expect(logs).not.toContain(callbackPath.split('/')[2] ?? 'no callback');
     expect(logs).not.toContain(PRESET_SECRET);
     expect(logs).not.toContain(TOKEN_SECRET);
   });

@@ -120,6 +120,8 @@ export class Stack {
       ...this.env,
       WORKER_HOST: `10.0.0.${this.workers.length + 1}`,
       HTTP_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Where the callback URLs that steps hand out point: the first API.
+      PUBLIC_BASE_URL: `https://127.0.0.1:${this.port}`,
       ...this.options.workerEnv,
       ...env,
     });

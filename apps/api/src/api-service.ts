@@ -8,6 +8,8 @@ import {
   createExecutionEvents,
   createExecutionQueue,
   createExecutionStore,
+  callbackUrlKey,
+  createCallbackStore,
   createKeySpace,
   createPresetStore,
   createRedisConnection,
@@ -117,6 +119,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     },
     catalogue,
     ...(presets ? { presets } : {}),
+    ...(config.SECRETS_KEY ? { callbacks: createCallbackStore({ redis, keys, urlKey: callbackUrlKey(config.SECRETS_KEY) }) } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {

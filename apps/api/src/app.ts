@@ -1,7 +1,7 @@
 import type { Authenticator } from '@ces/accounts';
 import type { Catalogue } from '@ces/choreos';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
+import { isRedisCommandTimeout, type CallbackStore, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -33,6 +33,7 @@ import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
+import { CALLBACK_PATH, callbackCaptureRoute } from './routes/callback-capture.ts';
 import { deletePresetRoute } from './routes/delete-preset.ts';
 import { getPresetRoute } from './routes/get-preset.ts';
 import { listPresetsRoute } from './routes/list-presets.ts';
@@ -62,6 +63,8 @@ export interface AppDeps {
   launcher: RunLauncher;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
+  /** What callback URLs stand for; absent without SECRETS_KEY (every callback URL is then 404). */
+  callbacks?: CallbackStore;
   /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
   maskSealedInputs?: SealedErrorMask;
   authenticator: Authenticator;
@@ -81,8 +84,11 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate());
+  // A callback URL answers whoever visits it (a browser, a webhook), whatever it accepts.
+  const negotiation = negotiate();
+  app.use((c, next) => (c.req.path.startsWith(`${CALLBACK_PATH}/`) ? next() : negotiation(c, next)));
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
+  app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {
     authenticator: deps.authenticator,
     throttle: createLoginThrottle({ maxFailures: deps.config.maxAuthFailuresPerMinute }),

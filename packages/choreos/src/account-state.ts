@@ -7,6 +7,28 @@
 export interface AccountState {
   readonly account: string;
   readonly tokens: AccountTokens;
+  /** The account's callback URLs (Callback); absent where the worker serves none. */
+  readonly callbacks?: AccountCallbacks;
+}
+
+/** A request a callback URL received. */
+export interface CallbackRequest {
+  method: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: string;
+  receivedAt: string;
+}
+
+export interface AccountCallbacks {
+  /**
+   * Registers a callback (a random id unless one is given) and answers its public HTTPS URL, which
+   * records the requests it receives for ten minutes, and redirects to `forwardingUrl` when given;
+   * with `filter`, only requests whose query has that parameter and value are recorded.
+   */
+  register(options: { id?: string; forwardingUrl?: string; filter?: { name: string; value: string } }): Promise<{ id: string; url: string }>;
+  /** The requests a callback of the account received, oldest first. */
+  requests(id: string): Promise<CallbackRequest[]>;
 }
 
 /** A stored token as a step sees it: its value in clear. */

@@ -1,5 +1,6 @@
 import { stepLibraryFrom } from './step-kind.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
+import { callbackSteps } from './steps/callback.ts';
 import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
 import { encodingSteps } from './steps/encoding.ts';
@@ -44,6 +45,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
     ...timeSteps,
     ...controlSteps,
     ...tokenStorageSteps,
+    ...callbackSteps,
     ...(options.extraKinds ?? []),
   ]);
 }

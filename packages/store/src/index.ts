@@ -48,3 +48,15 @@ export {
 } from './preset-store.ts';
 export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
 export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
+export {
+  CALLBACK_ID,
+  CALLBACK_TTL_SECONDS,
+  callbackUrlKey,
+  createCallbackStore,
+  MAX_CALLBACK_REQUESTS,
+  type AccountCallbackStore,
+  type CallbackRegistration,
+  type CallbackRequest,
+  type CallbackStore,
+  type CallbackTarget,
+} from './callback-store.ts';

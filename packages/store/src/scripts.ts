@@ -24,6 +24,7 @@ const SCRIPTS = {
   lockToken: { file: 'lock-token.lua', keys: 1 },
   setTokenValidity: { file: 'set-token-validity.lua', keys: 1 },
   deleteToken: { file: 'delete-token.lua', keys: 2 },
+  recordCallback: { file: 'record-callback.lua', keys: 1 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;
