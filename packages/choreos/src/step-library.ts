@@ -3,6 +3,7 @@ import type { StepKind, StepLibrary } from './step-kind.ts';
 import { callbackSteps } from './steps/callback.ts';
 import { controlSteps } from './steps/control.ts';
 import { createConversionSteps } from './steps/conversion.ts';
+import { createSendEmailStep, type EmailStepOptions } from './steps/email.ts';
 import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
@@ -16,6 +17,11 @@ import { createXpathStep } from './steps/xml.ts';
 
 export interface StepLibraryOptions {
   readonly http: HttpStepOptions;
+  /**
+   * SMTP (`email.send`): the HTTP step's egress policy and timeout, and its response limit for
+   * attachments, unless given here.
+   */
+  readonly email?: Partial<EmailStepOptions>;
   /**
    * Where regular expressions, JSONPath and XPath run; one with the default limits when absent. A
    * worker shares its own with the output filters.
@@ -34,6 +40,13 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
   const sandbox = options.sandbox ?? createSandbox();
   return stepLibraryFrom([
     createHttpRequestStep(options.http),
+    createSendEmailStep({
+      allowPrivateNetworks: options.http.allowPrivateNetworks,
+      ...(options.http.allowedHosts ? { allowedHosts: options.http.allowedHosts } : {}),
+      timeoutMs: options.http.timeoutMs,
+      maxAttachmentBytes: options.http.maxResponseBytes,
+      ...options.email,
+    }),
     ...encodingSteps,
     ...hashingSteps,
     ...jsonSteps,
