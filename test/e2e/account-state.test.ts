@@ -1,16 +1,71 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Credential, type Stack } from '../support/stack.ts';
 
-// Presets and stored tokens end to end: real API and worker processes over HTTPS on a real Redis.
-// Values given to them never appear in clear in Redis, in a log line or in an error.
+// What the service keeps per account, end to end: presets, stored tokens, callback URLs and the
+// OAuth 2.0 helpers built on them, with real API and worker processes over HTTPS on a real Redis.
+// Secret values never appear in clear in Redis, in a log line or in an error.
 const ECHO = '/choreos/Library/Utilities/Development/Echo';
 const GET_JSON_VALUE = '/choreos/Library/Utilities/JSON/GetValuesFromJSON';
 const TOKENS = '/choreos/Library/Utilities/TokenStorage';
 const CALLBACK = '/choreos/Library/Utilities/Callback';
+const OAUTH2 = '/choreos/Library/Utilities/Authentication/OAuth2';
+const CLIENT_SECRET = 'client-secret-9d8c7b6a';
+
+/**
+ * A local OAuth 2.0 authorization server: /authorize redirects the user back with a code, /token
+ * exchanges that code (for the same redirect URI) and refresh tokens for access tokens.
+ */
+function startAuthorizationServer(): Promise<{ server: Server; base: string }> {
+  const codes = new Map<string, string>();
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/authorize') {
+      const redirect = new URL(url.searchParams.get('redirect_uri') ?? '');
+      const code = `code-${codes.size + 1}`;
+      codes.set(code, redirect.toString());
+      redirect.searchParams.set('code', code);
+      redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
+      response.writeHead(302, { location: redirect.toString() }).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const answer = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (form.get('client_id') !== 'client-1' || form.get('client_secret') !== CLIENT_SECRET) return answer(401, { error: 'invalid_client' });
+      if (form.get('grant_type') === 'authorization_code') {
+        const code = form.get('code') ?? '';
+        if (codes.get(code) !== form.get('redirect_uri')) return answer(400, { error: 'invalid_grant' });
+        codes.delete(code);
+        return answer(200, { access_token: 'access-1', refresh_token: 'refresh-1', token_type: 'bearer' });
+      }
+      if (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'refresh-1')
+        return answer(200, { access_token: 'access-2', token_type: 'bearer' });
+      return answer(400, { error: 'invalid_grant' });
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+/** Where a user's browser would be sent next: the Location of a plain HTTP GET. */
+function locationOf(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, (response) => {
+      response.resume();
+      resolve(String(response.headers.location ?? ''));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 const PRESET_SECRET = 'preset-secret-6f1e2a9d44';
 const TOKEN_SECRET = 'token-secret-c0ffee51234';
 
-describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
+describe('account state end to end: presets, tokens, callbacks, OAuth 2.0', { timeout: 60_000 }, () => {
   let stack: Stack;
   let callbackPath = '';
 
@@ -139,6 +194,99 @@ describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
     expect(visit.headers.location).toBe('https://example.com/done?x=1');
   });
 
+  it('runs the OAuth 2.0 flow against a local authorization server: authorize, redirect to the callback, exchange, refresh', async () => {
+    const { alice } = stack.credentials;
+    const auth = await startAuthorizationServer();
+    try {
+      const initialized = (
+        await runSync(`${OAUTH2}/InitializeOAuth`, alice, {
+          inputs: [
+            { name: 'ClientID', value: 'client-1' },
+            { name: 'RequestTokenEndpoint', value: `${auth.base}/authorize` },
+            { name: 'Scope', value: 'read write' },
+          ],
+        })
+      ).output;
+      const authorization = new URL(initialized.AuthorizationURL ?? '');
+      expect(authorization.searchParams.get('response_type')).toBe('code');
+      expect(authorization.searchParams.get('scope')).toBe('read write');
+      const redirectUri = new URL(authorization.searchParams.get('redirect_uri') ?? '');
+      expect(redirectUri.origin).toBe(`https://127.0.0.1:${stack.port}`);
+      // FinalizeOAuth waits for the user.
+      const finalizing = await stack.call('POST', `${OAUTH2}/FinalizeOAuth?mode=async`, alice, {
+        body: JSON.stringify({
+          inputs: [
+            { name: 'AccessTokenEndpoint', value: `${auth.base}/token` },
+            { name: 'CallbackID', value: initialized.CallbackID },
+            { name: 'ClientID', value: 'client-1' },
+            { name: 'ClientSecret', value: CLIENT_SECRET },
+            { name: 'Timeout', value: '30' },
+          ],
+        }),
+      });
+      expect(finalizing.status).toBe(202);
+      // A forged redirect without the right state is not recorded, so its code is never exchanged.
+      expect((await stack.http.request('GET', `${redirectUri.pathname}?code=forged&state=guess`)).status).toBe(200);
+      // The user grants access; the authorization server sends the browser to the callback.
+      const back = new URL(await locationOf(authorization.toString()));
+      expect(back.pathname).toBe(redirectUri.pathname);
+      expect((await stack.http.request('GET', `${back.pathname}${back.search}`)).status).toBe(200);
+      const id = finalizing.json().id as string;
+      const ended = await stack.waitForEnd(id, alice, 40_000);
+      expect(ended.status, ended.lasterror).toBe('SUCCESS');
+      const finalized = (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice)).json().output;
+      expect(JSON.parse(finalized.Response)).toMatchObject({ access_token: 'access-1', refresh_token: 'refresh-1' });
+      expect(finalized.ErrorMessage).toBe('');
+
+      const refreshed = await runSync(`${OAUTH2}/RefreshToken`, alice, {
+        inputs: [
+          { name: 'AccessTokenEndpoint', value: `${auth.base}/token` },
+          { name: 'ClientID', value: 'client-1' },
+          { name: 'ClientSecret', value: CLIENT_SECRET },
+          { name: 'RefreshToken', value: 'refresh-1' },
+        ],
+      });
+      expect(JSON.parse(refreshed.output.Response ?? '')).toMatchObject({ access_token: 'access-2' });
+      const refused = await runSync(`${OAUTH2}/RefreshToken`, alice, {
+        inputs: [
+          { name: 'AccessTokenEndpoint', value: `${auth.base}/token` },
+          { name: 'ClientID', value: 'client-1' },
+          { name: 'ClientSecret', value: CLIENT_SECRET },
+          { name: 'RefreshToken', value: 'refresh-unknown' },
+        ],
+      });
+      expect(refused.execution.status).toBe('ERROR');
+    } finally {
+      auth.server.close();
+    }
+  });
+
+  it('gives FinalizeOAuth up after its Timeout, or returns the error it met with SuppressErrors', async () => {
+    const { alice } = stack.credentials;
+    const registered = (await runSync(`${CALLBACK}/RegisterCallback`, alice, {})).output;
+    const finalize = (extra: { name: string; value: string }[]) =>
+      runSync(`${OAUTH2}/FinalizeOAuth`, alice, {
+        inputs: [
+          { name: 'AccessTokenEndpoint', value: 'https://example.com/token' },
+          { name: 'CallbackID', value: registered.CallbackID },
+          { name: 'ClientID', value: 'client-1' },
+          { name: 'ClientSecret', value: CLIENT_SECRET },
+          { name: 'Timeout', value: '1' },
+          ...extra,
+        ],
+      });
+    const failed = await finalize([]);
+    expect(failed.execution.status).toBe('ERROR');
+    const suppressed = await finalize([{ name: 'SuppressErrors', value: 'true' }]);
+    expect(suppressed.output).toEqual({ Response: '', ErrorMessage: 'no authorization reached the callback within 1 seconds' });
+    // A denial reaches it: no exchange, the error returned.
+    await stack.http.request('GET', `${new URL(registered.CallbackURL ?? '').pathname}?error=access_denied`);
+    await waitFor(async () => (await finalize([{ name: 'SuppressErrors', value: 'true' }])).output.ErrorMessage?.includes('access_denied'), {
+      timeoutMs: 10_000,
+      what: 'the denial to be read',
+    });
+  });
+
   it('keeps every value sealed in Redis and out of every log line', async () => {
     const dump: string[] = [];
     for (const key of await stack.redis.keys(`${stack.prefix}*`)) {
@@ -152,6 +300,7 @@ describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
     const withoutOutputs = stored.replaceAll(/"output":"(?:[^"\\]|\\.)*"/g, '');
     expect(withoutOutputs).not.toContain(PRESET_SECRET);
     expect(withoutOutputs).not.toContain(TOKEN_SECRET);
+    expect(stored).not.toContain(CLIENT_SECRET);
     const logs = stack.logs();
     expect(logs).toContain('execution ended');
     // A callback URL's token lets anyone in: no log line has it.
@@ -159,5 +308,6 @@ describe('presets and token storage, end to end', { timeout: 60_000 }, () => {
     expect(logs).not.toContain(callbackPath.split('/')[2] ?? 'no callback');
     expect(logs).not.toContain(PRESET_SECRET);
     expect(logs).not.toContain(TOKEN_SECRET);
+    expect(logs).not.toContain(CLIENT_SECRET);
   });
 });

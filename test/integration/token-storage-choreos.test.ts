@@ -98,3 +98,30 @@ describe('TokenStorage Choreos through the engine', () => {
     expect(await run('SetValid', { Name: 'n', Valid: 'maybe' })).toMatchObject({ kind: 'failed', error: expect.stringContaining('expected true or false') });
   });
 });
+
+// The OAuth helpers reach token endpoints through the HTTP steps' egress policy.
+describe('OAuth2 token endpoints and the egress policy', () => {
+  it('refuses a token endpoint on a private address unless the service allows private networks', async () => {
+    const closed = createStepLibrary({ http: { allowPrivateNetworks: false, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
+    const catalogue = await loadCatalogue(fileURLToPath(new URL('../../choreos', import.meta.url)), closed);
+    const entry = catalogue.get('/Library/Utilities/Authentication/OAuth2/RefreshToken');
+    if (!entry?.valid) throw new Error('RefreshToken is not valid');
+    const inputs = { AccessTokenEndpoint: 'http://127.0.0.1:9/token', ClientID: 'c', ClientSecret: 's', RefreshToken: 'r' };
+    const outcome = await runChoreo({
+      definition: entry.definition,
+      inputs,
+      steps: closed,
+      hooks: { beforeStep: () => undefined, afterStep: async () => undefined },
+    });
+    expect(outcome).toMatchObject({ kind: 'failed', error: 'refresh: requests to 127.0.0.1 are not allowed: loopback address' });
+    const open = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 5000, maxResponseBytes: 1024 * 1024 } });
+    const allowed = await runChoreo({
+      definition: entry.definition,
+      inputs,
+      steps: open,
+      hooks: { beforeStep: () => undefined, afterStep: async () => undefined },
+    });
+    // Allowed, the request goes out (and finds nothing listening on the discard port).
+    expect(allowed).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^refresh: HTTP request failed/) });
+  });
+});

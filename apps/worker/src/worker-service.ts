@@ -105,6 +105,7 @@ export async function startWorkerService(
               return { id, url: `${config.PUBLIC_BASE_URL}/callbacks/${token}` };
             },
             requests: (id) => callbacks.forAccount(account).requests(id),
+            url: (id) => `${config.PUBLIC_BASE_URL}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
           },
         })
       : undefined;

@@ -29,6 +29,8 @@ export interface AccountCallbacks {
   register(options: { id?: string; forwardingUrl?: string; filter?: { name: string; value: string } }): Promise<{ id: string; url: string }>;
   /** The requests a callback of the account received, oldest first. */
   requests(id: string): Promise<CallbackRequest[]>;
+  /** The URL of the callback `id`, as `register` answered it (an OAuth redirect URI, say). */
+  url(id: string): string;
 }
 
 /** A stored token as a step sees it: its value in clear. */

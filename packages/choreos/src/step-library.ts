@@ -7,6 +7,7 @@ import { createSendEmailStep, type EmailStepOptions } from './steps/email.ts';
 import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
+import { createOAuth2Steps } from './steps/oauth2.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
 import { createJsonFormatStep, createJsonQueryStep, jsonSteps } from './steps/json.ts';
@@ -38,8 +39,10 @@ export const DEFAULT_STEP_LIBRARY_OPTIONS: StepLibraryOptions = {
 
 export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIBRARY_OPTIONS): StepLibrary {
   const sandbox = options.sandbox ?? createSandbox();
+  const httpStep = createHttpRequestStep(options.http);
   return stepLibraryFrom([
-    createHttpRequestStep(options.http),
+    httpStep,
+    ...createOAuth2Steps(httpStep),
     createSendEmailStep({
       allowPrivateNetworks: options.http.allowPrivateNetworks,
       ...(options.http.allowedHosts ? { allowedHosts: options.http.allowedHosts } : {}),

@@ -32,6 +32,8 @@ export interface AccountCallbackStore {
   register(options: { id?: string; forwardingUrl?: string; filter?: { name: string; value: string } }): Promise<CallbackRegistration>;
   /** The requests received, oldest first; [] when none (or the callback expired). */
   requests(id: string): Promise<CallbackRequest[]>;
+  /** The token of the callback `id` (registered or not): its URL's last segment. */
+  tokenOf(id: string): string;
 }
 
 export interface CallbackStore {
@@ -90,6 +92,7 @@ export function createCallbackStore(deps: { redis: Redis; keys: KeySpace; urlKey
             .exec();
           return { id, token };
         },
+        tokenOf: (id) => tokenOf(account, id),
         async requests(id) {
           if (!CALLBACK_ID.test(id)) return [];
           return (await redis.lrange(keys.accountCallbackRequests(account, id), 0, -1)).map((json) => JSON.parse(json) as CallbackRequest);
