@@ -1,17 +1,20 @@
+import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@ces/testing';
+import OAuth from 'oauth-1.0a';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Credential, type Stack } from '../support/stack.ts';
 
 // What the service keeps per account, end to end: presets, stored tokens, callback URLs and the
-// OAuth 2.0 helpers built on them, with real API and worker processes over HTTPS on a real Redis.
+// OAuth 1.0a and 2.0 helpers built on them, with real API and worker processes over HTTPS on a real Redis.
 // Secret values never appear in clear in Redis, in a log line or in an error.
 const ECHO = '/choreos/Library/Utilities/Development/Echo';
 const GET_JSON_VALUE = '/choreos/Library/Utilities/JSON/GetValuesFromJSON';
 const TOKENS = '/choreos/Library/Utilities/TokenStorage';
 const CALLBACK = '/choreos/Library/Utilities/Callback';
 const OAUTH2 = '/choreos/Library/Utilities/Authentication/OAuth2';
+const OAUTH1 = '/choreos/Library/Utilities/Authentication/OAuth1';
 const CLIENT_SECRET = 'client-secret-9d8c7b6a';
 
 /**
@@ -51,6 +54,52 @@ function startAuthorizationServer(): Promise<{ server: Server; base: string }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 }
 
+const CONSUMER = { key: 'consumer-1', secret: 'consumer-secret-4e3d2c' };
+
+/**
+ * A local OAuth 1.0a server that checks every signature (HMAC-SHA1): temporary credentials for a
+ * callback, the user's authorization redirecting to it with a verifier, token credentials for both.
+ */
+function startOAuth1Server(): Promise<{ server: Server; base: string }> {
+  const oauth = new OAuth({
+    consumer: CONSUMER,
+    signature_method: 'HMAC-SHA1',
+    hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
+  });
+  const temporary = { token: 'request-token-1', secret: 'request-secret-1', verifier: 'verifier-1', callback: '' };
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/authorize') {
+      const back = new URL(temporary.callback);
+      back.searchParams.set('oauth_token', url.searchParams.get('oauth_token') ?? '');
+      back.searchParams.set('oauth_verifier', temporary.verifier);
+      response.writeHead(302, { location: back.toString() }).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const data = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      const header = Object.fromEntries(
+        [...String(request.headers.authorization ?? '').matchAll(/(\w+)="([^"]*)"/g)].map(([, name = '', value = '']) => [name, decodeURIComponent(value)]),
+      );
+      const { oauth_signature: signature, ...signed } = header;
+      const fullUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${url.pathname}`;
+      const tokenSecret = url.pathname === '/access_token' ? temporary.secret : undefined;
+      const expected = oauth.getSignature({ url: fullUrl, method: 'POST', data }, tokenSecret, signed as unknown as OAuth.Data);
+      if (signature !== expected || header.oauth_consumer_key !== CONSUMER.key) return response.writeHead(401).end('oauth_problem=signature_invalid');
+      if (url.pathname === '/request_token') {
+        temporary.callback = data.oauth_callback ?? '';
+        return response.end(`oauth_token=${temporary.token}&oauth_token_secret=${temporary.secret}&oauth_callback_confirmed=true`);
+      }
+      if (header.oauth_token !== temporary.token || data.oauth_verifier !== temporary.verifier)
+        return response.writeHead(401).end('oauth_problem=token_rejected');
+      return response.end('oauth_token=access-token-1&oauth_token_secret=access-secret-1');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
 /** Where a user's browser would be sent next: the Location of a plain HTTP GET. */
 function locationOf(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -65,7 +114,7 @@ function locationOf(url: string): Promise<string> {
 const PRESET_SECRET = 'preset-secret-6f1e2a9d44';
 const TOKEN_SECRET = 'token-secret-c0ffee51234';
 
-describe('account state end to end: presets, tokens, callbacks, OAuth 2.0', { timeout: 60_000 }, () => {
+describe('account state end to end: presets, tokens, callbacks, OAuth', { timeout: 60_000 }, () => {
   let stack: Stack;
   let callbackPath = '';
 
@@ -261,6 +310,51 @@ describe('account state end to end: presets, tokens, callbacks, OAuth 2.0', { ti
     }
   });
 
+  it('runs the OAuth 1.0a flow with signed requests: temporary credentials, authorization, token credentials', async () => {
+    const { alice } = stack.credentials;
+    const provider = await startOAuth1Server();
+    try {
+      const initialized = (
+        await runSync(`${OAUTH1}/InitializeOAuth`, alice, {
+          inputs: [
+            { name: 'RequestTokenEndpoint', value: `${provider.base}/request_token` },
+            { name: 'AuthorizationEndpoint', value: `${provider.base}/authorize` },
+            { name: 'ConsumerKey', value: CONSUMER.key },
+            { name: 'ConsumerSecret', value: CONSUMER.secret },
+          ],
+        })
+      ).output;
+      expect(initialized.OAuthTokenSecret).toBe('request-secret-1');
+      expect(new URL(initialized.AuthorizationURL ?? '').searchParams.get('oauth_token')).toBe('request-token-1');
+      const back = new URL(await locationOf(initialized.AuthorizationURL ?? ''));
+      expect(back.origin).toBe(`https://127.0.0.1:${stack.port}`);
+      expect((await stack.http.request('GET', `${back.pathname}${back.search}`)).status).toBe(200);
+      const finalized = await runSync(`${OAUTH1}/FinalizeOAuth`, alice, {
+        inputs: [
+          { name: 'AccessTokenURL', value: `${provider.base}/access_token` },
+          { name: 'CallbackID', value: initialized.CallbackID },
+          { name: 'ConsumerKey', value: CONSUMER.key },
+          { name: 'ConsumerSecret', value: CONSUMER.secret },
+          { name: 'OAuthTokenSecret', value: initialized.OAuthTokenSecret },
+        ],
+      });
+      expect(finalized.execution.status).toBe('SUCCESS');
+      expect(finalized.output.Response).toBe('oauth_token=access-token-1&oauth_token_secret=access-secret-1');
+      // A wrong consumer secret makes a signature the server refuses.
+      const refused = await runSync(`${OAUTH1}/InitializeOAuth`, alice, {
+        inputs: [
+          { name: 'RequestTokenEndpoint', value: `${provider.base}/request_token` },
+          { name: 'AuthorizationEndpoint', value: `${provider.base}/authorize` },
+          { name: 'ConsumerKey', value: CONSUMER.key },
+          { name: 'ConsumerSecret', value: 'not-the-secret' },
+        ],
+      });
+      expect(refused.execution.status).toBe('ERROR');
+    } finally {
+      provider.server.close();
+    }
+  });
+
   it('gives FinalizeOAuth up after its Timeout, or returns the error it met with SuppressErrors', async () => {
     const { alice } = stack.credentials;
     const registered = (await runSync(`${CALLBACK}/RegisterCallback`, alice, {})).output;
@@ -301,6 +395,7 @@ describe('account state end to end: presets, tokens, callbacks, OAuth 2.0', { ti
     expect(withoutOutputs).not.toContain(PRESET_SECRET);
     expect(withoutOutputs).not.toContain(TOKEN_SECRET);
     expect(stored).not.toContain(CLIENT_SECRET);
+    expect(stored).not.toContain(CONSUMER.secret);
     const logs = stack.logs();
     expect(logs).toContain('execution ended');
     // A callback URL's token lets anyone in: no log line has it.
@@ -309,5 +404,6 @@ describe('account state end to end: presets, tokens, callbacks, OAuth 2.0', { ti
     expect(logs).not.toContain(PRESET_SECRET);
     expect(logs).not.toContain(TOKEN_SECRET);
     expect(logs).not.toContain(CLIENT_SECRET);
+    expect(logs).not.toContain(CONSUMER.secret);
   });
 });

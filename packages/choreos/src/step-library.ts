@@ -7,6 +7,7 @@ import { createSendEmailStep, type EmailStepOptions } from './steps/email.ts';
 import { encodingSteps } from './steps/encoding.ts';
 import { hashingSteps } from './steps/hashing.ts';
 import { createHttpRequestStep } from './steps/http-request.ts';
+import { createOAuth1Steps } from './steps/oauth1.ts';
 import { createOAuth2Steps } from './steps/oauth2.ts';
 import type { HttpStepOptions } from './steps/http-request.ts';
 import { createSandbox, type Sandbox } from './sandbox.ts';
@@ -42,6 +43,7 @@ export function createStepLibrary(options: StepLibraryOptions = DEFAULT_STEP_LIB
   const httpStep = createHttpRequestStep(options.http);
   return stepLibraryFrom([
     httpStep,
+    ...createOAuth1Steps(httpStep),
     ...createOAuth2Steps(httpStep),
     createSendEmailStep({
       allowPrivateNetworks: options.http.allowPrivateNetworks,

@@ -130,11 +130,11 @@ describe('catalogue Choreos', () => {
   it('all have a case below', () => {
     // TokenStorage and Callback work on an account's state, Email needs an SMTP server: run with
     // real ones in test/integration/token-storage-choreos.test.ts, test/e2e/account-state.test.ts
-    // and test/integration/send-email.test.ts; OAuth2 needs both, in test/e2e/account-state.test.ts.
+    // and test/integration/send-email.test.ts; OAuth needs both, in test/e2e/account-state.test.ts.
     const ids = catalogue
       .list()
       .map((entry) => entry.id.replace('/Library/Utilities/', ''))
-      .filter((id) => !['TokenStorage/', 'Callback/', 'Email/', 'Authentication/OAuth2/'].some((family) => id.startsWith(family)));
+      .filter((id) => !['TokenStorage/', 'Callback/', 'Email/', 'Authentication/'].some((family) => id.startsWith(family)));
     expect(ids.sort()).toEqual(Object.keys(cases()).sort());
   });
 
