@@ -101,7 +101,7 @@ export function createExecutionProcessor(deps: {
    * step. Omitted: always held.
    */
   holdsJobLock?: (executionId: string) => boolean;
-  /** The state a run's account keeps (its stored tokens), given to its steps; none when omitted. */
+  /** The state a run's account keeps (stored tokens, callback URLs), given to its steps; none when omitted. */
   accountState?: (account: string) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
