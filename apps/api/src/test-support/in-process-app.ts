@@ -8,6 +8,7 @@ import {
   createExecutionEvents,
   createExecutionQueue,
   createExecutionStore,
+  createCallbackStore,
   createKeySpace,
   createPresetStore,
   createRedisConnection,
@@ -16,6 +17,7 @@ import {
   type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
+  type CallbackStore,
   type PresetStore,
   type SecretCipher,
 } from '@ces/store';
@@ -53,6 +55,8 @@ export interface InProcessApp {
   /** The accounts' presets, sealed with the app's secrets key (absent with `withoutSecretsKey`). */
   presets: PresetStore | undefined;
   cipher: SecretCipher | undefined;
+  /** What callback URLs stand for (absent with `withoutSecretsKey`). */
+  callbacks: CallbackStore | undefined;
   credentials: {
     /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
     alice: TestCredential;
@@ -108,6 +112,7 @@ export async function startInProcessApp(options: {
   const cachedAccounts = await createCachedAccountStore({ store: accounts, subscriber, keys });
   const cipher = options.withoutSecretsKey ? undefined : createSecretCipher({ current: randomBytes(32) });
   const presets = cipher ? createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: options.maxPresetsPerAccount ?? 0 }) : undefined;
+  const callbacks = cipher ? createCallbackStore({ redis, keys, urlKey: randomBytes(32) }) : undefined;
   const launcher = createRunLauncher({
     executions: (options.launcherStore ?? ((store) => store))(createExecutionStore({ redis: queueConnection, keys, retentionSeconds: 300 })),
     definitions: createDefinitionStore({ redis, keys }),
@@ -134,6 +139,7 @@ export async function startInProcessApp(options: {
     },
     catalogue,
     ...(presets ? { presets } : {}),
+    ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     executions,
     ...(options.outputReads ? { outputReads: options.outputReads(executions) } : {}),
@@ -154,6 +160,7 @@ export async function startInProcessApp(options: {
     queue,
     presets,
     cipher,
+    callbacks,
     credentials,
     call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
