@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // STARTTLS refused, implicit TLS with a certificate, AUTH, CC and BCC, attachments given and
 // fetched, and the egress policy that keeps SMTP off private addresses unless allowed.
 interface Received {
+  /** Whether the connection was encrypted when the message came (TLS from the start, or STARTTLS). */
+  secure: boolean;
   from: string;
   to: string[];
   raw: string;
@@ -38,6 +40,7 @@ async function startSmtp(options: Partial<SMTPServerOptions>): Promise<{ port: n
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         received.push({
+          secure: session.secure,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw: Buffer.concat(chunks).toString('utf8'),
@@ -60,6 +63,7 @@ describe('Email/SendEmail against a local SMTP server', () => {
   let catalogue: Catalogue;
   let plain: Awaited<ReturnType<typeof startSmtp>>;
   let secure: Awaited<ReturnType<typeof startSmtp>>;
+  let startTls: Awaited<ReturnType<typeof startSmtp>>;
   let files: Server;
   let filesBase = '';
   let cert = '';
@@ -92,6 +96,7 @@ describe('Email/SendEmail against a local SMTP server', () => {
     cert = tls.cert;
     plain = await startSmtp({ disabledCommands: ['STARTTLS'] });
     secure = await startSmtp({ secure: true, key: tls.key, cert: tls.cert });
+    startTls = await startSmtp({ key: tls.key, cert: tls.cert });
     files = createHttpServer((_request, response) => response.end(Buffer.from([0, 1, 2, 250, 251, 252])));
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesBase = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
@@ -100,6 +105,7 @@ describe('Email/SendEmail against a local SMTP server', () => {
   afterAll(async () => {
     await plain?.close();
     await secure?.close();
+    await startTls?.close();
     files?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -138,6 +144,14 @@ describe('Email/SendEmail against a local SMTP server', () => {
     expect(secure.received).toHaveLength(1);
     const untrusted = await send(message(secure.port, { Server: 'localhost', UseSSL: '1' }));
     expect(untrusted).toMatchObject({ kind: 'failed', error: expect.stringMatching(/sending the e-mail failed: .*certificate/) });
+  });
+
+  it('upgrades a plain connection with STARTTLS when the server offers it', async () => {
+    const outcome = await send(message(startTls.port, { Server: 'localhost', UseSSL: '0' }), { email: { ca: cert } });
+    expect(outcome.kind === 'failed' ? outcome.error : outcome.kind).toBe('completed');
+    expect(startTls.received.at(-1)?.secure).toBe(true);
+    expect(plain.received.every((mail) => !mail.secure)).toBe(true);
+    expect(secure.received.every((mail) => mail.secure)).toBe(true);
   });
 
   it('fails clearly on a wrong password, without repeating it', async () => {
