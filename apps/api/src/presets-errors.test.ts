@@ -90,6 +90,30 @@ describe('preset requests refused', () => {
     expect(notAName.status).toBe(400);
   });
 
+  it('tells runs given with one Idempotency-Key apart by their sealed inputs too, without keeping them', async () => {
+    const { alice } = t.credentials;
+    const store = (value: string) =>
+      t.call('POST', '/choreos/Library/Utilities/TokenStorage/StoreToken?mode=async', alice, {
+        body: JSON.stringify({
+          inputs: [
+            { name: 'Name', value: 'crm' },
+            { name: 'Value', value },
+          ],
+        }),
+        headers: { 'idempotency-key': 'store-crm-1' },
+      });
+    const first = await store('token-value-one');
+    expect(first.status).toBe(202);
+    const again = await store('token-value-one');
+    expect(again.status).toBe(202);
+    expect((await again.json()).id).toBe((await first.json()).id);
+    const other = await store('token-value-two');
+    expect(other.status).toBe(409);
+    const entries = await t.redis.keys(`${t.keys.prefix}:idempotency:*`);
+    const stored = await Promise.all(entries.map((key) => t.redis.get(key)));
+    expect(stored.join('\n')).not.toContain('token-value');
+  });
+
   describe('a service without SECRETS_KEY', () => {
     let bare: InProcessApp;
 
@@ -112,6 +136,17 @@ describe('preset requests refused', () => {
         expect(res.status, `${method} ${path}`).toBe(503);
         expect((await res.json()).error.message).toMatch(/SECRETS_KEY/);
       }
+      // Nor does a Choreo with secret inputs run, rather than keep them in clear.
+      const storeToken = await bare.call('POST', '/choreos/Library/Utilities/TokenStorage/StoreToken?mode=async', alice, {
+        body: JSON.stringify({
+          inputs: [
+            { name: 'Name', value: 'n' },
+            { name: 'Value', value: 'v' },
+          ],
+        }),
+      });
+      expect(storeToken.status).toBe(503);
+      expect((await storeToken.json()).error.message).toMatch(/SECRETS_KEY/);
       // Runs without a preset go on as before.
       const run = await bare.call('POST', `${HMAC}?mode=async`, alice, {
         body: JSON.stringify({

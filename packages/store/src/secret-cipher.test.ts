@@ -41,4 +41,11 @@ describe('secret cipher', () => {
     expect(rotated.sealedWithOldKey(rotated.seal('after', 'c'))).toBe(false);
     expect(old.sealedWithOldKey(sealed)).toBe(false);
   });
+
+  it('fingerprints a value under the key: the same value alike, another value or another key not', () => {
+    const cipher = createSecretCipher({ current: key });
+    expect(cipher.fingerprint('value')).toBe(createSecretCipher({ current: key }).fingerprint('value'));
+    expect(cipher.fingerprint('value')).not.toBe(cipher.fingerprint('other'));
+    expect(createSecretCipher({ current: randomBytes(32) }).fingerprint('value')).not.toBe(cipher.fingerprint('value'));
+  });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /**
  * Encrypts the secret values the service keeps for accounts (preset values, stored tokens) with
@@ -15,6 +15,12 @@ export interface SecretCipher {
   open(sealed: string, context: string): string;
   /** Whether a value was sealed with another key than the current one (to re-encrypt). */
   sealedWithOldKey(sealed: string): boolean;
+  /**
+   * A keyed digest of a value (HMAC-SHA256 under a key derived from the current one), to compare
+   * secret values without keeping them, or a plain hash of them that a short one could be guessed
+   * from.
+   */
+  fingerprint(plain: string): string;
 }
 
 /** A sealed value that no configured key opens, or that was altered; says nothing of the value. */
@@ -47,6 +53,7 @@ export function createSecretCipher(keys: { current: Buffer; previous?: readonly 
   for (const key of all) if (!byId.has(keyId(key))) byId.set(keyId(key), createSecretKey(key));
   const currentId = keyId(keys.current);
   const currentKey = byId.get(currentId) as KeyObject;
+  const fingerprintKey = createSecretKey(createHmac('sha256', keys.current).update('fingerprints').digest());
 
   return {
     seal(plain, context) {
@@ -78,6 +85,10 @@ export function createSecretCipher(keys: { current: Buffer; previous?: readonly 
 
     sealedWithOldKey(sealed) {
       return sealed.split('.')[1] !== currentId;
+    },
+
+    fingerprint(plain) {
+      return createHmac('sha256', fingerprintKey).update(plain, 'utf8').digest('base64url');
     },
   };
 }

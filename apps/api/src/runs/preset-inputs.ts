@@ -8,6 +8,8 @@ export interface PresetInputs {
   read(account: string, name: string): Promise<Record<string, string>>;
   /** Seals the inputs a run took from its preset, for its record. */
   seal(executionId: string, inputs: Readonly<Record<string, string>>): string;
+  /** A keyed digest of the sealed inputs, for an Idempotency-Key's comparison of runs. */
+  fingerprint(inputs: Readonly<Record<string, string>>): string;
 }
 
 /** Without the secrets key (no preset store), a run that names a preset is answered 503. */
@@ -22,6 +24,10 @@ export function createPresetInputs(deps: { presets?: PresetStore; cipher?: Secre
     seal(executionId, inputs) {
       if (!deps.cipher) throw noKey();
       return sealRunInputs(deps.cipher, executionId, inputs);
+    },
+    fingerprint(inputs) {
+      if (!deps.cipher) throw noKey();
+      return deps.cipher.fingerprint(JSON.stringify(Object.entries(inputs).sort(([a], [b]) => a.localeCompare(b))));
     },
   };
 }

@@ -241,7 +241,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
             maxRunningPerAccount: config.maxRunningPerAccount,
             maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
             notifyEnd: options.wait,
-            ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
+            ...(options.idempotencyKey !== undefined
+              ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
+              : {}),
           })
           .then(async (created) => {
             // The job was sent along with a record that was not written; it would find nothing to
