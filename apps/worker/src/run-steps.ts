@@ -1,4 +1,4 @@
-import type { ChoreoDefinition, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChoreoDefinition, StepLibrary } from '@ces/choreos';
 import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StopReason } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord } from '@ces/store';
@@ -21,6 +21,8 @@ export async function runSteps(options: {
   definition: ChoreoDefinition;
   run: ActiveRun;
   steps: StepLibrary;
+  /** The state of the run's account (stored tokens, callback URLs), for its steps. */
+  account?: AccountState;
   log: () => Logger;
   onStepEnd?: StepEndListener;
   beforeStep: () => StopReason | undefined;
@@ -53,6 +55,7 @@ export async function runSteps(options: {
         ...(options.progress !== undefined ? { progress: options.progress } : {}),
       },
       signal: run.controller.signal,
+      ...(options.account ? { account: options.account } : {}),
       hooks: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,

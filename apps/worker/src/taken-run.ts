@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Sandbox, StepLibrary } from '@ces/choreos';
+import type { AccountState, Sandbox, StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
@@ -29,6 +29,8 @@ export interface TakenRunDeps {
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: StepEndListener;
+  /** The state a run's account keeps, given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
 }
 
 /**
@@ -83,6 +85,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       steps: deps.steps,
       log,
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+      ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';

@@ -5,6 +5,14 @@ import { digestKey, generateKey, hashPassword, MIN_KEY_LENGTH, verifyKey, verify
 export type CredentialKind = 'user' | 'app';
 
 /**
+ * What a credential may do besides running and reading Choreos. Users hold every right; an
+ * application holds only those granted to it: a program's key, copied into many places, should
+ * not be able to change what the account's runs are given (`presets`) unless meant to.
+ */
+export const CREDENTIAL_RIGHTS = ['presets'] as const;
+export type CredentialRight = (typeof CREDENTIAL_RIGHTS)[number];
+
+/**
  * Who last wrote a credential. The accounts file is applied at every start of every API process;
  * what the admin command line has changed since (a rotated key, a revoked one, a new password) it
  * leaves alone, or a restart would bring a revoked key back.
@@ -22,6 +30,8 @@ export interface StoredCredential {
   source?: CredentialSource;
   /** Revoked with the admin command line: kept, empty, so that the accounts file cannot revive it. */
   revoked?: true;
+  /** An application's granted rights (CREDENTIAL_RIGHTS); absent: none. Users hold them all. */
+  rights?: CredentialRight[];
 }
 
 /**
@@ -35,6 +45,7 @@ export interface CredentialSummary {
   name: string;
   choreos: string[];
   created: number;
+  rights: CredentialRight[];
 }
 
 export const ACCOUNT_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -52,9 +63,12 @@ export interface AccountStore {
   accountExists(name: string): Promise<boolean>;
   listAccounts(): Promise<string[]>;
   putUser(account: string, name: string, password: string, choreos: string[], source?: CredentialSource): Promise<PutOutcome>;
-  putApp(account: string, name: string, key: string, choreos: string[], source?: CredentialSource): Promise<PutOutcome>;
-  /** Creates or replaces an application's key; the new key is returned once and never stored. */
-  issueAppKey(account: string, name: string, choreos?: string[]): Promise<string>;
+  putApp(account: string, name: string, key: string, choreos: string[], source?: CredentialSource, rights?: CredentialRight[]): Promise<PutOutcome>;
+  /**
+   * Creates or replaces an application's key; the new key is returned once and never stored.
+   * Patterns and rights not given are kept from the application it replaces.
+   */
+  issueAppKey(account: string, name: string, choreos?: string[], rights?: CredentialRight[]): Promise<string>;
   /**
    * Removes a user or an application: its secret stops working from the next request, and the
    * accounts file cannot bring it back. False when there was no such live credential.
@@ -116,10 +130,24 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     return 'written';
   }
 
-  async function putCredential(account: string, kind: CredentialKind, name: string, secretHash: string, choreos: string[], source: CredentialSource) {
+  async function putCredential(
+    account: string,
+    kind: CredentialKind,
+    name: string,
+    secretHash: string,
+    choreos: string[],
+    source: CredentialSource,
+    rights: CredentialRight[] = [],
+  ) {
     checkCredentialName(name);
     await requireAccount(account);
-    const record: StoredCredential = { secretHash, choreos: patternsOrAll(choreos), created: Date.now(), source };
+    const record: StoredCredential = {
+      secretHash,
+      choreos: patternsOrAll(choreos),
+      created: Date.now(),
+      source,
+      ...(kind === 'app' && rights.length > 0 ? { rights: [...new Set(rights)].sort() } : {}),
+    };
     return writeCredential(credentialsKey(account, kind), name, record);
   }
 
@@ -130,10 +158,17 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
    * process remembers of its checks: each restart of an API made every user of the file pay a
    * password hash again on every API, and held the start for a new hash per user.
    */
-  async function fileWroteAlready(key: string, name: string, choreos: string[], secretMatches: (stored: StoredCredential) => boolean | Promise<boolean>) {
+  async function fileWroteAlready(
+    key: string,
+    name: string,
+    choreos: string[],
+    secretMatches: (stored: StoredCredential) => boolean | Promise<boolean>,
+    rights: CredentialRight[] = [],
+  ) {
     const stored = await readRecord(key, name);
     if (!stored || stored.revoked || (stored.source ?? 'file') !== 'file') return false;
     if (stored.choreos.length !== choreos.length || stored.choreos.some((pattern, i) => pattern !== choreos[i])) return false;
+    if ((stored.rights ?? []).join(',') !== [...new Set(rights)].sort().join(',')) return false;
     return secretMatches(stored);
   }
 
@@ -184,21 +219,21 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
       return putCredential(account, 'user', name, await hashPassword(password), choreos, source);
     },
 
-    async putApp(account, name, key, choreos, source = 'admin') {
+    async putApp(account, name, key, choreos, source = 'admin', rights = []) {
       if (key.length < MIN_KEY_LENGTH) throw new AccountError(`an application key needs at least ${MIN_KEY_LENGTH} characters`);
       if (
         source === 'file' &&
-        (await fileWroteAlready(keys.accountApps(account), name, patternsOrAll(choreos), (stored) => verifyKey(key, stored.secretHash)))
+        (await fileWroteAlready(keys.accountApps(account), name, patternsOrAll(choreos), (stored) => verifyKey(key, stored.secretHash), rights))
       ) {
         return 'unchanged';
       }
-      return putCredential(account, 'app', name, digestKey(key), choreos, source);
+      return putCredential(account, 'app', name, digestKey(key), choreos, source, rights);
     },
 
-    async issueAppKey(account, name, choreos) {
+    async issueAppKey(account, name, choreos, rights) {
       const existing = await readCredential(keys.accountApps(account), name);
       const key = generateKey();
-      await putCredential(account, 'app', name, digestKey(key), choreos ?? existing?.choreos ?? ['/**'], 'admin');
+      await putCredential(account, 'app', name, digestKey(key), choreos ?? existing?.choreos ?? ['/**'], 'admin', rights ?? existing?.rights ?? []);
       return key;
     },
 
@@ -218,8 +253,8 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
         ['app', apps],
       ] as const) {
         for (const [name, json] of Object.entries(entries)) {
-          const { choreos, created, revoked } = JSON.parse(json) as StoredCredential;
-          if (!revoked) summaries.push({ kind, name, choreos, created });
+          const { choreos, created, revoked, rights } = JSON.parse(json) as StoredCredential;
+          if (!revoked) summaries.push({ kind, name, choreos, created, rights: kind === 'user' ? [...CREDENTIAL_RIGHTS] : (rights ?? []) });
         }
       }
       return summaries.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));

@@ -117,6 +117,35 @@ describe('applyAccountsFile', () => {
     expect(await authenticator.authenticate('demo', 'typo', fileKey)).toMatchObject({ kind: 'app' });
   });
 
+  it('grants an application only the rights the file gives it, and every right to users', async () => {
+    await waitUntilReady(redis);
+    const granted = (plainRights: 'presets'[] | undefined): AccountsFile => ({
+      accounts: [
+        {
+          name: 'rights',
+          users: [{ name: 'carol', password: 'carol password', choreos: ['/**'] }],
+          apps: [
+            { name: 'plain', key: fileKey, choreos: ['/**'], ...(plainRights ? { rights: plainRights } : {}) },
+            { name: 'writer', key: fileKey, choreos: ['/**'], rights: ['presets'] },
+          ],
+        },
+      ],
+      operators: [],
+    });
+    await applyAccountsFile(store, granted(undefined));
+    expect(await authenticator.authenticate('rights', 'plain', fileKey)).toMatchObject({ kind: 'app', rights: [] });
+    expect(await authenticator.authenticateKey('rights', 'writer', fileKey)).toMatchObject({ kind: 'app', rights: ['presets'] });
+    expect(await authenticator.authenticate('rights', 'carol', 'carol password')).toMatchObject({ kind: 'user', rights: ['presets'] });
+    // A rotated key keeps the rights; the file taking a right away writes the record again.
+    const rotated = await store.issueAppKey('rights', 'writer');
+    expect(await authenticator.authenticateKey('rights', 'writer', rotated)).toMatchObject({ rights: ['presets'] });
+    await applyAccountsFile(store, granted(['presets']));
+    expect(await authenticator.authenticateKey('rights', 'plain', fileKey)).toMatchObject({ rights: ['presets'] });
+    const path = join(mkdtempSync(join(tmpdir(), 'accounts-file-')), 'bad-right.json');
+    writeFileSync(path, JSON.stringify({ accounts: [{ name: 'demo', apps: [{ name: 'a', key: fileKey, rights: ['everything'] }] }] }));
+    await expect(readAccountsFile(path)).rejects.toThrow(/rights/);
+  });
+
   it('writes and announces nothing when the file says what it wrote before, and rewrites what it changes', async () => {
     await waitUntilReady(redis);
     const steady = createKeySpace(isolatedPrefix('accounts-file-steady'));

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { AccountStore, PutOutcome } from './account-store.ts';
+import { CREDENTIAL_RIGHTS, type AccountStore, type PutOutcome } from './account-store.ts';
 import { isValidChoreoPattern } from './choreo-patterns.ts';
 
 // Omitted, a credential may run every Choreo; given, the list must name at least one pattern: an
@@ -17,7 +17,10 @@ export const accountsFileSchema = z.strictObject({
       z.strictObject({
         name: z.string(),
         users: z.array(z.strictObject({ name: z.string(), password: z.string(), choreos: choreoPatterns })).default([]),
-        apps: z.array(z.strictObject({ name: z.string(), key: z.string(), choreos: choreoPatterns })).default([]),
+        // Rights an application is granted (users hold them all): `presets` lets it write presets.
+        apps: z
+          .array(z.strictObject({ name: z.string(), key: z.string(), choreos: choreoPatterns, rights: z.array(z.enum(CREDENTIAL_RIGHTS)).optional() }))
+          .default([]),
       }),
     )
     .default([]),
@@ -74,7 +77,8 @@ export async function applyAccountsFile(store: AccountStore, file: AccountsFile)
     await store.createAccount(account.name);
     for (const user of account.users)
       byLabel.set(`${account.name}/user:${user.name}`, () => store.putUser(account.name, user.name, user.password, user.choreos, 'file'));
-    for (const app of account.apps) byLabel.set(`${account.name}/app:${app.name}`, () => store.putApp(account.name, app.name, app.key, app.choreos, 'file'));
+    for (const app of account.apps)
+      byLabel.set(`${account.name}/app:${app.name}`, () => store.putApp(account.name, app.name, app.key, app.choreos, 'file', app.rights ?? []));
   }
   for (const operator of file.operators) byLabel.set(`operator:${operator.name}`, () => store.putOperator(operator.name, operator.password, 'file'));
   const puts = [...byLabel].map(([label, put]) => ({ label, put }));

@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
-import type { AccountStore, CredentialKind, StoredCredential } from './account-store.ts';
+import { CREDENTIAL_RIGHTS, type AccountStore, type CredentialKind, type CredentialRight, type StoredCredential } from './account-store.ts';
 import { decoyPasswordHash, MIN_KEY_LENGTH, verifyKey, verifyPassword } from './secrets.ts';
 
 export interface Principal {
@@ -8,6 +8,8 @@ export interface Principal {
   account: string;
   name: string;
   choreos: string[];
+  /** What it may do besides running Choreos: a user everything, an application what it was granted. */
+  rights: readonly CredentialRight[];
 }
 
 export interface Authenticator {
@@ -84,7 +86,7 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
         ['user', user],
         ['app', app],
       ] as const) {
-        if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos };
+        if (stored && (await verify(stored, secret))) return { kind, account, name, choreos: stored.choreos, rights: rightsOf(kind, stored) };
       }
       // A wrong application key is checked in microseconds; without a hash here it would answer
       // faster than an unknown name does, telling a prober which application names exist.
@@ -97,7 +99,7 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
       if (secret.length < MIN_KEY_LENGTH) return undefined;
       const app = await accounts.getCredential(account, 'app', name);
       if (!app || !isKey(app) || !verifyKey(secret, app.secretHash)) return undefined;
-      return { kind: 'app', account, name, choreos: app.choreos };
+      return { kind: 'app', account, name, choreos: app.choreos, rights: rightsOf('app', app) };
     },
 
     async authenticateOperator(name, secret) {
@@ -106,7 +108,11 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
         await decoy(secret);
         return undefined;
       }
-      return (await verify(stored, secret)) ? { kind: 'operator', account: '', name, choreos: [] } : undefined;
+      return (await verify(stored, secret)) ? { kind: 'operator', account: '', name, choreos: [], rights: [] } : undefined;
     },
   };
+}
+
+function rightsOf(kind: CredentialKind, stored: StoredCredential): readonly CredentialRight[] {
+  return kind === 'user' ? CREDENTIAL_RIGHTS : (stored.rights ?? []);
 }

@@ -38,5 +38,5 @@ export function mayAccessChoreo(patterns: readonly string[], choreoId: string): 
 }
 
 export function isValidChoreoPattern(pattern: string): boolean {
-  return /^\/[A-Za-z0-9_.*\/-]*$/.test(pattern) && !pattern.split('/').some((s) => s === '..' || s === '.');
+  return /^\/[A-Za-z0-9_.*/-]*$/.test(pattern) && !pattern.split('/').some((s) => s === '..' || s === '.');
 }

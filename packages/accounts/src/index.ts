@@ -3,6 +3,8 @@ export {
   ACCOUNT_NAME,
   createAccountStore,
   CREDENTIAL_NAME,
+  CREDENTIAL_RIGHTS,
+  type CredentialRight,
   type AccountStore,
   type CredentialKind,
   type CredentialSummary,

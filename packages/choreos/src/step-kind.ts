@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AccountState } from './account-state.ts';
 
 export interface StepContext {
   /**
@@ -7,6 +8,11 @@ export interface StepContext {
    * interrupted honour it mid-step.
    */
   readonly signal: AbortSignal;
+  /**
+   * The state the run's account keeps (its stored tokens), for the steps that work on it; absent
+   * where runs have none (documentation, tests of other kinds), and those steps then fail.
+   */
+  readonly account?: AccountState;
 }
 
 export interface StepKind {

@@ -1,5 +1,5 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
 import { BlockRun } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
@@ -73,6 +73,8 @@ export interface RunChoreoOptions {
   hooks: EngineHooks;
   /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
   signal?: AbortSignal;
+  /** The state of the run's account, handed to every step as it is (StepContext `account`). */
+  account?: AccountState;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
@@ -132,7 +134,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     let nextResultsChars: number;
     if (node.type === 'step') {
       const started = performance.now();
-      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal);
+      const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, options.account);
       onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
@@ -155,6 +157,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         topIndex: index,
         progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
         signal,
+        account: options.account,
         beforeStep: hooks.beforeStep,
         record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),

@@ -10,7 +10,7 @@ import {
   MissingTemplateValueError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { AccountState, CompiledStep, ErrorType, StepContext, StepKind, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -25,8 +25,17 @@ export function errorTypeOf(error: unknown): ErrorType {
   return 'error';
 }
 
-/** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
-export async function runStep(step: CompiledStep, kind: StepKind | undefined, context: TemplateContext, signal: AbortSignal | undefined): Promise<StepOutcome> {
+/**
+ * Runs one step of a kind: its arguments evaluated and validated, then its attempts. `account` is
+ * the state of the run's account, handed to the step as it is (StepContext `account`).
+ */
+export async function runStep(
+  step: CompiledStep,
+  kind: StepKind | undefined,
+  context: TemplateContext,
+  signal: AbortSignal | undefined,
+  account?: AccountState,
+): Promise<StepOutcome> {
   if (kind === undefined) return { type: 'failed', message: `unknown step kind "${step.kind}"`, errorType: 'invalid' };
   let rendered: unknown;
   try {
@@ -43,7 +52,7 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal) };
+      return { type: 'ok', value: await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, account) };
     } catch (error) {
       if (signal?.aborted === true) return { type: 'stopped', reason: stopReasonOf(signal) };
       if (attempt >= step.attempts || !isRetryable(error)) return { type: 'failed', message: errorMessage(error), errorType: errorTypeOf(error) };
@@ -54,7 +63,13 @@ export async function runStep(step: CompiledStep, kind: StepKind | undefined, co
 }
 
 /** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+async function attemptStep(
+  kind: StepKind,
+  args: unknown,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  account: AccountState | undefined,
+): Promise<unknown> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
@@ -70,7 +85,8 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([kind.run(args, { signal: controller.signal }), timeout]);
+    const stepContext: StepContext = account ? { signal: controller.signal, account } : { signal: controller.signal };
+    return await Promise.race([kind.run(args, stepContext), timeout]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

@@ -18,6 +18,11 @@ export interface ExecutionRecord {
   /** sha256 of the definition snapshot the run was accepted with. */
   definitionDigest: string;
   inputs: Record<string, string>;
+  /**
+   * The inputs taken from a preset (sealed-inputs.ts), which `inputs` leaves out; a store given the
+   * secrets key opens them into `inputs` when a worker takes the run.
+   */
+  sealedInputs?: string;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
@@ -40,7 +45,7 @@ export interface ExecutionRecord {
 
 export type NewExecution = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters'
+  'id' | 'account' | 'choreo' | 'starttime' | 'sourceId' | 'definitionDigest' | 'inputs' | 'deadline' | 'storeResults' | 'outputFilters' | 'sealedInputs'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -82,6 +87,8 @@ export const RECORD_FIELDS = {
   sourceId: 'source',
   definitionDigest: 'def',
   inputs: 'inputs',
+  /** The inputs taken from a preset, sealed (sealed-inputs.ts); absent when the run named none. */
+  sealedInputs: 'sealed',
   deadline: 'deadline',
   storeResults: 'store',
   outputFilters: 'filters',
@@ -160,6 +167,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.storeResults,
     execution.storeResults ? '1' : '0',
     ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
+    ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
   ];
 }
 
@@ -171,6 +179,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const lasterror = hash[F.lasterror];
   const errortime = hash[F.errortime];
   const progressCursor = hash[F.progressCursor];
+  const sealedInputs = hash[F.sealedInputs];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -182,6 +191,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     sourceId: hash[F.sourceId] ?? '',
     definitionDigest: hash[F.definitionDigest] ?? '',
     inputs: parseJson(hash[F.inputs], {}),
+    ...(sealedInputs !== undefined ? { sealedInputs } : {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
     ...(progressCursor ? { progressCursor } : {}),

@@ -30,3 +30,31 @@ export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type Wor
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
 export { terminateExecution } from './terminate-execution.ts';
+export {
+  createSecretCipher,
+  generateSecretKey,
+  SECRET_KEY_BYTES,
+  SecretUnreadableError,
+  type SecretCipher,
+} from './secret-cipher.ts';
+export {
+  createPresetStore,
+  type PresetDescription,
+  type PresetInput,
+  type PresetStore,
+  type PutPresetOutcome,
+} from './preset-store.ts';
+export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
+export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
+export {
+  CALLBACK_ID,
+  CALLBACK_TTL_SECONDS,
+  callbackUrlKey,
+  createCallbackStore,
+  MAX_CALLBACK_REQUESTS,
+  type AccountCallbackStore,
+  type CallbackRegistration,
+  type CallbackRequest,
+  type CallbackStore,
+  type CallbackTarget,
+} from './callback-store.ts';

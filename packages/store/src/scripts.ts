@@ -19,6 +19,13 @@ const SCRIPTS = {
   endExecution: { file: 'end-execution.lua', keys: 8 },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
+  putPreset: { file: 'put-preset.lua', keys: 1 },
+  resealField: { file: 'reseal-field.lua', keys: 1 },
+  storeToken: { file: 'store-token.lua', keys: 2 },
+  lockToken: { file: 'lock-token.lua', keys: 1 },
+  setTokenValidity: { file: 'set-token-validity.lua', keys: 1 },
+  deleteToken: { file: 'delete-token.lua', keys: 2 },
+  recordCallback: { file: 'record-callback.lua', keys: 1 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

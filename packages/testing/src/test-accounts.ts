@@ -1,6 +1,9 @@
 /** The credentials every test service knows; secrets are random for each call. */
 export interface TestCredentials {
-  /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
+  /**
+   * acme: a user with every Choreo, an application limited to Encoding (no rights), and one with
+   * every Choreo and the right to write presets.
+   */
   alice: { account: 'acme'; name: 'alice'; secret: string };
   encodingApp: { account: 'acme'; name: 'encoding-app'; secret: string };
   acmeApp: { account: 'acme'; name: 'acme-app'; secret: string };
@@ -30,7 +33,7 @@ export function testAccounts(options: { withOperator: boolean }) {
         users: [{ name: 'alice', password: credentials.alice.secret, choreos: ['/**'] }],
         apps: [
           { name: 'encoding-app', key: credentials.encodingApp.secret, choreos: ['/Library/Utilities/Encoding/**'] },
-          { name: 'acme-app', key: credentials.acmeApp.secret, choreos: ['/**'] },
+          { name: 'acme-app', key: credentials.acmeApp.secret, choreos: ['/**'], rights: ['presets' as const] },
         ],
       },
       { name: 'other', users: [{ name: 'bob', password: credentials.bob.secret, choreos: ['/**'] }], apps: [] },

@@ -1,5 +1,5 @@
 import type { AccountStore } from '@ces/accounts';
-import type { ExecutionJobData, ExecutionStore } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, PresetStore, TokenStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { AdminIo } from './admin-io.ts';
 
@@ -7,6 +7,9 @@ import type { AdminIo } from './admin-io.ts';
 export interface CommandContext {
   accounts: AccountStore;
   executions: ExecutionStore;
+  /** Accounts' presets and stored tokens: absent without SECRETS_KEY. */
+  presets?: PresetStore;
+  tokens?: TokenStore;
   /** The execution queue, opened on first use: most commands never need it. */
   queue(): Queue<ExecutionJobData>;
   io: AdminIo;

@@ -108,3 +108,21 @@ export function errorBody(code: string, message: string, requestId: string): Rep
     xml: { root: 'error', tree: { code, message, requestId } },
   };
 }
+
+export function presetList(names: string[]): Representation {
+  return { json: { presets: names }, xml: { root: 'presets', tree: { preset: names } } };
+}
+
+/** A preset's inputs, their values masked unless shown (and a secret input's never). */
+export const MASKED_VALUE = '********';
+
+export function presetDetails(preset: { name: string; inputs: { name: string; secret: boolean; value?: string }[] }): Representation {
+  const inputs = preset.inputs.map((input) => ({ name: input.name, value: input.secret ? MASKED_VALUE : (input.value ?? MASKED_VALUE), secret: input.secret }));
+  return {
+    json: { name: preset.name, inputs },
+    xml: {
+      root: 'preset',
+      tree: { name: preset.name, inputs: { input: inputs.map((input) => ({ ...input, secret: String(input.secret) })) } },
+    },
+  };
+}
