@@ -103,7 +103,12 @@ export function statelessUtilityEdgeCases(): Record<string, CatalogueCase & { id
       inputs: { Base64EncodedText: 'a*b' },
       error: /^convert: the text is not valid Base64$/,
     },
-    'Base64Encode of an empty text': { id: 'Encoding/Base64Encode', inputs: { Text: '' }, outputs: { Base64EncodedText: '' } },
+    // With the URL input, an empty text with no URL names nothing to encode.
+    'Base64Encode of an empty text and no URL fails': {
+      id: 'Encoding/Base64Encode',
+      inputs: { Text: '' },
+      error: /^convert: give the text to encode, or the URL of a file to encode$/,
+    },
     'HTMLUnescape keeps a lone ampersand': { id: 'Encoding/HTMLUnescape', inputs: { EscapedHTML: 'R&D &#x1F600;' }, outputs: { UnescapedHTML: 'R&D 😀' } },
     'URLDecode of a broken escape fails': { id: 'Encoding/URLDecode', inputs: { Text: '100%' }, error: /^convert: / },
     'URLEncode of a lone surrogate fails': { id: 'Encoding/URLEncode', inputs: { Text: 'a\ud800' }, error: /^convert: the text is not valid Unicode/ },
