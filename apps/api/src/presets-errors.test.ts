@@ -71,10 +71,10 @@ describe('preset requests refused', () => {
   it('answers a run naming an unknown preset with 404 before anything is stored or queued', async () => {
     const before = await t.queue.getJobCounts('wait', 'delayed');
     const keysBefore = await t.redis.keys(`${t.keys.prefix}:exec:*`);
-    for (const preset of ['missing', '../../etc', 'x'.repeat(300)]) {
+    for (const preset of ['missing', '../../etc', 'x'.repeat(256)]) {
       const res = await t.call('POST', `${HMAC}?mode=async`, t.credentials.alice, { body: JSON.stringify({ preset, inputs: [{ name: 'Text', value: 't' }] }) });
       expect(res.status).toBe(404);
-      expect((await res.json()).error.code).toBe('NOT_FOUND');
+      expect((await res.json()).error).toMatchObject({ code: 'NOT_FOUND', message: `preset "${preset}" does not exist` });
     }
     expect(await t.queue.getJobCounts('wait', 'delayed')).toEqual(before);
     expect(await t.redis.keys(`${t.keys.prefix}:exec:*`)).toEqual(keysBefore);
@@ -86,8 +86,10 @@ describe('preset requests refused', () => {
     const missing = await t.call('POST', `${HMAC}?mode=async`, alice, { body: JSON.stringify({ preset: 'no-key' }) });
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.message).toMatch(/Required input missing: Key/);
-    const notAName = await t.call('POST', `${HMAC}?mode=async`, alice, { body: JSON.stringify({ preset: 7 }) });
-    expect(notAName.status).toBe(400);
+    for (const preset of [7, 'x'.repeat(257), 'line\nbreak']) {
+      const notAName = await t.call('POST', `${HMAC}?mode=async`, alice, { body: JSON.stringify({ preset }) });
+      expect(notAName.status, JSON.stringify(preset)).toBe(400);
+    }
   });
 
   it('tells runs given with one Idempotency-Key apart by their sealed inputs too, without keeping them', async () => {

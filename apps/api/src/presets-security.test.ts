@@ -99,7 +99,10 @@ describe('presets: access and secrecy', () => {
     await t.call('PUT', '/presets/broken', alice, { body: `{"inputs": [{"name": "Key", "value": "${SECRET}` });
     await t.call('PUT', '/presets/broken', alice, { body: JSON.stringify({ inputs: [{ name: 'Key', value: SECRET, secret: 'yes' }] }) });
     const answers = [
-      await (await t.call('POST', `${HMAC}?mode=async`, alice, { body: JSON.stringify({ preset: SECRET }) })).text(),
+      // An unknown preset is named in its answer, as the original names it; the inputs given with it are not.
+      await (
+        await t.call('POST', `${HMAC}?mode=async`, alice, { body: JSON.stringify({ preset: 'missing', inputs: [{ name: 'Key', value: SECRET }] }) })
+      ).text(),
       await (await t.call('POST', `${HMAC}?mode=async`, bob, { body: JSON.stringify({ preset: 'acme-signing' }) })).text(),
       await (await t.call('GET', '/presets/acme-signing', alice)).text(),
       await (await t.call('GET', '/presets/acme-signing?values=shown', alice)).text(),
