@@ -58,14 +58,29 @@ describe('the interface in process: formats, negotiation and runs', () => {
     const json = await (await t.call('GET', ENCODE, t.credentials.alice)).json();
     expect(json).toEqual({
       valid: 'true',
-      inputs: { Text: { description: 'The text to encode.', type: 'STRING_VARIABLE' } },
-      outputs: { Base64EncodedText: { description: 'The Base64 encoding of the text.', type: 'STRING_VARIABLE' } },
+      inputs: {
+        Text: { description: 'The text to encode; required unless URL is given.', type: 'STRING_VARIABLE' },
+        URL: {
+          description: 'The URL of a file to encode instead of a text (fetched with GET; an answer other than 2xx fails the run).',
+          type: 'STRING_VARIABLE',
+        },
+      },
+      outputs: { Base64EncodedText: { description: 'The Base64 encoding of the text or of the file.', type: 'STRING_VARIABLE' } },
     });
     const res = await t.call('GET', ENCODE, t.credentials.alice, { accept: 'application/xml' });
     expect(xml.parse(await res.text()).choreo).toEqual({
       valid: 'true',
-      inputs: { input: [{ name: 'Text', description: 'The text to encode.', type: 'STRING_VARIABLE' }] },
-      outputs: { output: [{ name: 'Base64EncodedText', description: 'The Base64 encoding of the text.', type: 'STRING_VARIABLE' }] },
+      inputs: {
+        input: [
+          { name: 'Text', description: 'The text to encode; required unless URL is given.', type: 'STRING_VARIABLE' },
+          {
+            name: 'URL',
+            description: 'The URL of a file to encode instead of a text (fetched with GET; an answer other than 2xx fails the run).',
+            type: 'STRING_VARIABLE',
+          },
+        ],
+      },
+      outputs: { output: [{ name: 'Base64EncodedText', description: 'The Base64 encoding of the text or of the file.', type: 'STRING_VARIABLE' }] },
     });
   });
 
@@ -90,7 +105,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
     expect(res.status).toBe(202);
     const execution = xml.parse(await res.text()).execution[0];
     expect(execution).toMatchObject({ status: 'RUNNING', host: '' });
-    expect((await t.executions.get(execution.id))?.inputs).toEqual({ Text: 'café & co' });
+    expect((await t.executions.get(execution.id))?.inputs).toEqual({ Text: 'café & co', URL: '' });
   });
 
   it('takes UTF-8 bodies exactly, after a byte order mark and with charset=UTF-8 declared', async () => {
@@ -102,7 +117,7 @@ describe('the interface in process: formats, negotiation and runs', () => {
     ] as const) {
       const res = await t.call('POST', `${ENCODE}?mode=async`, t.credentials.alice, { body, headers: { 'content-type': contentType } });
       expect(res.status, contentType).toBe(202);
-      expect((await t.executions.get((await res.json()).id))?.inputs, contentType).toEqual({ Text: text });
+      expect((await t.executions.get((await res.json()).id))?.inputs, contentType).toEqual({ Text: text, URL: '' });
     }
   });
 
@@ -129,10 +144,10 @@ describe('the interface in process: formats, negotiation and runs', () => {
     // A number is taken as it was written: parsed, it would lose digits, zeros or its value.
     for (const written of ['12.50', '12345678901234567890', '1e400', '-0', '1E-7']) {
       const exact = await runAsync(ENCODE, `{"inputs": [{"name": "Text", "value": ${written}}]}`);
-      expect((await t.executions.get(exact))?.inputs).toEqual({ Text: written });
+      expect((await t.executions.get(exact))?.inputs).toEqual({ Text: written, URL: '' });
     }
     const flag = await runAsync(ENCODE, '{"inputs": [{"name": "Text", "value": false}]}');
-    expect((await t.executions.get(flag))?.inputs).toEqual({ Text: 'false' });
+    expect((await t.executions.get(flag))?.inputs).toEqual({ Text: 'false', URL: '' });
     const defaulted = await runAsync('/choreos/Library/Utilities/Development/Countdown', '');
     expect((await t.executions.get(defaulted))?.inputs).toEqual({ StepMilliseconds: '500' });
   });

@@ -51,10 +51,15 @@ describe("requests as the original's SDKs write them, in process", () => {
 
   it('PHP: the domain with its slash, an empty list of inputs, mode=async&store_results=true', async () => {
     const headers = { ...jsonHeaders, 'x-service-domain': '/acme/master' };
-    const res = await raw('POST', `/choreos${ENCODE}?mode=async&store_results=true&source_id=PHPSDK_2.2.0`, headers, '{"inputs":[]}');
-    // Base64Encode needs Text: refused before anything runs, with error.message as PHP reads it.
+    const res = await raw(
+      'POST',
+      '/choreos/Library/Utilities/Encoding/Base64Decode?mode=async&store_results=true&source_id=PHPSDK_2.2.0',
+      headers,
+      '{"inputs":[]}',
+    );
+    // Base64Decode needs Base64EncodedText: refused before anything runs, with error.message as PHP reads it.
     expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toMatch(/Text/);
+    expect((await res.json()).error.message).toMatch(/Base64EncodedText/);
     const ok = await raw(
       'POST',
       `/choreos${ENCODE}?mode=async&store_results=true&source_id=PHPSDK_2.2.0`,
