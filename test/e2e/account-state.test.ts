@@ -148,7 +148,7 @@ describe('account state end to end: presets, tokens, callbacks, OAuth', { timeou
   it("masks a preset's values in the error of a run that quotes them", async () => {
     const { alice } = stack.credentials;
     await stack.call('PUT', '/presets/broken-json', alice, { body: JSON.stringify({ inputs: [{ name: 'JSON', value: PRESET_SECRET }] }) });
-    const run = await runSync(GET_JSON_VALUE, alice, { preset: 'broken-json', inputs: [{ name: 'Path', value: '$.k' }] });
+    const run = await runSync(GET_JSON_VALUE, alice, { preset: 'broken-json', inputs: [{ name: 'Property', value: 'k' }] });
     expect(run.execution.status).toBe('ERROR');
     const status = (await stack.call('GET', `/choreo-executions/${run.execution.id}`, alice)).json().execution;
     expect(status.lasterror).toMatch(/JSON is not valid/);
