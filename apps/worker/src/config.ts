@@ -32,6 +32,18 @@ export const workerConfigSchema = z.object({
   HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
   HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),
   HTTP_MAX_RESPONSE_BYTES: fields.positiveInt(5 * 1024 * 1024),
+  /** Opens the inputs runs took from presets and the stored tokens; the API's same keys. */
+  SECRETS_KEY: fields.secretsKey,
+  SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
+  /**
+   * The address clients reach the API at, for the callback URLs steps hand out: behind a load
+   * balancer the service cannot guess it.
+   */
+  PUBLIC_BASE_URL: z
+    .string()
+    .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'expected an https:// URL such as https://choreos.example.com')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://localhost:8443'),
   LOG_LEVEL: fields.logLevel,
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
@@ -31,6 +31,8 @@ export interface TakenRunDeps {
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
+  /** The state a run's account keeps, given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
 }
 
 /**
@@ -86,6 +88,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+      ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';

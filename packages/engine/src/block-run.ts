@@ -7,7 +7,7 @@ import {
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
 } from '@ces/choreos';
-import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
+import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -65,6 +65,8 @@ export interface BlockRunOptions {
   /** What earlier runs of this block completed, by address: replayed, never run again. */
   readonly progress: ReadonlyMap<string, unknown>;
   readonly signal: AbortSignal | undefined;
+  /** The state of the run's account, handed to every step (StepContext `account`). */
+  readonly account?: AccountState | undefined;
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
   /** Persists entries that completed; may ask to stop. */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
@@ -208,6 +210,7 @@ export class BlockRun {
     const outcome = await runStep(step, this.options.steps.get(step.kind), this.context(scope), this.options.signal, {
       address,
       childRuns: this.options.childRuns,
+      account: this.options.account,
     });
     this.options.onStepEnd?.({ id: address, kind: step.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
     if (outcome.type === 'stopped') return outcome;

@@ -1,5 +1,5 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
 import { BlockRun } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
@@ -73,6 +73,8 @@ export interface RunChoreoOptions {
   hooks: EngineHooks;
   /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
   signal?: AbortSignal;
+  /** The state of the run's account, handed to every step as it is (StepContext `account`). */
+  account?: AccountState;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
@@ -137,6 +139,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       const outcome = await runStep(node, options.steps.get(node.kind), { inputs, results, completedSteps: index }, signal, {
         address: node.id,
         childRuns: options.childRuns,
+        account: options.account,
       });
       onStepEnd?.({ index, id: node.id, kind: node.kind, durationMs: performance.now() - started, ok: outcome.type === 'ok' });
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
@@ -166,6 +169,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         maxStepResultChars: limits.maxStepResultChars,
         maxProgressChars: limits.maxResultsChars,
         childRuns: options.childRuns,
+        account: options.account,
       });
       const flow = await block.run(node, nextResults);
       switch (flow.type) {

@@ -11,7 +11,7 @@ import {
   MissingTemplateValueError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
+import type { AccountState, ChildRuns, CompiledStep, ErrorType, StepKind, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -31,6 +31,8 @@ export function errorTypeOf(error: unknown): ErrorType {
 export interface StepPlace {
   address: string;
   childRuns: ChildRuns | undefined;
+  /** The state of the run's account, handed to the step as it is (StepContext `account`). */
+  account: AccountState | undefined;
 }
 
 /** Runs one step of a kind: its arguments evaluated and validated, then its attempts. */
@@ -85,7 +87,12 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
   });
   try {
     return await Promise.race([
-      kind.run(args, { signal: controller.signal, address: place.address, ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}) }),
+      kind.run(args, {
+        signal: controller.signal,
+        address: place.address,
+        ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
+        ...(place.account !== undefined ? { account: place.account } : {}),
+      }),
       timeout,
     ]);
   } finally {

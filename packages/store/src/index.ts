@@ -39,3 +39,31 @@ export {
   type StoredChoreo,
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
+export {
+  createSecretCipher,
+  generateSecretKey,
+  SECRET_KEY_BYTES,
+  SecretUnreadableError,
+  type SecretCipher,
+} from './secret-cipher.ts';
+export {
+  createPresetStore,
+  type PresetDescription,
+  type PresetInput,
+  type PresetStore,
+  type PutPresetOutcome,
+} from './preset-store.ts';
+export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
+export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
+export {
+  CALLBACK_ID,
+  CALLBACK_TTL_SECONDS,
+  callbackUrlKey,
+  createCallbackStore,
+  MAX_CALLBACK_REQUESTS,
+  type AccountCallbackStore,
+  type CallbackRegistration,
+  type CallbackRequest,
+  type CallbackStore,
+  type CallbackTarget,
+} from './callback-store.ts';
