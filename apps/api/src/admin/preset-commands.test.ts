@@ -105,7 +105,7 @@ describe('admin: presets and the secrets key', () => {
     expect(shown.out).toMatch(/app\s+preset-writer\s+\/\*\*\s+presets/);
     const wrong = await admin(['keys', 'create', 'acme', 'wrong', '--right', 'root']);
     expect(wrong.code).toBe(2);
-    expect(wrong.err).toContain('--right "root" is not a right: presets');
+    expect(wrong.err).toContain('--right "root" is not a right: choreos, presets');
   });
 
   it('seals every preset value and token again under a new key, after which the old key is not needed', async () => {
