@@ -86,7 +86,10 @@ describe('child runs', () => {
     const children = childRunsFor()(acceptedRecord(newExecutionFixture({ parent: 'p'.repeat(32), depth: MAX_CHILD_DEPTH - 1 })));
     expect((await children.start({ choreo: ENCODE, inputs: { Text: 'x' }, address: 'a' })).id).toMatch(/^[0-9a-f]{32}$/);
     await expect(children.start({ choreo: '/Library/Nowhere', inputs: {}, address: 'b' })).rejects.toThrow(/no valid Choreo \/Library\/Nowhere/);
-    await expect(children.start({ choreo: ENCODE, inputs: {}, address: 'c' })).rejects.toThrow(/required input missing: Text/);
+    // Base64Encode needs no input since its URL input (an empty text encodes to an empty text).
+    await expect(children.start({ choreo: '/Library/Utilities/Encoding/Base64Decode', inputs: {}, address: 'c' })).rejects.toThrow(
+      /required input missing: Base64EncodedText/,
+    );
   });
 
   it('waits for the published end and answers with the outputs', async () => {
