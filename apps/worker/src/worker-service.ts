@@ -138,6 +138,7 @@ export async function startWorkerService(
     // The Library first: an account's own Choreos never stand in for a shipped one.
     lookup: firstOfLookups([catalogueLookup(catalogue), accountChoreoLookup(createAccountChoreoStore({ redis, keys }), steps)]),
     maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
+    ...(cipher ? { cipher } : {}),
   });
   const metrics = createWorkerMetrics({ concurrency: config.WORKER_CONCURRENCY, activeCount: () => processor.activeIds().length });
   metrics.redis.instrument(redis, 'worker');
