@@ -96,8 +96,12 @@ try {
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
   const accountsFile = config.ACCOUNTS_FILE ?? demo!.file;
 
+  const secretsKey = process.env.SECRETS_KEY?.trim() ? undefined : ensureSecretsKey(resolve(dataDir, 'secrets.key'));
   const env = {
     ...process.env,
+    ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
+    // The callback URLs workers hand out point at this API.
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `https://localhost:${config.PORT}`,
     REDIS_URL: redisUrl,
     DATA_DIR: dataDir,
     CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),
@@ -159,7 +163,7 @@ function ensureDemoAccounts(file: string) {
         {
           name: 'demo',
           users: [{ name: 'admin', password: secrets.password, choreos: ['/**'] }],
-          apps: [{ name: 'demo-app', key: secrets.key, choreos: ['/**'] }],
+          apps: [{ name: 'demo-app', key: secrets.key, choreos: ['/**'], rights: ['presets'] }],
         },
       ],
       operators: [{ name: 'oncall', password: secrets.operatorPassword }],
@@ -174,6 +178,16 @@ function ensureDemoAccounts(file: string) {
     key: parsed.accounts[0].apps[0].key as string,
     operatorPassword: parsed.operators[0].password as string,
   };
+}
+
+/**
+ * The key that seals presets and stored tokens, made once and kept beside the local Redis data
+ * (only its owner may read it): the API and every worker started here share it. A deployment sets
+ * SECRETS_KEY itself instead.
+ */
+function ensureSecretsKey(file: string): string {
+  if (!existsSync(file)) writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** Polls /readyz until Redis answers and every worker has sent its first heartbeat. */

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +152,35 @@ describe('npm start', () => {
     expect(output).toContain(`oncall / ${operator}`);
     // The dashboard's address with the operator's credentials in it: a browser opens it without asking.
     expect(output).toMatch(new RegExp(`queue dashboard: https://oncall:${encodeURIComponent(operator)}@localhost:\\d+/ops/queues`));
+  });
+
+  it('makes the secrets key once under the data folder, for its owner only, shared by the API and workers', async () => {
+    const keyFile = join(dataDir, 'secrets.key');
+    expect(statSync(keyFile).mode & 0o077).toBe(0);
+    expect(readFileSync(keyFile, 'utf8').trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // A preset the API seals fills a run a worker opens.
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-accounts.json'), 'utf8'));
+    const http = createHttpsClient(`https://127.0.0.1:${port}`, readFileSync(join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'));
+    const headers = {
+      authorization: `Basic ${Buffer.from(`demo-app:${demo.accounts[0].apps[0].key}`).toString('base64')}`,
+      'x-service-domain': '/demo/master',
+      'content-type': 'application/json',
+    };
+    try {
+      const put = await http.request('PUT', '/service-api/1.0/presets/greeting', {
+        headers,
+        body: JSON.stringify({ inputs: [{ name: 'Message', value: 'from a preset', secret: true }] }),
+      });
+      expect(put.status, put.text).toBe(201);
+      const run = await http.request('POST', '/service-api/1.0/choreos/Library/Utilities/Development/Echo', {
+        headers,
+        body: JSON.stringify({ preset: 'greeting' }),
+      });
+      expect(run.status, run.text).toBe(200);
+      expect(run.json().output.Message).toBe('from a preset');
+    } finally {
+      http.close();
+    }
   });
 
   it('stops every process it started on SIGTERM', async () => {

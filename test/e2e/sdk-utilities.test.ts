@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -89,6 +90,34 @@ describe("the original's Utilities library through the original's Node SDK", () 
     const status = await stack.call('GET', `/choreo-executions/${id}`, stack.credentials.acmeApp);
     expect(status.json().execution).toMatchObject({ choreo: '/Library/Utilities/Encoding/Base64Encode', status: 'SUCCESS' });
     expect((await stack.executions.get(id))?.sourceId).toMatch(/^NodeJSSDK_/);
+  });
+
+  it("fills a run from the preset the SDK names with setCredential, the run's own inputs over the preset's", async () => {
+    const credential = stack.credentials.acmeApp;
+    const put = await stack.call('PUT', '/presets/sdk-signing', credential, {
+      body: JSON.stringify({
+        inputs: [
+          { name: 'Key', value: 'Jefe', secret: true },
+          { name: 'Text', value: 'text kept in the preset' },
+        ],
+      }),
+    });
+    expect(put.status, put.text).toBe(201);
+    const signed = async (ownInputs: Record<string, string>) => {
+      const choreo = wire.choreo(credential, 'Hashing', 'HmacSHA1');
+      const inputs = choreo.newInputSet();
+      inputs.setCredential('sdk-signing');
+      for (const [name, value] of Object.entries(ownInputs)) setInput(inputs, name, value);
+      const outcome = await executeThroughSdk(choreo, inputs);
+      if (!outcome.ok) throw new Error(`error callback: ${outcome.error.message}`);
+      expect(outcome.results.getCompletionStatus(), outcome.results.getLastError()).toBe('SUCCESS');
+      return outputsByGetters(outcome.results).HmacSignature;
+    };
+
+    // The preset alone: its key and its text.
+    expect(await signed({})).toBe(createHmac('sha1', 'Jefe').update('text kept in the preset').digest('base64'));
+    // The run's own Text wins over the preset's; the key still comes from the preset (RFC 2202, test case 2).
+    expect(await signed({ Text: 'what do ya want for nothing?' })).toBe('7/zfauXrL6LSdBbV8YTfnCWafHk=');
   });
 
   it("reads why a run failed from its run response, as the SDK's result set does", async () => {

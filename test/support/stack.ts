@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,8 @@ export class Stack {
       DATA_DIR: this.dataDir,
       CHOREOS_DIR: options.choreosDir ?? CATALOGUE_DIR,
       SERVICE_HOST: 'choreos.test',
+      // The same key for the API and every worker, as a deployment has; random per stack.
+      SECRETS_KEY: randomBytes(32).toString('base64'),
       ...options.env,
     };
   }
@@ -117,6 +120,8 @@ export class Stack {
       ...this.env,
       WORKER_HOST: `10.0.0.${this.workers.length + 1}`,
       HTTP_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Where the callback URLs that steps hand out point: the first API.
+      PUBLIC_BASE_URL: `https://127.0.0.1:${this.port}`,
       ...this.options.workerEnv,
       ...env,
     });

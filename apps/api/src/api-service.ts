@@ -3,7 +3,7 @@ import { loadCatalogue } from '@ces/choreos';
 import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
-import { createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
+import { callbackUrlKey, createKeySpace, createRedisConnection, createSecretCipher, waitUntilReady } from '@ces/store';
 import { type ApiConnections, wireApi } from './api-wiring.ts';
 import type { ApiConfig } from './config.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
@@ -47,6 +47,14 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     if (kept.length > 0) logger.warn({ kept }, 'accounts file entries left as the admin command line last set them');
   }
 
+  if (!config.SECRETS_KEY) logger.warn('SECRETS_KEY is not set: presets are not available (their requests answer 503)');
+  const secrets = config.SECRETS_KEY
+    ? {
+        cipher: createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }),
+        callbackUrlKey: callbackUrlKey(config.SECRETS_KEY),
+      }
+    : undefined;
+
   const wired = await wireApi({
     config: {
       app: {
@@ -55,6 +63,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
         maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
+        maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT,
       },
       launcher: {
         syncWaitMs: config.SYNC_WAIT_SECONDS * 1000,
@@ -72,6 +81,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     connections,
     catalogue,
     accounts,
+    ...(secrets ? { secrets } : {}),
     logger,
   });
   const app = wired.app;

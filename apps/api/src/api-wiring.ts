@@ -2,14 +2,19 @@ import { createAuthenticator, createCachedAccountStore, type AccountStore } from
 import type { Catalogue } from '@ces/choreos';
 import type { HttpMetrics, Logger } from '@ces/observability';
 import {
+  createCallbackStore,
   createDefinitionStore,
   createExecutionEvents,
   createExecutionQueue,
   createExecutionStore,
+  createPresetStore,
   createWorkerRegistry,
+  type CallbackStore,
   type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
+  type PresetStore,
+  type SecretCipher,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -18,6 +23,8 @@ import { createApp, type AppConfig } from './app.ts';
 import { createOutputReadGate, type OutputReadGate, type OutputReadGateOptions } from './output-read-gate.ts';
 import { createAccountChoreos, type AccountChoreosConfig } from './runs/account-choreos.ts';
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
+import { createPresetInputs } from './runs/preset-inputs.ts';
+import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -65,10 +72,21 @@ export interface StoreWrappers {
   outputReads?: (store: ExecutionStore) => ExecutionStore;
 }
 
+/** What the service keeps with SECRETS_KEY; without it, presets answer 503 and callback URLs 404. */
+export interface ApiSecrets {
+  cipher: SecretCipher;
+  /** Signs callback URLs (callbackUrlKey of the secrets key). */
+  callbackUrlKey: Buffer;
+}
+
 export interface WiredApi {
   app: ReturnType<typeof createApp>;
   /** The execution store of requests (on `requests`). */
   executions: ExecutionStore;
+  /** The accounts' presets; undefined without secrets. */
+  presets: PresetStore | undefined;
+  /** What callback URLs stand for; undefined without secrets. */
+  callbacks: CallbackStore | undefined;
   queue: Queue<ExecutionJobData>;
   metrics: ApiMetrics;
   /** Stops listening and closes the queue; the connections are the caller's to close. */
@@ -87,6 +105,8 @@ export async function wireApi(deps: {
   connections: ApiConnections;
   catalogue: Catalogue;
   accounts: AccountStore;
+  /** Absent when the service has no SECRETS_KEY. */
+  secrets?: ApiSecrets;
   logger: Logger;
   wrap?: StoreWrappers;
   /** Replaces the gate of `?view=outputs` (tests that watch it). */
@@ -120,6 +140,11 @@ export async function wireApi(deps: {
   metrics.redis.instrument(connections.events, 'api-events');
   metrics.redis.instrument(connections.outputs, 'api-outputs');
   const outputs = storeOn(connections.outputs);
+  const cipher = deps.secrets?.cipher;
+  const presets = cipher
+    ? createPresetStore({ redis: connections.requests, keys, cipher, maxPresetsPerAccount: config.app.maxPresetsPerAccount ?? 0 })
+    : undefined;
+  const callbacks = deps.secrets ? createCallbackStore({ redis: connections.requests, keys, urlKey: deps.secrets.callbackUrlKey }) : undefined;
   const launcher = countStartedRuns(
     createRunLauncher({
       logger,
@@ -128,6 +153,7 @@ export async function wireApi(deps: {
       definitions,
       queue,
       events,
+      presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
       config: config.launcher,
     }),
     metrics.executions,
@@ -136,6 +162,9 @@ export async function wireApi(deps: {
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    ...(presets ? { presets } : {}),
+    ...(callbacks ? { callbacks } : {}),
+    maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),
@@ -163,6 +192,8 @@ export async function wireApi(deps: {
   return {
     app,
     executions,
+    presets,
+    callbacks,
     queue,
     metrics,
     async close() {

@@ -1,6 +1,6 @@
 import type { Authenticator } from '@ces/accounts';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import { isRedisCommandTimeout, type ExecutionJobData, type ExecutionStore } from '@ces/store';
+import { isRedisCommandTimeout, type CallbackStore, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -34,6 +34,11 @@ import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { DASHBOARD_PATH, OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
+import { CALLBACK_PATH, callbackCaptureRoute } from './routes/callback-capture.ts';
+import { deletePresetRoute } from './routes/delete-preset.ts';
+import { getPresetRoute } from './routes/get-preset.ts';
+import { listPresetsRoute } from './routes/list-presets.ts';
+import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
@@ -41,6 +46,7 @@ import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
+import type { SealedErrorMask } from './runs/sealed-error-mask.ts';
 
 export interface AppConfig {
   serviceHost: string;
@@ -50,6 +56,8 @@ export interface AppConfig {
   maxAuthFailuresPerMinute: number;
   /** Failed authentications allowed per client address and minute, whatever the names (0: no limit). */
   maxAuthFailuresPerAddressPerMinute: number;
+  /** Presets one account may keep (0: no limit); for the message that refuses one more. */
+  maxPresetsPerAccount?: number;
 }
 
 export interface AppDeps {
@@ -61,6 +69,12 @@ export interface AppDeps {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
+  /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
+  presets?: PresetStore;
+  /** What callback URLs stand for; absent without SECRETS_KEY (every callback URL is then 404). */
+  callbacks?: CallbackStore;
+  /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
+  maskSealedInputs?: SealedErrorMask;
   authenticator: Authenticator;
   probe: HealthProbe;
   /** False while Redis is unreachable: failures are then answered 503, not 500. */
@@ -78,8 +92,9 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate({ ownFormatsUnder: DASHBOARD_PATH }));
+  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_PATH] }));
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
+  app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {
     authenticator: deps.authenticator,
     throttles: {
@@ -105,6 +120,10 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute(deps));
   api.route('/', terminateExecutionRoute(deps));
+  api.route('/', listPresetsRoute(deps));
+  api.route('/', getPresetRoute(deps));
+  api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
+  api.route('/', deletePresetRoute(deps));
   app.route(BASE_PATH, api);
 
   app.notFound((c) => {

@@ -38,12 +38,20 @@ export const apiConfigSchema = z
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),
     TRUST_PROXY: fields.boolean(false),
+    /** Seals presets and stored tokens at rest; without it those features answer 503. */
+    SECRETS_KEY: fields.secretsKey,
+    /** Keys replaced by a rotation, still read until `npm run admin -- secrets reseal` has run. */
+    SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
+    MAX_PRESETS_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
     LOG_LEVEL: fields.logLevel,
   })
   .superRefine((config, context) => {
     if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {
       const missing = config.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
       context.addIssue({ code: 'custom', path: [missing], message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' });
+    }
+    if (config.SECRETS_KEY_PREVIOUS.length > 0 && !config.SECRETS_KEY) {
+      context.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'SECRETS_KEY_PREVIOUS needs a current SECRETS_KEY' });
     }
   });
 

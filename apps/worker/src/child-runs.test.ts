@@ -7,9 +7,12 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
+  createSecretCipher,
+  openRunInputs,
   type ExecutionEvents,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { catalogueLookup } from './child-choreos.ts';
@@ -76,6 +79,30 @@ describe('child runs', () => {
     expect((await executions().get(id))?.starttime).toBeLessThanOrEqual(Date.now());
     // Another address is another child.
     expect((await children.start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'each[4].encode' })).id).not.toBe(id);
+  });
+
+  it('keeps the inputs a child declares secret sealed in its record, and refuses them without a key', async () => {
+    const store = '/Library/Utilities/TokenStorage/StoreToken';
+    const cipher = createSecretCipher({ current: randomBytes(32) });
+    const parent = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
+    const sealing = createChildRunsFactory({
+      executions: executions(),
+      definitions: createDefinitionStore({ redis, keys }),
+      queue,
+      events,
+      lookup: catalogueLookup(catalogue),
+      maxStoredBytesPerAccount: 0,
+      cipher,
+    })(parent);
+    const { id } = await sealing.start({ choreo: store, inputs: { Name: 'api', Value: 'hunter2' }, address: 'store' });
+    const raw = await redis.hgetall(keys.execution(id));
+    expect(JSON.stringify(raw)).not.toContain('hunter2');
+    const record = await executions().get(id);
+    expect(record?.inputs).toEqual({ Name: 'api', Expires: '0' });
+    expect(openRunInputs(cipher, id, record?.sealedInputs ?? '')).toEqual({ Value: 'hunter2' });
+    await expect(childRunsFor()(parent).start({ choreo: store, inputs: { Name: 'api', Value: 'x' }, address: 'other' })).rejects.toThrow(
+      /secret inputs cannot be kept: this worker has no SECRETS_KEY/,
+    );
   });
 
   it(`refuses a child deeper than ${MAX_CHILD_DEPTH}, an unknown Choreo and missing inputs`, async () => {

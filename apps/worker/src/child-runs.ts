@@ -11,6 +11,8 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
+  type SecretCipher,
+  sealRunInputs,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
@@ -36,6 +38,8 @@ export interface ChildRunsDeps {
   lookup: ChildChoreoLookup;
   /** Bytes an account may store over the retention period (0: no limit), as for any run. */
   maxStoredBytesPerAccount: number;
+  /** Seals a child's inputs its Choreo declares secret, as the API does; absent without SECRETS_KEY. */
+  cipher?: SecretCipher;
 }
 
 /** Makes the ChildRuns of one parent run: children accepted under its account, within its deadline. */
@@ -58,16 +62,29 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
       const bound = bindInputs(child.definition, inputs);
       if (!bound.ok) throw new ChildRefusedError(`${choreo}: required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}`);
       await definitions.save(child.digest, child.definition);
+      const id = childExecutionId(parent.id, address);
+      // Inputs the child's Choreo declares secret are kept sealed, never in clear in its record.
+      const own: Record<string, string> = {};
+      const secret: Record<string, string> = {};
+      for (const [name, value] of Object.entries(bound.inputs)) {
+        if (child.definition.inputs[name]?.secret === true) secret[name] = value;
+        else own[name] = value;
+      }
+      const hasSecret = Object.keys(secret).length > 0;
+      if (hasSecret && deps.cipher === undefined) {
+        throw new StepFailedError(`${choreo}: its secret inputs cannot be kept: this worker has no SECRETS_KEY`);
+      }
       const starttime = Date.now();
       const ownLimit = child.definition.timeLimitSeconds;
       const accepted: NewExecution = {
-        id: childExecutionId(parent.id, address),
+        id,
         account: parent.account,
         choreo: child.id,
         starttime,
         sourceId: '',
         definitionDigest: child.digest,
-        inputs: bound.inputs,
+        inputs: own,
+        ...(hasSecret && deps.cipher ? { sealedInputs: sealRunInputs(deps.cipher, id, secret) } : {}),
         // Never past the parent's: a child outliving its parent's limit would run for nobody.
         deadline: ownLimit === undefined ? parent.deadline : Math.min(parent.deadline, starttime + ownLimit * 1000),
         storeResults: true,
@@ -81,7 +98,8 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         maxRunningPerAccount: 0,
         maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
         notifyParent: true,
-        instant: child.instant,
+        // A job carries no sealed inputs: a child with secret inputs is taken, where they are opened.
+        instant: child.instant && !hasSecret,
       });
       const result = await sent.accepted;
       // A job that did not reach the queue is queued by the reconciler: the child is recorded.

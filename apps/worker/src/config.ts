@@ -19,15 +19,6 @@ export const workerConfigSchema = z.object({
    * otherwise sit idle for seconds; shorter waits keep their millisecond precision in-process.
    */
   DURABLE_WAIT_THRESHOLD_MS: z.coerce.number().int().min(100).max(86_400_000).default(5_000),
-  /**
-   * The service's public HTTPS address (the API's, as callers reach it), under which a
-   * `control.waitForCallback` step makes its URLs: the same value on every worker.
-   */
-  PUBLIC_BASE_URL: z
-    .string()
-    .url()
-    .refine((value) => value.startsWith('https://'), 'expected an https:// address')
-    .default('https://localhost:8443'),
   /** Longer by default than an HTTP step's timeout, so that a step started just before a stop ends. */
   WORKER_SHUTDOWN_GRACE_SECONDS: fields.shutdownGraceSeconds,
   /** Port of the worker's own health and metrics server; 0 picks a free one, unset turns it off. */
@@ -54,6 +45,19 @@ export const workerConfigSchema = z.object({
   HTTP_ALLOW_PRIVATE_NETWORKS: fields.boolean(false),
   HTTP_STEP_TIMEOUT_MS: fields.positiveInt(30_000),
   HTTP_MAX_RESPONSE_BYTES: fields.positiveInt(5 * 1024 * 1024),
+  /** Opens the inputs runs took from presets and the stored tokens; the API's same keys. */
+  SECRETS_KEY: fields.secretsKey,
+  SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
+  /**
+   * The address clients reach the API at, for the URLs steps hand out (the Callback Choreos'
+   * callback URLs, `control.waitForCallback`'s): behind a load balancer the service cannot guess
+   * it. The same value on every worker.
+   */
+  PUBLIC_BASE_URL: z
+    .string()
+    .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'expected an https:// URL such as https://choreos.example.com')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://localhost:8443'),
   LOG_LEVEL: fields.logLevel,
 });
 

@@ -1,4 +1,4 @@
-import { isInstantChoreo, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import { isInstantChoreo, type AccountState, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import type { SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution } from '@ces/store';
@@ -53,6 +53,8 @@ export function createExecutionProcessor(deps: {
    * step. Omitted: always held.
    */
   holdsJobLock?: (executionId: string) => boolean;
+  /** The state a run's account keeps (stored tokens, callback URLs), given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: StepEndListener;
@@ -74,6 +76,7 @@ export function createExecutionProcessor(deps: {
     recordEnd,
     logger: deps.logger,
     ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
+    ...(deps.accountState ? { accountState: deps.accountState } : {}),
   };
   const instant = createInstantRuns(shared);
   const processTaken = createTakenRuns({
@@ -89,10 +92,11 @@ export function createExecutionProcessor(deps: {
 
   /**
    * Instant when the job carries the execution as accepted and its Choreo is instant; a stopping
-   * worker takes even those the usual way, to hand them back.
+   * worker takes even those the usual way, to hand them back. A run with sealed inputs (from a
+   * preset) is always taken: its inputs are opened only from its record.
    */
   async function runModeOf({ accepted }: ProcessingContext): Promise<RunMode> {
-    if (accepted === undefined || shuttingDown) return { kind: 'taken' };
+    if (accepted === undefined || accepted.sealedInputs !== undefined || shuttingDown) return { kind: 'taken' };
     const definition = await definitions.load(accepted.definitionDigest);
     return definition && isInstantChoreo(definition, deps.steps, accepted.inputs) ? { kind: 'instant', accepted, definition } : { kind: 'taken' };
   }

@@ -1,4 +1,4 @@
-import type { ChoreoDefinition, Sandbox, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChoreoDefinition, Sandbox, StepLibrary } from '@ces/choreos';
 import type { Logger } from '@ces/observability';
 import { acceptedRecord, type EndResult, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
 import type { ActiveRuns } from './active-runs.ts';
@@ -16,6 +16,8 @@ export interface InstantRunDeps {
   recordEnd: EndRecorder;
   logger: Logger;
   onStepEnd?: StepEndListener;
+  /** The state a run's account keeps, given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
 }
 
 /**
@@ -80,6 +82,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
         log: executionLog(logger, record),
         ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
         history,
+        ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
         // Over sooner than a hand-back would be: a shutdown does not stop it.
         beforeStep: () => (pastDeadline(record) ? 'time-limit' : undefined),
         // Nothing to checkpoint under, and nothing lost: run again, it would come out the same.

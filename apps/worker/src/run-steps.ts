@@ -1,4 +1,4 @@
-import type { ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
 import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, StepEvent } from '@ces/store';
@@ -61,6 +61,8 @@ export async function runSteps(options: {
   steps: StepLibrary;
   /** For `choreo.run` steps: a taken run's, never an instant one's (no such step is instant). */
   childRuns?: ChildRuns;
+  /** The state of the run's account (stored tokens, callback URLs), for its steps. */
+  account?: AccountState;
   log: () => Logger;
   onStepEnd?: StepEndListener;
   /** Collects the step events for the execution's history. */
@@ -99,6 +101,7 @@ export async function runSteps(options: {
       signal: run.controller.signal,
       ...(options.childRuns ? { childRuns: options.childRuns } : {}),
       ...(options.suspension !== undefined ? { suspension: options.suspension } : {}),
+      ...(options.account ? { account: options.account } : {}),
       hooks: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,

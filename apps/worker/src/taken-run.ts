@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
 import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
@@ -34,6 +34,8 @@ export interface TakenRunDeps {
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
+  /** The state a run's account keeps, given to its steps; none when omitted. */
+  accountState?: (account: string) => AccountState;
 }
 
 /**
@@ -129,6 +131,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
+      ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createSandbox, createStepLibrary, loadCatalogue } from '@ces/choreos';
+import { createSandbox, createStepLibrary, loadCatalogue, type AccountState } from '@ces/choreos';
 import { forVariable } from '@ces/config';
 import type { Logger } from '@ces/observability';
 import {
@@ -11,6 +11,10 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  callbackUrlKey,
+  createCallbackStore,
+  createSecretCipher,
+  createTokenStore,
   createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
@@ -91,11 +95,33 @@ export async function startWorkerService(
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
 
+  // The secrets key opens the inputs runs took from presets, and the accounts' stored tokens.
+  const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
+  if (!cipher) log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, and TokenStorage steps, fail on this worker');
+  const tokens = cipher ? createTokenStore({ redis, keys, cipher }) : undefined;
+  const callbacks = config.SECRETS_KEY ? createCallbackStore({ redis, keys, urlKey: callbackUrlKey(config.SECRETS_KEY) }) : undefined;
+  // Each run gets its own account's state, and no way to name another's.
+  const accountState =
+    tokens && callbacks
+      ? (account: string): AccountState => ({
+          account,
+          tokens: tokens.forAccount(account),
+          callbacks: {
+            async register(options) {
+              const { id, token } = await callbacks.forAccount(account).register(options);
+              return { id, url: `${config.PUBLIC_BASE_URL}/callbacks/${token}` };
+            },
+            requests: (id) => callbacks.forAccount(account).requests(id),
+            url: (id) => `${config.PUBLIC_BASE_URL}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
+          },
+        })
+      : undefined;
   const executions = createExecutionStore({
     redis,
     keys,
     retentionSeconds: config.RETENTION_SECONDS,
     stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+    ...(cipher ? { cipher } : {}),
   });
   const definitions = createDefinitionStore({ redis, keys });
   const registry = createWorkerRegistry({ redis, keys });
@@ -119,6 +145,7 @@ export async function startWorkerService(
     // The Library first: an account's own Choreos never stand in for a shipped one.
     lookup: firstOfLookups([catalogueLookup(catalogue), accountChoreoLookup(createAccountChoreoStore({ redis, keys }), steps)]),
     maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
+    ...(cipher ? { cipher } : {}),
   });
   const metrics = createWorkerMetrics({ concurrency: config.WORKER_CONCURRENCY, activeCount: () => processor.activeIds().length });
   metrics.redis.instrument(redis, 'worker');
@@ -139,6 +166,7 @@ export async function startWorkerService(
       callbackUrl: (token) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}/${token}`,
     },
     holdsJobLock: (executionId) => lockWatch.holds(executionId),
+    ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
     onStepEnd: (event) => metrics.executions.step(event),

@@ -17,6 +17,11 @@ export const inputDefinitionSchema = z.strictObject({
   type: z.literal(VARIABLE_TYPE).default(VARIABLE_TYPE),
   required: z.boolean().default(false),
   default: z.string().optional(),
+  /**
+   * A value to keep secret (a token, a password): sealed in the execution record like the inputs
+   * a run takes from a preset, never stored in clear.
+   */
+  secret: z.boolean().optional(),
 });
 
 export const outputDefinitionSchema = z.strictObject({

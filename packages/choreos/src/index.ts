@@ -38,6 +38,7 @@ export type { Sandbox, SandboxOptions } from './sandbox.ts';
 export type { StepLibraryOptions } from './step-library.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
 export type { StepContext, StepKind, StepLibrary, StepSuspension } from './step-kind.ts';
+export type { AccountCallbacks, AccountState, AccountTokens, CallbackRequest, LockAttempt, StoredToken } from './account-state.ts';
 export type { HttpStepOptions, HttpResponse } from './steps/http-request.ts';
 export {
   ChoreoFailError,

@@ -1,5 +1,6 @@
 import type { ChildRuns } from './steps/choreo-run.ts';
 import type { z } from 'zod';
+import type { AccountState } from './account-state.ts';
 
 export interface StepContext {
   /**
@@ -12,6 +13,11 @@ export interface StepContext {
   readonly address?: string;
   /** Present where child executions can be started (a worker's run): for `choreo.run`. */
   readonly childRuns?: ChildRuns;
+  /**
+   * The state the run's account keeps (its stored tokens), for the steps that work on it; absent
+   * where runs have none (documentation, tests of other kinds), and those steps then fail.
+   */
+  readonly account?: AccountState;
   /**
    * Present when the run can be suspended: its state stored and its worker freed while it waits. A
    * step whose work is to wait then throws StepSuspendedError for a wait of at least `minimumMs`

@@ -42,3 +42,41 @@ export const retentionSeconds = z.coerce
 export const shutdownGraceSeconds = z.coerce.number().positive().max(3600).default(45);
 
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/**
+ * A 32-byte key as SECRETS_KEY gives it: base64 (44 characters, or 43 without padding, base64url
+ * too) or 64 hex digits. The message never repeats the value.
+ */
+function parseKey(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed)) return undefined;
+  const bytes = Buffer.from(trimmed.replace(/=$/, '').replaceAll('+', '-').replaceAll('/', '_'), 'base64url');
+  return bytes.length === 32 ? bytes : undefined;
+}
+
+const KEY_SHAPE = 'expected 32 bytes as base64 (43 or 44 characters) or 64 hex digits, such as `openssl rand -base64 32` prints';
+
+/** The key that seals accounts' secrets at rest (presets, stored tokens); optional. */
+export const secretsKey = z
+  .string()
+  .transform((value, context) => {
+    const key = parseKey(value);
+    if (!key) context.addIssue({ code: 'custom', message: KEY_SHAPE });
+    return key ?? Buffer.alloc(0);
+  })
+  .optional();
+
+/** Keys a rotation replaced, comma-separated: values sealed with them are still read. */
+export const previousSecretsKeys = z
+  .string()
+  .transform((value, context) => {
+    const keys = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .map(parseKey);
+    if (keys.some((key) => key === undefined)) context.addIssue({ code: 'custom', message: `each key ${KEY_SHAPE}` });
+    return keys.filter((key): key is Buffer => key !== undefined);
+  })
+  .default([]);

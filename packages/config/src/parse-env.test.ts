@@ -66,3 +66,35 @@ describe('parseEnv', () => {
     expect(parseEnv(schema, { HOME: '/root' })).not.toHaveProperty('HOME');
   });
 });
+
+describe('the secrets key', () => {
+  const keySchema = z.object({ SECRETS_KEY: fields.secretsKey, SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys });
+  const bytes = Buffer.from('0123456789abcdef0123456789abcdef');
+
+  it('takes 32 bytes as base64, base64url or hex, and older keys comma-separated', () => {
+    for (const written of [bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex')]) {
+      expect(parseEnv(keySchema, { SECRETS_KEY: written }).SECRETS_KEY).toEqual(bytes);
+    }
+    const previous = Buffer.alloc(32, 7);
+    expect(parseEnv(keySchema, { SECRETS_KEY_PREVIOUS: `${previous.toString('hex')}, ${bytes.toString('base64')}` }).SECRETS_KEY_PREVIOUS).toEqual([
+      previous,
+      bytes,
+    ]);
+    expect(parseEnv(keySchema, {})).toEqual({ SECRETS_KEY_PREVIOUS: [] });
+  });
+
+  it('refuses another length without repeating the value', () => {
+    for (const env of [{ SECRETS_KEY: 'too-short-secret-value' }, { SECRETS_KEY_PREVIOUS: `${bytes.toString('hex')},short-old-secret` }]) {
+      const error = (() => {
+        try {
+          parseEnv(keySchema, env);
+        } catch (caught) {
+          return caught as Error;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error?.message).toMatch(/32 bytes/);
+      expect(error?.message).not.toMatch(/secret-value|short-old-secret/);
+    }
+  });
+});

@@ -7,7 +7,7 @@ import {
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
 } from '@ces/choreos';
-import type { CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
+import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
@@ -127,6 +127,8 @@ export interface BlockRunOptions {
   readonly signal: AbortSignal | undefined;
   /** How the run may be suspended (durable waits, call backs); absent: every wait is in-process. */
   readonly suspension: SuspensionPolicy | undefined;
+  /** The state of the run's account, handed to every step (StepContext `account`). */
+  readonly account?: AccountState | undefined;
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
   /** Persists entries that completed; may ask to stop. */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
@@ -277,7 +279,7 @@ export class BlockRun {
       this.options.steps.get(step.kind),
       this.context(scope),
       this.options.signal,
-      { address, childRuns: this.options.childRuns, suspension },
+      { address, childRuns: this.options.childRuns, suspension, account: this.options.account },
       attempts,
     );
     if (onStepEnd !== undefined) {

@@ -123,8 +123,14 @@ afterAll(async () => {
 
 describe('catalogue Choreos', () => {
   it('all have a case below', () => {
-    // The examples are tested in example-choreos.test.ts.
-    const utilities = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Utilities/'));
+    // The examples are tested in example-choreos.test.ts. TokenStorage and Callback work on an
+    // account's state, Email needs an SMTP server: run with real ones in
+    // test/integration/token-storage-choreos.test.ts, test/e2e/account-state.test.ts and
+    // test/integration/send-email.test.ts; OAuth needs both, in test/e2e/account-state.test.ts.
+    const utilities = catalogue
+      .list()
+      .filter((entry) => entry.id.startsWith('/Library/Utilities/'))
+      .filter((entry) => !['TokenStorage/', 'Callback/', 'Email/', 'Authentication/'].some((family) => entry.id.startsWith(`/Library/Utilities/${family}`)));
     const ids = utilities.map((entry) => entry.id.replace('/Library/Utilities/', ''));
     const covered = new Set([...Object.keys(cases()), ...familyCases().map((testCase) => testCase.choreo)]);
     expect(ids.sort()).toEqual([...covered].sort());
@@ -178,6 +184,11 @@ describe('catalogue Choreos', () => {
       { beforeStep: (index) => (index === 3 ? 'termination-requested' : undefined), afterStep: async () => undefined, afterProgress: async () => undefined },
     );
     expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested', checkpoint: { nextStep: 3, outputs: { CompletedSteps: '3' } } });
+  });
+
+  it('TokenStorage fails clearly in a run given no account state', async () => {
+    const outcome = await run('/Library/Utilities/TokenStorage/IsValid', { Name: 'any' });
+    expect(outcome).toMatchObject({ kind: 'failed', error: 'check: token storage is not available to this run: the worker has no SECRETS_KEY' });
   });
 
   it('HTTP/Get refuses bad RequestHeaders', async () => {

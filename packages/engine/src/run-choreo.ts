@@ -1,5 +1,5 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
 import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
 import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
@@ -91,6 +91,8 @@ export interface RunChoreoOptions {
   hooks: EngineHooks;
   /** Aborting interrupts a wait step mid-step; abort with a StopReason as `reason`. */
   signal?: AbortSignal;
+  /** The state of the run's account, handed to every step as it is (StepContext `account`). */
+  account?: AccountState;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
@@ -176,7 +178,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         options.steps.get(node.kind),
         { inputs, results, completedSteps: index },
         signal,
-        { address: node.id, childRuns: options.childRuns, suspension },
+        { address: node.id, childRuns: options.childRuns, suspension, account: options.account },
         attempts,
       );
       if (onStepEnd !== undefined) {
@@ -232,6 +234,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         maxStepResultChars: limits.maxStepResultChars,
         maxProgressChars: limits.maxResultsChars,
         childRuns: options.childRuns,
+        account: options.account,
       });
       const flow = await block.run(node, nextResults);
       switch (flow.type) {

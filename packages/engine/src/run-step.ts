@@ -12,7 +12,7 @@ import {
   StepSuspendedError,
   StepTimeoutError,
 } from '@ces/choreos';
-import type { ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
+import type { AccountState, ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 
@@ -55,6 +55,8 @@ export interface StepPlace {
   address: string;
   childRuns: ChildRuns | undefined;
   suspension?: StepSuspension | undefined;
+  /** The state of the run's account, handed to the step as it is (StepContext `account`). */
+  account: AccountState | undefined;
 }
 
 /**
@@ -140,6 +142,7 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
         address: place.address,
         ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
         ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
+        ...(place.account !== undefined ? { account: place.account } : {}),
       }),
       timeout,
     ]);

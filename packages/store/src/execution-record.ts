@@ -20,6 +20,11 @@ export interface ExecutionRecord {
   /** The version of an account's own Choreo the run was accepted with; absent for the Library's. */
   choreoVersion?: number;
   inputs: Record<string, string>;
+  /**
+   * The inputs taken from a preset (sealed-inputs.ts), which `inputs` leaves out; a store given the
+   * secrets key opens them into `inputs` when a worker takes the run.
+   */
+  sealedInputs?: string;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
@@ -59,6 +64,7 @@ export type NewExecution = Pick<
   | 'choreoVersion'
   | 'parent'
   | 'depth'
+  | 'sealedInputs'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -100,6 +106,8 @@ export const RECORD_FIELDS = {
   sourceId: 'source',
   definitionDigest: 'def',
   inputs: 'inputs',
+  /** The inputs taken from a preset, sealed (sealed-inputs.ts); absent when the run named none. */
+  sealedInputs: 'sealed',
   deadline: 'deadline',
   storeResults: 'store',
   outputFilters: 'filters',
@@ -191,6 +199,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.outputFilters.length > 0 ? [F.outputFilters, JSON.stringify(execution.outputFilters)] : []),
     ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
+    ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
   ];
 }
 
@@ -204,6 +213,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const choreoVersion = hash[F.choreoVersion];
   const progressCursor = hash[F.progressCursor];
   const parent = hash[F.parent];
+  const sealedInputs = hash[F.sealedInputs];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -216,6 +226,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     definitionDigest: hash[F.definitionDigest] ?? '',
     ...(choreoVersion ? { choreoVersion: Number(choreoVersion) } : {}),
     inputs: parseJson(hash[F.inputs], {}),
+    ...(sealedInputs !== undefined ? { sealedInputs } : {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
     ...(progressCursor ? { progressCursor } : {}),

@@ -20,6 +20,8 @@ import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatu
 import type { KeySpace } from './keys.ts';
 import { ScriptReply } from './script-replies.ts';
 import { callbackTokenDigest } from './callbacks.ts';
+import { openRunInputs } from './sealed-inputs.ts';
+import type { SecretCipher } from './secret-cipher.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
@@ -166,6 +168,8 @@ export interface ExecutionStore {
    * then never carries the inputs, results or outputs of a run over the wire.
    */
   summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
+  /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
+  sealedInputs(id: string): Promise<string | undefined>;
   /**
    * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
    * lease is void from now on.
@@ -243,6 +247,8 @@ export function createExecutionStore(deps: {
   retentionSeconds: number;
   /** How much of each execution's step history is kept (DEFAULT_STEP_HISTORY_BOUNDS when absent). */
   stepHistoryBounds?: StepHistoryBounds;
+  /** Opens the inputs a run took from a preset when a worker takes it; a worker's store has it. */
+  cipher?: SecretCipher;
 }): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
@@ -297,6 +303,10 @@ export function createExecutionStore(deps: {
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
     },
 
+    async sealedInputs(id) {
+      return (await redis.hget(keys.execution(id), RECORD_FIELDS.sealedInputs)) ?? undefined;
+    },
+
     async take(id, take) {
       const reply = await run(
         'takeExecution',
@@ -322,6 +332,11 @@ export function createExecutionStore(deps: {
       }
       const record = decodeExecution(pairsToObject(reply));
       if (!record) return { outcome: 'missing' };
+      if (record.sealedInputs !== undefined && !isTerminal(record.status)) {
+        // Thrown, the take fails like any fault of the processor: retried, then the run ends ERROR.
+        if (!deps.cipher) throw new Error('this run took inputs from a preset, and this worker has no SECRETS_KEY to read them with');
+        record.inputs = { ...openRunInputs(deps.cipher, record.id, record.sealedInputs), ...record.inputs };
+      }
       return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 

@@ -42,3 +42,31 @@ export {
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
 export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
 export { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';
+export {
+  createSecretCipher,
+  generateSecretKey,
+  SECRET_KEY_BYTES,
+  SecretUnreadableError,
+  type SecretCipher,
+} from './secret-cipher.ts';
+export {
+  createPresetStore,
+  type PresetDescription,
+  type PresetInput,
+  type PresetStore,
+  type PutPresetOutcome,
+} from './preset-store.ts';
+export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
+export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
+export {
+  CALLBACK_ID,
+  CALLBACK_TTL_SECONDS,
+  callbackUrlKey,
+  createCallbackStore,
+  MAX_CALLBACK_REQUESTS,
+  type AccountCallbackStore,
+  type CallbackRegistration,
+  type CallbackRequest,
+  type CallbackStore,
+  type CallbackTarget,
+} from './callback-store.ts';

@@ -77,6 +77,25 @@ export interface KeySpace {
   accountChoreos(account: string): string;
   /** Hash: Choreo id → the last version given to it in one account, kept after a delete. */
   accountChoreoVersions(account: string): string;
+  /**
+   * Hash: preset name → JSON `{inputs: [{name, secret, value}], updated}` of one account, each
+   * value sealed (secret-cipher.ts).
+   */
+  accountPresets(account: string): string;
+  /**
+   * Hash: one stored token of an account (TokenStorage): `value` (sealed), `valid` (1/0), `lock`
+   * (epoch ms the lock lasts until), `updated`; the key expires with the token's `Expires`.
+   */
+  accountToken(account: string, name: string): string;
+  /** Set: the names of an account's stored tokens, for re-encryption (may name expired ones). */
+  accountTokenNames(account: string): string;
+  /**
+   * Hash with TTL: what a callback URL's token (its last path segment) stands for: `account id
+   * forward filtername filtervalue`. Expires ten minutes after the callback was registered.
+   */
+  callbackUrl(token: string): string;
+  /** List with TTL: the requests a callback of an account received, as JSON, the latest last. */
+  accountCallbackRequests(account: string, id: string): string;
   /** String (JSON) with TTL: one worker's heartbeat. */
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
@@ -133,6 +152,11 @@ export function createKeySpace(prefix: string): KeySpace {
     operators: () => `${prefix}:operators`,
     accountChoreos: (account) => `${prefix}:account:${account}:choreos`,
     accountChoreoVersions: (account) => `${prefix}:account:${account}:choreo-versions`,
+    accountPresets: (account) => `${prefix}:presets:account:${account}`,
+    accountToken: (account, name) => `${prefix}:token:${account}:${name}`,
+    accountTokenNames: (account) => `${prefix}:tokens:account:${account}`,
+    callbackUrl: (token) => `${prefix}:callback-url:${token}`,
+    accountCallbackRequests: (account, id) => `${prefix}:callback-requests:${account}:${id}`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,

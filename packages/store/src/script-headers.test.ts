@@ -6,8 +6,20 @@ import { ScriptReply } from './script-replies.ts';
 // The scripts' headers are their interface: what each reads and writes of the record, and what it
 // answers. These checks keep them in step with the code that calls them.
 const LUA_DIR = new URL('./lua/', import.meta.url);
-const scripts = readdirSync(LUA_DIR)
-  .filter((file) => file.endsWith('.lua') && file !== 'list-row.lua' && file !== 'step-history.lua')
+// The scripts on an account's presets, tokens and callbacks hold no execution record; each answers
+// only the store module that calls it.
+const ACCOUNT_STATE_SCRIPTS = [
+  'delete-token.lua',
+  'lock-token.lua',
+  'put-preset.lua',
+  'record-callback.lua',
+  'reseal-field.lua',
+  'set-token-validity.lua',
+  'store-token.lua',
+];
+const luaFiles = readdirSync(LUA_DIR).filter((file) => file.endsWith('.lua') && file !== 'list-row.lua' && file !== 'step-history.lua');
+const scripts = luaFiles
+  .filter((file) => !ACCOUNT_STATE_SCRIPTS.includes(file))
   .map((file) => ({ file, source: readFileSync(new URL(file, LUA_DIR), 'utf8') }));
 const recordFields = new Set<string>(Object.values(RECORD_FIELDS));
 
@@ -24,6 +36,7 @@ describe('Lua scripts', () => {
       'suspend-execution.lua',
       'take-execution.lua',
     ]);
+    expect(luaFiles.filter((file) => ACCOUNT_STATE_SCRIPTS.includes(file)).sort()).toEqual(ACCOUNT_STATE_SCRIPTS);
   });
 
   for (const { file, source } of scripts) {

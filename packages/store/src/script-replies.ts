@@ -1,6 +1,6 @@
 /**
- * The integer codes the Lua scripts of `lua/` answer with: one meaning per code across every
- * script (as BullMQ's `ErrorCode`), so that a code read in a test or a log means one thing. Each
+ * The integer codes the Lua scripts on an execution's record answer with: one meaning per code across every
+ * such script (as BullMQ's `ErrorCode`), so that a code read in a test or a log means one thing. Each
  * script's header lists the codes it answers, by these names; the store turns them into named
  * outcomes and nothing else reads them.
  */

@@ -23,6 +23,13 @@ const SCRIPTS = {
   deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
+  putPreset: { file: 'put-preset.lua', keys: 1 },
+  resealField: { file: 'reseal-field.lua', keys: 1 },
+  storeToken: { file: 'store-token.lua', keys: 2 },
+  lockToken: { file: 'lock-token.lua', keys: 1 },
+  setTokenValidity: { file: 'set-token-validity.lua', keys: 1 },
+  deleteToken: { file: 'delete-token.lua', keys: 2 },
+  recordCallback: { file: 'record-callback.lua', keys: 1 },
 } satisfies Record<string, ScriptFile>;
 
 export type ScriptName = keyof typeof SCRIPTS;

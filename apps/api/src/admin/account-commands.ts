@@ -1,4 +1,4 @@
-import { generateKey } from '@ces/accounts';
+import { generateKey, type CredentialRight } from '@ces/accounts';
 import { AdminError } from './admin-error.ts';
 import { emit, table, type CommandContext } from './command-context.ts';
 import { startProgress } from './progress.ts';
@@ -50,8 +50,8 @@ export async function showAccount(context: CommandContext, account: string) {
     credentials.length === 0
       ? [`Account "${account}" has no users or applications.`]
       : table(
-          ['KIND', 'NAME', 'CHOREOS', 'CREATED'],
-          credentials.map((c) => [c.kind, c.name, c.choreos.join(','), new Date(c.created).toISOString()]),
+          ['KIND', 'NAME', 'CHOREOS', 'RIGHTS', 'CREATED'],
+          credentials.map((c) => [c.kind, c.name, c.choreos.join(','), c.rights.join(','), new Date(c.created).toISOString()]),
         ),
   );
 }
@@ -71,26 +71,27 @@ export async function addUser(context: CommandContext, account: string, user: st
   ]);
 }
 
-export async function createKey(context: CommandContext, account: string, app: string, choreos: string[]) {
+export async function createKey(context: CommandContext, account: string, app: string, choreos: string[], rights: CredentialRight[] = []) {
   await requireAccount(context, account);
   if (await context.accounts.getCredential(account, 'app', app)) {
     throw new AdminError(`application "${app}" exists already in account "${account}"; use \`keys rotate\` for a new key`);
   }
-  const key = await context.accounts.issueAppKey(account, app, choreos);
-  emit(context, { account, app, choreos, key }, [
-    `Created application "${app}" in account "${account}" (Choreos: ${choreos.join(', ')}).`,
+  const key = await context.accounts.issueAppKey(account, app, choreos, rights);
+  emit(context, { account, app, choreos, rights, key }, [
+    `Created application "${app}" in account "${account}" (Choreos: ${choreos.join(', ')}; rights: ${rights.join(', ') || 'none'}).`,
     'Its key is shown this once; store it now:',
     key,
   ]);
 }
 
-export async function rotateKey(context: CommandContext, account: string, app: string, choreos?: string[]) {
+export async function rotateKey(context: CommandContext, account: string, app: string, choreos?: string[], rights?: CredentialRight[]) {
   await requireAccount(context, account);
   const existing = await context.accounts.getCredential(account, 'app', app);
   if (!existing) throw new AdminError(`no application "${app}" in account "${account}"; use \`keys create\``);
   const patterns = choreos ?? existing.choreos;
-  const key = await context.accounts.issueAppKey(account, app, patterns);
-  emit(context, { account, app, choreos: patterns, key }, [
+  const granted = rights ?? existing.rights ?? [];
+  const key = await context.accounts.issueAppKey(account, app, patterns, granted);
+  emit(context, { account, app, choreos: patterns, rights: granted, key }, [
     `New key for application "${app}" in account "${account}"; the old key no longer works.`,
     'It is shown this once; store it now:',
     key,

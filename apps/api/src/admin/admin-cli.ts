@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ACCOUNT_NAME, AccountError, CREDENTIAL_NAME, isValidChoreoPattern } from '@ces/accounts';
+import { ACCOUNT_NAME, AccountError, CREDENTIAL_NAME, CREDENTIAL_RIGHTS, isValidChoreoPattern, type CredentialRight } from '@ces/accounts';
 import {
   addOperator,
   addUser,
@@ -17,6 +17,7 @@ import { AdminError, EXIT, UsageError } from './admin-error.ts';
 import type { CommandContext } from './command-context.ts';
 import { exportChoreos, importChoreos, listChoreos } from './choreo-commands.ts';
 import { listExecutions, terminate } from './execution-commands.ts';
+import { checkPresetName, deletePreset, listPresets, putPreset, resealSecrets, showPreset } from './preset-commands.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -29,7 +30,9 @@ Accounts
                                                  generated and shown once
   users remove <account> <user>                  remove the user (its password stops working at once)
   keys create <account> <app> [--choreo P]...    create an application; its key is shown once
-  keys rotate <account> <app> [--choreo P]...    give it a new key (the old one stops working at once)
+        [--right R]...
+  keys rotate <account> <app> [--choreo P]...    give it a new key (the old one stops working at once);
+        [--right R]...                           patterns and rights not given are kept
   keys revoke <account> <app>                    remove the application and its key
   operators add <name> [--password-stdin]        add an operator (may use /ops and /metrics), or reset
                                                  its password
@@ -41,6 +44,15 @@ Choreos an account wrote itself (PUT /choreos/<id>)
   choreos export <account>                       all of them as JSON on stdout
   choreos import <account>                       write those of an export read from stdin, each as its
                                                  next version; none when one is not a valid Choreo
+Presets and secrets (need SECRETS_KEY, the API's and workers' key)
+  presets list <account>                         an account's presets
+  presets show <account> <preset> [--values]     its inputs, values masked (--values: those not secret)
+  presets put <account> <preset>                 create or replace it from the input set on stdin:
+                                                 {"inputs": [{"name", "value", "secret": true|false}]}
+  presets delete <account> <preset>
+  secrets reseal                                 after a key rotation (new key in SECRETS_KEY, old
+                                                 ones in SECRETS_KEY_PREVIOUS): seal every preset value
+                                                 and stored token again under the new key
 
 Executions
   executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
@@ -49,11 +61,15 @@ Executions
 
 Options
   --choreo P   a Choreo pattern such as /Library/Utilities/** (repeatable; default /**)
+  --right R    a right granted to an application (repeatable): presets (write presets, see values),
+               choreos (write and delete the account's own Choreos); users hold every right
+  --values     show the values of a preset's inputs not marked secret
   --json       results as JSON on stdout, for scripts
   -h, --help   this text
 
 Environment: REDIS_URL (default: the Redis npm start uses, from the redis-url file it writes under
-DATA_DIR, default .data), REDIS_PREFIX (default {ces}), RETENTION_SECONDS (default 3600).
+DATA_DIR, default .data), REDIS_PREFIX (default {ces}), RETENTION_SECONDS (default 3600),
+SECRETS_KEY and SECRETS_KEY_PREVIOUS (as the API's).
 Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
 
 interface Parsed {
@@ -62,11 +78,13 @@ interface Parsed {
   passwordStdin: boolean;
   account?: string;
   limit?: string;
+  right?: string[];
+  values: boolean;
 }
 
 type Command = {
   args: string[];
-  options?: ('choreo' | 'passwordStdin' | 'account' | 'limit')[];
+  options?: ('choreo' | 'passwordStdin' | 'account' | 'limit' | 'right' | 'values')[];
   run(context: CommandContext, args: string[], parsed: Parsed): Promise<void>;
 };
 
@@ -82,13 +100,13 @@ const COMMANDS: Record<string, Command> = {
   'users remove': { args: ['account', 'user'], run: (c, [account, user]) => removeUser(c, account!, user!) },
   'keys create': {
     args: ['account', 'app'],
-    options: ['choreo'],
-    run: (c, [account, app], parsed) => createKey(c, account!, app!, patterns(parsed) ?? ['/**']),
+    options: ['choreo', 'right'],
+    run: (c, [account = '', app = ''], parsed) => createKey(c, account, app, patterns(parsed) ?? ['/**'], rights(parsed) ?? []),
   },
   'keys rotate': {
     args: ['account', 'app'],
-    options: ['choreo'],
-    run: (c, [account, app], parsed) => rotateKey(c, account!, app!, patterns(parsed)),
+    options: ['choreo', 'right'],
+    run: (c, [account = '', app = ''], parsed) => rotateKey(c, account, app, patterns(parsed), rights(parsed)),
   },
   'keys revoke': { args: ['account', 'app'], run: (c, [account, app]) => revokeKey(c, account!, app!) },
   'operators add': {
@@ -101,6 +119,15 @@ const COMMANDS: Record<string, Command> = {
   'choreos list': { args: ['account'], run: (c, [account = '']) => listChoreos(c, account) },
   'choreos export': { args: ['account'], run: (c, [account = '']) => exportChoreos(c, account) },
   'choreos import': { args: ['account'], run: (c, [account = '']) => importChoreos(c, account) },
+  'presets list': { args: ['account'], run: (c, [account = '']) => listPresets(c, account) },
+  'presets show': {
+    args: ['account', 'preset'],
+    options: ['values'],
+    run: (c, [account = '', preset = ''], parsed) => showPreset(c, account, preset, parsed.values),
+  },
+  'presets put': { args: ['account', 'preset'], run: (c, [account = '', preset = '']) => putPreset(c, account, preset) },
+  'presets delete': { args: ['account', 'preset'], run: (c, [account = '', preset = '']) => deletePreset(c, account, preset) },
+  'secrets reseal': { args: [], run: (c) => resealSecrets(c) },
   'executions list': {
     args: [],
     options: ['account', 'limit'],
@@ -123,6 +150,15 @@ function checkName(arg: string, value: string) {
   if ((arg === 'user' || arg === 'app' || arg === 'name') && !CREDENTIAL_NAME.test(value)) {
     throw new UsageError(`"${value}" is not a name: letters, digits and . _ @ -, at most 128`);
   }
+  if (arg === 'preset') checkPresetName(value);
+}
+
+function rights(parsed: Parsed): CredentialRight[] | undefined {
+  if (!parsed.right) return undefined;
+  const known: readonly string[] = CREDENTIAL_RIGHTS;
+  const unknown = parsed.right.find((right) => !known.includes(right));
+  if (unknown !== undefined) throw new UsageError(`--right "${unknown}" is not a right: ${CREDENTIAL_RIGHTS.join(', ')}`);
+  return parsed.right as CredentialRight[];
 }
 
 function patterns(parsed: Parsed): string[] | undefined {
@@ -148,7 +184,14 @@ async function stdinSecret(context: CommandContext, parsed: Parsed): Promise<str
   return password;
 }
 
-const OPTION_FLAGS = { choreo: '--choreo', passwordStdin: '--password-stdin', account: '--account', limit: '--limit' } as const;
+const OPTION_FLAGS = {
+  choreo: '--choreo',
+  passwordStdin: '--password-stdin',
+  account: '--account',
+  limit: '--limit',
+  right: '--right',
+  values: '--values',
+} as const;
 
 /** Parses the command line; throws UsageError when it is wrong. `undefined` asks for help. */
 export function parseCommandLine(argv: string[]): { command: Command; args: string[]; parsed: Parsed; json: boolean } | undefined {
@@ -166,6 +209,8 @@ export function parseCommandLine(argv: string[]): { command: Command; args: stri
         'password-stdin': { type: 'boolean' },
         account: { type: 'string' },
         limit: { type: 'string' },
+        right: { type: 'string', multiple: true },
+        values: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -185,12 +230,14 @@ export function parseCommandLine(argv: string[]): { command: Command; args: stri
   const parsed: Parsed = {
     positionals,
     passwordStdin: values['password-stdin'] === true,
+    values: values.values === true,
+    ...(values.right !== undefined ? { right: values.right as string[] } : {}),
     ...(values.choreo !== undefined ? { choreo: values.choreo as string[] } : {}),
     ...(values.account !== undefined ? { account: values.account as string } : {}),
     ...(values.limit !== undefined ? { limit: values.limit as string } : {}),
   };
   for (const option of Object.keys(OPTION_FLAGS) as (keyof typeof OPTION_FLAGS)[]) {
-    const given = option === 'passwordStdin' ? parsed.passwordStdin : parsed[option] !== undefined;
+    const given = option === 'passwordStdin' || option === 'values' ? parsed[option] : parsed[option] !== undefined;
     if (given && !command.options?.includes(option)) throw new UsageError(`${name} does not take ${OPTION_FLAGS[option]}`);
   }
   return { command, args, parsed, json: values.json === true };

@@ -1,5 +1,5 @@
 import type { AccountStore } from '@ces/accounts';
-import type { AccountChoreoStore, ExecutionJobData, ExecutionStore } from '@ces/store';
+import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, TokenStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { AdminIo } from './admin-io.ts';
 
@@ -9,6 +9,9 @@ export interface CommandContext {
   executions: ExecutionStore;
   /** The Choreos accounts wrote themselves. */
   choreos: AccountChoreoStore;
+  /** Accounts' presets and stored tokens: absent without SECRETS_KEY. */
+  presets?: PresetStore;
+  tokens?: TokenStore;
   /** The execution queue, opened on first use: most commands never need it. */
   queue(): Queue<ExecutionJobData>;
   io: AdminIo;

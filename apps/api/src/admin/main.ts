@@ -8,7 +8,10 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
+  createPresetStore,
   createRedisConnection,
+  createSecretCipher,
+  createTokenStore,
   waitUntilReady,
   type ExecutionJobData,
 } from '@ces/store';
@@ -26,6 +29,10 @@ const schema = z.object({
   RETENTION_SECONDS: fields.retentionSeconds,
   /** As `npm start` reads it: relative to the repository. */
   DATA_DIR: z.string().default('.data'),
+  SECRETS_KEY: fields.secretsKey,
+  SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
+  /** As the API's: a preset put here is held to the same number. */
+  MAX_PRESETS_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
 });
 
 const io = consoleIo();
@@ -64,7 +71,14 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   await waitUntilReady(connection, 5_000).catch(() => {
     throw new AdminError(`cannot reach Redis at ${displayUrl(url, 'REDIS_URL')} (${from}); is the service running?`);
   });
+  const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
   return {
+    ...(cipher
+      ? {
+          presets: createPresetStore({ redis: connection, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }),
+          tokens: createTokenStore({ redis: connection, keys, cipher }),
+        }
+      : {}),
     accounts: createAccountStore({ redis: connection, keys }),
     executions: createExecutionStore({ redis: connection, keys, retentionSeconds: config.RETENTION_SECONDS }),
     choreos: createAccountChoreoStore({ redis: connection, keys }),

@@ -161,3 +161,21 @@ export function documentProblems(problems: readonly { pointer: string; message: 
     xml: { root: 'error', tree: { code: 'BAD_REQUEST', message, requestId, problems: { problem: list } } },
   };
 }
+
+export function presetList(names: string[]): Representation {
+  return { json: { presets: names }, xml: { root: 'presets', tree: { preset: names } } };
+}
+
+/** A preset's inputs, their values masked unless shown (and a secret input's never). */
+export const MASKED_VALUE = '********';
+
+export function presetDetails(preset: { name: string; inputs: { name: string; secret: boolean; value?: string }[] }): Representation {
+  const inputs = preset.inputs.map((input) => ({ name: input.name, value: input.secret ? MASKED_VALUE : (input.value ?? MASKED_VALUE), secret: input.secret }));
+  return {
+    json: { name: preset.name, inputs },
+    xml: {
+      root: 'preset',
+      tree: { name: preset.name, inputs: { input: inputs.map((input) => ({ ...input, secret: String(input.secret) })) } },
+    },
+  };
+}

@@ -19,7 +19,8 @@ export function accessLog(options: { logger: Logger; probes: ReadonlySet<string>
     try {
       await next();
     } finally {
-      const path = c.req.path;
+      // A callback URL's token is what lets anyone in: it is not written down.
+      const path = c.req.path.startsWith('/callbacks/') ? '/callbacks/…' : c.req.path;
       const principal = c.get('principal');
       // Balancers' probes would drown the other lines: their successes are debug.
       const level = options.probes.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);

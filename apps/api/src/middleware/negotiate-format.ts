@@ -10,11 +10,12 @@ const REMEMBERED_ACCEPT_HEADERS = 256;
 /**
  * Sets the response format from Accept; 406 (in JSON) when nothing acceptable can be produced.
  * Paths under `ownFormatsUnder` serve formats of their own (a dashboard's page, scripts and
- * styles): they are never refused, and their errors are answered in JSON.
+ * styles; a callback URL, which answers whoever visits it): they are never refused, and their
+ * errors are answered in JSON.
  */
-export function negotiate(options: { ownFormatsUnder?: string } = {}): MiddlewareHandler<AppEnv> {
-  const own = options.ownFormatsUnder;
-  const servesOwnFormats = (path: string) => own !== undefined && (path === own || path.startsWith(`${own}/`));
+export function negotiate(options: { ownFormatsUnder?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
+  const own = options.ownFormatsUnder ?? [];
+  const servesOwnFormats = (path: string) => own.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
   // Parsing Accept cost more than anything else this middleware does, and every client repeats
   // its own header on each request.
   const formats = new Map<string, Format | undefined>();

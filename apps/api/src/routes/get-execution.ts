@@ -7,6 +7,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { ClientClosedRequest } from '../errors/client-closed-request.ts';
 import { executionStatus, executionSteps } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
+import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
 
 /**
@@ -14,7 +15,12 @@ import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
  * connection of their own, so that the replies do not hold every status poll and authentication
  * behind them, and past its gate, which holds each admission until the answer has been sent.
  */
-export function getExecutionRoute(deps: { executions: ExecutionStore; outputReads?: { executions: ExecutionStore; gate: OutputReadGate } }) {
+export function getExecutionRoute(deps: {
+  executions: ExecutionStore;
+  outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
+  /** Masks the sealed inputs of a run in its error; the error as stored without it. */
+  maskSealedInputs?: SealedErrorMask;
+}) {
   return new Hono<AppEnv>().get('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
     const view = c.req.query('view');
@@ -42,8 +48,9 @@ export function getExecutionRoute(deps: { executions: ExecutionStore; outputRead
       record = await deps.executions.summary(id, { withOutputs: view === 'outputs' });
     }
     if (!record || !isExecutionVisible(principal, record)) throw new ApiError('NOT_FOUND', 'No such execution.');
+    const shown = deps.maskSealedInputs ? await deps.maskSealedInputs(record) : record;
     // Read once the record says who may see it: the history is bounded (a thousand events by default).
-    if (view === 'steps') return respond(c, 200, executionSteps(record, await deps.executions.stepHistory(id)));
-    return respond(c, 200, executionStatus(record, view === 'outputs'));
+    if (view === 'steps') return respond(c, 200, executionSteps(shown, await deps.executions.stepHistory(id)));
+    return respond(c, 200, executionStatus(shown, view === 'outputs'));
   });
 }

@@ -41,8 +41,6 @@ export function runChoreoRoute(deps: { choreos: ChoreoLookup; launcher: RunLaunc
     // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a
     // tenth of a millisecond a MiB): the only way to the bytes; they are decoded where they are.
     const request = parseRunRequest(bodyText(await readFromClient(c, () => c.req.arrayBuffer()), contentType), contentType);
-    // No account keeps presets yet: a run that names one must not run without the inputs it expects.
-    if (request.preset !== undefined) throw new ApiError('NOT_FOUND', `preset "${request.preset}" does not exist`);
 
     const { record, ended, replayed } = await deps.launcher.launch(principal, found.entry, request, {
       ...(found.version !== undefined ? { choreoVersion: found.version } : {}),

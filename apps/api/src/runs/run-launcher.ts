@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
-import { bindInputs, type CatalogueEntry } from '@ces/choreos';
+import { bindInputs, type CatalogueEntry, type ChoreoDefinition } from '@ces/choreos';
 import {
   acceptedRecord,
   isTerminal,
@@ -19,6 +19,7 @@ import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
+import { sealInputs, withPresetInputs, type PresetInputs } from './preset-inputs.ts';
 import { runRequestDigest } from './run-request-digest.ts';
 
 export interface RunLauncherConfig {
@@ -44,6 +45,8 @@ export interface RunLauncherDeps {
   queue: Queue<ExecutionJobData>;
   events: ExecutionEvents;
   config: RunLauncherConfig;
+  /** Where a run's `preset` is read from; without it, a run naming one is answered 503. */
+  presetInputs?: PresetInputs;
 }
 
 export interface LaunchOptions {
@@ -93,6 +96,22 @@ function refusal(refused: AcceptResult, config: RunLauncherConfig): ApiError {
     headers: { 'Retry-After': String(config.quotaRetryAfterSeconds) },
     limit: 'running-executions',
   });
+}
+
+/**
+ * The bound inputs split in two: those kept in the record as they are, and those kept sealed —
+ * taken from the run's preset and not overridden, or declared `secret` by the Choreo (a token to
+ * store); `sealed` is undefined when there are none.
+ */
+function splitSealedInputs(definition: ChoreoDefinition, bound: Record<string, string>, own: Record<string, string>, preset: Record<string, string>) {
+  const kept: Record<string, string> = {};
+  const sealed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(bound)) {
+    const fromPreset = Object.hasOwn(preset, name) && !Object.hasOwn(own, name);
+    if (fromPreset || definition.inputs[name]?.secret === true) sealed[name] = value;
+    else kept[name] = value;
+  }
+  return { own: kept, sealed: Object.keys(sealed).length > 0 ? sealed : undefined };
 }
 
 /**
@@ -188,7 +207,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         throw new ApiError('CONFLICT', `Choreo ${entry.id} is not valid and cannot run: ${entry.problems.join('; ')}`);
       }
       const definition = entry.definition;
-      const bound = bindInputs(definition, request.inputs);
+      // Before anything is stored or queued: an unknown preset is 404.
+      const given = await withPresetInputs(deps.presetInputs, principal.account, request);
+      const bound = bindInputs(definition, given.inputs);
       if (!bound.ok) {
         throw new ApiError('BAD_REQUEST', `Required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}.`);
       }
@@ -198,6 +219,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       const id = newExecutionId();
+      const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
         account: principal.account,
@@ -205,11 +227,12 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         starttime,
         sourceId: options.sourceId,
         definitionDigest: digest,
-        inputs: bound.inputs,
+        inputs: own,
         deadline: starttime + timeLimitSeconds * 1000,
         storeResults: options.storeResults,
         outputFilters: request.outputFilters,
         ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
+        ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.
@@ -226,8 +249,11 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           maxRunningPerAccount: config.maxRunningPerAccount,
           maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
           notifyEnd: options.wait,
-          ...(options.idempotencyKey !== undefined ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted) } } : {}),
-          instant: entry.instant,
+          ...(options.idempotencyKey !== undefined
+            ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
+            : {}),
+          // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
+          instant: entry.instant && accepted.sealedInputs === undefined,
         });
         const sent = sending.accepted;
         queued = sending.queued;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { applyAccountsFile, createAccountStore } from '@ces/accounts';
 import { loadCatalogue } from '@ces/choreos';
@@ -5,11 +6,15 @@ import { createLogger, type HttpMetrics, type Logger } from '@ces/observability'
 import {
   createKeySpace,
   createRedisConnection,
+  createSecretCipher,
   waitUntilReady,
   type AccountChoreoLimits,
+  type CallbackStore,
   type ExecutionJobData,
   type ExecutionStore,
   type KeySpace,
+  type PresetStore,
+  type SecretCipher,
 } from '@ces/store';
 import { isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
 import type { Queue } from 'bullmq';
@@ -43,6 +48,11 @@ export interface InProcessApp {
   executions: ExecutionStore;
   queue: Queue<ExecutionJobData>;
   metrics: ApiMetrics;
+  /** The accounts' presets, sealed with the app's secrets key (absent with `withoutSecretsKey`). */
+  presets: PresetStore | undefined;
+  cipher: SecretCipher | undefined;
+  /** What callback URLs stand for (absent with `withoutSecretsKey`). */
+  callbacks: CallbackStore | undefined;
   credentials: {
     /** acme: a user with every Choreo, an application limited to Encoding, and one with everything. */
     alice: TestCredential;
@@ -78,6 +88,9 @@ export async function startInProcessApp(options: {
   httpMetrics?: (http: HttpMetrics) => HttpMetrics;
   /** The app's logger; a silent one without it. */
   logger?: Logger;
+  /** Started as a service without SECRETS_KEY: no presets. */
+  withoutSecretsKey?: boolean;
+  maxPresetsPerAccount?: number;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const connections: ApiConnections = {
@@ -93,6 +106,7 @@ export async function startInProcessApp(options: {
   const accounts = createAccountStore({ redis: connections.requests, keys });
   await applyAccountsFile(accounts, file);
 
+  const cipher = options.withoutSecretsKey ? undefined : createSecretCipher({ current: randomBytes(32) });
   const wired = await wireApi({
     config: {
       // No throttle by default: every request in process comes from the same unknown client.
@@ -102,6 +116,7 @@ export async function startInProcessApp(options: {
         bodyLimitBytes: 1024 * 1024,
         maxAuthFailuresPerMinute: 0,
         maxAuthFailuresPerAddressPerMinute: 0,
+        maxPresetsPerAccount: options.maxPresetsPerAccount ?? 0,
         ...options.config,
       },
       launcher: {
@@ -121,12 +136,13 @@ export async function startInProcessApp(options: {
     connections,
     catalogue: await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR),
     accounts,
+    ...(cipher ? { secrets: { cipher, callbackUrlKey: randomBytes(32) } } : {}),
     logger: options.logger ?? createLogger({ name: 'api-test', level: 'silent' }),
     ...(options.wrap ? { wrap: options.wrap } : {}),
     ...(options.outputReadGate ? { outputReadGate: options.outputReadGate } : {}),
     ...(options.httpMetrics ? { httpMetrics: options.httpMetrics } : {}),
   });
-  const { app, executions, queue, metrics } = wired;
+  const { app, executions, queue, metrics, presets, callbacks } = wired;
   const redis = connections.requests;
 
   return {
@@ -136,6 +152,9 @@ export async function startInProcessApp(options: {
     executions,
     queue,
     metrics,
+    presets,
+    cipher,
+    callbacks,
     credentials,
     call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };

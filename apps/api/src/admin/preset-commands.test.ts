@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { applyAccountsFile, createAccountStore } from '@ces/accounts';
+import {
+  createAccountChoreoStore,
+  createExecutionStore,
+  createKeySpace,
+  createPresetStore,
+  createRedisConnection,
+  createSecretCipher,
+  createTokenStore,
+  waitUntilReady,
+  type SecretCipher,
+} from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, testAccounts } from '@ces/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runAdmin } from './admin-cli.ts';
+import type { CommandContext } from './command-context.ts';
+
+// The admin command line's preset and secrets-key commands, in process on a real Redis.
+describe('admin: presets and the secrets key', () => {
+  const keys = createKeySpace(isolatedPrefix('admin-presets'));
+  const redis = createRedisConnection(inject('redisUrl'), 'request', 'admin-presets-test');
+  const accounts = createAccountStore({ redis, keys });
+  const firstKey = randomBytes(32);
+
+  /** Runs one command with its own buffers; `cipher` is the key the command runs with. */
+  async function admin(argv: string[], options: { stdin?: string; cipher?: SecretCipher } = {}) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const cipher = options.cipher === undefined ? createSecretCipher({ current: firstKey }) : options.cipher;
+    const code = await runAdmin(
+      argv,
+      { out: (text) => out.push(text), err: (text) => err.push(text), errIsTerminal: false, readStdin: async () => options.stdin ?? '' },
+      async (json): Promise<CommandContext> => ({
+        accounts,
+        executions: createExecutionStore({ redis, keys, retentionSeconds: 300 }),
+        choreos: createAccountChoreoStore({ redis, keys }),
+        presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }),
+        tokens: createTokenStore({ redis, keys, cipher }),
+        queue: () => {
+          throw new Error('not needed');
+        },
+        io: { out: (text) => out.push(text), err: (text) => err.push(text), errIsTerminal: false, readStdin: async () => options.stdin ?? '' },
+        json,
+      }),
+    );
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  beforeAll(async () => {
+    await waitUntilReady(redis);
+    await applyAccountsFile(accounts, testAccounts({ withOperator: false }).file);
+  });
+
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, keys.prefix);
+    redis.disconnect();
+  });
+
+  it('puts a preset from stdin, lists it, shows it masked or with its plain values, and deletes it', async () => {
+    const stdin = JSON.stringify({
+      inputs: [
+        { name: 'Key', value: 'admin-secret-value', secret: true },
+        { name: 'Algorithm', value: 'sha1' },
+      ],
+    });
+    const put = await admin(['presets', 'put', 'acme', 'ops-made', '--json'], { stdin });
+    expect(put.code, put.err).toBe(0);
+    expect(JSON.parse(put.out)).toEqual({ account: 'acme', preset: 'ops-made', created: true, inputs: ['Key', 'Algorithm'] });
+    expect(JSON.parse((await admin(['presets', 'list', 'acme', '--json'])).out)).toEqual({ account: 'acme', presets: ['ops-made'] });
+    const masked = await admin(['presets', 'show', 'acme', 'ops-made']);
+    expect(masked.out).toMatch(/Key\s+\*{8}\s+yes/);
+    expect(masked.out).toMatch(/Algorithm\s+\*{8}/);
+    const shown = await admin(['presets', 'show', 'acme', 'ops-made', '--values', '--json']);
+    expect(JSON.parse(shown.out).inputs).toEqual([
+      { name: 'Key', value: '********', secret: true },
+      { name: 'Algorithm', value: 'sha1', secret: false },
+    ]);
+    expect(`${masked.out}${shown.out}${put.out}`).not.toContain('admin-secret-value');
+    expect((await admin(['presets', 'delete', 'acme', 'ops-made'])).code).toBe(0);
+    const again = await admin(['presets', 'delete', 'acme', 'ops-made']);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('no preset "ops-made"');
+  });
+
+  it('refuses a bad input set, a bad name or an unknown account clearly', async () => {
+    const bad = await admin(['presets', 'put', 'acme', 'p'], { stdin: '{"inputs": [{"name": "Key", "value": "leaky-secret' });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('stdin: The body is not valid JSON');
+    expect(bad.err).not.toContain('leaky-secret');
+    expect((await admin(['presets', 'list', 'acme', '--values'])).code).toBe(2);
+    expect((await admin(['presets', 'show', 'acme', '-bad'])).code).toBe(2);
+    const unknown = await admin(['presets', 'list', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('no account named "nobody"');
+  });
+
+  it('grants an application the presets right with --right, and refuses a right that is not one', async () => {
+    const created = await admin(['keys', 'create', 'acme', 'preset-writer', '--right', 'presets', '--json']);
+    expect(created.code, created.err).toBe(0);
+    expect(JSON.parse(created.out)).toMatchObject({ app: 'preset-writer', rights: ['presets'] });
+    const rotated = await admin(['keys', 'rotate', 'acme', 'preset-writer', '--json']);
+    expect(JSON.parse(rotated.out)).toMatchObject({ rights: ['presets'] });
+    const shown = await admin(['accounts', 'show', 'acme']);
+    expect(shown.out).toMatch(/app\s+preset-writer\s+\/\*\*\s+presets/);
+    const wrong = await admin(['keys', 'create', 'acme', 'wrong', '--right', 'root']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('--right "root" is not a right: choreos, presets');
+  });
+
+  it('seals every preset value and token again under a new key, after which the old key is not needed', async () => {
+    await admin(['presets', 'put', 'acme', 'rotating'], { stdin: JSON.stringify({ inputs: [{ name: 'Key', value: 'rotate-me', secret: true }] }) });
+    await createTokenStore({ redis, keys, cipher: createSecretCipher({ current: firstKey }) })
+      .forAccount('other')
+      .store('api', 'token-rotate-me', 0);
+    const secondKey = randomBytes(32);
+    const rotating = createSecretCipher({ current: secondKey, previous: [firstKey] });
+    const resealed = await admin(['secrets', 'reseal', '--json'], { cipher: rotating });
+    expect(resealed.code, resealed.err).toBe(0);
+    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1 });
+    expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({ presets: 0, tokens: 0 });
+    const onlyNew = createSecretCipher({ current: secondKey });
+    expect(await createPresetStore({ redis, keys, cipher: onlyNew, maxPresetsPerAccount: 0 }).read('acme', 'rotating')).toEqual([
+      { name: 'Key', value: 'rotate-me', secret: true },
+    ]);
+    expect((await createTokenStore({ redis, keys, cipher: onlyNew }).forAccount('other').get('api'))?.value).toBe('token-rotate-me');
+  });
+});
