@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * Exit status of a process that refuses its configuration (EX_CONFIG of sysexits.h): starting it
