@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import { summarize } from './latency-summary.ts';
 import { encodeRequest, openRawPool } from './raw-https-client.ts';
 import type { BullmqAddJob, BullmqSyncJob, CancelJob, HttpLoadJob, LoadJob, LoadResult } from './load-job.ts';
+import { must } from '@ces/testing';
 
 function tally(statuses: Record<string, number>, key: string | number) {
   statuses[key] = (statuses[key] ?? 0) + 1;
@@ -185,7 +186,7 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   const eventsConnection = redisFor(job.redisUrl);
   // Read events from the stream's current end, not from "$" at whatever moment the reader's first
   // XREAD goes out: a job that finishes before that would otherwise never be heard of.
-  const [last] = await connection.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1);
+  const [last] = await connection.xrevrange(must(queue.keys.events), '+', '-', 'COUNT', 1);
   const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
   await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
   const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async () => {

@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
@@ -76,7 +76,7 @@ describe('cancellation across API processes', () => {
     const completed = Number((await outputsOf(running)).output.CompletedSteps);
     expect(completed).toBeGreaterThanOrEqual(1);
     expect(completed).toBeLessThan(10);
-    expect(completed).toBe((await stack.executions.get(running))!.nextStep);
+    expect(completed).toBe(must(await stack.executions.get(running)).nextStep);
   });
 
   it('ends every run with exactly one terminal status when DELETE races its completion', { timeout: 60_000 }, async () => {

@@ -1,5 +1,5 @@
 import { createDefinitionStore } from '@ces/store';
-import { newExecutionFixture, waitFor } from '@ces/testing';
+import { newExecutionFixture, waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
@@ -28,11 +28,11 @@ describe('worker crash: resume on another worker', () => {
     counter.hold(2);
     const id = await stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('kill'), WaitMilliseconds: '300' });
     await waitFor(() => counter.count('kill', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const taken = (await stack.executions.get(id))!;
+    const taken = must(await stack.executions.get(id));
     expect(taken).toMatchObject({ status: 'RUNNING', nextStep: 2 });
     const victimIndex = Number(taken.host.split('.').at(-1)) - 1;
-    const victim = stack.workers[victimIndex]!;
-    const survivor = stack.workers[1 - victimIndex]!;
+    const victim = must(stack.workers[victimIndex]);
+    const survivor = must(stack.workers[1 - victimIndex]);
 
     // The worker's heartbeat record says who it is and what it runs.
     const victimBeat = await waitFor(async () => (await stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)), {

@@ -1,5 +1,5 @@
 import { EXECUTION_QUEUE } from '@ces/store';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
@@ -28,7 +28,7 @@ describe('a job lock lost mid-run', () => {
     const alice = stack.credentials.alice;
     const id = await stack.startRun('Test/CountedMany', alice, { CounterURL: counter.urlFor('lapse') });
     await waitFor(async () => ((await stack.executions.get(id))?.nextStep ?? 0) >= 2, { what: 'the run to be under way' });
-    const firstHost = (await stack.executions.get(id))!.host;
+    const firstHost = must(await stack.executions.get(id)).host;
     expect(await stack.redis.del(`${stack.keys.prefix}:${EXECUTION_QUEUE}:${id}:lock`)).toBe(1);
 
     const ended = await stack.waitForEnd(id, alice, 60_000);

@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
@@ -49,7 +49,7 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
       },
       { timeoutMs: 30_000, intervalMs: 100, what: 'the new workers to start' },
     );
-    for (const old of [stack.workers[0]!, stack.workers[1]!]) {
+    for (const old of [must(stack.workers[0]), must(stack.workers[1])]) {
       old.kill('SIGTERM');
       await old.exited;
       expect(old.child.exitCode, old.logs()).toBe(0);
@@ -73,9 +73,14 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     counter.hold(2);
     const id = await stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('alone'), WaitMilliseconds: '10' });
     await waitFor(() => counter.count('alone', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const index = Number((await stack.executions.get(id))!.host.split('.').at(-1)) - 1;
-    const holder = stack.workers[index]!;
-    const other = stack.workers.find((worker, i) => i !== index && worker.running)!;
+    const index =
+      Number(
+        must(await stack.executions.get(id))
+          .host.split('.')
+          .at(-1),
+      ) - 1;
+    const holder = must(stack.workers[index]);
+    const other = must(stack.workers.find((worker, i) => i !== index && worker.running));
     // Leave only the holder, then stop it mid-step: the step ends, and the run goes back to the queue.
     other.kill('SIGTERM');
     await other.exited;
@@ -86,7 +91,7 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     expect(holder.child.exitCode).toBe(0);
     const queued = await stack.call('GET', `/choreo-executions/${id}`, alice);
     expect(queued.json().execution).toMatchObject({ status: 'RUNNING', host: '' });
-    expect((await stack.executions.get(id))!.nextStep).toBe(3);
+    expect(must(await stack.executions.get(id)).nextStep).toBe(3);
 
     stack.addWorker();
     const ended = await stack.waitForEnd(id, alice, 30_000);
