@@ -33,7 +33,13 @@ describe('a client that leaves before its request is read', () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       logger: createLogger({ name: 'api', level: 'debug' }, sink),
-      httpMetrics: (http) => ({ ...http, observe: (request) => (observed.push(request), http.observe(request)) }),
+      httpMetrics: (http) => ({
+        ...http,
+        observe: (request) => {
+          observed.push(request);
+          return http.observe(request);
+        },
+      }),
     });
     const tls = readCertificate(await ensureSelfSignedCertificate(dir));
     ca = tls.cert;

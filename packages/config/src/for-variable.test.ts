@@ -30,8 +30,8 @@ describe('forVariable', () => {
     const { port } = taken.address() as AddressInfo;
     const variables = listenVariables({ port: 'PORT', address: 'BIND_ADDRESS' });
     try {
-      await expect(forVariable(variables, () => listenOn(port, '127.0.0.1'))).rejects.toThrow(/^invalid configuration:\n  PORT: .*EADDRINUSE/);
-      await expect(forVariable(variables, () => listenOn(0, '999.1.1.1'))).rejects.toThrow(/^invalid configuration:\n  BIND_ADDRESS: /);
+      await expect(forVariable(variables, () => listenOn(port, '127.0.0.1'))).rejects.toThrow(/^invalid configuration:\n {2}PORT: .*EADDRINUSE/);
+      await expect(forVariable(variables, () => listenOn(0, '999.1.1.1'))).rejects.toThrow(/^invalid configuration:\n {2}BIND_ADDRESS: /);
     } finally {
       taken.close();
     }
