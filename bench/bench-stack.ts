@@ -8,6 +8,7 @@ import { createKeySpace, type KeySpace } from '@ces/store';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+import { must } from '@ces/testing';
 
 export const BASELINE_QUEUE = 'bench-baseline';
 export const BASELINE_PREFIX = '{bench-baseline}';
@@ -181,7 +182,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     };
 
     const setWorkers = async (count: number) => {
-      while (workers.length > count) await workers.pop()!.stop();
+      while (workers.length > count) await must(workers.pop()).stop();
       while (workers.length < count) addWorker();
       // A stopped worker removes its heartbeat on the way out, so the count is exact.
       await until(async () => (await readyWorkers()) === count, 60_000, `the API and ${count} workers`);
@@ -189,7 +190,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
 
     await setWorkers(options.workers);
     await until(async () => (await httpsJson(`${bareHonoOrigin}/`, ca).catch(() => undefined)) !== undefined, 30_000, 'bare Hono');
-    await until(async () => (await baselineQueue!.getWorkersCount()) >= options.baselineWorkers, 30_000, 'the BullMQ baseline workers');
+    await until(async () => (await must(baselineQueue).getWorkersCount()) >= options.baselineWorkers, 30_000, 'the BullMQ baseline workers');
     // Ready once it has queued a real job (the no-op workers run it like any other).
     await until(
       async () =>
@@ -216,7 +217,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       setWorkers,
       workerCount: () => workers.length,
       pids: () => {
-        const pids: Record<string, number> = { redis: redisServer!.process.pid! };
+        const pids: Record<string, number> = { redis: must(must(redisServer).process.pid) };
         for (const p of [...processes, ...workers]) if (p.child.pid !== undefined && p.running()) pids[p.name] = p.child.pid;
         return pids;
       },

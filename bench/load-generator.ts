@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import { summarize } from './latency-summary.ts';
 import { encodeRequest, openRawPool } from './raw-https-client.ts';
 import type { BullmqAddJob, BullmqSyncJob, CancelJob, HttpLoadJob, LoadJob, LoadResult } from './load-job.ts';
+import { must } from '@ces/testing';
 
 function tally(statuses: Record<string, number>, key: string | number) {
   statuses[key] = (statuses[key] ?? 0) + 1;
@@ -185,7 +186,7 @@ async function runBullmqSync(job: BullmqSyncJob): Promise<LoadResult> {
   const eventsConnection = redisFor(job.redisUrl);
   // Read events from the stream's current end, not from "$" at whatever moment the reader's first
   // XREAD goes out: a job that finishes before that would otherwise never be heard of.
-  const [last] = await connection.xrevrange(queue.keys.events!, '+', '-', 'COUNT', 1);
+  const [last] = await connection.xrevrange(must(queue.keys.events), '+', '-', 'COUNT', 1);
   const queueEvents = new QueueEvents(job.queue, { connection: eventsConnection, prefix: job.prefix, lastEventId: last?.[0] ?? '0-0' });
   await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
   const totals = await closedLoop({ lanes: 1, maxCount: job.maxJobs, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 }, async () => {
@@ -212,6 +213,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * wait, DELETE it, then read when it ended. The figure is `endtime − DELETE sent`, less the part of
  * the current step that was still to run when it did run to its end (none when the wait was cut short).
  */
+/** The parts of the service's answers that the cancel job reads. */
+interface CancelJobAnswer {
+  id?: string;
+  execution: { host: string; status: string; endtime: string | number };
+  output?: { CompletedSteps?: string };
+}
+
 async function runCancel(job: CancelJob): Promise<LoadResult> {
   const client = pool(job.origin, job.caFile, 2);
   const call = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: string) => {
@@ -222,7 +230,7 @@ async function runCancel(job: CancelJob): Promise<LoadResult> {
       ...(body !== undefined ? { body } : {}),
     });
     const text = await response.body.text();
-    return { status: response.statusCode, json: () => JSON.parse(text) as Record<string, any>, text };
+    return { status: response.statusCode, json: () => JSON.parse(text) as CancelJobAnswer, text };
   };
   const cancelLatencies: number[] = [];
   let interrupted = 0;
@@ -249,7 +257,7 @@ async function runCancel(job: CancelJob): Promise<LoadResult> {
     const latencyMs = performance.now() - sentPerf;
     if (deleted.status !== 204)
       return { status: deleted.status, latencyMs, ok: false, error: `DELETE answered ${deleted.status}: ${deleted.text.slice(0, 200)}` };
-    let ended: Record<string, any> | undefined;
+    let ended: CancelJobAnswer | undefined;
     while (!ended) {
       if (performance.now() > deadline + 20 * job.stepMilliseconds) throw new Error('the run did not end after DELETE');
       const answer = (await call('GET', `${statusPath}?view=outputs`)).json();

@@ -2,6 +2,7 @@
 // top functions by self time, and self time by package (node_modules/<name>, the repository's own
 // files, Node internals). Usage: node scripts/node.mjs bench/profile-summary.ts <file> [top]
 import { readFileSync } from 'node:fs';
+import { must } from '@ces/testing';
 
 interface ProfileNode {
   id: number;
@@ -31,10 +32,10 @@ const msPerHit = totalHits > 0 ? totalMs / totalHits : 0;
 function packageOf(url: string): string {
   if (url === '') return '(native / VM)';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (modules) return modules[1]!;
+  if (modules) return must(modules[1]);
   if (url.startsWith('node:')) return 'node internals';
   const own = /\/(apps\/[^/]+|packages\/[^/]+|bench)\//.exec(url);
-  return own ? own[1]! : url;
+  return own ? must(own[1]) : url;
 }
 
 function keyOf(node: ProfileNode): string {

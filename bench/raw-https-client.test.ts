@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ensureSelfSignedCertificate } from '@ces/local-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRequest, openRawPool, type RawPool } from './raw-https-client.ts';
+import { must } from '@ces/testing';
 
 describe('raw HTTPS client', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ces-raw-client-'));
@@ -62,8 +63,8 @@ describe('raw HTTPS client', () => {
     const empty = encodeRequest({ method: 'DELETE', path: '/empty', headers: {} }, 'localhost');
     const answers = await Promise.all([pool.request(chunked), pool.request(empty), pool.request(chunked), pool.request(empty)]);
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 204, 200, 204]);
-    expect(answers[0]!.body).toBe('first second été');
-    expect(answers[1]!.body).toBe('');
+    expect(must(answers[0]).body).toBe('first second été');
+    expect(must(answers[1]).body).toBe('');
   });
 
   it('fails the request in flight when the server goes away, and every later one', async () => {

@@ -1,4 +1,5 @@
 import { round } from './latency-summary.ts';
+import { must } from '@ces/testing';
 
 /**
  * A target, checked by the benchmark's own report (never by the test suite):
@@ -63,10 +64,10 @@ export function formatTable(rows: EvaluatedRow[]): string {
     row.targetText ?? '—',
     row.pass === undefined ? '—' : row.pass ? 'PASS' : 'FAIL',
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => must(line[column]).length)));
   const render = (cells: string[]) =>
     cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
+      .map((cell, column) => cell.padEnd(must(widths[column])))
       .join(' │ ')
       .trimEnd();
   return [render(header), widths.map((width) => '─'.repeat(width)).join('─┼─'), ...lines.map(render)].join('\n');

@@ -94,7 +94,7 @@ try {
 
   const tls = config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE) ? undefined : await ensureSelfSignedCertificate(dataDir);
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
-  const accountsFile = config.ACCOUNTS_FILE ?? demo!.file;
+  const accountsFile = demo?.file ?? config.ACCOUNTS_FILE;
 
   const secretsKey = process.env.SECRETS_KEY?.trim() ? undefined : ensureSecretsKey(resolve(dataDir, 'secrets.key'));
   const env = {
@@ -135,8 +135,10 @@ try {
     say(`queue dashboard: ${scheme}://oncall:${encodeURIComponent(demo.operatorPassword)}@localhost:${config.PORT}/ops/queues`);
     if (!demo.created) say(`as written in ${demo.file} at the first start; the admin command line may have changed them since`);
     say('try it:');
+    // Our own certificate, or the one configured; none to name behind a proxy that terminates TLS.
+    const caFile = tls?.certFile ?? (config.TRUST_PROXY ? undefined : config.TLS_CERT_FILE);
     process.stdout.write(
-      `curl --cacert ${tls!.certFile} -u 'demo-app:${demo.key}' -H 'x-service-domain: /demo/master' ` +
+      `curl ${caFile ? `--cacert ${caFile} ` : ''}-u 'demo-app:${demo.key}' -H 'x-service-domain: /demo/master' ` +
         `-H 'Accept: application/json' -H 'Content-Type: application/json' ` +
         `-d '{"inputs":[{"name":"Text","value":"hello"}]}' ` +
         `https://localhost:${config.PORT}/service-api/1.0/choreos/Library/Utilities/Encoding/Base64Encode\n`,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { must } from '@ces/testing';
 
 // No Docker engine runs here, so the compose file is checked as data.
 // Compose honours YAML merge keys (`<<: *common-env`), so the parser must too.
@@ -58,7 +59,7 @@ describe('docker-compose.yml', () => {
         : [pattern],
     );
     const beforeInstall = dockerfile.slice(0, dockerfile.indexOf('RUN npm ci'));
-    const copied = [...beforeInstall.matchAll(/^COPY (\S+)/gm)].map((match) => match[1]!);
+    const copied = [...beforeInstall.matchAll(/^COPY (\S+)/gm)].map((match) => must(match[1]));
     for (const folder of folders) {
       const covered = copied.some((source) => source === `${folder}/package.json` || `${folder}/`.startsWith(source.endsWith('/') ? source : `${source}/`));
       expect(covered, `${folder}/package.json is not copied before npm ci`).toBe(true);

@@ -7,6 +7,7 @@ import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { BASE64_BODY, BASE64_ENCODE, drainBaseline, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 /** Requests (or adds) in flight at once, for the service and the baseline alike. */
 export const THROUGHPUT_CONNECTIONS = 32;
@@ -95,7 +96,7 @@ function combinePhases(phases: Phase[]): Throughput {
       acceptedPerSecond: phase.load.perSecond,
       completedPerSecond: round((phase.load.ok / Math.max(1, completionSpanMs(phase))) * 1000, 1),
     })),
-    latencyMsOfFirstPhase: phases[0]!.load.latencyMs,
+    latencyMsOfFirstPhase: must(phases[0]).load.latencyMs,
     statuses,
     cpuMsPerRun: sharedCpuMs({ ...cpuMs, generator: generatorCpuMs }, served),
     redisPerRun: redisWorkPerOperation(NO_REDIS_WORK, redis, served),

@@ -1,6 +1,7 @@
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { API_BASE, COUNTDOWN, type ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 /** Long enough that a step that was not cut short would stand out by a minute. */
 const STEP_MILLISECONDS = 60_000;
@@ -23,7 +24,7 @@ export async function cancellation(context: ScenarioContext): Promise<Row[]> {
   );
   if (result.firstError) context.log(`  ${result.firstError}`);
   context.raw.cancellation = result;
-  const latency = result.cancelLatencyMs!;
+  const latency = must(result.cancelLatencyMs);
   const scenario = '5 cancellation';
   const details = { samples: latency.count, interruptedMidStep: result.interruptedMidStep, deleteAnswerMs: result.latencyMs, statuses: result.statuses };
   return [

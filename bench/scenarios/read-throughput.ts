@@ -4,6 +4,7 @@ import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { API_BASE, BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 const CONNECTIONS = 16;
 
@@ -52,7 +53,7 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
     baseline,
     cpuMsPerRequest,
     baselineCpuMsPerRequest,
-    rounds: serviceRounds.map((r, i) => ({ service: r.result.perSecond, baseline: baselineRounds[i]!.result.perSecond })),
+    rounds: serviceRounds.map((r, i) => ({ service: r.result.perSecond, baseline: must(baselineRounds[i]).result.perSecond })),
   };
 
   return [
@@ -65,9 +66,9 @@ export async function readThroughput(context: ScenarioContext): Promise<Row[]> {
       target: { kind: 'at-least-ratio', factor: 0.4 },
       details: {
         rounds: ROUNDS,
-        roundRatios: serviceRounds.map((r, i) => Math.round((r.result.perSecond / baselineRounds[i]!.result.perSecond) * 100) / 100),
-        latencyMsOfFirstRound: serviceRounds[0]!.result.latencyMs,
-        baselineLatencyMsOfFirstRound: baselineRounds[0]!.result.latencyMs,
+        roundRatios: serviceRounds.map((r, i) => Math.round((r.result.perSecond / must(baselineRounds[i]).result.perSecond) * 100) / 100),
+        latencyMsOfFirstRound: must(serviceRounds[0]).result.latencyMs,
+        baselineLatencyMsOfFirstRound: must(baselineRounds[0]).result.latencyMs,
         connections: CONNECTIONS,
         cpuMsPerRequest,
         baselineCpuMsPerRequest,

@@ -2,6 +2,7 @@ import type { Row } from '../report.ts';
 import { round } from '../latency-summary.ts';
 import { runLoad } from '../run-load.ts';
 import { BASE64_BODY, BASE64_ENCODE, NO_OP_STEP_COUNT, NO_OP_STEPS, runJob, type ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 /**
  * Cost per step: NoOpSteps (fifty steps that do nothing) run one at a time; each execution's own
@@ -16,8 +17,8 @@ export async function stepCost(context: ScenarioContext): Promise<Row[]> {
   if (many.firstError) context.log(`  ${many.firstError}`);
   const one = await runLoad(job(BASE64_ENCODE, BASE64_BODY, Math.min(context.durationMs, 3_000)));
   context.raw.stepCost = { many, one };
-  const perStep = round(many.executionDurationMs!.p50 / NO_OP_STEP_COUNT, 3);
-  const marginal = round((many.executionDurationMs!.p50 - one.executionDurationMs!.p50) / (NO_OP_STEP_COUNT - 1), 3);
+  const perStep = round(must(many.executionDurationMs).p50 / NO_OP_STEP_COUNT, 3);
+  const marginal = round((must(many.executionDurationMs).p50 - must(one.executionDurationMs).p50) / (NO_OP_STEP_COUNT - 1), 3);
   return [
     {
       scenario: '4 cost per step',

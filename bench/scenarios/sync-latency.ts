@@ -5,6 +5,7 @@ import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { alternatingRounds, ROUND_WARMUP_MS, ROUNDS } from './alternating-rounds.ts';
 import { BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 /** One request at a time: latency, not throughput. Each side's samples are pooled over its rounds. */
 const MAX_RUNS = 5_000;
@@ -48,8 +49,8 @@ export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
   context.raw.syncLatency = {
     service,
     baseline,
-    rounds: serviceRounds.map((r, i) => ({ serviceP50: r.latencyMs.p50, baselineP50: baselineRounds[i]!.latencyMs.p50 })),
-    serverSideDurationMsOfFirstRound: serviceRounds[0]!.executionDurationMs,
+    rounds: serviceRounds.map((r, i) => ({ serviceP50: r.latencyMs.p50, baselineP50: must(baselineRounds[i]).latencyMs.p50 })),
+    serverSideDurationMsOfFirstRound: must(serviceRounds[0]).executionDurationMs,
   };
 
   const scenario = '2 sync run latency';
@@ -64,8 +65,8 @@ export async function syncLatency(context: ScenarioContext): Promise<Row[]> {
       details: {
         runs: service.ok,
         rounds: ROUNDS,
-        roundP50s: serviceRounds.map((r, i) => [r.latencyMs.p50, baselineRounds[i]!.latencyMs.p50]),
-        serverSideDurationMs: serviceRounds[0]!.executionDurationMs,
+        roundP50s: serviceRounds.map((r, i) => [r.latencyMs.p50, must(baselineRounds[i]).latencyMs.p50]),
+        serverSideDurationMs: must(serviceRounds[0]).executionDurationMs,
       },
     },
     {

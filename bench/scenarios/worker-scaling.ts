@@ -1,6 +1,7 @@
 import type { Row } from '../report.ts';
 import { measureServiceThroughput, type Throughput } from './async-throughput.ts';
 import type { ScenarioContext } from './scenario-context.ts';
+import { must } from '@ces/testing';
 
 const WORKER_COUNTS = [1, 2, 4];
 
@@ -13,13 +14,13 @@ export async function workerScaling(context: ScenarioContext): Promise<Row[]> {
     measured.set(count, await measureServiceThroughput(context));
   }
   context.raw.workerScaling = Object.fromEntries(measured);
-  const one = measured.get(1)!.completedPerSecond;
+  const one = must(measured.get(1)).completedPerSecond;
   return WORKER_COUNTS.map((count) => ({
     scenario: '7 worker scaling',
     figure: `completed, ${count} worker${count > 1 ? 's' : ''}`,
     unit: '/s',
-    value: measured.get(count)!.completedPerSecond,
+    value: must(measured.get(count)).completedPerSecond,
     baseline: { label: '1 worker', value: one },
-    details: { acceptedPerSecond: measured.get(count)!.acceptedPerSecond, runs: measured.get(count)!.accepted },
+    details: { acceptedPerSecond: must(measured.get(count)).acceptedPerSecond, runs: must(measured.get(count)).accepted },
   }));
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalRedis, type LocalRedis } from '@ces/local-runtime';
 import { Redis } from 'ioredis';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
@@ -118,7 +118,7 @@ describe('the API while Redis is unreachable', () => {
       // Longer than the API's command timeout (300 ms here): the accounts file must wait it out.
       await pauser.call('CLIENT', 'PAUSE', '2000', 'ALL');
       const index = await stack.addApi();
-      const started = stack.apis[index]!;
+      const started = must(stack.apis[index]);
       expect(started.process.running).toBe(true);
       expect((await started.http.request('GET', '/readyz')).status).toBe(200);
     } finally {

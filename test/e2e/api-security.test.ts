@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { headerLength, rawHttpsRequest, rawRequest } from '../support/raw-https.ts';
 import { ServiceProcess } from '../support/service-process.ts';
@@ -331,7 +331,7 @@ describe('security and bad input end to end', () => {
       const value = 'e\u0301 \u202e RTL \u{1F600} \u0000 \uFEFF \u00A0 \u2028 end';
       const res = await stack.call('POST', `${ENCODE}?mode=async`, stack.credentials.alice, { body: JSON.stringify({ inputs: [{ name: 'Text', value }] }) });
       expect(res.status).toBe(202);
-      expect(JSON.parse((await stack.redis.hget(`${stack.prefix}:exec:${res.json().id}`, 'inputs'))!)).toEqual({ Text: value });
+      expect(JSON.parse(must(await stack.redis.hget(`${stack.prefix}:exec:${res.json().id}`, 'inputs')))).toEqual({ Text: value, URL: '' });
       const xmlStatus = await stack.call('GET', `/choreo-executions/${res.json().id}`, stack.credentials.alice, { accept: 'application/xml' });
       expect(xmlStatus.status).toBe(200);
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@ces/local-runtime';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpsClient } from '../support/https-client.ts';
 
@@ -46,7 +46,7 @@ function descendants(pid: number): number[] {
   const found: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+    for (const child of children.get(must(queue.shift())) ?? []) {
       found.push(child);
       queue.push(child);
     }
@@ -78,8 +78,8 @@ async function startService(env: Record<string, string>): Promise<{ process: Chi
     env: { ...process.env, REDIS_URL: '', LOCAL_REDIS_PORT: '0', ACCOUNTS_FILE: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  must(child.stdout).on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  must(child.stderr).on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   await waitFor(() => output.includes('Ctrl-C stops everything') || child.exitCode !== null, {
     timeoutMs: 60_000,
     intervalMs: 100,
@@ -184,7 +184,7 @@ describe('npm start', () => {
   });
 
   it('stops every process it started on SIGTERM', async () => {
-    const children = descendants(start.pid!);
+    const children = descendants(must(start.pid));
     expect(children.length).toBeGreaterThanOrEqual(4); // redis-server, the API, two workers
     start.kill('SIGTERM');
     const [code] = await once(start, 'exit');

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@ces/local-runtime';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Credential, type Stack } from '../support/stack.ts';
+import { must } from '@ces/testing';
 
 const ADMIN = fileURLToPath(new URL('../../apps/api/src/admin/main.ts', import.meta.url));
 const COUNTDOWN = '/Library/Utilities/Development/Countdown';
@@ -66,7 +67,7 @@ describe('admin command line, run as a real process against a running API', { ti
     const created = await admin(['keys', 'create', 'tenant-x', 'robot', '--choreo', '/Library/Utilities/Encoding/**']);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toContain('shown this once');
-    const key = created.stdout.trim().split('\n').at(-1)!;
+    const key = must(created.stdout.trim().split('\n').at(-1));
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const res = await listChoreos({ account: 'tenant-x', name: 'robot', secret: key });

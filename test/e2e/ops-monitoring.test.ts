@@ -1,5 +1,5 @@
 import { HEARTBEAT_TTL_MS } from '@ces/store';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ServiceProcess } from '../support/service-process.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -14,7 +14,7 @@ function samples(text: string, name: string): { labels: Record<string, string>; 
   for (const line of text.split('\n')) {
     const match = /^([A-Za-z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [must(m[1]), must(m[2])]));
     found.push({ labels, value: Number(match[3]) });
   }
   return found;
@@ -117,7 +117,7 @@ describe('operations: metrics, live workers and operator access over real proces
     expect(api.status, api.text).toBe(200);
     const queues = api.json().queues as { name: string; readOnlyMode: boolean }[];
     expect(queues.map((q) => q.name)).toEqual(['executions']);
-    expect(queues[0]!.readOnlyMode).toBe(true);
+    expect(must(queues[0]).readOnlyMode).toBe(true);
   });
 
   it('lists each live worker process with its host, from its heartbeat', async () => {

@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
@@ -47,7 +47,7 @@ describe('workers shared between accounts', () => {
 
     // A run put back to wait is still a queued run: terminated at once, its job gone (or, when the
     // DELETE meets a worker refusing it that very instant, as soon as it is next taken).
-    const last = backlog.pop()!;
+    const last = must(backlog.pop());
     await waitFor(async () => (await stack.redis.hget(stack.keys.execution(last), 'deferrals')) !== null, { what: 'the last run to be put back to wait' });
     expect((await stack.call('DELETE', `/choreo-executions/${last}`, alice)).status).toBe(204);
     expect((await stack.waitForEnd(last, alice)).status).toBe('TERMINATED_MANUALLY');

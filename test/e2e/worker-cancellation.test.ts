@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { must, waitFor } from '@ces/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
@@ -65,7 +65,7 @@ describe('cancellation across API processes', () => {
     const completed = Number((await outputsOf(running)).output.CompletedSteps);
     expect(completed).toBeGreaterThanOrEqual(1);
     expect(completed).toBeLessThan(10);
-    expect(completed).toBe((await harness.stack.executions.get(running))!.nextStep);
+    expect(completed).toBe(must(await harness.stack.executions.get(running)).nextStep);
   });
 
   it('ends every run with exactly one terminal status when DELETE races its completion', { timeout: 60_000 }, async () => {

@@ -1,5 +1,5 @@
 import { createDefinitionStore } from '@ces/store';
-import { newExecutionFixture, waitFor } from '@ces/testing';
+import { must, newExecutionFixture, waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
@@ -14,11 +14,11 @@ describe('worker crash: resume on another worker', () => {
     counter.hold(2);
     const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('kill'), WaitMilliseconds: '300' });
     await waitFor(() => counter.count('kill', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const taken = (await harness.stack.executions.get(id))!;
+    const taken = must(await harness.stack.executions.get(id));
     expect(taken).toMatchObject({ status: 'RUNNING', nextStep: 2 });
     const victimIndex = Number(taken.host.split('.').at(-1)) - 1;
-    const victim = harness.stack.workers[victimIndex]!;
-    const survivor = harness.stack.workers[1 - victimIndex]!;
+    const victim = must(harness.stack.workers[victimIndex]);
+    const survivor = must(harness.stack.workers[1 - victimIndex]);
 
     // The worker's heartbeat record says who it is and what it runs.
     const victimBeat = await waitFor(async () => (await harness.stack.liveWorkers()).find((beat) => beat.pid === victim.pid && beat.active.includes(id)), {

@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { must, waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
@@ -25,10 +25,10 @@ describe('limits: time limit, step timeout and retries', () => {
     await waitFor(() => counter.count('limit', 0) === 1, { what: 'the run to reach call0' });
     // The subject is what happens once the limit has passed with a step in flight, so the wait is
     // for the clock itself: until the run's own deadline is behind us.
-    const { starttime, deadline } = (await harness.stack.executions.get(id))!;
+    const { starttime, deadline } = must(await harness.stack.executions.get(id));
     expect(deadline - starttime).toBe(1_000);
     await waitFor(() => Date.now() > deadline, { what: 'the time limit to pass' });
-    expect((await harness.stack.executions.get(id))!.status).toBe('RUNNING');
+    expect(must(await harness.stack.executions.get(id)).status).toBe('RUNNING');
     counter.release(0);
 
     const ended = await harness.stack.waitForEnd(id, alice);

@@ -1,5 +1,5 @@
 import { EXECUTION_QUEUE } from '@ces/store';
-import { waitFor } from '@ces/testing';
+import { must, waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
@@ -14,7 +14,7 @@ describe('a job lock lost mid-run', () => {
     const alice = harness.stack.credentials.alice;
     const id = await harness.stack.startRun('Test/CountedMany', alice, { CounterURL: counter.urlFor('lapse') });
     await waitFor(async () => ((await harness.stack.executions.get(id))?.nextStep ?? 0) >= 2, { what: 'the run to be under way' });
-    const firstHost = (await harness.stack.executions.get(id))!.host;
+    const firstHost = must(await harness.stack.executions.get(id)).host;
     expect(await harness.stack.redis.del(`${harness.stack.keys.prefix}:${EXECUTION_QUEUE}:${id}:lock`)).toBe(1);
 
     const ended = await harness.stack.waitForEnd(id, alice, 60_000);

@@ -1,4 +1,4 @@
-import { waitFor } from '@ces/testing';
+import { must, waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
@@ -35,7 +35,7 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
       },
       { timeoutMs: 30_000, intervalMs: 100, what: 'the new workers to start' },
     );
-    for (const old of [harness.stack.workers[0]!, harness.stack.workers[1]!]) {
+    for (const old of [must(harness.stack.workers[0]), must(harness.stack.workers[1])]) {
       old.kill('SIGTERM');
       await old.exited;
       expect(old.child.exitCode, old.logs()).toBe(0);
@@ -59,9 +59,14 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     counter.hold(2);
     const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('alone'), WaitMilliseconds: '10' });
     await waitFor(() => counter.count('alone', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
-    const index = Number((await harness.stack.executions.get(id))!.host.split('.').at(-1)) - 1;
-    const holder = harness.stack.workers[index]!;
-    const other = harness.stack.workers.find((worker, i) => i !== index && worker.running)!;
+    const index =
+      Number(
+        must(await harness.stack.executions.get(id))
+          .host.split('.')
+          .at(-1),
+      ) - 1;
+    const holder = must(harness.stack.workers[index]);
+    const other = must(harness.stack.workers.find((worker, i) => i !== index && worker.running));
     // Leave only the holder, then stop it mid-step: the step ends, and the run goes back to the queue.
     other.kill('SIGTERM');
     await other.exited;
@@ -72,7 +77,7 @@ describe('graceful shutdown: a rolling restart of every worker', () => {
     expect(holder.child.exitCode).toBe(0);
     const queued = await harness.stack.call('GET', `/choreo-executions/${id}`, alice);
     expect(queued.json().execution).toMatchObject({ status: 'RUNNING', host: '' });
-    expect((await harness.stack.executions.get(id))!.nextStep).toBe(3);
+    expect(must(await harness.stack.executions.get(id)).nextStep).toBe(3);
 
     harness.stack.addWorker();
     const ended = await harness.stack.waitForEnd(id, alice, 30_000);

@@ -29,7 +29,7 @@ describe('coalesced writes on Redis connections', () => {
 
   /** Counts the writes that reach the connection's current socket (each one a system call). */
   function countWrites(connection: Redis): { count: () => number } {
-    const socket = (connection as unknown as { stream: Socket & { _write: Function; _writev: Function } }).stream;
+    const socket = (connection as unknown as { stream: Socket & { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void } }).stream;
     let writes = 0;
     const write = socket._write;
     const writev = socket._writev;

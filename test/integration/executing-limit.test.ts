@@ -1,4 +1,4 @@
-import { newExecutionFixture } from '@ces/testing';
+import { newExecutionFixture, must } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { storeOnRedis } from '../support/store-on-redis.ts';
 
@@ -22,7 +22,7 @@ describe('executions taken at once per account', () => {
     expect(await take(a1, 'l1')).toMatchObject({ outcome: 'taken', record: { id: a1, host: '10.0.0.1', lease: 'l1' } });
     expect(await take(a2, 'l2')).toMatchObject({ outcome: 'taken' });
     // Of alpha's three RUNNING executions, one is not taken: a3 itself.
-    const deadline = (await store.get(a3))!.deadline;
+    const deadline = must(await store.get(a3)).deadline;
     expect(await take(a3, 'l3')).toEqual({ outcome: 'deferred', deferrals: 1, waiting: 1, deadline });
     expect(await take(a3, 'l3b')).toEqual({ outcome: 'deferred', deferrals: 2, waiting: 1, deadline });
     // Refused means untouched: still waiting, no host, no lease.
@@ -39,7 +39,7 @@ describe('executions taken at once per account', () => {
   });
 
   it('frees the place of a run handed back, and takes again a run it holds already', async () => {
-    const [c1, c2, c3, c4] = [await queued('gamma'), await queued('gamma'), await queued('gamma'), await queued('gamma')];
+    const [c1, c2, c3] = [await queued('gamma'), await queued('gamma'), await queued('gamma'), await queued('gamma')];
     await take(c1, 'l1');
     await take(c2, 'l2');
     // c1's worker died; another worker takes it again, though the account is at its limit.
@@ -73,14 +73,14 @@ describe('executions taken at once per account', () => {
       members.push(id);
     }
     const waiting = await queued('eta');
-    await redis.del(keys.execution(members[17]!));
+    await redis.del(keys.execution(must(members[17])));
     // Each refusal checks a sample of the members; the lost one is found with near certainty.
     let refusals = 0;
     while ((await take(waiting, 'lw', limit)).outcome === 'deferred') {
       refusals += 1;
       expect(refusals).toBeLessThan(100);
     }
-    expect(await redis.sismember(keys.accountExecuting('eta'), members[17]!)).toBe(0);
+    expect(await redis.sismember(keys.accountExecuting('eta'), must(members[17]))).toBe(0);
     expect(await redis.scard(keys.accountExecuting('eta'))).toBe(limit);
   });
 
@@ -102,8 +102,8 @@ describe('executions taken at once per account', () => {
     const ids = [await queued('zeta'), await queued('zeta'), await queued('zeta')];
     for (const [i, id] of ids.entries()) expect(await take(id, `l${i}`, 0)).toMatchObject({ outcome: 'taken' });
     expect(await redis.exists(keys.accountExecuting('zeta'))).toBe(0);
-    await store.end(ids[0]!, { status: 'SUCCESS', lease: 'l0', account: 'zeta' });
-    expect(await take(ids[0]!, 'again')).toMatchObject({ outcome: 'ended', record: { status: 'SUCCESS' } });
+    await store.end(must(ids[0]), { status: 'SUCCESS', lease: 'l0', account: 'zeta' });
+    expect(await take(must(ids[0]), 'again')).toMatchObject({ outcome: 'ended', record: { status: 'SUCCESS' } });
     expect(await take('ab'.repeat(16), 'none')).toEqual({ outcome: 'missing' });
   });
 });

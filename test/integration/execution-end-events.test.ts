@@ -1,5 +1,5 @@
 import { createExecutionEvents, createExecutionStore, createKeySpace, type ExecutionEvents, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, must } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -37,13 +37,13 @@ describe('execution end events', () => {
     const outcome = await watch.wait(10_000);
     expect(outcome.ended).toBe(true);
     expect(outcome.record).toMatchObject({ id: execution.id, status: 'SUCCESS', output: { Out: 'aGk=' }, host: '10.1.1.1', inputs: { Text: 'hi' } });
-    expect(outcome.record!.endtime).toBeGreaterThanOrEqual(execution.starttime);
+    expect(must(outcome.record).endtime).toBeGreaterThanOrEqual(execution.starttime);
     expect(await redis.hexists(keys.execution(execution.id), 'notify')).toBe(0);
   });
 
   it('publishes nothing for an execution nobody waits for', async () => {
     const messages: string[] = [];
-    listener.on('message', (_channel: string, message: string) => messages.push(message.split('\n')[0]!));
+    listener.on('message', (_channel: string, message: string) => messages.push(must(message.split('\n')[0])));
     await listener.subscribe(keys.executionEndedChannel());
     const unwatched = newExecutionFixture();
     const watched = newExecutionFixture();

@@ -1,4 +1,4 @@
-import { newExecutionFixture } from '@ces/testing';
+import { newExecutionFixture, must } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { storeOnRedis } from '../support/store-on-redis.ts';
 
@@ -19,7 +19,7 @@ describe('execution leases and checkpoints', () => {
 
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
-    expect((await store.get(id))!.host).toBe('');
+    expect(must(await store.get(id)).host).toBe('');
     expect(await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({
       outcome: 'taken',
       record: { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' },
@@ -92,9 +92,9 @@ describe('execution leases and checkpoints', () => {
     await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
     expect(await store.requestTermination(id)).toBe('RUNNING');
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('termination-requested');
-    expect((await store.get(id))!.nextStep).toBe(1);
+    expect(must(await store.get(id)).nextStep).toBe(1);
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
-    expect((await store.get(id))!.output).toEqual({ Steps: '1' });
+    expect(must(await store.get(id)).output).toEqual({ Steps: '1' });
   });
 
   it('keeps lasterror and errortime on ERROR, and never leaves a terminal status', async () => {
@@ -109,7 +109,7 @@ describe('execution leases and checkpoints', () => {
     expect(await store.requestTermination(id)).toBe('ERROR');
     expect(await store.end(id, { status: 'SUCCESS' })).toEqual({ outcome: 'not-running', status: 'ERROR' });
     expect(await store.handBack(id, 'lease-a')).toBe('not-running');
-    expect((await store.get(id))!.status).toBe('ERROR');
+    expect(must(await store.get(id)).status).toBe('ERROR');
   });
 
   describe('an instant run, ended without a take', () => {
@@ -135,7 +135,7 @@ describe('execution leases and checkpoints', () => {
       await store.take(handedBack, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
       expect(await store.handBack(handedBack, 'lease-a')).toBe('handed-back');
       expect(await store.end(handedBack, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'superseded' });
-      expect((await store.get(handedBack))!.status).toBe('RUNNING');
+      expect(must(await store.get(handedBack)).status).toBe('RUNNING');
     });
 
     it('ends as TERMINATED_MANUALLY when termination was requested, and never overwrites an end', async () => {
@@ -172,7 +172,7 @@ describe('execution leases and checkpoints', () => {
         output: {},
       });
       expect(plain).toMatchObject({ inputs: {} });
-      expect((await store.summary(execution.id, { withOutputs: true }))!.output).toEqual({ Out: '1' });
+      expect(must(await store.summary(execution.id, { withOutputs: true })).output).toEqual({ Out: '1' });
     });
 
     it('lists running executions by their list fields, never their inputs, and leaves ended ones out', async () => {

@@ -1,5 +1,5 @@
 import { createExecutionStore, createKeySpace, type ExecutionStore } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor, must } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -22,7 +22,7 @@ describe('terminate versus complete', () => {
     worker = createExecutionStore({ redis: workerSide, keys, retentionSeconds: 300 });
     api = createExecutionStore({ redis: apiSide, keys, retentionSeconds: 300 });
     // "<id>\n<ended record>": only the id matters here.
-    subscriber.on('message', (_channel: string, message: string) => published.push(message.split('\n')[0]!));
+    subscriber.on('message', (_channel: string, message: string) => published.push(must(message.split('\n')[0])));
     await subscriber.subscribe(keys.executionEndedChannel());
   });
 

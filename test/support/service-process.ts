@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { must } from '@ces/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -27,7 +28,7 @@ export class ServiceProcess {
   }
 
   get pid(): number {
-    return this.child.pid!;
+    return must(this.child.pid);
   }
 
   get running(): boolean {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
 import { createExecutionStore, createKeySpace, createWorkerRegistry, type ExecutionStore, type KeySpace, type WorkerHeartbeat } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, testAccounts, waitFor, type TestCredentials } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, testAccounts, waitFor, type TestCredentials, must } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { createHttpsClient, type HttpResponse, type HttpsClient, type RequestOptions } from './https-client.ts';
 import { ServiceProcess } from './service-process.ts';
@@ -156,7 +156,7 @@ export class Stack {
     };
     if (options.body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
     const { via, accept: _accept, ...request } = options;
-    const http = via === undefined ? this.http : this.apis[via]!.http;
+    const http = via === undefined ? this.http : must(this.apis[via]).http;
     return http.request(method, `/service-api/1.0${path}`, { ...request, headers });
   }
 

@@ -34,8 +34,7 @@ export function createApiMetrics(deps: {
   const registry = createMetricsRegistry({ service: 'api' });
   async function byAccount(read: (account: string) => Promise<number>): Promise<Record<string, number>> {
     const accounts = await deps.accounts.listAccounts();
-    const values = await Promise.all(accounts.map(read));
-    return Object.fromEntries(accounts.map((account, i) => [account, values[i]!]));
+    return Object.fromEntries(await Promise.all(accounts.map(async (account) => [account, await read(account)] as const)));
   }
   registerClusterMetrics(registry, {
     async queueCounts() {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REALM } from './middleware/authenticate.ts';
 import { startInProcessApp, type InProcessApp, type TestCredential } from './test-support/in-process-app.ts';
+import { must } from '@ces/testing';
 
 // Who may see what, in process: authentication, accounts, scoped credentials, host and HTTPS rules.
 const ENCODE = '/choreos/Library/Utilities/Encoding/Base64Encode';
@@ -51,7 +52,7 @@ describe('access rules in process', () => {
         bodies.add(JSON.stringify({ ...error, requestId: undefined }));
       }
       expect(bodies.size).toBe(1);
-      expect(JSON.parse([...bodies][0]!).code).toBe('UNAUTHORIZED');
+      expect(JSON.parse(must([...bodies][0])).code).toBe('UNAUTHORIZED');
     });
 
     it('still refuses a wrong password right after a right one (only successes are remembered)', async () => {
@@ -158,7 +159,7 @@ describe('access rules in process', () => {
       const guesses = Array.from({ length: 40 }, (_, i) => (i === 29 ? alice : { ...alice, secret: `guess-${i}` }));
       const answers = await Promise.all(guesses.map((credential) => throttled.call('GET', '/choreos', credential, { clientAddress: client })));
       expect(answers.filter((res) => res.status === 401)).toHaveLength(3);
-      expect(answers[29]!.status).toBe(429);
+      expect(must(answers[29]).status).toBe(429);
       expect(answers.every((res) => res.status === 401 || res.status === 429)).toBe(true);
     });
 

@@ -86,10 +86,11 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   });
   const app = wired.app;
 
+  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = config;
   const tls = config.TRUST_PROXY
     ? undefined
-    : config.TLS_CERT_FILE && config.TLS_KEY_FILE
-      ? await forVariable('TLS_CERT_FILE, TLS_KEY_FILE', () => readCertificate({ certFile: config.TLS_CERT_FILE!, keyFile: config.TLS_KEY_FILE! }))
+    : certFile && keyFile
+      ? await forVariable('TLS_CERT_FILE, TLS_KEY_FILE', () => readCertificate({ certFile, keyFile }))
       : await forVariable('DATA_DIR', async () => readCertificate(await ensureSelfSignedCertificate(config.DATA_DIR)));
   const server: RunningServer = await forVariable(listenVariables({ port: 'PORT', address: 'BIND_ADDRESS' }), () =>
     listen({

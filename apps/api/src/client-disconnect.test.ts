@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import { createLogger, type RequestObservation } from '@ces/observability';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { listen, type RunningServer } from './server.ts';
 import { openRawTls } from './test-support/raw-tls-connection.ts';
@@ -33,7 +33,13 @@ describe('a client that leaves before its request is read', () => {
     t = await startInProcessApp({
       redisUrl: inject('redisUrl'),
       logger: createLogger({ name: 'api', level: 'debug' }, sink),
-      httpMetrics: (http) => ({ ...http, observe: (request) => (observed.push(request), http.observe(request)) }),
+      httpMetrics: (http) => ({
+        ...http,
+        observe: (request) => {
+          observed.push(request);
+          return http.observe(request);
+        },
+      }),
     });
     const tls = readCertificate(await ensureSelfSignedCertificate(dir));
     ca = tls.cert;
@@ -114,7 +120,7 @@ describe('a client that leaves before its request is read', () => {
     connection.socket.write(`${head(`Content-Length: ${Buffer.byteLength(body)}`)}${body}`);
     await waitFor(() => /\r\n\r\n\{.*\}$/s.test(connection.received()), { what: 'the answer' });
     expect(connection.received()).toMatch(/^HTTP\/1\.1 202 /);
-    const id = /"id":"([0-9a-f]{32})"/.exec(connection.received())![1]!;
+    const id = must(must(/"id":"([0-9a-f]{32})"/.exec(connection.received()))[1]);
     expect((await recorded()).access).toMatchObject({ status: 202, level: 'info' });
     connection.socket.destroy();
 

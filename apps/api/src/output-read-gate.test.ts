@@ -7,7 +7,11 @@ describe('the gate of reads of outputs', () => {
   it('admits a few at once, an account its share of them, and the others in order as answers end', async () => {
     const gate = createOutputReadGate({ perProcess: 3, perAccount: 2, maxWaitMs: 60_000 });
     const admitted: string[] = [];
-    const enter = (name: string, account: string) => gate.enter(account).then((leave) => (admitted.push(name), leave));
+    const enter = (name: string, account: string) =>
+      gate.enter(account).then((leave) => {
+        admitted.push(name);
+        return leave;
+      });
 
     const a1 = await enter('a1', 'a');
     await enter('a2', 'a');

@@ -38,13 +38,14 @@ export function createOutputReadGate(options: OutputReadGateOptions): OutputRead
       if (ended) return;
       ended = true;
       inFlight -= 1;
-      const left = byAccount.get(account)! - 1;
+      // This read was counted when it entered, so its account has an entry.
+      const left = (byAccount.get(account) ?? 1) - 1;
       if (left === 0) byAccount.delete(account);
       else byAccount.set(account, left);
       // The first waiter whose account has room goes next; one whose account is at its share
       // keeps its place.
       const next = waiting.findIndex((waiter) => mayEnter(waiter.account));
-      if (next !== -1) waiting.splice(next, 1)[0]!.admit();
+      if (next !== -1) waiting.splice(next, 1)[0]?.admit();
     };
   }
 

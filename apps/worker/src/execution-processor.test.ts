@@ -1,7 +1,7 @@
 import { createSandbox, createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS, definitionDigest, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
 import { createLogger } from '@ces/observability';
 import { createDefinitionStore, createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, must } from '@ces/testing';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -156,7 +156,7 @@ describe('execution processor: instant runs', () => {
     await worker.endsSettled();
     // The end was refused and the job (completed with it) is gone: a new one is queued, without the run.
     expect(requeued).toEqual([accepted.id]);
-    expect((await store.get(accepted.id))!.status).toBe('RUNNING');
+    expect(must(await store.get(accepted.id)).status).toBe('RUNNING');
     expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('ended');
     expect(takes).toEqual([accepted.id, accepted.id]);
     expect(await store.get(accepted.id)).toMatchObject({ status: 'SUCCESS', output: { Encoded: 'YWdhaW4=' }, host: '10.0.0.7', workerId: 'w7' });
@@ -185,7 +185,7 @@ describe('execution processor: instant runs', () => {
     await worker.endsSettled();
     expect(failures).toBe(1);
     expect(requeued).toEqual([accepted.id]);
-    expect((await store.get(accepted.id))!.status).toBe('RUNNING');
+    expect(must(await store.get(accepted.id)).status).toBe('RUNNING');
   });
 
   it('ends as TERMINATED_MANUALLY a run whose termination was asked before it ran', async () => {
@@ -193,7 +193,7 @@ describe('execution processor: instant runs', () => {
     const accepted = await accept(encode.digest, { Text: 'stop' });
     expect(await store.requestTermination(accepted.id)).toBe('RUNNING');
     expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
-    expect((await store.get(accepted.id))!.status).toBe('TERMINATED_MANUALLY');
+    expect(must(await store.get(accepted.id)).status).toBe('TERMINATED_MANUALLY');
   });
 
   it('leaves an execution that ended meanwhile as it is', async () => {
@@ -216,23 +216,25 @@ describe('execution processor: instant runs', () => {
     let deferredCount = 0;
     const worker = processor({ maxExecutingPerAccount: 1, onDeferred: () => (deferredCount += 1) });
     const [held, waiting] = [1, 2].map(() => newExecutionFixture({ account: 'limited', definitionDigest: pause.digest }));
-    for (const execution of [held!, waiting!]) await store.accept(execution, { maxRunningPerAccount: 0 });
-    expect(await store.take(held!.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
+    for (const execution of [must(held), must(waiting)]) await store.accept(execution, { maxRunningPerAccount: 0 });
+    expect(await store.take(must(held).id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({
+      outcome: 'taken',
+    });
 
     const deferredUntil: number[] = [];
     const before = Date.now();
-    const queueing = { ...queueingOf(waiting!.id), defer: async (untilMs: number) => void deferredUntil.push(untilMs) };
-    expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('deferred');
+    const queueing = { ...queueingOf(must(waiting).id), defer: async (untilMs: number) => void deferredUntil.push(untilMs) };
+    expect(await worker.process({ executionId: must(waiting).id, ...queueing })).toBe('deferred');
     expect(deferredCount).toBe(1);
     expect(deferredUntil).toHaveLength(1);
     // The first refusal waits between half of FIRST_DEFERRAL_MS and all of it.
-    expect(deferredUntil[0]! - before).toBeGreaterThanOrEqual(FIRST_DEFERRAL_MS / 2);
-    expect(deferredUntil[0]! - Date.now()).toBeLessThanOrEqual(FIRST_DEFERRAL_MS);
-    expect(await store.get(waiting!.id)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
+    expect(must(deferredUntil[0]) - before).toBeGreaterThanOrEqual(FIRST_DEFERRAL_MS / 2);
+    expect(must(deferredUntil[0]) - Date.now()).toBeLessThanOrEqual(FIRST_DEFERRAL_MS);
+    expect(await store.get(must(waiting).id)).toMatchObject({ status: 'RUNNING', host: '', lease: '' });
 
-    await store.end(held!.id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
-    expect(await worker.process({ executionId: waiting!.id, ...queueing })).toBe('ended');
-    expect(await store.get(waiting!.id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
+    await store.end(must(held).id, { status: 'SUCCESS', lease: 'other', account: 'limited' });
+    expect(await worker.process({ executionId: must(waiting).id, ...queueing })).toBe('ended');
+    expect(await store.get(must(waiting).id)).toMatchObject({ status: 'SUCCESS', host: '10.0.0.7' });
   });
 
   it('defers no run past its deadline, and makes one due at once whose termination came meanwhile', async () => {
@@ -241,10 +243,10 @@ describe('execution processor: instant runs', () => {
     const held = newExecutionFixture({ account, definitionDigest: pause.digest });
     const soon = Date.now() + 2_000;
     const [ending, cancelled] = [1, 2].map(() => newExecutionFixture({ account, definitionDigest: pause.digest, deadline: soon }));
-    for (const execution of [held, ending!, cancelled!]) await store.accept(execution, { maxRunningPerAccount: 0 });
+    for (const execution of [held, must(ending), must(cancelled)]) await store.accept(execution, { maxRunningPerAccount: 0 });
     expect(await store.take(held.id, { host: '10.0.0.1', workerId: 'other', lease: 'other', maxExecutingPerAccount: 1 })).toMatchObject({ outcome: 'taken' });
     // Refused many times already: their next wait would be 5 s, past their deadline.
-    for (const id of [ending!.id, cancelled!.id]) await redis.hset(keys.execution(id), 'deferrals', '20');
+    for (const id of [must(ending).id, must(cancelled).id]) await redis.hset(keys.execution(id), 'deferrals', '20');
 
     const deferredUntil: number[] = [];
     let undeferred = 0;
@@ -258,16 +260,19 @@ describe('execution processor: instant runs', () => {
         undeferred += 1;
       },
     });
-    expect(await worker.process({ executionId: ending!.id, ...queueing(ending!.id) })).toBe('deferred');
+    expect(await worker.process({ executionId: must(ending).id, ...queueing(must(ending).id) })).toBe('deferred');
     expect(deferredUntil).toEqual([soon]);
     expect(undeferred).toBe(0);
 
     // The DELETE comes while the worker holds the job to defer it: the flag is set, the job stays.
     expect(
-      await worker.process({ executionId: cancelled!.id, ...queueing(cancelled!.id, async () => void (await store.requestTermination(cancelled!.id))) }),
+      await worker.process({
+        executionId: must(cancelled).id,
+        ...queueing(must(cancelled).id, async () => void (await store.requestTermination(must(cancelled).id))),
+      }),
     ).toBe('deferred');
     expect(undeferred).toBe(1);
-    for (const id of [held.id, ending!.id, cancelled!.id]) await store.end(id, { status: 'SUCCESS' });
+    for (const id of [held.id, must(ending).id, must(cancelled).id]) await store.end(id, { status: 'SUCCESS' });
   });
 
   it('starts no further step once the job lock may have lapsed, and leaves the execution to be taken again', async () => {

@@ -8,7 +8,7 @@ import {
   enqueueExecution,
   type ExecutionJobData,
 } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor, must } from '@ces/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -116,7 +116,7 @@ describe('reconciler', () => {
     expect(await reconcile({ pageSize: 3, workerId: 'w2' })).toEqual({ requeued: [], failed: [] });
     expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [orphan], failed: [] });
     // That page was the last: the walk starts again from the oldest.
-    await queue.remove(queued[0]!);
+    await queue.remove(must(queued[0]));
     expect(await reconcile({ pageSize: 3 })).toEqual({ requeued: [queued[0]], failed: [] });
     await endAll([...queued, orphan]);
   });

@@ -11,6 +11,7 @@ import {
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { endFailedExecution } from './end-failed-execution.ts';
+import { required } from './required.ts';
 
 export const RECONCILE_INTERVAL_MS = 10_000;
 /** An execution younger than this may still be on its way into the queue. */
@@ -78,14 +79,14 @@ export function createReconciler(deps: {
     // The next page starts after this one's last start time, so the executions of that start time
     // that did not fit are left to it; should the whole page share one, this page takes them all.
     let page = found.slice(0, pageSize);
-    const last = page[pageSize - 1]!.starttime;
-    if (found[pageSize]!.starttime === last) {
+    const last = required(page[pageSize - 1], 'the last execution of a full page').starttime;
+    if (required(found[pageSize], 'the execution after a full page').starttime === last) {
       page =
-        page[0]!.starttime === last
+        required(page[0], 'the first execution of a full page').starttime === last
           ? await executions.runningBetween({ afterStarttime: last - 1, upToStarttime: last })
           : page.filter((entry) => entry.starttime !== last);
     }
-    await state.keepPlace(page[page.length - 1]!.starttime, CURSOR_TTL_MS);
+    await state.keepPlace(required(page.at(-1), 'the last execution of the page').starttime, CURSOR_TTL_MS);
     return page;
   }
 

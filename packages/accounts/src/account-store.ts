@@ -117,7 +117,7 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
     if (!replies) throw new Error(`the change to "${name}" in ${key} was not applied`);
     const failure = replies.find(([error]) => error)?.[0];
     if (failure) throw failure;
-    return replies[0]![1];
+    return replies[0]?.[1];
   }
 
   /**
@@ -280,8 +280,9 @@ export function createAccountStore(deps: { redis: Redis; keys: KeySpace }): Acco
 
     async listOperators() {
       const entries = await redis.hgetall(keys.operators());
-      return Object.keys(entries)
-        .filter((name) => !(JSON.parse(entries[name]!) as StoredCredential).revoked)
+      return Object.entries(entries)
+        .filter(([, stored]) => !(JSON.parse(stored) as StoredCredential).revoked)
+        .map(([name]) => name)
         .sort();
     },
   };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, must } from '@ces/testing';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createAccountStore } from './account-store.ts';
 import { AccountsFileError, applyAccountsFile, readAccountsFile, type AccountsFile } from './accounts-file.ts';
@@ -152,7 +152,7 @@ describe('applyAccountsFile', () => {
     const steadyStore = createAccountStore({ redis, keys: steady });
     const listener = createRedisConnection(inject('redisUrl'), 'subscriber', 'accounts-file-listener');
     const announced: string[] = [];
-    listener.on('message', (_channel: string, message: string) => announced.push(message.split('\n')[1]!));
+    listener.on('message', (_channel: string, message: string) => announced.push(must(message.split('\n')[1])));
     try {
       await listener.subscribe(steady.credentialsChangedChannel());
       expect(await applyAccountsFile(steadyStore, file())).toEqual([]);
@@ -174,11 +174,11 @@ describe('applyAccountsFile', () => {
 
       // A new password, or new patterns, are written.
       const changed = file('file password 2');
-      changed.accounts[0]!.apps[1]!.choreos = ['/Library/**'];
+      must(must(changed.accounts[0]).apps[1]).choreos = ['/Library/**'];
       expect(await applyAccountsFile(steadyStore, changed)).toEqual([]);
       const after = await stored();
-      expect(after.alice!.secretHash).not.toBe(first.alice!.secretHash);
-      expect(after.app).toMatchObject({ secretHash: first.app!.secretHash, choreos: ['/Library/**'] });
+      expect(must(after.alice).secretHash).not.toBe(must(first.alice).secretHash);
+      expect(after.app).toMatchObject({ secretHash: must(first.app).secretHash, choreos: ['/Library/**'] });
       expect(after.oncall).toEqual(first.oncall);
       expect(await createAuthenticator({ accounts: steadyStore }).authenticate('demo', 'alice', 'file password 2')).toMatchObject({ kind: 'user' });
     } finally {

@@ -84,9 +84,10 @@ export async function applyAccountsFile(store: AccountStore, file: AccountsFile)
   for (const operator of file.operators) byLabel.set(`operator:${operator.name}`, () => store.putOperator(operator.name, operator.password, 'file'));
   const puts = [...byLabel].map(([label, put]) => ({ label, put }));
   const outcomes = new Array<PutOutcome>(puts.length);
-  let next = 0;
+  // One iterator shared by every runner: each takes the next put nobody has taken yet.
+  const unclaimed = puts.entries();
   const applyNext = async (): Promise<void> => {
-    for (let index = next++; index < puts.length; index = next++) outcomes[index] = await puts[index]!.put();
+    for (const [index, { put }] of unclaimed) outcomes[index] = await put();
   };
   await Promise.all(Array.from({ length: Math.min(HASHES_AT_ONCE, puts.length) }, applyNext));
   return puts.filter((_, index) => outcomes[index] === 'kept').map(({ label }) => label);

@@ -60,7 +60,8 @@ export function createAuthenticator(deps: { accounts: AccountStore; cacheTtlMs?:
     if (!pending) {
       pending = verifyPassword(secret, stored.secretHash).then((ok) => {
         if (ok) {
-          if (verified.size >= cacheSize) verified.delete(verified.keys().next().value!);
+          const oldest = verified.keys().next();
+          if (verified.size >= cacheSize && !oldest.done) verified.delete(oldest.value);
           verified.set(key, Date.now() + cacheTtlMs);
         }
         return ok;

@@ -13,14 +13,15 @@ export function matchesChoreoPattern(pattern: string, choreoId: string): boolean
 }
 
 function matchSegments(pattern: string[], p: number, id: string[], i: number): boolean {
-  if (p === pattern.length) return i === id.length;
-  const segment = pattern[p]!;
+  const segment = pattern[p];
+  if (segment === undefined) return i === id.length;
   if (segment === '**') {
     for (let next = i; next <= id.length; next += 1) if (matchSegments(pattern, p + 1, id, next)) return true;
     return false;
   }
-  if (i === id.length) return false;
-  return matchSegment(segment, id[i]!) && matchSegments(pattern, p + 1, id, i + 1);
+  const part = id[i];
+  if (part === undefined) return false;
+  return matchSegment(segment, part) && matchSegments(pattern, p + 1, id, i + 1);
 }
 
 function matchSegment(pattern: string, segment: string): boolean {

@@ -1,5 +1,5 @@
 import { createKeySpace, createRedisConnection, waitUntilReady } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, waitFor, must } from '@ces/testing';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAccountStore, type AccountStore, type StoredCredential } from './account-store.ts';
@@ -202,7 +202,7 @@ describe('credential cache', () => {
       ?.match(/^id=(\d+)/)?.[1];
     expect(id).toBeDefined();
     const lost = new Promise((resolve) => ownSubscriber.once('close', resolve));
-    await redis.client('KILL', 'ID', id!);
+    await redis.client('KILL', 'ID', must(id));
     await lost;
     expect(await cache.getCredential(ACCOUNT, 'app', app)).toBeUndefined();
 
@@ -234,9 +234,9 @@ describe('credential cache', () => {
     const records: (StoredCredential | undefined)[] = [];
     for (const app of apps) records.push(await cache.getCredential(ACCOUNT, 'app', app));
     for (const app of apps) await deleteByHand(app);
-    expect(await cache.getCredential(ACCOUNT, 'app', apps[2]!)).toEqual(records[2]);
-    expect(await cache.getCredential(ACCOUNT, 'app', apps[1]!)).toEqual(records[1]);
-    expect(await cache.getCredential(ACCOUNT, 'app', apps[0]!)).toBeUndefined();
+    expect(await cache.getCredential(ACCOUNT, 'app', must(apps[2]))).toEqual(records[2]);
+    expect(await cache.getCredential(ACCOUNT, 'app', must(apps[1]))).toEqual(records[1]);
+    expect(await cache.getCredential(ACCOUNT, 'app', must(apps[0]))).toBeUndefined();
   });
 
   it('asks Redis every time once closed, and stops listening', async () => {

@@ -106,7 +106,8 @@ export async function createCachedAccountStore(deps: {
     if (record) Object.freeze(Object.freeze(record).choreos);
     if (subscribed && epoch === startedIn) {
       // Entries all live ttlMs, so the first in the Map is the one closest to expiring.
-      if (answers.size >= maxEntries) answers.delete(answers.keys().next().value!);
+      const oldest = answers.keys().next();
+      if (answers.size >= maxEntries && !oldest.done) answers.delete(oldest.value);
       answers.set(cacheKey, { record, expires: now + ttlMs });
     }
     return record;

@@ -25,7 +25,9 @@ describe('isInstantChoreo', () => {
 
   it('is false for a kind the library does not know', () => {
     const definition = definitionOf(encode);
-    expect(isInstantChoreo({ ...definition, steps: [{ ...definition.steps[0]!, kind: 'unknown.kind' }] }, steps)).toBe(false);
+    const [step] = definition.steps;
+    if (!step) throw new Error('the Choreo has no step to change');
+    expect(isInstantChoreo({ ...definition, steps: [{ ...step, kind: 'unknown.kind' }] }, steps)).toBe(false);
   });
 });
 

@@ -20,8 +20,8 @@ export function parseJsonText(text: string, what = 'JSON', options: { maxDepth?:
  */
 function depthExceeds(value: unknown, maxDepth: number): boolean {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (pending.length > 0) {
-    const { value: next, depth } = pending.pop()!;
+  for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
+    const { value: next, depth } = entry;
     if (next === null || typeof next !== 'object') continue;
     if (depth >= maxDepth) return true;
     for (const item of Array.isArray(next) ? next : Object.values(next)) {

@@ -8,7 +8,7 @@ const PARENT_CHECK_MS = 1000;
 
 const send = (answer: object) => {
   // A parent that has gone (or stopped listening) has nobody to answer: the process just ends.
-  if (process.connected) process.send!(answer, undefined, undefined, () => {});
+  if (process.connected) process.send?.(answer, undefined, undefined, () => {});
 };
 
 process.on('message', async ({ operation, request, resultLimit }: { operation: SandboxOperation; request: never; resultLimit: number }) => {

@@ -40,8 +40,8 @@ describe('sandbox', () => {
     `;
     const parent = spawn(process.execPath, ['--input-type=module', '--eval', script], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     let output = '';
-    parent.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    parent.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    parent.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    parent.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const answers: unknown[] = [];
     parent.on('message', (answer) => answers.push(answer));
     const code = await new Promise((resolve) => parent.on('close', resolve));
@@ -73,7 +73,8 @@ describe('sandbox', () => {
     });
     // Busy with the operation, not starting still: half a second of CPU and more (Linux's /proc).
     const cpuTicks = async () => {
-      const fields = (await readFile(`/proc/${sandboxPid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      const [, afterName = ''] = (await readFile(`/proc/${sandboxPid}/stat`, 'utf8')).split(') ');
+      const fields = afterName.split(' ');
       return Number(fields[11]) + Number(fields[12]);
     };
     await expect.poll(cpuTicks, { timeout: 30_000, interval: 100, message: 'the sandbox process to be busy' }).toBeGreaterThan(50);

@@ -136,8 +136,8 @@ export function createSandbox(overrides: Partial<SandboxOptions> = {}): Sandbox 
   function forgetIdle(child: ChildProcess) {
     const index = idle.findIndex((entry) => entry.sandboxProcess.child === child);
     if (index === -1) return;
-    clearTimeout(idle[index]!.expiry);
-    idle.splice(index, 1);
+    const [entry] = idle.splice(index, 1);
+    if (entry) clearTimeout(entry.expiry);
   }
 
   function takeProcess(): { sandboxProcess: SandboxProcess; started: boolean } {
@@ -309,7 +309,9 @@ function startProcess(maxHeapMb: number): SandboxProcess {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const sandboxProcess: SandboxProcess = { child, stderr: '' };
-  const stderr = child.stderr!;
+  const { stderr } = child;
+  // stdio above asks for a stderr pipe: without one the spawn itself is broken.
+  if (!stderr) throw new Error('the sandbox process was started without a stderr pipe');
   stderr.setEncoding('utf8');
   stderr.on('data', (chunk: string) => {
     sandboxProcess.stderr = (sandboxProcess.stderr + chunk).slice(-STDERR_KEPT);

@@ -145,7 +145,8 @@ describe('a code step in a run', () => {
           kind: 'code.javascript',
           args: {
             input: '{% $ %}',
-            code: 'return { text: `${input.inputs.Name} has ${input.steps.count.characters} letters (after ${input.run.completedSteps} step)` };',
+            // The script's own template literal: its placeholders are filled in the sandbox, not here.
+            code: `return { text: \`\${input.inputs.Name} has \${input.steps.count.characters} letters (after \${input.run.completedSteps} step)\` };`,
           },
         },
       ],

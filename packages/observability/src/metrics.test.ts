@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { waitFor } from '@ces/testing';
+import { waitFor, must } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_LOG_MESSAGE, accessLogLevel, createAccessLogWriter } from './access-log.ts';
@@ -180,7 +180,7 @@ describe('logs', () => {
     const { lines, sink } = captureLines();
     const logger = createLogger({ name: 'api', level: 'info' }, sink);
     logger.info({ password: 'hunter2-hunter2', credential: { key: 'k-123', name: 'robot' }, authorization: 'Basic abc' }, 'hello');
-    const line = JSON.parse(lines[0]!);
+    const line = JSON.parse(must(lines[0]));
     expect(line).toMatchObject({ msg: 'hello', name: 'api', level: 'info', credential: { name: 'robot' } });
     expect(typeof line.hostname).toBe('string');
     expect(lines[0]).not.toMatch(/hunter2|k-123|Basic abc/);
@@ -196,7 +196,7 @@ describe('logs', () => {
     logger.error({ err: failed }, 'request failed');
     logger.warn({ cause: failed }, 'other key');
     logger.error({ err: new AggregateError([failed], 'all failed') }, 'aggregate');
-    expect(JSON.parse(lines[0]!).err).toMatchObject({ message: expect.stringContaining('OOM'), command: { name: 'evalsha' } });
+    expect(JSON.parse(must(lines[0])).err).toMatchObject({ message: expect.stringContaining('OOM'), command: { name: 'evalsha' } });
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).not.toContain('token-123');
   });
@@ -211,7 +211,7 @@ describe('logs', () => {
       failed = error;
     }
     logger.fatal({ err: failed }, 'could not start');
-    expect(JSON.parse(lines[0]!).err).toMatchObject({ code: 'ERR_INVALID_URL' });
+    expect(JSON.parse(must(lines[0])).err).toMatchObject({ code: 'ERR_INVALID_URL' });
     expect(lines[0]).not.toContain('Sup3rS3cret');
   });
 
@@ -235,11 +235,11 @@ describe('logs', () => {
     logger.warn({ ...entry, principal: undefined, durationMs: 1.3 }, ACCESS_LOG_MESSAGE);
     writeLine('debug', entry);
     expect(lines).toHaveLength(2);
-    expect(lines[0]!.endsWith('}\n')).toBe(true);
+    expect(must(lines[0]).endsWith('}\n')).toBe(true);
     const [ours, pinos] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(Date.parse(String(ours!.time))).toBeGreaterThan(0);
+    expect(Date.parse(String(must(ours).time))).toBeGreaterThan(0);
     expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 });
-    expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
+    expect(Object.keys(must(ours))).toEqual(Object.keys(must(pinos)));
     expect(ours).toMatchObject({ level: 'warn', msg: 'request', path: entry.path, durationMs: 1.3 });
     expect(ours).not.toHaveProperty('principal');
     expect([accessLogLevel(200), accessLogLevel(404), accessLogLevel(503)]).toEqual(['info', 'warn', 'error']);
@@ -256,7 +256,7 @@ describe('logs', () => {
     expect(lines).toHaveLength(2);
     const [ours, pinos] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect({ ...ours, time: 0 }).toEqual({ ...pinos, time: 0 });
-    expect(Object.keys(ours!)).toEqual(Object.keys(pinos!));
+    expect(Object.keys(must(ours))).toEqual(Object.keys(must(pinos)));
     expect(ours).toMatchObject({ workerId: 'w-1', host: '10.0.0.7', choreo, msg: 'execution ended' });
   });
 
@@ -269,7 +269,7 @@ describe('logs', () => {
       try {
         const child = spawn(process.execPath, [fixture, '5000', ending], { stdio: ['ignore', full, 'pipe'] });
         let stderr = '';
-        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        must(child.stderr).on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
         const [code] = (await once(child, 'exit')) as [number | null];
         expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       } finally {

@@ -55,8 +55,8 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
   const pipeline = redis.pipeline();
   for (const id of executionIds) {
     pipeline.exists(queue.toKey(id));
-    pipeline.zscore(queue.keys.failed!, id);
-    pipeline.zscore(queue.keys.completed!, id);
+    pipeline.zscore(queue.toKey('failed'), id);
+    pipeline.zscore(queue.toKey('completed'), id);
   }
   const replies = (await pipeline.exec()) ?? [];
   const answer = (index: number) => {

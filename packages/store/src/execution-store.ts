@@ -576,6 +576,10 @@ export function createExecutionStore(deps: {
 /** ioredis's flat [member, score, …] reply of the running set, as ids with their start times. */
 function scoredIds(flat: string[]): { id: string; starttime: number }[] {
   const result: { id: string; starttime: number }[] = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) result.push({ id: flat[i]!, starttime: Number(flat[i + 1]) });
-  return result;
+  for (let i = 0; ; i += 2) {
+    const id = flat[i];
+    const score = flat[i + 1];
+    if (id === undefined || score === undefined) return result;
+    result.push({ id, starttime: Number(score) });
+  }
 }

@@ -1,5 +1,6 @@
 export { findTestRedis, NO_REDIS_MESSAGE, type TestRedis } from './find-redis.ts';
 export { deleteKeysWithPrefix, isolatedPrefix } from './isolation.ts';
+export { must } from './must.ts';
 export { waitFor } from './wait-for.ts';
 export type {} from './provided-context.ts';
 export { newExecutionFixture } from './execution-fixture.ts';

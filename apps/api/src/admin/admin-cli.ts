@@ -89,15 +89,15 @@ type Command = {
 };
 
 const COMMANDS: Record<string, Command> = {
-  'accounts create': { args: ['account'], run: (c, [account]) => createAccount(c, account!) },
+  'accounts create': { args: ['account'], run: (c, [account = '']) => createAccount(c, account) },
   'accounts list': { args: [], run: (c) => listAccounts(c) },
-  'accounts show': { args: ['account'], run: (c, [account]) => showAccount(c, account!) },
+  'accounts show': { args: ['account'], run: (c, [account = '']) => showAccount(c, account) },
   'users add': {
     args: ['account', 'user'],
     options: ['choreo', 'passwordStdin'],
-    run: async (c, [account, user], parsed) => addUser(c, account!, user!, patterns(parsed), await stdinSecret(c, parsed)),
+    run: async (c, [account = '', user = ''], parsed) => addUser(c, account, user, patterns(parsed), await stdinSecret(c, parsed)),
   },
-  'users remove': { args: ['account', 'user'], run: (c, [account, user]) => removeUser(c, account!, user!) },
+  'users remove': { args: ['account', 'user'], run: (c, [account = '', user = '']) => removeUser(c, account, user) },
   'keys create': {
     args: ['account', 'app'],
     options: ['choreo', 'right'],
@@ -108,13 +108,13 @@ const COMMANDS: Record<string, Command> = {
     options: ['choreo', 'right'],
     run: (c, [account = '', app = ''], parsed) => rotateKey(c, account, app, patterns(parsed), rights(parsed)),
   },
-  'keys revoke': { args: ['account', 'app'], run: (c, [account, app]) => revokeKey(c, account!, app!) },
+  'keys revoke': { args: ['account', 'app'], run: (c, [account = '', app = '']) => revokeKey(c, account, app) },
   'operators add': {
     args: ['name'],
     options: ['passwordStdin'],
-    run: async (c, [name], parsed) => addOperator(c, name!, await stdinSecret(c, parsed)),
+    run: async (c, [name = ''], parsed) => addOperator(c, name, await stdinSecret(c, parsed)),
   },
-  'operators remove': { args: ['name'], run: (c, [name]) => removeOperator(c, name!) },
+  'operators remove': { args: ['name'], run: (c, [name = '']) => removeOperator(c, name) },
   'operators list': { args: [], run: (c) => listOperators(c) },
   'choreos list': { args: ['account'], run: (c, [account = '']) => listChoreos(c, account) },
   'choreos export': { args: ['account'], run: (c, [account = '']) => exportChoreos(c, account) },
@@ -135,9 +135,9 @@ const COMMANDS: Record<string, Command> = {
   },
   'executions terminate': {
     args: ['id'],
-    run: (c, [id]) => {
-      if (!/^[0-9a-f]{32}$/.test(id!)) throw new UsageError(`"${id}" is not an execution id (32 lowercase hex characters)`);
-      return terminate(c, id!);
+    run: (c, [id = '']) => {
+      if (!/^[0-9a-f]{32}$/.test(id)) throw new UsageError(`"${id}" is not an execution id (32 lowercase hex characters)`);
+      return terminate(c, id);
     },
   },
 };
@@ -226,7 +226,7 @@ export function parseCommandLine(argv: string[]): { command: Command; args: stri
     // Not the arguments themselves: an extra one is often a password typed where it does not go.
     throw new UsageError(`${name} takes ${expected || 'no arguments'}, not ${args.length} argument${args.length === 1 ? '' : 's'}`);
   }
-  for (const [i, arg] of command.args.entries()) checkName(arg, args[i]!);
+  for (const [i, arg] of command.args.entries()) checkName(arg, args[i] ?? '');
   const parsed: Parsed = {
     positionals,
     passwordStdin: values['password-stdin'] === true,

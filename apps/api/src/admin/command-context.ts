@@ -30,7 +30,7 @@ export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
   const format = (row: string[]) =>
     row
-      .map((cell, column) => cell.padEnd(widths[column]!))
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join('  ')
       .trimEnd();
   return [format(header), ...rows.map(format)];

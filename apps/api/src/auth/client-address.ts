@@ -25,18 +25,17 @@ export function clientAddressOf(options: { trustProxy: boolean }): (c: Context) 
 
 /** Some proxies write the client's port too: `1.2.3.4:5678`, `[2001:db8::1]:5678`, `[2001:db8::1]`. */
 function withoutPort(entry: string): string {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
-  if (bracketed) return bracketed[1]!;
-  const ipv4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry);
-  return ipv4 ? ipv4[1]! : entry;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry)?.[1];
+  if (bracketed !== undefined) return bracketed;
+  return /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry)?.[1] ?? entry;
 }
 
 /** `1.2.3.4` as it is; `::ffff:1.2.3.4` as `1.2.3.4`; any other IPv6 address as its /64. */
 export function clientKey(address: string): string {
   if (!address.includes(':')) return address;
   const unzoned = address.replace(/%.*$/, '').toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(unzoned);
-  if (mapped) return mapped[1]!;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(unzoned)?.[1];
+  if (mapped !== undefined) return mapped;
   const [head = '', tail] = unzoned.split('::');
   const headGroups = head === '' ? [] : head.split(':');
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');

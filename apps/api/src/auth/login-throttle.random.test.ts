@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLoginThrottle, type Turn } from './login-throttle.ts';
+import { must } from '@ces/testing';
 
 /** A small seeded generator, so that a failing sequence can be replayed. */
 function random(seed: number) {
@@ -58,9 +59,9 @@ async function drive(seed: number, options: { maxFailures: number; maxClients: n
       });
     } else if (roll < 0.8 && running.length > 0) {
       const [taken] = running.splice(Math.floor(next() * running.length), 1);
-      const failures = Math.floor(next() * (taken!.hashes + 1));
-      for (let i = 0; i < failures; i += 1) failuresAt.set(taken!.client, [...(failuresAt.get(taken!.client) ?? []), now]);
-      throttle.end(taken!.turn, failures);
+      const failures = Math.floor(next() * (must(taken).hashes + 1));
+      for (let i = 0; i < failures; i += 1) failuresAt.set(must(taken).client, [...(failuresAt.get(must(taken).client) ?? []), now]);
+      throttle.end(must(taken).turn, failures);
     } else if (roll < 0.9) {
       // Only once every answer due has come, so that each is checked at the time it was given.
       await settle();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLoginThrottle, type LoginThrottle, type Turn } from './login-throttle.ts';
+import { must } from '@ces/testing';
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -60,7 +61,7 @@ describe('login throttle', () => {
     const turns = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
     const first = (await turns[0]) as Turn;
     await turns[1];
-    expect(await settled(turns[2]!)).toBe(false);
+    expect(await settled(must(turns[2]))).toBe(false);
     // A success frees a turn for the one waiting.
     throttle.end(first, 0);
     expect(typeof (await turns[2])).toBe('object');
@@ -71,7 +72,7 @@ describe('login throttle', () => {
     const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
     const running = [await turn(throttle, 'c'), await turn(throttle, 'c')];
     const waiting = [throttle.acquire('c'), throttle.acquire('c'), throttle.acquire('c')];
-    expect(await settled(waiting[0]!)).toBe(false);
+    expect(await settled(must(waiting[0]))).toBe(false);
     for (const taken of running) throttle.end(taken, 1);
     for (const refused of waiting) expect(await refused).toBe(60);
   });
@@ -201,17 +202,17 @@ describe('login throttle', () => {
     const throttle = createLoginThrottle({ maxFailures: 2, now: clock().now });
     const running = [await turn(throttle, 'c'), await turn(throttle, 'c')];
     const waiting = Array.from({ length: 5 }, () => throttle.acquire('c'));
-    throttle.end(running[0]!, 0);
-    expect(await settled(waiting[0]!)).toBe(true);
+    throttle.end(must(running[0]), 0);
+    expect(await settled(must(waiting[0]))).toBe(true);
     for (const later of waiting.slice(1)) expect(await settled(later)).toBe(false);
     // Every one gets its turn in the end, in order.
-    let previous = running[1]!;
+    let previous = must(running[1]);
     for (const next of waiting.slice(1)) {
       throttle.end(previous, 0);
       previous = (await next) as Turn;
     }
     throttle.end(previous, 0);
-    throttle.end((await waiting[0]!) as Turn, 0);
+    throttle.end((await must(waiting[0])) as Turn, 0);
     expect(throttle.refusedFor('c')).toBe(0);
   });
 

@@ -50,7 +50,7 @@ function charsetsOf(contentType: string | undefined): string[] {
   const charsets: string[] = [];
   // Parameters are `;`-separated, but a quoted value may hold `;` and `=` of its own.
   for (const [, name, quoted, token] of contentType.matchAll(MEDIA_TYPE_PARAMETER)) {
-    if (name!.toLowerCase() === 'charset') charsets.push(quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : token!.trim());
+    if (name?.toLowerCase() === 'charset') charsets.push(quoted !== undefined ? quoted.replace(/\\(.)/g, '$1') : (token ?? '').trim());
   }
   return charsets;
 }

@@ -56,7 +56,8 @@ export function negotiateFormat(accept: string | undefined): Format | undefined 
 /** The format a request body declares, from its Content-Type, or undefined when unsupported. */
 export function bodyFormat(contentType: string | undefined): Format | undefined {
   if (!contentType) return undefined;
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = contentType.split(';');
+  const type = mediaType.trim().toLowerCase();
   if (type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return 'xml';
   return undefined;

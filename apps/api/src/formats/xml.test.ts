@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseXml, XML_LIMITS, XmlInputError } from './xml.ts';
+import { must } from '@ces/testing';
 
 const nested = (depth: number, between = '') => `${'<a>'.repeat(depth)}${between}x${'</a>'.repeat(depth)}`;
 
@@ -66,6 +67,6 @@ describe('parseXml', () => {
       }
     })();
     expect(failure).toBeInstanceOf(XmlInputError);
-    expect(failure!.message.length).toBeLessThan(260);
+    expect(must(failure).message.length).toBeLessThan(260);
   });
 });

@@ -8,9 +8,9 @@ const CHALLENGE = { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"
 
 /** `Basic base64(name:secret)` → [name, secret], or undefined when absent or malformed. */
 export function parseBasicAuthorization(header: string | undefined): [string, string] | undefined {
-  const match = header?.match(/^Basic[ ]+([A-Za-z0-9+/]+={0,2})\s*$/i);
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const encoded = header?.match(/^Basic[ ]+([A-Za-z0-9+/]+={0,2})\s*$/i)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
   return [decoded.slice(0, colon), decoded.slice(colon + 1)];
