@@ -209,6 +209,8 @@ describe('npm start stopping with a run in a long wait', () => {
       WORKERS: '1',
       DATA_DIR: dataDir,
       WORKER_SHUTDOWN_GRACE_SECONDS: '38',
+      // A wait held in the worker, as a wait under the durable threshold is: the one a stop waits for.
+      DURABLE_WAIT_THRESHOLD_MS: '86400000',
       LOG_LEVEL: 'info',
     });
     try {

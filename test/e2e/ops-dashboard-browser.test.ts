@@ -47,7 +47,8 @@ describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
     // One worker running one execution at a time: a first long run is executing, a second waits.
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { WORKER_CONCURRENCY: '1' } });
+    // Its runs wait in the worker, as waits under the durable threshold do: a suspended run holds no worker.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { WORKER_CONCURRENCY: '1', DURABLE_WAIT_THRESHOLD_MS: '86400000' } });
     const inputs = { StepMilliseconds: '6000' };
     executing = await stack.startRun(COUNTDOWN, stack.credentials.acmeApp, inputs);
     await waitFor(async () => (await stack.executions.get(executing))?.host === '10.0.0.1', { timeoutMs: 15_000, what: 'the first run to be taken' });

@@ -20,7 +20,8 @@ describe('/ops/workers over real processes: a run shows on its worker from the t
   const listedOn = async (id: string) => (await stack.liveWorkers()).find((worker) => worker.active.includes(id))?.id;
 
   beforeAll(async () => {
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 2, workerEnv: { WORKER_CONCURRENCY: '1' } });
+    // Its runs wait in the worker, as waits under the durable threshold do: a suspended run holds no worker.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 2, workerEnv: { WORKER_CONCURRENCY: '1', DURABLE_WAIT_THRESHOLD_MS: '86400000' } });
   });
 
   afterAll(async () => {

@@ -19,7 +19,8 @@ describe('Redis restarted mid-run', () => {
   beforeAll(async () => {
     port = await findFreePort();
     redis = await startLocalRedis({ dataDir, port, appendOnly: true });
-    stack = await startStack({ redisUrl: redis.url, workers: 2, choreosDir: catalogue.dir });
+    // Its runs wait in the worker, as waits under the durable threshold do: a suspended run holds no worker.
+    stack = await startStack({ redisUrl: redis.url, workers: 2, choreosDir: catalogue.dir, workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000' } });
   });
 
   afterAll(async () => {
