@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
 import { z } from 'zod';
-import type { AccountCallbacks, CallbackRequest } from '../account-state.ts';
 import { StepFailedError } from '../step-errors.ts';
 import { defineStepKind, type StepContext, type StepKind } from '../step-kind.ts';
 import { integerArg } from './arg-types.ts';
-import { waitFor } from './control.ts';
+import { awaitRedirect, callbacksOf, finalizeFailure } from './oauth-callback.ts';
 
 const CALLBACK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const endpoint = z
@@ -21,13 +20,6 @@ const flag = z.preprocess(
   z.boolean({ error: 'expected true or false' }),
 );
 const MAX_FINALIZE_SECONDS = 60;
-const POLL_MS = 250;
-
-function callbacksOf(context: StepContext): AccountCallbacks {
-  const callbacks = context.account?.callbacks;
-  if (!callbacks) throw new StepFailedError('OAuth helpers are not available to this run: the worker has no SECRETS_KEY', { retryable: false });
-  return callbacks;
-}
 
 /** A signer of OAuth 1.0a requests (RFC 5849) with HMAC-SHA1, the method services implement. */
 function signer(consumer: { key: string; secret: string }): OAuth {
@@ -123,18 +115,8 @@ export function createOAuth1Steps(httpStep: StepKind): readonly StepKind[] {
         tokenSecret: '{{inputs.OAuthTokenSecret}}',
       },
       run: async (args, context) => {
-        const callbacks = callbacksOf(context);
-        const fail = (message: string) => {
-          if (args.suppressErrors) return { response: '', errorMessage: message };
-          throw new StepFailedError(message, { retryable: false });
-        };
-        const deadline = Date.now() + args.timeoutSeconds * 1000;
-        let redirect: CallbackRequest | undefined;
-        for (;;) {
-          redirect = (await callbacks.requests(args.callbackId)).findLast((request) => request.query.oauth_verifier || request.query.denied);
-          if (redirect || Date.now() >= deadline) break;
-          await waitFor(Math.min(POLL_MS, deadline - Date.now()), context.signal);
-        }
+        const fail = finalizeFailure(args.suppressErrors);
+        const redirect = await awaitRedirect(context, args.callbackId, args.timeoutSeconds, (request) => request.query.oauth_verifier || request.query.denied);
         if (!redirect) return fail(`no authorization reached the callback within ${args.timeoutSeconds} seconds`);
         const token = redirect.query.oauth_token ?? '';
         const verifier = redirect.query.oauth_verifier;

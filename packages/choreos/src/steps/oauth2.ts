@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { AccountCallbacks, CallbackRequest } from '../account-state.ts';
 import { StepFailedError } from '../step-errors.ts';
 import { defineStepKind, type StepContext, type StepKind } from '../step-kind.ts';
 import { integerArg } from './arg-types.ts';
-import { waitFor } from './control.ts';
+import { awaitRedirect, callbacksOf, finalizeFailure } from './oauth-callback.ts';
 
 const CALLBACK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const endpoint = z
@@ -22,13 +21,6 @@ const flag = z.preprocess(
 );
 /** FinalizeOAuth polls the callback at most this long, as the original documents (default 20 s). */
 const MAX_FINALIZE_SECONDS = 60;
-const POLL_MS = 250;
-
-function callbacksOf(context: StepContext): AccountCallbacks {
-  const callbacks = context.account?.callbacks;
-  if (!callbacks) throw new StepFailedError('OAuth helpers are not available to this run: the worker has no SECRETS_KEY', { retryable: false });
-  return callbacks;
-}
 
 /**
  * A request to a token endpoint, made by the HTTP step itself: the same egress policy, timeouts and
@@ -97,18 +89,8 @@ export function createOAuth2Steps(httpStep: StepKind): readonly StepKind[] {
         timeoutSeconds: '{{inputs.Timeout}}',
       },
       run: async (args, context) => {
-        const callbacks = callbacksOf(context);
-        const fail = (message: string) => {
-          if (args.suppressErrors) return { response: '', errorMessage: message };
-          throw new StepFailedError(message, { retryable: false });
-        };
-        const deadline = Date.now() + args.timeoutSeconds * 1000;
-        let redirect: CallbackRequest | undefined;
-        for (;;) {
-          redirect = (await callbacks.requests(args.callbackId)).findLast((request) => request.query.code || request.query.error);
-          if (redirect || Date.now() >= deadline) break;
-          await waitFor(Math.min(POLL_MS, deadline - Date.now()), context.signal);
-        }
+        const fail = finalizeFailure(args.suppressErrors);
+        const redirect = await awaitRedirect(context, args.callbackId, args.timeoutSeconds, (request) => request.query.code || request.query.error);
         if (!redirect) return fail(`no authorization reached the callback within ${args.timeoutSeconds} seconds`);
         if (redirect.query.error) return fail(`the authorization was refused: ${redirect.query.error.slice(0, 200)}`);
         const response = await tokenRequest(
@@ -117,7 +99,7 @@ export function createOAuth2Steps(httpStep: StepKind): readonly StepKind[] {
           {
             grant_type: 'authorization_code',
             code: redirect.query.code ?? '',
-            redirect_uri: callbacks.url(args.callbackId),
+            redirect_uri: callbacksOf(context).url(args.callbackId),
             client_id: args.clientId,
             client_secret: args.clientSecret,
           },
