@@ -56,7 +56,7 @@ export {
   type PresetStore,
   type PutPresetOutcome,
 } from './preset-store.ts';
-export { createTokenStore, TOKEN_LOCK_MS, type AccountTokens, type LockAttempt, type StoredToken, type TokenStore } from './token-store.ts';
+export { createTokenStore, TOKEN_LOCK_MS, type TokenStore } from './token-store.ts';
 export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
 export {
   CALLBACK_ID,

@@ -1,27 +1,8 @@
+import type { AccountTokens } from '@ces/choreos';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
 import type { SecretCipher } from './secret-cipher.ts';
-
-/** A stored token as a step sees it: its value in clear. */
-export interface StoredToken {
-  value: string;
-  valid: boolean;
-  locked: boolean;
-}
-
-export type LockAttempt = { outcome: 'taken'; token: StoredToken } | { outcome: 'held' } | { outcome: 'absent' };
-
-/** One account's tokens (TokenStorage); every name is the account's own. */
-export interface AccountTokens {
-  store(name: string, value: string, lifetimeSeconds: number): Promise<void>;
-  /** Undefined when there is no such token, or it expired. */
-  get(name: string): Promise<StoredToken | undefined>;
-  lock(name: string): Promise<LockAttempt>;
-  /** False when there is no such token. */
-  setValid(name: string, valid: boolean): Promise<boolean>;
-  delete(name: string): Promise<boolean>;
-}
 
 export interface TokenStore {
   forAccount(account: string): AccountTokens;
