@@ -33,7 +33,7 @@ describe('docker-compose.yml', () => {
       expect(compose.services[name].environment.REDIS_URL).toBe('redis://redis:6379');
       expect(compose.services[name].environment.REDIS_PREFIX).toBe('{ces}');
       // The API seals what the workers open: one key for both.
-      expect(compose.services[name].environment.SECRETS_KEY).toBe('${SECRETS_KEY:-}');
+      expect(compose.services[name].environment.SECRETS_KEY).toBe(`\${SECRETS_KEY:-}`);
     }
     expect(compose.services.api.environment.TLS_CERT_FILE).toBeTruthy();
     expect(compose.services.api.environment.TLS_KEY_FILE).toBeTruthy();
