@@ -448,7 +448,15 @@ export function createExecutionStore(deps: {
       const storedBytes = keys.accountStoredBytes(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
       const status = (await run(
         'requestTermination',
-        [keys.execution(id), keys.running(), keys.waiting(), keys.executionCounts(), keys.executionProgress(id), keys.executionSteps(id), keys.executionChildren(id)],
+        [
+          keys.execution(id),
+          keys.running(),
+          keys.waiting(),
+          keys.executionCounts(),
+          keys.executionProgress(id),
+          keys.executionSteps(id),
+          keys.executionChildren(id),
+        ],
         [
           keys.terminationRequestedChannel(),
           id,
