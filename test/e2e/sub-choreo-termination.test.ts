@@ -96,4 +96,25 @@ describe('sub-Choreo termination without a worker', () => {
     const listed = (await stack.call('GET', '/choreo-executions', alice)).json().executions as { id: string }[];
     expect(listed.filter((row) => [child, middle, grandchild].includes(row.id))).toEqual([]);
   });
+
+  it('ends the child of a parent whose worker died, which no worker hears, when the parent is terminated', { timeout: 120_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const worker = stack.addWorker();
+    await stack.waitForWorkers(1);
+    const parent = await stack.startRun('Test/ParentOfWaits', alice);
+    const child = await childOf(parent);
+    await suspended(child);
+    expect((await recordOf(parent)).host).not.toBe('');
+
+    worker.kill('SIGKILL');
+    await worker.exited;
+    // The dead worker's job lock holds the parent's job: the DELETE can only flag it.
+    expect((await stack.call('DELETE', `/choreo-executions/${parent}`, alice)).status).toBe(204);
+    expect((await stack.waitForEnd(child, alice, 10_000)).status).toBe('TERMINATED_MANUALLY');
+    expect(await recordOf(parent)).toMatchObject({ status: 'RUNNING', cancel: '1' });
+
+    // A worker that takes the parent over once its job's lock lapses ends it.
+    stack.addWorker();
+    expect((await stack.waitForEnd(parent, alice, 90_000)).status).toBe('TERMINATED_MANUALLY');
+  });
 });
