@@ -110,7 +110,8 @@ local row = ARGV[8]
 for i = 9, #ARGV, 2 do
   if ARGV[i] == 'parent' then
     local parent = redis.call('HMGET', KEYS[9], 'status', 'cancel')
-    if parent[1] == 'RUNNING' and parent[2] ~= '1' then
+    -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
+    if parent[1] == false or (parent[1] == 'RUNNING' and parent[2] ~= '1') then
       redis.call('SADD', KEYS[10], ARGV[1])
     else
       redis.call('HSET', KEYS[1], 'cancel', '1')
