@@ -22,7 +22,8 @@
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
   idempotency worker parent deadline`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
   untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
-  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
+  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
+  descendants: reads and writes as request-termination.lua does.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -143,6 +144,7 @@ local ctx = {
   retention = tonumber(ARGV[3]),
   windowMs = tonumber(ARGV[12]),
   now = tonumber(ARGV[2]),
+  endtime = ARGV[2],
 }
 end_record(ctx, ARGV[7], state, status, fields, ARGV[4])
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.

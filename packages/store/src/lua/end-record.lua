@@ -7,7 +7,8 @@
   `ctx` names the keys: `running`, `waiting`, `counts` (all accounts), `accountRunning`,
   `storedBytes`, `executing`, `rows` (the account's: every descendant runs for its root's account),
   functions of an id `record`, `progress`, `steps`, `children`; `workerExecutions` (less the
-  worker id), `endedChannel`, `childEndedChannel`; `retention` (seconds), `windowMs`, `now`.
+  worker id), `endedChannel`, `childEndedChannel`; `retention` (seconds), `windowMs`, `now`
+  (epoch milliseconds) and `endtime` (the same, as given: a Lua number would lose digits).
 ]]
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)

@@ -72,5 +72,6 @@ terminate_descendants({
   retention = tonumber(ARGV[9]),
   windowMs = tonumber(ARGV[10]),
   now = tonumber(ARGV[8]),
+  endtime = ARGV[8],
 }, ARGV[2])
 return status

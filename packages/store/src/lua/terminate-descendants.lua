@@ -37,9 +37,9 @@ local function terminate_descendants(ctx, root)
       local held = state[3] and state[3] ~= ''
       if not held then
         if overdue then
-          end_record(ctx, id, state, 'TERMINATED_LIMIT', { 'status', 'TERMINATED_LIMIT', 'endtime', ctx.now }, '')
+          end_record(ctx, id, state, 'TERMINATED_LIMIT', { 'status', 'TERMINATED_LIMIT', 'endtime', ctx.endtime }, '')
         else
-          end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.now, 'cancel', '1' }, '')
+          end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
         end
       elseif not overdue and state[2] ~= '1' then
         redis.call('HSET', record, 'cancel', '1')
