@@ -41,9 +41,13 @@ local function terminate_descendants(ctx, root)
         else
           end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
         end
-      elseif not overdue and state[2] ~= '1' then
-        redis.call('HSET', record, 'cancel', '1')
-        redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
+      elseif not overdue then
+        if state[2] ~= '1' then
+          redis.call('HSET', record, 'cancel', '1')
+          redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
+        end
+        -- Told again when flagged before: a message its worker missed the first time costs no more
+        -- than a step.
         redis.call('PUBLISH', ctx.terminationChannel, id)
       end
     end
