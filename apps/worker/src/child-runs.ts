@@ -151,9 +151,11 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
   });
 
   /**
-   * The parent stops waiting. A parent terminated, or its step timed out, terminates its child;
-   * one that reached its time limit leaves it to its own deadline, which is never later; one only
-   * stopping (its worker shutting down, the run taken over) leaves it running for the next take.
+   * The parent stops waiting. A parent terminated, or its step timed out, terminates its child
+   * (the store has flagged or ended it already when the parent's termination came first; this also
+   * takes a queued child's job out of the queue); a parent that reached its time limit or fails
+   * terminates it by its end (end-execution.lua); one only stopping (its worker shutting down, the
+   * run taken over) leaves it running for the next take.
    */
   async function stopWaiting(id: string, reason: unknown): Promise<StepAbortedError> {
     if (reason === 'termination-requested' || reason instanceof StepTimeoutError) await terminateExecution({ executions, queue }, id);

@@ -273,6 +273,8 @@ export function createExecutionStore(deps: {
           keys.idempotencyKey(execution.account, idempotency ? hash('sha256', idempotency.key) : '-'),
           keys.accountRunningRows(execution.account),
           keys.executionCounts(),
+          keys.execution(execution.parent ?? execution.id),
+          keys.executionChildren(execution.parent ?? execution.id),
         ],
         [
           execution.id,
@@ -407,6 +409,8 @@ export function createExecutionStore(deps: {
           keys.executionProgress(id),
           keys.executionSteps(id),
           keys.waiting(),
+          keys.executionChildren(id),
+          keys.terminationRequestedChannel(),
         ],
         [
           request.status,
@@ -438,7 +442,37 @@ export function createExecutionStore(deps: {
     },
 
     async requestTermination(id) {
-      const status = (await run('requestTermination', [keys.execution(id)], [keys.terminationRequestedChannel(), id, keys.accountRunningRows('')])) as string;
+      const now = Date.now();
+      const window = storageWindow(now, retentionSeconds);
+      // The stored bytes' key has the account inside: the script puts it between these parts.
+      const storedBytes = keys.accountStoredBytes(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
+      const status = (await run(
+        'requestTermination',
+        [
+          keys.execution(id),
+          keys.running(),
+          keys.waiting(),
+          keys.executionCounts(),
+          keys.executionProgress(id),
+          keys.executionSteps(id),
+          keys.executionChildren(id),
+        ],
+        [
+          keys.terminationRequestedChannel(),
+          id,
+          keys.accountRunningRows(''),
+          keys.accountRunning(''),
+          keys.accountExecuting(''),
+          storedBytes[0] ?? '',
+          storedBytes[1] ?? '',
+          now,
+          retentionSeconds,
+          window.lengthMs,
+          keys.executionEndedChannel(),
+          keys.childEndedChannel(),
+          keys.workerExecutions(''),
+        ],
+      )) as string;
       return status ? (status as ExecutionStatus) : undefined;
     },
 
@@ -572,6 +606,9 @@ export function createExecutionStore(deps: {
     },
   };
 }
+
+/** Stands for an account in a key's name, to split it where the account goes. */
+const ACCOUNT_MARK = '\n';
 
 /** ioredis's flat [member, score, …] reply of the running set, as ids with their start times. */
 function scoredIds(flat: string[]): { id: string; starttime: number }[] {

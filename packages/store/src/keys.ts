@@ -19,6 +19,12 @@ export interface KeySpace {
    * bounded; no TTL while it runs, the record's once it ends.
    */
   executionSteps(id: string): string;
+  /**
+   * Set: ids of the execution's child executions still RUNNING (accept-execution.lua adds, the
+   * child's end takes out), through which a termination or an end reaches them
+   * (terminate-descendants.lua); no TTL while it runs, the record's once it ends.
+   */
+  executionChildren(id: string): string;
   /** Sorted set: ids of all RUNNING executions, scored by start time. */
   running(): string;
   /**
@@ -135,6 +141,7 @@ export function createKeySpace(prefix: string): KeySpace {
     execution: (id) => `${prefix}:exec:${id}`,
     executionProgress: (id) => `${prefix}:exec:${id}:progress`,
     executionSteps: (id) => `${prefix}:exec:${id}:steps`,
+    executionChildren: (id) => `${prefix}:exec:${id}:children`,
     running: () => `${prefix}:running`,
     waiting: () => `${prefix}:waiting`,
     callback: (tokenDigest) => `${prefix}:callback:${tokenDigest}`,

@@ -17,7 +17,9 @@ const ACCOUNT_STATE_SCRIPTS = [
   'set-token-validity.lua',
   'store-token.lua',
 ];
-const luaFiles = readdirSync(LUA_DIR).filter((file) => file.endsWith('.lua') && file !== 'list-row.lua' && file !== 'step-history.lua');
+// Functions set before scripts (scripts.ts), each documented in its own header.
+const PRELUDES = ['end-record.lua', 'list-row.lua', 'step-history.lua', 'terminate-descendants.lua'];
+const luaFiles = readdirSync(LUA_DIR).filter((file) => file.endsWith('.lua') && !PRELUDES.includes(file));
 const scripts = luaFiles
   .filter((file) => !ACCOUNT_STATE_SCRIPTS.includes(file))
   .map((file) => ({ file, source: readFileSync(new URL(file, LUA_DIR), 'utf8') }));

@@ -8,16 +8,20 @@ import type { Redis } from 'ioredis';
 interface ScriptFile {
   file: string;
   keys: number;
-  prelude?: string;
+  /** One file, or several set in this order (a later one may use an earlier one's functions). */
+  prelude?: string | readonly string[];
 }
 
+/** What a script that ends an execution's descendants is set after (terminate-descendants.lua). */
+const ENDS_DESCENDANTS = ['list-row.lua', 'end-record.lua', 'terminate-descendants.lua'] as const;
+
 const SCRIPTS = {
-  acceptExecution: { file: 'accept-execution.lua', keys: 8 },
+  acceptExecution: { file: 'accept-execution.lua', keys: 10, prelude: 'list-row.lua' },
   takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 3, prelude: 'step-history.lua' },
   recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
-  endExecution: { file: 'end-execution.lua', keys: 10, prelude: 'step-history.lua' },
-  requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
+  endExecution: { file: 'end-execution.lua', keys: 12, prelude: ['step-history.lua', ...ENDS_DESCENDANTS] },
+  requestTermination: { file: 'request-termination.lua', keys: 7, prelude: ENDS_DESCENDANTS },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
   suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
   deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
@@ -43,7 +47,8 @@ function source(name: ScriptName): string {
   if (lua === undefined) {
     const script: ScriptFile = SCRIPTS[name];
     const read = (file: string) => readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
-    lua = (script.prelude ? read(script.prelude) : '') + read(script.file);
+    const preludes = script.prelude === undefined ? [] : typeof script.prelude === 'string' ? [script.prelude] : script.prelude;
+    lua = [...preludes, script.file].map(read).join('');
     sources.set(name, lua);
   }
   return lua;

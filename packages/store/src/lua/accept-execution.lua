@@ -9,7 +9,15 @@
   and the one before it weighted by how much of it still falls within the last retention period.
 
   Record fields (RECORD_FIELDS in execution-record.ts): all of a new record, given in ARGV;
-  `idempotency` (idempotencyEntry) and `notify` (notifyEnd, among ARGV when a caller waits).
+  `idempotency` (idempotencyEntry) and `notify` (notifyEnd, among ARGV when a caller waits);
+  `cancel` (terminationRequested) for a child refused its run, below. Of a child's parent: reads
+  `status cancel`.
+
+  A child execution (a `parent` among the fields) enters its parent's set of running children,
+  through which its parent's termination or end terminates it (terminate-descendants.lua). A
+  child accepted when its parent has ended or its termination has been requested (the parent's
+  worker was starting it when the request came) is accepted with its own termination requested
+  instead: whoever takes it ends it before its first step, and its parent, stopping, ends it.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -19,6 +27,8 @@
   KEYS[6] the entry of the run's Idempotency-Key in its account (untouched without one)
   KEYS[7] the account's list rows of RUNNING executions
   KEYS[8] the service's execution counters (field `started` counts this acceptance)
+  KEYS[9] the parent's execution hash (untouched unless the execution is a child)
+  KEYS[10] the parent's set of running children (untouched unless the execution is a child)
 
   ARGV[1] execution id
   ARGV[2] start time, epoch milliseconds
@@ -96,13 +106,28 @@ if budget > 0 then
   end
 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 9))
+local row = ARGV[8]
+for i = 9, #ARGV, 2 do
+  if ARGV[i] == 'parent' then
+    local parent = redis.call('HMGET', KEYS[9], 'status', 'cancel')
+    -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
+    if parent[1] == false or (parent[1] == 'RUNNING' and parent[2] ~= '1') then
+      redis.call('SADD', KEYS[10], ARGV[1])
+    else
+      redis.call('HSET', KEYS[1], 'cancel', '1')
+      local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
+      row = listRow(starttime, host, worker, '1', choreo)
+    end
+    break
+  end
+end
 if entry then
   redis.call('SET', KEYS[6], entry)
   redis.call('HSET', KEYS[1], 'idempotency', KEYS[6])
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[7], ARGV[1], ARGV[8])
+redis.call('HSET', KEYS[7], ARGV[1], row)
 redis.call('HINCRBY', KEYS[8], 'started', 1)
 if redis.call('INCRBY', KEYS[4], size) == size then
   redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[5]))

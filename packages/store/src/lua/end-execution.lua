@@ -11,12 +11,19 @@
   Idempotency-Key, which the record names (field `idempotency`), expires with the record: a key
   of the prefix, so in the same Cluster slot, though not among KEYS.
 
-  The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions).
+  The execution leaves the set of the executions its worker holds (keys.ts, workerExecutions), and
+  its parent's set of running children (keys.ts, executionChildren; the record's `parent`).
+
+  Whatever the status it ends in, its descendants still RUNNING are terminated with it
+  (terminate-descendants.lua): a child of a failed, terminated or limited parent must not run on,
+  and a parent that ends SUCCESS has waited for its children, so finds none. Their keys are named
+  like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of ARGV[7].
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
+  idempotency worker parent deadline`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
   untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
-  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume.
+  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
+  descendants: reads and writes as request-termination.lua does.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -31,6 +38,11 @@
           expires with the record; when it does not exist and they fit its bound, they are written
           to the record's `history` field instead, as one JSON array
   KEYS[10] the waiting sorted set (suspend-execution.lua), which an ended execution leaves
+  KEYS[11] the execution's set of running children (accept-execution.lua), which expires with
+           the record
+  KEYS[12] the channel on which to publish the id of a descendant whose termination is requested:
+           a channel, not a key, given among KEYS because the step events end ARGV (its name has
+           the prefix's hash tag, so a Cluster finds it in the script's slot)
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -60,7 +72,8 @@
             handed back), or has been taken when ARGV[11] says it was not
    status   the execution's status ('' when it does not exist)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker')
+-- end_record's state (end-record.lua).
+local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline')
 if state[1] == false then
   return { -5, '' }
 end
@@ -100,11 +113,6 @@ if status == 'ERROR' then
   table.insert(fields, 'errortime')
   table.insert(fields, ARGV[2])
 end
-redis.call('HSET', KEYS[1], unpack(fields))
--- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-redis.call('HDEL', KEYS[1], 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
-redis.call('UNLINK', KEYS[8])
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 -- A run that wrote no history before its end (an instant run) keeps it in a field of the record,
 -- which costs far less than a list of its own, when it fits the bound.
 if redis.call('EXISTS', KEYS[9]) == 0 then
@@ -117,43 +125,28 @@ if redis.call('EXISTS', KEYS[9]) == 0 then
 else
   append_step_events(KEYS[9], tonumber(ARGV[15]), tonumber(ARGV[16]), 17, #ARGV)
 end
-redis.call('EXPIRE', KEYS[9], tonumber(ARGV[3]))
-if state[5] then
-  redis.call('EXPIRE', state[5], tonumber(ARGV[3]))
-end
-redis.call('ZREM', KEYS[2], ARGV[7])
-redis.call('ZREM', KEYS[10], ARGV[7])
-redis.call('SREM', KEYS[3], ARGV[7])
-redis.call('HDEL', KEYS[6], ARGV[7])
-redis.call('HINCRBY', KEYS[7], 'ended:' .. status, 1)
--- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
-if state[3] ~= false then
-  redis.call('SREM', KEYS[5], ARGV[7])
-end
-if state[6] and state[6] ~= '' then
-  redis.call('SREM', ARGV[13] .. state[6], ARGV[7])
-end
-local outputBytes = string.len(ARGV[4])
-if ARGV[4] == '' then
-  outputBytes = redis.call('HSTRLEN', KEYS[1], 'output')
-end
-if outputBytes > 0 and redis.call('INCRBY', KEYS[4], outputBytes) == outputBytes then
-  redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[12]))
-end
-if state[4] == '1' then
-  -- The large fields decide first: encoding megabytes of outputs only to find them too large for
-  -- the message would hold Redis, which serves every account, for nothing.
-  local large = outputBytes + redis.call('HSTRLEN', KEYS[1], 'inputs')
-  local record = ''
-  if large <= 65536 then
-    record = cjson.encode(redis.call('HGETALL', KEYS[1]))
-  end
-  if large <= 65536 and string.len(record) <= 65536 then
-    redis.call('PUBLISH', ARGV[6], ARGV[7] .. '\n' .. record)
-  else
-    redis.call('PUBLISH', ARGV[6], ARGV[7])
-  end
-elseif state[4] == 'parent' then
-  redis.call('PUBLISH', ARGV[14], ARGV[7])
-end
+local ctx = {
+  running = KEYS[2],
+  waiting = KEYS[10],
+  counts = KEYS[7],
+  accountRunning = KEYS[3],
+  storedBytes = KEYS[4],
+  executing = KEYS[5],
+  rows = KEYS[6],
+  record = key_like(KEYS[1], ARGV[7]),
+  progress = key_like(KEYS[8], ARGV[7]),
+  steps = key_like(KEYS[9], ARGV[7]),
+  children = key_like(KEYS[11], ARGV[7]),
+  workerExecutions = ARGV[13],
+  endedChannel = ARGV[6],
+  childEndedChannel = ARGV[14],
+  terminationChannel = KEYS[12],
+  retention = tonumber(ARGV[3]),
+  windowMs = tonumber(ARGV[12]),
+  now = tonumber(ARGV[2]),
+  endtime = ARGV[2],
+}
+end_record(ctx, ARGV[7], state, status, fields, ARGV[4])
+-- Whatever the end, no child runs on for nobody: one still running is terminated with it.
+terminate_descendants(ctx, ARGV[7])
 return { 1, status }

@@ -3,19 +3,46 @@
   termination flag, which every worker sees between steps and when it takes the execution, and
   publishes the request for the worker running it.
 
+  The request goes down to its descendants still RUNNING (terminate-descendants.lua): one no
+  worker holds ends at once, one a worker holds is flagged the same way, whether or not the
+  execution itself is on a worker now, so that no child outlives its parent's termination. Their
+  keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of ARGV[2], and
+  their account's keys like the execution's (a child runs for its parent's account). An execution
+  that has ended passes the request on too: its end did already, so it finds none but a straggler.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status account starttime host
-  worker choreo`; writes `cancel` (terminationRequested).
+  worker choreo`; writes `cancel` (terminationRequested). Of descendants: reads `status cancel
+  lease notify idempotency worker parent deadline starttime host choreo`; writes `cancel`, or ends
+  them as end-execution.lua does (`status endtime cancel`, deletes `results lease notify released
+  deferrals cursor`).
 
   KEYS[1] execution hash
+  KEYS[2] running sorted set (all accounts)
+  KEYS[3] waiting sorted set (suspend-execution.lua)
+  KEYS[4] the service's execution counters (field `ended:<status>` counts each end)
+  KEYS[5] the execution's progress hash
+  KEYS[6] the execution's step history
+  KEYS[7] the execution's set of running children (accept-execution.lua)
 
   ARGV[1] channel on which to publish the execution id
   ARGV[2] execution id
   ARGV[3] name of an account's list rows of RUNNING executions, less the account
+  ARGV[4] name of an account's running set, less the account
+  ARGV[5] name of an account's executing set, less the account
+  ARGV[6] name of an account's stored bytes in the current window: the part before the account,
+          with ARGV[7] the part after it (see end-execution.lua, KEYS[4])
+  ARGV[7] see ARGV[6]
+  ARGV[8] now, epoch milliseconds: the end time of the descendants it ends
+  ARGV[9] seconds to keep a record after it ends
+  ARGV[10] window length of the stored bytes, milliseconds
+  ARGV[11] channel on which to publish an end someone waits for (end-execution.lua)
+  ARGV[12] channel on which to publish the end of a child execution
+  ARGV[13] name of a worker's set of the executions it holds, less the worker id
 
   Returns the execution's status as it was ('' when it does not exist). For RUNNING the flag
-  is now set; any other status is terminal and nothing changed.
+  is now set; any other status is terminal and nothing changed but its descendants'.
 ]]
--- listRow: list-row.lua, set before this script (scripts.ts).
+-- listRow: list-row.lua; key_like: end-record.lua; terminate_descendants: terminate-descendants.lua.
 local state = redis.call('HMGET', KEYS[1], 'status', 'account', 'starttime', 'host', 'worker', 'choreo')
 local status = state[1]
 if status == false then
@@ -26,4 +53,25 @@ if status == 'RUNNING' then
   redis.call('HSET', ARGV[3] .. state[2], ARGV[2], listRow(state[3], state[4] or '', state[5] or '', '1', state[6]))
   redis.call('PUBLISH', ARGV[1], ARGV[2])
 end
+terminate_descendants({
+  running = KEYS[2],
+  waiting = KEYS[3],
+  counts = KEYS[4],
+  accountRunning = ARGV[4] .. state[2],
+  storedBytes = ARGV[6] .. state[2] .. ARGV[7],
+  executing = ARGV[5] .. state[2],
+  rows = ARGV[3] .. state[2],
+  record = key_like(KEYS[1], ARGV[2]),
+  progress = key_like(KEYS[5], ARGV[2]),
+  steps = key_like(KEYS[6], ARGV[2]),
+  children = key_like(KEYS[7], ARGV[2]),
+  workerExecutions = ARGV[13],
+  endedChannel = ARGV[11],
+  childEndedChannel = ARGV[12],
+  terminationChannel = ARGV[1],
+  retention = tonumber(ARGV[9]),
+  windowMs = tonumber(ARGV[10]),
+  now = tonumber(ARGV[8]),
+  endtime = ARGV[8],
+}, ARGV[2])
 return status

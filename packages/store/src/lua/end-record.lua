@@ -1,0 +1,75 @@
+--[[
+  Shared by the scripts that end executions (end-execution.lua; request-termination.lua and
+  end-execution.lua for the descendants terminate-descendants.lua ends), set before each of them:
+  the writes that move one RUNNING record to a terminal status, given its state: the record's
+  fields `status cancel lease notify idempotency worker parent deadline`, read in this order. A terminal status is never overwritten: callers end only a record they read RUNNING.
+
+  `ctx` names the keys: `running`, `waiting`, `counts` (all accounts), `accountRunning`,
+  `storedBytes`, `executing`, `rows` (the account's: every descendant runs for its root's account),
+  functions of an id `record`, `progress`, `steps`, `children`; `workerExecutions` (less the
+  worker id), `endedChannel`, `childEndedChannel`; `retention` (seconds), `windowMs`, `now`
+  (epoch milliseconds) and `endtime` (the same, as given: a Lua number would lose digits).
+]]
+-- The name of another execution's key of the same kind as `key`, the key of execution `id`.
+local function key_like(key, id)
+  local from, to = string.find(key, id, 1, true)
+  local before, after = string.sub(key, 1, from - 1), string.sub(key, to + 1)
+  return function(other)
+    return before .. other .. after
+  end
+end
+
+-- `fields`: the field/value list written (status and endtime first); `output`: the outputs written
+-- among them ('' when the stored ones are kept).
+local function end_record(ctx, id, state, status, fields, output)
+  local record = ctx.record(id)
+  redis.call('HSET', record, unpack(fields))
+  -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
+  redis.call('HDEL', record, 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor')
+  redis.call('UNLINK', ctx.progress(id))
+  redis.call('EXPIRE', record, ctx.retention)
+  redis.call('EXPIRE', ctx.steps(id), ctx.retention)
+  redis.call('EXPIRE', ctx.children(id), ctx.retention)
+  if state[5] then
+    redis.call('EXPIRE', state[5], ctx.retention)
+  end
+  redis.call('ZREM', ctx.running, id)
+  redis.call('ZREM', ctx.waiting, id)
+  redis.call('SREM', ctx.accountRunning, id)
+  redis.call('HDEL', ctx.rows, id)
+  redis.call('HINCRBY', ctx.counts, 'ended:' .. status, 1)
+  -- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
+  if state[3] ~= false then
+    redis.call('SREM', ctx.executing, id)
+  end
+  if state[6] and state[6] ~= '' then
+    redis.call('SREM', ctx.workerExecutions .. state[6], id)
+  end
+  -- A parent's set of children holds those still running.
+  if state[7] and state[7] ~= '' then
+    redis.call('SREM', ctx.children(state[7]), id)
+  end
+  local outputBytes = string.len(output)
+  if output == '' then
+    outputBytes = redis.call('HSTRLEN', record, 'output')
+  end
+  if outputBytes > 0 and redis.call('INCRBY', ctx.storedBytes, outputBytes) == outputBytes then
+    redis.call('PEXPIRE', ctx.storedBytes, 2 * ctx.windowMs)
+  end
+  if state[4] == '1' then
+    -- The large fields decide first: encoding megabytes of outputs only to find them too large for
+    -- the message would hold Redis, which serves every account, for nothing.
+    local large = outputBytes + redis.call('HSTRLEN', record, 'inputs')
+    local encoded = ''
+    if large <= 65536 then
+      encoded = cjson.encode(redis.call('HGETALL', record))
+    end
+    if large <= 65536 and string.len(encoded) <= 65536 then
+      redis.call('PUBLISH', ctx.endedChannel, id .. '\n' .. encoded)
+    else
+      redis.call('PUBLISH', ctx.endedChannel, id)
+    end
+  elseif state[4] == 'parent' then
+    redis.call('PUBLISH', ctx.childEndedChannel, id)
+  end
+end

@@ -1,0 +1,56 @@
+--[[
+  Shared by request-termination.lua and end-execution.lua, set before each of them after
+  list-row.lua and end-record.lua: requests the termination of every RUNNING descendant of an
+  execution (its children, their children…), breadth first, through the sets of running children
+  (keys.ts, executionChildren). A descendant no worker holds (queued, deferred, handed back,
+  suspended in a durable wait: no lease) ends at once, as a DELETE ends a queued run; one a worker
+  holds gets its termination flag and the message to its worker, and stops after its current step.
+  A descendant past its own deadline (never later than its parent's) ends TERMINATED_LIMIT instead,
+  or, held, is left to its worker, which ends it at its deadline; any other ends
+  TERMINATED_MANUALLY.
+
+  At most MAX_DESCENDANTS are visited in one call. Depth is bounded (MAX_CHILD_DEPTH) and a parent
+  has a child running per `choreo.run` step it is running, so a tree that large is rare; past it,
+  the descendants not visited are not flagged by this call: those below a descendant that ends
+  later are terminated by that end (end-execution.lua cascades), and none outlives its deadline.
+
+  `ctx` as end_record's, with `terminationChannel`, on which a flagged descendant's id is published.
+  Returns how many descendants it visited.
+]]
+local MAX_DESCENDANTS = 1000
+
+local function terminate_descendants(ctx, root)
+  local pending = redis.call('SMEMBERS', ctx.children(root))
+  local visited = 0
+  while visited < #pending and visited < MAX_DESCENDANTS do
+    visited = visited + 1
+    local id = pending[visited]
+    local record = ctx.record(id)
+    -- end_record's state, then what its list row shows.
+    local state = redis.call('HMGET', record, 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline', 'starttime', 'host', 'choreo')
+    if state[1] == 'RUNNING' then
+      for _, child in ipairs(redis.call('SMEMBERS', ctx.children(id))) do
+        pending[#pending + 1] = child
+      end
+      local deadline = tonumber(state[8] or '0') or 0
+      local overdue = deadline > 0 and deadline <= ctx.now
+      local held = state[3] and state[3] ~= ''
+      if not held then
+        if overdue then
+          end_record(ctx, id, state, 'TERMINATED_LIMIT', { 'status', 'TERMINATED_LIMIT', 'endtime', ctx.endtime }, '')
+        else
+          end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
+        end
+      elseif not overdue then
+        if state[2] ~= '1' then
+          redis.call('HSET', record, 'cancel', '1')
+          redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
+        end
+        -- Told again when flagged before: a message its worker missed the first time costs no more
+        -- than a step.
+        redis.call('PUBLISH', ctx.terminationChannel, id)
+      end
+    end
+  end
+  return visited
+end
