@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,29 @@ const CHOREOS: Record<string, unknown> = {
     inputs: { StepMilliseconds: stepMilliseconds },
     outputs: {},
     steps: [childRun('child', '/Test/ChildWaits', { StepMilliseconds: '{{inputs.StepMilliseconds}}' })],
+  },
+  'Test/BranchFailsBesideChild': {
+    description: 'Runs Test/ChildWaits in one branch of a parallel while the other fails; a catch takes the failure.',
+    inputs: {},
+    outputs: { Caught: { description: 'The failure the catch took.', type: 'STRING_VARIABLE', value: '{{steps.recover.text}}' } },
+    steps: [
+      {
+        id: 'guard',
+        try: [
+          {
+            id: 'both',
+            parallel: [
+              [childRun('child', '/Test/ChildWaits')],
+              [
+                { id: 'pause', kind: 'control.wait', args: { milliseconds: '2000' } },
+                { id: 'bad', kind: 'control.fail', args: { message: 'the other branch failed' } },
+              ],
+            ],
+          },
+        ],
+        catch: [{ steps: [{ id: 'recover', kind: 'text.template', args: { text: '{{error.message}}' } }] }],
+      },
+    ],
   },
   'Test/GrandparentOfWaits': {
     description: 'Runs Test/ParentOfWaits as a child.',
@@ -116,5 +140,35 @@ describe('sub-Choreo termination without a worker', () => {
     // A worker that takes the parent over once its job's lock lapses ends it.
     stack.addWorker();
     expect((await stack.waitForEnd(parent, alice, 90_000)).status).toBe('TERMINATED_MANUALLY');
+  });
+});
+
+// A block that ends while one of its steps waits for a child (another branch failed) ends the
+// child with it: the run goes on past the block, and nothing is left running on its account.
+describe('sub-Choreo in a parallel branch whose other branch fails', () => {
+  const catalogue = writeCatalogue();
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, choreosDir: catalogue.dir });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    catalogue.remove();
+  });
+
+  it('terminates the child and lets the catch take the failure', { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const parent = await stack.startRun('Test/BranchFailsBesideChild', alice);
+    const ended = await stack.waitForEnd(parent, alice, 30_000);
+    expect(ended.status).toBe('SUCCESS');
+    const outputs = (await stack.call('GET', `/choreo-executions/${parent}?view=outputs`, alice)).json().output;
+    expect(outputs).toEqual({ Caught: 'the other branch failed' });
+
+    // The child's id is derived from its parent's and the step's address (a branch adds none).
+    const child = createHash('sha256').update(`${parent}\nchild`).digest('hex').slice(0, 32);
+    expect((await stack.waitForEnd(child, alice, 10_000)).status).toBe('TERMINATED_MANUALLY');
+    expect(await stack.redis.smembers(`${stack.prefix}:exec:${parent}:children`)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bindInputs, ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError, StepFailedError, StepTimeoutError } from '@ces/choreos';
+import { BLOCK_ENDED, bindInputs, ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError, StepFailedError, StepTimeoutError } from '@ces/choreos';
 import type { ChildEnd, ChildRuns } from '@ces/choreos';
 import {
   isTerminal,
@@ -151,14 +151,14 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
   });
 
   /**
-   * The parent stops waiting. A parent terminated, or its step timed out, terminates its child
-   * (the store has flagged or ended it already when the parent's termination came first; this also
+   * The parent stops waiting. A parent terminated, its step timed out, or its block ended without
+   * it (another branch failed: BLOCK_ENDED), terminates its child (the store has flagged or ended it already when the parent's termination came first; this also
    * takes a queued child's job out of the queue); a parent that reached its time limit or fails
    * terminates it by its end (end-execution.lua); one only stopping (its worker shutting down, the
    * run taken over) leaves it running for the next take.
    */
   async function stopWaiting(id: string, reason: unknown): Promise<StepAbortedError> {
-    if (reason === 'termination-requested' || reason instanceof StepTimeoutError) await terminateExecution({ executions, queue }, id);
+    if (reason === 'termination-requested' || reason === BLOCK_ENDED || reason instanceof StepTimeoutError) await terminateExecution({ executions, queue }, id);
     return new StepAbortedError(reason);
   }
 

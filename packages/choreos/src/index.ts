@@ -41,6 +41,7 @@ export type { StepContext, StepKind, StepLibrary, StepSuspension } from './step-
 export type { AccountCallbacks, AccountState, AccountTokens, CallbackRequest, LockAttempt, StoredToken } from './account-state.ts';
 export type { HttpStepOptions, HttpResponse } from './steps/http-request.ts';
 export {
+  BLOCK_ENDED,
   ChoreoFailError,
   EgressRefusedError,
   errorMessage,

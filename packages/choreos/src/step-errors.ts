@@ -52,6 +52,14 @@ export class StepTimeoutError extends StepFailedError {
   }
 }
 
+/**
+ * The abort reason of a step whose block ended without it: another branch of its `parallel`, or
+ * another iteration of its `forEach`, failed, returned or stopped the loop. The run goes on (a
+ * `catch` may take the block's failure), so what the step started on its own account must end
+ * with it: a child execution it waits for is terminated.
+ */
+export const BLOCK_ENDED = 'block-ended';
+
 /** Rejection of a step that honoured its AbortSignal mid-step; `reason` is the signal's reason. */
 export class StepAbortedError extends Error {
   readonly reason: unknown;

@@ -6,6 +6,7 @@ import {
   MAX_LOOP_CONCURRENCY,
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
+  BLOCK_ENDED,
 } from '@ces/choreos';
 import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
@@ -101,8 +102,15 @@ interface RepeatIteration {
   done: boolean;
 }
 
+/**
+ * A block that may end while some of its steps still run (a `parallel`, a `forEach`): ending it
+ * aborts its steps' signal with BLOCK_ENDED, so that a step in flight stops at once (a child
+ * execution it waits for ends with it) and no further step starts.
+ */
 interface Cancellation {
-  cancelled: boolean;
+  readonly controller: AbortController;
+  /** What its steps are given: aborted when the block ends, or by the run's own stop. */
+  readonly signal: AbortSignal;
   readonly parent: Cancellation | undefined;
 }
 
@@ -204,14 +212,14 @@ export class BlockRun {
         flow = await this.runRepeat(node, scope);
         break;
       case 'parallel': {
-        const cancellation: Cancellation = { cancelled: false, parent: scope.cancellation };
+        const cancellation = this.cancellationWithin(scope);
         let first: Flow | undefined;
         const flows = await Promise.all(
           node.branches.map(async (branch) => {
             const branchFlow = await this.runNodes(branch, { ...scope, cancellation });
             if (branchFlow.type !== 'done' && branchFlow.type !== 'cancelled' && first === undefined) {
               first = branchFlow;
-              cancellation.cancelled = true;
+              cancellation.controller.abort(BLOCK_ENDED);
             }
             return branchFlow;
           }),
@@ -278,7 +286,7 @@ export class BlockRun {
       step,
       this.options.steps.get(step.kind),
       this.context(scope),
-      this.options.signal,
+      scope.cancellation?.signal ?? this.options.signal,
       { address, childRuns: this.options.childRuns, suspension, account: this.options.account },
       attempts,
     );
@@ -293,7 +301,7 @@ export class BlockRun {
         attempts: attempts ?? [],
       });
     }
-    if (outcome.type === 'stopped') return outcome;
+    if (outcome.type === 'stopped') return this.options.signal?.aborted !== true && isCancelled(scope.cancellation) ? { type: 'cancelled' } : outcome;
     if (outcome.type === 'suspended') {
       // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
       this.pending.push(...suspensionEntries(address, outcome.untilMs, outcome.callback));
@@ -341,7 +349,7 @@ export class BlockRun {
 
     const list: unknown[] = items;
     const results: unknown[] = new Array(list.length).fill(null);
-    const cancellation: Cancellation = { cancelled: false, parent: scope.cancellation };
+    const cancellation = this.cancellationWithin(scope);
     const size = new LoopSize(this.options.maxStepResultChars);
     let first: Flow | undefined;
     let next = 0;
@@ -357,11 +365,11 @@ export class BlockRun {
               'limit',
               `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`,
             );
-            cancellation.cancelled = true;
+            cancellation.controller.abort(BLOCK_ENDED);
           }
         } else if (flow.type !== 'cancelled' && first === undefined) {
           first = flow;
-          cancellation.cancelled = true;
+          cancellation.controller.abort(BLOCK_ENDED);
         }
       }
     };
@@ -462,6 +470,12 @@ export class BlockRun {
     return this.options.record(entries);
   }
 
+  private cancellationWithin(scope: Scope): Cancellation {
+    const controller = new AbortController();
+    const outer = scope.cancellation?.signal ?? this.options.signal;
+    return { controller, signal: outer === undefined ? controller.signal : AbortSignal.any([controller.signal, outer]), parent: scope.cancellation };
+  }
+
   /** Before a step: records what completed since the last one, then asks whether to stop. */
   private async boundary(): Promise<StopReason | undefined> {
     const recorded = await this.flush();
@@ -514,8 +528,9 @@ export class BlockRun {
   }
 }
 
+/** Whether a block around the step has ended; a stop of the whole run is not a cancellation. */
 function isCancelled(cancellation: Cancellation | undefined): boolean {
-  for (let current = cancellation; current !== undefined; current = current.parent) if (current.cancelled) return true;
+  for (let current = cancellation; current !== undefined; current = current.parent) if (current.controller.signal.aborted) return true;
   return false;
 }
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createStepLibrary, defineStepKind, InvalidStepInputError, parseDefinition, StepTimeoutError } from '@ces/choreos';
+import { describe, expect, it, vi } from 'vitest';
+import { BLOCK_ENDED, createStepLibrary, defineStepKind, InvalidStepInputError, parseDefinition, StepAbortedError, StepTimeoutError } from '@ces/choreos';
 import type { ChoreoDefinition } from '@ces/choreos';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
@@ -29,7 +29,30 @@ const count = defineStepKind({
   },
 });
 
-const library = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 1000, maxResponseBytes: 1024 }, extraKinds: [count] });
+/** Why each `test.hold` step stopped waiting: the reason its signal was aborted with. */
+let released: unknown[] = [];
+let holding = 0;
+
+const hold = defineStepKind({
+  kind: 'test.hold',
+  description: 'Waits until its signal is aborted, as a step waiting for a child execution does.',
+  argsSchema: z.strictObject({}),
+  run: (_args, { signal }) =>
+    new Promise((_, reject) => {
+      holding += 1;
+      signal.addEventListener(
+        'abort',
+        () => {
+          holding -= 1;
+          released.push(signal.reason);
+          reject(new StepAbortedError(signal.reason));
+        },
+        { once: true },
+      );
+    }),
+});
+
+const library = createStepLibrary({ http: { allowPrivateNetworks: true, timeoutMs: 1000, maxResponseBytes: 1024 }, extraKinds: [count, hold] });
 
 function define(raw: Record<string, unknown>): ChoreoDefinition {
   const result = parseDefinition({ description: 'A test.', ...raw }, library);
@@ -73,6 +96,7 @@ async function run(
   resumeFrom?: ResumePoint,
 ): Promise<RunOutcome> {
   calls = [];
+  released = [];
   mostRunning = 0;
   return runChoreo({ definition, inputs, steps: library, hooks, ...(resumeFrom ? { resumeFrom } : {}) });
 }
@@ -284,6 +308,74 @@ describe('parallel', () => {
     });
     expect(await run(definition)).toMatchObject({ kind: 'failed', error: 'bad: bad bad' });
     expect(calls.sort()).toEqual(['bad', 'slow']);
+  });
+
+  it('stops a step still running in another branch when one fails, and a catch around it takes the failure', async () => {
+    const definition = define({
+      outputs: { Caught: { description: 'The caught failure.', value: '{{steps.recover.text}}' } },
+      steps: [
+        {
+          id: 'guard',
+          try: [
+            {
+              id: 'both',
+              parallel: [
+                [{ id: 'waiting', kind: 'test.hold' }],
+                [
+                  { id: 'slow', kind: 'test.count', args: { name: 'slow', pauseMs: 20 } },
+                  { id: 'bad', kind: 'test.count', args: { name: 'bad', fail: 'invalid' } },
+                ],
+              ],
+            },
+          ],
+          catch: [{ steps: [{ id: 'recover', kind: 'text.template', args: { text: '{{error.message}}' } }] }],
+        },
+      ],
+    });
+    const outcome = await run(definition);
+    expect(outcome.kind).toBe('completed');
+    expect(outcome.checkpoint.outputs).toEqual({ Caught: 'bad bad' });
+    expect(released).toEqual([BLOCK_ENDED]);
+  });
+
+  it('stops the iterations still running in a concurrent forEach when one fails', async () => {
+    const definition = define({
+      steps: [
+        {
+          id: 'each',
+          forEach: '[1,2,3]',
+          concurrency: 3,
+          steps: [
+            {
+              id: 'pick',
+              choice: [
+                {
+                  when: { value: '{{loop.item}}', equals: '3' },
+                  steps: [{ id: 'bad', kind: 'test.count', args: { name: 'bad', fail: 'invalid', pauseMs: 10 } }],
+                },
+              ],
+              default: [{ id: 'waiting', kind: 'test.hold' }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(await run(definition)).toMatchObject({ kind: 'failed', error: 'each[2].bad: bad bad' });
+    expect(released).toEqual([BLOCK_ENDED, BLOCK_ENDED]);
+  });
+
+  it("is stopped as a whole by the run's own stop, which is not taken for a branch ending", async () => {
+    const controller = new AbortController();
+    const definition = define({
+      steps: [{ id: 'both', parallel: [[{ id: 'one', kind: 'test.hold' }], [{ id: 'two', kind: 'test.hold' }]] }],
+    });
+    calls = [];
+    released = [];
+    const running = runChoreo({ definition, inputs: {}, steps: library, hooks: recorder(), signal: controller.signal });
+    await vi.waitFor(() => expect(holding).toBe(2));
+    controller.abort('termination-requested');
+    expect(await running).toMatchObject({ kind: 'stopped', reason: 'termination-requested' });
+    expect(released).toEqual(['termination-requested', 'termination-requested']);
   });
 });
 
