@@ -8,7 +8,8 @@ import type { Redis } from 'ioredis';
 interface ScriptFile {
   file: string;
   keys: number;
-  prelude?: string;
+  /** One file, or several in order (a prelude may use the functions of the ones before it). */
+  prelude?: string | readonly string[];
 }
 
 const SCRIPTS = {
@@ -18,8 +19,8 @@ const SCRIPTS = {
   recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
   endExecution: { file: 'end-execution.lua', keys: 10, prelude: 'step-history.lua' },
   requestTermination: { file: 'request-termination.lua', keys: 1, prelude: 'list-row.lua' },
-  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
-  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
+  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: ['list-row.lua', 'release-lease.lua'] },
+  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: ['list-row.lua', 'release-lease.lua'] },
   deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
@@ -43,7 +44,8 @@ function source(name: ScriptName): string {
   if (lua === undefined) {
     const script: ScriptFile = SCRIPTS[name];
     const read = (file: string) => readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
-    lua = (script.prelude ? read(script.prelude) : '') + read(script.file);
+    const preludes = script.prelude === undefined ? [] : typeof script.prelude === 'string' ? [script.prelude] : script.prelude;
+    lua = preludes.map(read).join('') + read(script.file);
     sources.set(name, lua);
   }
   return lua;

@@ -38,18 +38,11 @@
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
--- listRow: list-row.lua, set before this script (scripts.ts).
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
-if state[1] ~= 'RUNNING' then
-  return -5
+-- listRow, releaseLease: list-row.lua and release-lease.lua, set before this script (scripts.ts).
+local reply, state = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+if reply then
+  return reply
 end
-if state[2] == '' and state[3] == ARGV[1] then
-  return 1
-end
-if state[2] ~= ARGV[1] then
-  return -6
-end
-redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'output', ARGV[6])
 end
@@ -57,9 +50,4 @@ if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
 end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), state[5])
-redis.call('SREM', ARGV[2] .. state[4], state[5])
-if state[9] and state[9] ~= '' then
-  redis.call('SREM', ARGV[4] .. state[9], state[5])
-end
-redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
 return 1
