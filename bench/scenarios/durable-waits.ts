@@ -99,6 +99,11 @@ export async function durableWaits(context: ScenarioContext): Promise<Row[]> {
   const perRun = round(((await usedMemory(redis)) - before - eventsGrowth) / Math.max(1, started.ok), 0);
   const perKey = await memoryPerKey(redis, keys, [...due.keys()].slice(0, SAMPLED_RUNS));
   context.log(`  per waiting run, by key (B): ${JSON.stringify(perKey)}; event stream grew ${eventsGrowth} B`);
+  const sample = due.keys().next().value;
+  if (sample !== undefined) {
+    const encodings = { record: await redis.call('OBJECT', 'ENCODING', keys.execution(sample)), jobHash: await redis.call('OBJECT', 'ENCODING', `${keys.prefix}:${EXECUTION_QUEUE}:${sample}`) };
+    context.log(`  encodings ${JSON.stringify(encodings)}; record ${JSON.stringify(await redis.hgetall(keys.execution(sample)))}; job ${JSON.stringify(await redis.hgetall(`${keys.prefix}:${EXECUTION_QUEUE}:${sample}`))}`);
+  }
 
   const waiting = await runLoad(syncJob());
   if (waiting.firstError) context.log(`  ${waiting.firstError}`);

@@ -71,13 +71,19 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     record: ExecutionRecord,
     lease: string,
     context: ProcessingContext,
-    suspension: { untilMs: number; outputs: Record<string, string>; callback: SuspendedCallback | undefined },
+    suspension: {
+      untilMs: number;
+      outputs: Record<string, string>;
+      callback: SuspendedCallback | undefined;
+      waitEntries: readonly (readonly [string, unknown])[] | undefined;
+    },
     log: () => Logger,
   ): Promise<ProcessResult> {
-    const { untilMs, callback } = suspension;
+    const { untilMs, callback, waitEntries } = suspension;
     const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
+      ...(waitEntries !== undefined ? { waitEntries } : {}),
       ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs: suspension.outputs } } : {}),
     });
     if (suspended !== 'suspended') {
@@ -117,8 +123,10 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
 
     // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
-    // says whether there is any, so that a fresh take costs no read.
-    const progress = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    // says whether there is any, so that a fresh take costs no read. A top-level step's durable
+    // wait keeps its entries in the record instead.
+    const stored = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    const progress = record.waitEntries !== undefined ? new Map([...Object.entries(record.waitEntries), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record,
@@ -158,7 +166,14 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const conclusion = conclusionOf(outcome);
     if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history);
     if (conclusion.kind === 'suspend') {
-      return suspend(record, lease, context, { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback }, log);
+      const waitEntries = outcome.kind === 'suspended' ? outcome.waitEntries : undefined;
+      return suspend(
+        record,
+        lease,
+        context,
+        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
+        log,
+      );
     }
     switch (conclusion.reason) {
       case 'not-running':

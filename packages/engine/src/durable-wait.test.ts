@@ -47,9 +47,17 @@ function store(): EngineHooks & { checkpoint: Checkpoint | undefined; progress: 
   return state;
 }
 
-function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: ResumePoint): Promise<RunOutcome> {
+type StoredRun = ReturnType<typeof store>;
+
+/** As the worker does: a top-level step's wait entries are stored with the suspension, and given back as progress. */
+function keepWaitEntries(stored: StoredRun, outcome: RunOutcome): RunOutcome {
+  if (outcome.kind === 'suspended') for (const [address, value] of outcome.waitEntries ?? []) stored.progress.set(address, value);
+  return outcome;
+}
+
+async function run(definition: ChoreoDefinition, hooks: StoredRun, resumeFrom?: ResumePoint): Promise<RunOutcome> {
   calls = [];
-  return runChoreo({
+  const outcome = await runChoreo({
     definition,
     inputs: {},
     steps: library,
@@ -57,6 +65,7 @@ function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: Resu
     suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
     ...(resumeFrom ? { resumeFrom } : {}),
   });
+  return keepWaitEntries(hooks, outcome);
 }
 
 /** Where the stored run resumes, with every recorded wait made due (as when its timer has fired). */
@@ -151,15 +160,18 @@ describe('waits for a call back', () => {
   if (!approval.ok) throw new Error(approval.problems.join('\n'));
   const definition = approval.definition;
   const inputs = { TimeoutSeconds: '3600' };
-  const runApproval = (hooks: EngineHooks, resumeFrom?: ResumePoint) =>
-    runChoreo({
-      definition,
-      inputs,
-      steps: library,
+  const runApproval = async (hooks: StoredRun, resumeFrom?: ResumePoint) =>
+    keepWaitEntries(
       hooks,
-      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
-      ...(resumeFrom ? { resumeFrom } : {}),
-    });
+      await runChoreo({
+        definition,
+        inputs,
+        steps: library,
+        hooks,
+        suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
+        ...(resumeFrom ? { resumeFrom } : {}),
+      }),
+    );
 
   it('suspends with a fresh 256-bit token, the URL among the outputs so far, and returns the body delivered', async () => {
     const stored = store();

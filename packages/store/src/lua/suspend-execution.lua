@@ -14,9 +14,12 @@
   URL) and the entry of its token (`<execution id>\n<address of the step>` under the token's
   digest), which expires when the wait does; deliver-callback.lua uses it up.
 
+  A top-level step's wait stores its entries (when it is due, its call back's token) in the record
+  (`wait`), where the take that resumes it reads them: no key of its own for each waiting run.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, and `output`
-  for a call back.
+  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, `wait` for a
+  top-level step, and `output` for a call back.
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
@@ -32,6 +35,8 @@
   ARGV[9] when the call back's entry expires, epoch milliseconds
   ARGV[10] name of the execution's progress hash: a call back delivered already (to a run taken
            again after its worker died while suspending it) is not made possible a second time
+  ARGV[11] the wait's progress entries, a JSON object by address, for a top-level step ('' inside
+           a block, whose progress holds them already)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
@@ -45,6 +50,9 @@ if reply then
 end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'output', ARGV[6])
+end
+if ARGV[11] and ARGV[11] ~= '' then
+  redis.call('HSET', KEYS[1], 'wait', ARGV[11])
 end
 if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 0 then
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
