@@ -1,4 +1,4 @@
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NewExecution } from './execution-record.ts';
 import { EXECUTION_QUEUE, type KeySpace } from './keys.ts';
@@ -21,9 +21,18 @@ export interface ExecutionJobData {
 export const EXECUTION_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: true,
-  removeOnFail: { age: 24 * 3600, count: 1000 },
 };
+
+/**
+ * What becomes of an execution's job once it has finished: removed when completed, kept a day
+ * (at most 1,000) when failed for good. Set on the workers, which finish the jobs, rather than on
+ * each job: BullMQ stores a job's options as JSON in its hash, and every byte there is held by
+ * every queued and waiting run (a durable wait holds its job for as long as it waits).
+ */
+export const EXECUTION_JOB_RETENTION = {
+  removeOnComplete: { count: 0 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+} satisfies Pick<WorkerOptions, 'removeOnComplete' | 'removeOnFail'>;
 
 export function createExecutionQueue(deps: { connection: Redis; keys: KeySpace }): Queue<ExecutionJobData> {
   return new Queue<ExecutionJobData>(EXECUTION_QUEUE, {

@@ -23,6 +23,7 @@ export {
   createExecutionQueue,
   enqueueExecution,
   EXECUTION_JOB_OPTIONS,
+  EXECUTION_JOB_RETENTION,
   jobHolds,
   type ExecutionJobData,
   type JobHold,
