@@ -23,6 +23,8 @@ import type { StopReason } from './stop-reason.ts';
  * - `cancelled`: a sibling (another branch, another iteration) ended the block first;
  * - `suspended`: a step asked for the run to be suspended until `untilMs` (a durable wait); the
  *   wait's due time is among the pending entries, so that the resumed step ends its wait then.
+ *   Waiting for a call back, `partial` is the result so far of what holds the waiting step (its
+ *   URL; a loop's iterations so far, the waiting one last), for the outputs shown while it waits.
  */
 export type Flow =
   | { type: 'done'; last: { value: unknown } | undefined }
@@ -30,7 +32,7 @@ export type Flow =
   | { type: 'stopped'; reason: StopReason }
   | { type: 'returned'; outputs: Record<string, string> }
   | { type: 'cancelled' }
-  | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback };
+  | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback; partial?: { value: unknown } };
 
 /** A wait for a call back the run is suspended in: its token, and the address of its step. */
 export interface SuspendedCallback {
@@ -251,6 +253,9 @@ export class BlockRun {
       scope.results[node.id] = value;
       return { type: 'done', last: { value } };
     }
+    // Waiting for a call back: its result so far, so that an output naming the block (a loop, whose
+    // steps are out of the outputs' reach) shows the waiting step's URL.
+    if (flow.type === 'suspended' && flow.partial !== undefined) scope.results[node.id] = flow.partial.value;
     return flow;
   }
 
@@ -300,7 +305,12 @@ export class BlockRun {
       if (outcome.callback === undefined) return { type: 'suspended', untilMs: outcome.untilMs };
       // Its result so far (its URL), for the outputs computed while the run waits.
       scope.results[step.id] = outcome.callback.partial;
-      return { type: 'suspended', untilMs: outcome.untilMs, callback: { token: outcome.callback.token, address } };
+      return {
+        type: 'suspended',
+        untilMs: outcome.untilMs,
+        callback: { token: outcome.callback.token, address },
+        partial: { value: outcome.callback.partial },
+      };
     }
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
     if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {
@@ -345,6 +355,8 @@ export class BlockRun {
     const size = new LoopSize(this.options.maxStepResultChars);
     let first: Flow | undefined;
     let next = 0;
+    /** The iteration waiting for a call back, when one does. */
+    let waiting: number | undefined;
     const lane = async () => {
       while (first === undefined && next < list.length) {
         const index = next++;
@@ -362,10 +374,16 @@ export class BlockRun {
         } else if (flow.type !== 'cancelled' && first === undefined) {
           first = flow;
           cancellation.cancelled = true;
+          if (flow.type === 'suspended' && flow.partial !== undefined) {
+            results[index] = flow.partial.value;
+            waiting = index;
+          }
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, lane));
+    // The iterations so far, up to the one waiting (whose result is its waiting step's).
+    if (first?.type === 'suspended' && waiting !== undefined) return { ...first, partial: { value: results.slice(0, waiting + 1) } };
     return first ?? { type: 'done', last: { value: results } };
   }
 
@@ -402,6 +420,7 @@ export class BlockRun {
           return { result, item: nextItem, done: until };
         },
       );
+      if (flow.type === 'suspended' && flow.partial !== undefined) return { ...flow, partial: { value: [...results, flow.partial.value] } };
       if (flow.type !== 'iterated') return flow;
       const recorded = flow.entry as RepeatIteration;
       results.push(recorded.result);
