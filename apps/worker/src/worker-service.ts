@@ -19,6 +19,7 @@ import {
   createWorkerRegistry,
   enqueueExecution,
   CALLBACK_PATH,
+  EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_RETENTION,
   EXECUTION_QUEUE,
   type ExecutionEndListener,
@@ -206,6 +207,9 @@ export async function startWorkerService(
     EXECUTION_QUEUE,
     async (job, token) => {
       const { executionId } = job.data;
+      // The retry delay is the workers' rather than stored in every job (EXECUTION_JOB_OPTIONS):
+      // BullMQ reads it from this very job object when the processor fails.
+      job.opts.backoff ??= EXECUTION_JOB_BACKOFF;
       // BullMQ set the job's lock when it moved the job to active; the job id is the execution id.
       lockWatch.taken(executionId, token ?? '', job.processedOn ?? Date.now());
       let result: ProcessResult;

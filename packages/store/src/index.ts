@@ -22,6 +22,7 @@ export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './ex
 export {
   createExecutionQueue,
   enqueueExecution,
+  EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_OPTIONS,
   EXECUTION_JOB_RETENTION,
   jobHolds,
