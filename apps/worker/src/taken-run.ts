@@ -31,6 +31,11 @@ export interface TakenRunDeps {
   recordEnd: EndRecorder;
   logger: Logger;
   onDeferred?: () => void;
+  /**
+   * Tests only: called when a run's suspension is stored, before its job is moved among the delayed
+   * ones, the window in which a worker that dies leaves the job active (see `suspend`).
+   */
+  afterSuspend?: (executionId: string) => Promise<void>;
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
@@ -90,6 +95,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');
       return suspended;
     }
+    await deps.afterSuspend?.(record.id);
     await context.defer(dueMs);
     // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
     // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.

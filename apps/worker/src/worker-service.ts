@@ -74,6 +74,11 @@ export async function startWorkerService(
      * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
      */
     onFatal?: (error: unknown) => void;
+    /**
+     * Tests only: called when a run's suspension is stored in Redis, before its job is moved among
+     * the delayed ones; a test holds the worker there to kill it in that window.
+     */
+    afterSuspend?: (executionId: string) => Promise<void>;
   } = {},
 ): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -171,6 +176,7 @@ export async function startWorkerService(
     ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
+    ...(options.afterSuspend ? { afterSuspend: options.afterSuspend } : {}),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
