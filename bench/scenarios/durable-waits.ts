@@ -4,12 +4,12 @@ import { redisInfo } from '../redis-info.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
 import { until } from '../bench-stack.ts';
+import { EXECUTION_QUEUE } from '@ces/store';
 import { BASE64_BODY, BASE64_ENCODE, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
 
 const WAIT = '/Library/Utilities/Development/Wait';
 /** Waiting runs whose keys are measured one by one (MEMORY USAGE) for the figure per key. */
 const SAMPLED_RUNS = 200;
-const EXECUTION_QUEUE = 'executions';
 
 async function usedMemory(redis: Redis): Promise<number> {
   const used = (await redisInfo(redis, 'memory')).get('used_memory');
@@ -57,8 +57,8 @@ async function memoryPerKey(redis: Redis, keys: ScenarioContext['stack']['keys']
 }
 
 /**
- * `runs` runs of Wait, each waiting `waitMs` (BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS: by default the target's 10,000 and 10 minutes), on one worker process with its default concurrency (8):
- * the sync Base64Encode latency while they wait against before, the Redis memory per waiting run
+ * `runs` runs of Wait, each waiting `waitMs` (BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS: by default the
+ * target's 10,000 and 10 minutes), on one worker process with its default concurrency (8): the sync Base64Encode latency while they wait against before, the Redis memory per waiting run
  * (used_memory with every run suspended, against before they were started), and how late each
  * woke: its end time against the due time its suspension recorded (the waiting set's score).
  */
@@ -99,10 +99,12 @@ export async function durableWaits(context: ScenarioContext): Promise<Row[]> {
   const perRun = round(((await usedMemory(redis)) - before - eventsGrowth) / Math.max(1, started.ok), 0);
   const perKey = await memoryPerKey(redis, keys, [...due.keys()].slice(0, SAMPLED_RUNS));
   context.log(`  per waiting run, by key (B): ${JSON.stringify(perKey)}; event stream grew ${eventsGrowth} B`);
+  // A hash whose values all fit Redis's hash-max-listpack-value (64 bytes) is a listpack, about
+  // half the memory of a hashtable: shown, since one long value (a job's options) doubles the key.
   const sample = due.keys().next().value;
   if (sample !== undefined) {
-    const encodings = { record: await redis.call('OBJECT', 'ENCODING', keys.execution(sample)), jobHash: await redis.call('OBJECT', 'ENCODING', `${keys.prefix}:${EXECUTION_QUEUE}:${sample}`) };
-    context.log(`  encodings ${JSON.stringify(encodings)}; record ${JSON.stringify(await redis.hgetall(keys.execution(sample)))}; job ${JSON.stringify(await redis.hgetall(`${keys.prefix}:${EXECUTION_QUEUE}:${sample}`))}`);
+    const encoding = (key: string) => redis.call('OBJECT', 'ENCODING', key);
+    context.log(`  encodings: record ${await encoding(keys.execution(sample))}, job hash ${await encoding(`${keys.prefix}:${EXECUTION_QUEUE}:${sample}`)}`);
   }
 
   const waiting = await runLoad(syncJob());

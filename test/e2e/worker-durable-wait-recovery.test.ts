@@ -1,3 +1,4 @@
+import { EXECUTION_QUEUE } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -9,7 +10,6 @@ import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
 // be suspended again until then rather than woken early.
 const DURABLE_FROM = { DURABLE_WAIT_THRESHOLD_MS: '1000' };
 const WAIT_MS = 25_000;
-const EXECUTION_QUEUE = 'executions';
 
 /** A stack of one worker, a counter of the calls made before and after each run's wait, and what to look at in Redis. */
 function waitingStack(workerEnv: Record<string, string> = {}) {
