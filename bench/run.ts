@@ -6,6 +6,8 @@
 //   BENCH_PROFILE  any of "api", "worker", "producer" (the HTTPS producer baseline), comma-separated:
 //                  run those processes with --cpu-prof
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
+//   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
+//                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -34,6 +36,12 @@ const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').
 const httpClient = process.env.BENCH_HTTP_CLIENT ?? 'raw';
 if (httpClient !== 'raw' && httpClient !== 'undici') {
   process.stderr.write('bench: BENCH_HTTP_CLIENT must be "raw" or "undici"\n');
+  process.exit(1);
+}
+const waitRuns = Number(process.env.BENCH_WAIT_RUNS ?? '10000');
+const waitSeconds = Number(process.env.BENCH_WAIT_SECONDS ?? '600');
+if (!Number.isInteger(waitRuns) || waitRuns < 1 || !Number.isFinite(waitSeconds) || waitSeconds < 10) {
+  process.stderr.write('bench: BENCH_WAIT_RUNS must be a whole number from 1 and BENCH_WAIT_SECONDS a number of seconds from 10\n');
   process.exit(1);
 }
 const profiled = new Set(
@@ -104,7 +112,15 @@ try {
     profile: { api: profiled.has('api'), worker: profiled.has('worker'), httpsProducer: profiled.has('producer'), dir: join(workDir, 'profiles') },
   });
   log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, HTTPS producer on ${stack.httpsProducerOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
-  const context: ScenarioContext = { stack, durationMs: seconds * 1000, warmupMs: Math.min(2_000, seconds * 250), httpClient, log, raw };
+  const context: ScenarioContext = {
+    stack,
+    durationMs: seconds * 1000,
+    warmupMs: Math.min(2_000, seconds * 250),
+    httpClient,
+    durableWaits: { runs: waitRuns, waitMs: waitSeconds * 1000 },
+    log,
+    raw,
+  };
   for (const scenario of SCENARIOS) {
     if (only && !only.has(scenario.number)) continue;
     if (interrupted) break;

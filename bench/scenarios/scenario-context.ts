@@ -20,6 +20,8 @@ export interface ScenarioContext {
   warmupMs: number;
   /** The load generator's HTTP client (BENCH_HTTP_CLIENT). */
   httpClient: HttpClientKind;
+  /** Scenario 10: how many runs wait, and how long each (BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS). */
+  durableWaits: { runs: number; waitMs: number };
   log(message: string): void;
   /** Raw load results by name, written to the JSON beside the table. */
   raw: Record<string, unknown>;

@@ -86,6 +86,51 @@ describe('waiting for a call back', () => {
     expect((await outputsOf(id)).Decision).toBe('real');
   });
 
+  it("shows the URL of a wait inside a loop while it waits, then the next iteration's new one", { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const approvals = {
+      description: 'Asks for two approvals in turn.',
+      outputs: {
+        ApprovalURL: {
+          description: 'The URL of the approval waited for.',
+          type: 'STRING_VARIABLE',
+          value: "{% $exists(steps.each[-1].url) and $not($exists(steps.each[-1].body)) ? steps.each[-1].url : '' %}",
+        },
+        Decisions: {
+          description: 'The decisions so far.',
+          type: 'STRING_VARIABLE',
+          value: "{% $exists(steps.each.body) ? $join(steps.each.body.decision, ',') : '' %}",
+        },
+      },
+      steps: [{ id: 'each', forEach: '["first","second"]', steps: [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }] }],
+    };
+    const put = await stack.call('PUT', '/choreos/Mine/TwoApprovals', alice, { body: JSON.stringify(approvals) });
+    expect(put.status, put.text).toBeOneOf([200, 201]);
+    const id = await stack.startRun('/Mine/TwoApprovals', alice);
+    const urlWhileWaiting = (previous?: string) =>
+      waitFor(
+        async () => {
+          const url = (await outputsOf(id))?.ApprovalURL as string | undefined;
+          return url && url !== previous ? url : undefined;
+        },
+        { timeoutMs: 20_000, what: 'a new URL among the outputs' },
+      );
+
+    const first = await urlWhileWaiting();
+    expect(first).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/run-callbacks/[A-Za-z0-9_-]{43}$`));
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution).toMatchObject({ status: 'RUNNING', host: '' });
+    expect((await callBack(first, { decision: 'yes' })).status).toBe(202);
+
+    const second = await urlWhileWaiting(first);
+    expect(second).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/run-callbacks/[A-Za-z0-9_-]{43}$`));
+    expect(await stack.redis.zscore(`${stack.prefix}:waiting`, id)).not.toBeNull();
+    expect((await callBack(first, { decision: 'again' })).status).toBe(404);
+    expect((await callBack(second, { decision: 'no' })).status).toBe(202);
+
+    expect((await stack.waitForEnd(id, alice)).status).toBe('SUCCESS');
+    expect(await outputsOf(id)).toEqual({ ApprovalURL: '', Decisions: 'yes,no' });
+  });
+
   it('ends a run whose call back races its termination with one terminal status', { timeout: 90_000 }, async () => {
     const alice = stack.credentials.alice;
     const runs = await Promise.all(Array.from({ length: 6 }, () => startWaiting()));

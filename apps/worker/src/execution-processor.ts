@@ -57,6 +57,8 @@ export function createExecutionProcessor(deps: {
   accountState?: (account: string) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
+  /** Tests only: see TakenRunDeps. */
+  afterSuspend?: (executionId: string) => Promise<void>;
   onStepEnd?: StepEndListener;
   onExecutionEnd?: ExecutionEndListener;
   /** The child runs of one parent run, for its `choreo.run` steps. */
@@ -88,6 +90,7 @@ export function createExecutionProcessor(deps: {
     holdsJobLock: deps.holdsJobLock ?? (() => true),
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),
+    ...(deps.afterSuspend ? { afterSuspend: deps.afterSuspend } : {}),
   });
 
   /**

@@ -31,6 +31,11 @@ export interface TakenRunDeps {
   recordEnd: EndRecorder;
   logger: Logger;
   onDeferred?: () => void;
+  /**
+   * Tests only: called when a run's suspension is stored, before its job is moved among the delayed
+   * ones, the window in which a worker that dies leaves the job active (see `suspend`).
+   */
+  afterSuspend?: (executionId: string) => Promise<void>;
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
@@ -71,19 +76,26 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     record: ExecutionRecord,
     lease: string,
     context: ProcessingContext,
-    suspension: { untilMs: number; outputs: Record<string, string>; callback: SuspendedCallback | undefined },
+    suspension: {
+      untilMs: number;
+      outputs: Record<string, string>;
+      callback: SuspendedCallback | undefined;
+      waitEntries: readonly (readonly [string, unknown])[] | undefined;
+    },
     log: () => Logger,
   ): Promise<ProcessResult> {
-    const { untilMs, callback } = suspension;
+    const { untilMs, callback, waitEntries } = suspension;
     const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
+      ...(waitEntries !== undefined ? { waitEntries } : {}),
       ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs: suspension.outputs } } : {}),
     });
     if (suspended !== 'suspended') {
       log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');
       return suspended;
     }
+    await deps.afterSuspend?.(record.id);
     await context.defer(dueMs);
     // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
     // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.
@@ -117,8 +129,10 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
 
     // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
-    // says whether there is any, so that a fresh take costs no read.
-    const progress = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    // says whether there is any, so that a fresh take costs no read. A top-level step's durable
+    // wait keeps its entries in the record instead.
+    const stored = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    const progress = record.waitEntries !== undefined ? new Map([...Object.entries(record.waitEntries), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record,
@@ -158,7 +172,14 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const conclusion = conclusionOf(outcome);
     if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history);
     if (conclusion.kind === 'suspend') {
-      return suspend(record, lease, context, { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback }, log);
+      const waitEntries = outcome.kind === 'suspended' ? outcome.waitEntries : undefined;
+      return suspend(
+        record,
+        lease,
+        context,
+        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
+        log,
+      );
     }
     switch (conclusion.reason) {
       case 'not-running':

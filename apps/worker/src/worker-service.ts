@@ -19,6 +19,8 @@ import {
   createWorkerRegistry,
   enqueueExecution,
   CALLBACK_PATH,
+  EXECUTION_JOB_BACKOFF,
+  EXECUTION_JOB_RETENTION,
   EXECUTION_QUEUE,
   type ExecutionEndListener,
   type ExecutionJobData,
@@ -72,6 +74,11 @@ export async function startWorkerService(
      * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
      */
     onFatal?: (error: unknown) => void;
+    /**
+     * Tests only: called when a run's suspension is stored in Redis, before its job is moved among
+     * the delayed ones; a test holds the worker there to kill it in that window.
+     */
+    afterSuspend?: (executionId: string) => Promise<void>;
   } = {},
 ): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -169,6 +176,7 @@ export async function startWorkerService(
     ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
+    ...(options.afterSuspend ? { afterSuspend: options.afterSuspend } : {}),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
@@ -205,6 +213,9 @@ export async function startWorkerService(
     EXECUTION_QUEUE,
     async (job, token) => {
       const { executionId } = job.data;
+      // The retry delay is the workers' rather than stored in every job (EXECUTION_JOB_OPTIONS):
+      // BullMQ reads it from this very job object when the processor fails.
+      job.opts.backoff ??= EXECUTION_JOB_BACKOFF;
       // BullMQ set the job's lock when it moved the job to active; the job id is the execution id.
       lockWatch.taken(executionId, token ?? '', job.processedOn ?? Date.now());
       let result: ProcessResult;
@@ -239,6 +250,7 @@ export async function startWorkerService(
       connection: redis,
       prefix: keys.prefix,
       concurrency: config.WORKER_CONCURRENCY,
+      ...EXECUTION_JOB_RETENTION,
       lockDuration: LOCK_DURATION_MS,
       stalledInterval: STALLED_INTERVAL_MS,
       maxStalledCount: MAX_STALLED_COUNT,

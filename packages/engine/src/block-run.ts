@@ -24,6 +24,8 @@ import type { StopReason } from './stop-reason.ts';
  * - `cancelled`: a sibling (another branch, another iteration) ended the block first;
  * - `suspended`: a step asked for the run to be suspended until `untilMs` (a durable wait); the
  *   wait's due time is among the pending entries, so that the resumed step ends its wait then.
+ *   Waiting for a call back, `partial` is the result so far of what holds the waiting step (its
+ *   URL; a loop's iterations so far, the waiting one last), for the outputs shown while it waits.
  */
 export type Flow =
   | { type: 'done'; last: { value: unknown } | undefined }
@@ -31,7 +33,7 @@ export type Flow =
   | { type: 'stopped'; reason: StopReason }
   | { type: 'returned'; outputs: Record<string, string> }
   | { type: 'cancelled' }
-  | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback };
+  | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback; partial?: { value: unknown } };
 
 /** A wait for a call back the run is suspended in: its token, and the address of its step. */
 export interface SuspendedCallback {
@@ -103,11 +105,14 @@ interface RepeatIteration {
 }
 
 /**
- * A block that may end while some of its steps still run (a `parallel`, a `forEach`): ending it
- * aborts its steps' signal with BLOCK_ENDED, so that a step in flight stops at once (a child
- * execution it waits for ends with it) and no further step starts.
+ * A block that may end while some of its steps still run (a `parallel`, a `forEach`). Once a
+ * branch or iteration fails, returns, stops or suspends, the others start no further step; when the
+ * block ends for good (a failure, a `return`), its steps' signal is aborted with BLOCK_ENDED too, so
+ * that a step in flight stops at once (a child execution it waits for ends with it). A run that
+ * stops or suspends keeps its steps in flight: it is resumed, and they with it.
  */
 interface Cancellation {
+  cancelled: boolean;
   readonly controller: AbortController;
   /** What its steps are given: aborted when the block ends, or by the run's own stop. */
   readonly signal: AbortSignal;
@@ -219,7 +224,7 @@ export class BlockRun {
             const branchFlow = await this.runNodes(branch, { ...scope, cancellation });
             if (branchFlow.type !== 'done' && branchFlow.type !== 'cancelled' && first === undefined) {
               first = branchFlow;
-              cancellation.controller.abort(BLOCK_ENDED);
+              endBlock(cancellation, branchFlow);
             }
             return branchFlow;
           }),
@@ -259,6 +264,9 @@ export class BlockRun {
       scope.results[node.id] = value;
       return { type: 'done', last: { value } };
     }
+    // Waiting for a call back: its result so far, so that an output naming the block (a loop, whose
+    // steps are out of the outputs' reach) shows the waiting step's URL.
+    if (flow.type === 'suspended' && flow.partial !== undefined) scope.results[node.id] = flow.partial.value;
     return flow;
   }
 
@@ -308,7 +316,12 @@ export class BlockRun {
       if (outcome.callback === undefined) return { type: 'suspended', untilMs: outcome.untilMs };
       // Its result so far (its URL), for the outputs computed while the run waits.
       scope.results[step.id] = outcome.callback.partial;
-      return { type: 'suspended', untilMs: outcome.untilMs, callback: { token: outcome.callback.token, address } };
+      return {
+        type: 'suspended',
+        untilMs: outcome.untilMs,
+        callback: { token: outcome.callback.token, address },
+        partial: { value: outcome.callback.partial },
+      };
     }
     if (outcome.type === 'failed') return this.failed(address, outcome.errorType, outcome.message);
     if (jsonLength(outcome.value, this.options.maxStepResultChars) > this.options.maxStepResultChars) {
@@ -353,6 +366,8 @@ export class BlockRun {
     const size = new LoopSize(this.options.maxStepResultChars);
     let first: Flow | undefined;
     let next = 0;
+    /** The iteration waiting for a call back, when one does. */
+    let waiting: number | undefined;
     const lane = async () => {
       while (first === undefined && next < list.length) {
         const index = next++;
@@ -365,15 +380,21 @@ export class BlockRun {
               'limit',
               `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`,
             );
-            cancellation.controller.abort(BLOCK_ENDED);
+            endBlock(cancellation, first);
           }
         } else if (flow.type !== 'cancelled' && first === undefined) {
           first = flow;
-          cancellation.controller.abort(BLOCK_ENDED);
+          endBlock(cancellation, flow);
+          if (flow.type === 'suspended' && flow.partial !== undefined) {
+            results[index] = flow.partial.value;
+            waiting = index;
+          }
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, lane));
+    // The iterations so far, up to the one waiting (whose result is its waiting step's).
+    if (first?.type === 'suspended' && waiting !== undefined) return { ...first, partial: { value: results.slice(0, waiting + 1) } };
     return first ?? { type: 'done', last: { value: results } };
   }
 
@@ -410,6 +431,7 @@ export class BlockRun {
           return { result, item: nextItem, done: until };
         },
       );
+      if (flow.type === 'suspended' && flow.partial !== undefined) return { ...flow, partial: { value: [...results, flow.partial.value] } };
       if (flow.type !== 'iterated') return flow;
       const recorded = flow.entry as RepeatIteration;
       results.push(recorded.result);
@@ -473,7 +495,12 @@ export class BlockRun {
   private cancellationWithin(scope: Scope): Cancellation {
     const controller = new AbortController();
     const outer = scope.cancellation?.signal ?? this.options.signal;
-    return { controller, signal: outer === undefined ? controller.signal : AbortSignal.any([controller.signal, outer]), parent: scope.cancellation };
+    return {
+      cancelled: false,
+      controller,
+      signal: outer === undefined ? controller.signal : AbortSignal.any([controller.signal, outer]),
+      parent: scope.cancellation,
+    };
   }
 
   /** Before a step: records what completed since the last one, then asks whether to stop. */
@@ -530,8 +557,14 @@ export class BlockRun {
 
 /** Whether a block around the step has ended; a stop of the whole run is not a cancellation. */
 function isCancelled(cancellation: Cancellation | undefined): boolean {
-  for (let current = cancellation; current !== undefined; current = current.parent) if (current.controller.signal.aborted) return true;
+  for (let current = cancellation; current !== undefined; current = current.parent) if (current.cancelled) return true;
   return false;
+}
+
+/** A branch or iteration ended its block with `flow`: no further step starts, and one in flight stops when the block ends for good. */
+function endBlock(cancellation: Cancellation, flow: Flow): void {
+  cancellation.cancelled = true;
+  if (flow.type === 'failed' || flow.type === 'returned') cancellation.controller.abort(BLOCK_ENDED);
 }
 
 function entryLength(address: string, value: unknown): number {

@@ -47,9 +47,17 @@ function store(): EngineHooks & { checkpoint: Checkpoint | undefined; progress: 
   return state;
 }
 
-function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: ResumePoint): Promise<RunOutcome> {
+type StoredRun = ReturnType<typeof store>;
+
+/** As the worker does: a top-level step's wait entries are stored with the suspension, and given back as progress. */
+function keepWaitEntries(stored: StoredRun, outcome: RunOutcome): RunOutcome {
+  if (outcome.kind === 'suspended') for (const [address, value] of outcome.waitEntries ?? []) stored.progress.set(address, value);
+  return outcome;
+}
+
+async function run(definition: ChoreoDefinition, hooks: StoredRun, resumeFrom?: ResumePoint): Promise<RunOutcome> {
   calls = [];
-  return runChoreo({
+  const outcome = await runChoreo({
     definition,
     inputs: {},
     steps: library,
@@ -57,6 +65,7 @@ function run(definition: ChoreoDefinition, hooks: EngineHooks, resumeFrom?: Resu
     suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
     ...(resumeFrom ? { resumeFrom } : {}),
   });
+  return keepWaitEntries(hooks, outcome);
 }
 
 /** Where the stored run resumes, with every recorded wait made due (as when its timer has fired). */
@@ -151,15 +160,18 @@ describe('waits for a call back', () => {
   if (!approval.ok) throw new Error(approval.problems.join('\n'));
   const definition = approval.definition;
   const inputs = { TimeoutSeconds: '3600' };
-  const runApproval = (hooks: EngineHooks, resumeFrom?: ResumePoint) =>
-    runChoreo({
-      definition,
-      inputs,
-      steps: library,
+  const runApproval = async (hooks: StoredRun, resumeFrom?: ResumePoint) =>
+    keepWaitEntries(
       hooks,
-      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
-      ...(resumeFrom ? { resumeFrom } : {}),
-    });
+      await runChoreo({
+        definition,
+        inputs,
+        steps: library,
+        hooks,
+        suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
+        ...(resumeFrom ? { resumeFrom } : {}),
+      }),
+    );
 
   it('suspends with a fresh 256-bit token, the URL among the outputs so far, and returns the body delivered', async () => {
     const stored = store();
@@ -189,6 +201,57 @@ describe('waits for a call back', () => {
     const done = await runApproval(stored, resumeWhenDue(stored, 0));
     expect(done.kind).toBe('completed');
     expect(done.checkpoint.outputs.Decision).toBe('timeout');
+  });
+
+  it("shows the URL of a wait inside a loop iteration among the outputs so far, then the next iteration's", async () => {
+    const parsed = parseDefinition(
+      {
+        description: 'Asks twice.',
+        outputs: {
+          URL: {
+            description: 'The URL of the iteration waiting.',
+            type: 'STRING_VARIABLE',
+            value: "{% $exists(steps.each[-1].url) ? steps.each[-1].url : '' %}",
+          },
+          Asked: { description: 'How many iterations have started.', type: 'STRING_VARIABLE', value: '{% $string($count(steps.each)) %}' },
+        },
+        steps: [{ id: 'each', forEach: '["first","second"]', steps: [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }] }],
+      },
+      library,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const loop = parsed.definition;
+    const stored = store();
+    const runLoop = async (resumeFrom?: ResumePoint) =>
+      keepWaitEntries(
+        stored,
+        await runChoreo({
+          definition: loop,
+          inputs: {},
+          steps: library,
+          hooks: stored,
+          suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: (token) => `https://service.test/run-callbacks/${token}` },
+          ...(resumeFrom ? { resumeFrom } : {}),
+        }),
+      );
+
+    const first = await runLoop();
+    expect(first).toMatchObject({ kind: 'suspended', callback: { address: 'each[0].ask' } });
+    const firstToken = stored.progress.get('each[0].ask@token') as string;
+    expect(first.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${firstToken}`, Asked: '1' });
+
+    stored.progress.set('each[0].ask@callback', { body: { decision: 'yes' } });
+    const second = await runLoop({ nextStep: 0, results: {}, outputs: {}, progress: new Map(stored.progress) });
+    expect(second).toMatchObject({ kind: 'suspended', callback: { address: 'each[1].ask' } });
+    const secondToken = stored.progress.get('each[1].ask@token') as string;
+    expect(secondToken).not.toBe(firstToken);
+    expect(second.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${secondToken}`, Asked: '2' });
+
+    stored.progress.set('each[1].ask@callback', { body: { decision: 'no' } });
+    const done = await runLoop({ nextStep: 0, results: {}, outputs: {}, progress: new Map(stored.progress) });
+    expect(done.kind).toBe('completed');
+    expect(done.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${secondToken}`, Asked: '2' });
+    expect(done.checkpoint.results.each).toMatchObject([{ body: { decision: 'yes' } }, { body: { decision: 'no' } }]);
   });
 
   it('fails where the run cannot be suspended', async () => {

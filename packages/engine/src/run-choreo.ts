@@ -59,8 +59,11 @@ export type RunOutcome =
   /**
    * A wait asked for the run to be suspended until `untilMs`: the checkpoint and the wait's due
    * time are stored (afterStep, afterProgress), and the run resumed from them then ends the wait.
+   * A top-level step's wait leaves its entries (its due time, its call back's token) in
+   * `waitEntries` instead, for the caller to store with the suspension and give back as
+   * `resumeFrom.progress`: a waiting run then holds no progress of its own apart from its record.
    */
-  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback };
+  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback; waitEntries?: readonly ProgressEntry[] };
 
 export type { StepAttempt } from './run-step.ts';
 
@@ -195,17 +198,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
       if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
       if (outcome.type === 'suspended') {
-        // The wait's due time, stored as the progress of this step, so that the step taken again
-        // ends its wait then.
-        const stop = await hooks.afterProgress({ nextStep: index, entries: suspensionEntries(node.id, outcome.untilMs, outcome.callback) });
-        if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
-        if (outcome.callback === undefined) return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint };
+        // The wait's due time (and its token), stored with the suspension, so that the step taken
+        // again ends its wait then.
+        const waitEntries = suspensionEntries(node.id, outcome.untilMs, outcome.callback);
+        if (outcome.callback === undefined) return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint, waitEntries };
         const outputs = await outputsWhileWaiting({ ...results, [node.id]: outcome.callback.partial }, index);
         return {
           kind: 'suspended',
           untilMs: outcome.untilMs,
           checkpoint: { ...checkpoint, outputs },
           callback: { token: outcome.callback.token, address: node.id },
+          waitEntries,
         };
       }
 

@@ -1,4 +1,4 @@
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NewExecution } from './execution-record.ts';
 import { EXECUTION_QUEUE, type KeySpace } from './keys.ts';
@@ -17,13 +17,26 @@ export interface ExecutionJobData {
  * Job options for an execution. The job id is the execution id, so a job is never queued twice
  * for one execution. Retries cover infrastructure failures only (a lost Redis, a crash): the
  * run resumes from its checkpoint, and a Choreo's own errors end the execution, not the job.
+ *
+ * Only what BullMQ must find in the job itself is here. BullMQ stores a job's options as JSON in
+ * the job's hash, held by every queued and waiting run (a durable wait holds its job for as long
+ * as it waits), and a hash with a value longer than 64 bytes (Redis's hash-max-listpack-value)
+ * takes about twice the memory: with the id, these options stay under that. How long to wait
+ * before a retry and what to keep of a finished job are the workers' (EXECUTION_JOB_BACKOFF,
+ * EXECUTION_JOB_RETENTION).
  */
 export const EXECUTION_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
-  backoff: { type: 'exponential', delay: 500 },
-  removeOnComplete: true,
-  removeOnFail: { age: 24 * 3600, count: 1000 },
 };
+
+/** How long before a failed job is tried again: 0.5 s, doubling. Given to each job as a worker takes it (worker-service.ts). */
+export const EXECUTION_JOB_BACKOFF = { type: 'exponential', delay: 500 } as const satisfies JobsOptions['backoff'];
+
+/** What becomes of an execution's job once it has finished: removed when completed, kept a day (at most 1,000) when failed for good. */
+export const EXECUTION_JOB_RETENTION = {
+  removeOnComplete: { count: 0 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+} satisfies Pick<WorkerOptions, 'removeOnComplete' | 'removeOnFail'>;
 
 export function createExecutionQueue(deps: { connection: Redis; keys: KeySpace }): Queue<ExecutionJobData> {
   return new Queue<ExecutionJobData>(EXECUTION_QUEUE, {

@@ -30,6 +30,8 @@ export interface ExecutionRecord {
   results: Record<string, unknown>;
   /** Inside a block, once progress has been recorded there: the address of its newest entry. */
   progressCursor?: string;
+  /** The entries of the last top-level step that was suspended in a durable wait, by address (RECORD_FIELDS.waitEntries). */
+  waitEntries?: Record<string, unknown>;
   output: Record<string, string>;
   lasterror?: string;
   errortime?: number;
@@ -144,6 +146,13 @@ export const RECORD_FIELDS = {
   errortime: 'errortime',
   /** The version of an account's own Choreo the run was accepted with; absent for the catalogue's. */
   choreoVersion: 'version',
+  /**
+   * The progress entries of a top-level step's durable wait (when it is due; the token of its call
+   * back), one JSON object by address, written when the run is suspended (suspend-execution.lua) and
+   * read with the record by the take that resumes it: a progress hash of its own would cost each
+   * waiting run a key. Waits inside a block keep theirs in the block's progress.
+   */
+  waitEntries: 'wait',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -212,6 +221,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const errortime = hash[F.errortime];
   const choreoVersion = hash[F.choreoVersion];
   const progressCursor = hash[F.progressCursor];
+  const waitEntries = hash[F.waitEntries];
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
   return {
@@ -230,6 +240,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
     ...(progressCursor ? { progressCursor } : {}),
+    ...(waitEntries ? { waitEntries: parseJson(waitEntries, {}) } : {}),
     output: parseJson(hash[F.output], {}),
     ...(lasterror !== undefined ? { lasterror } : {}),
     ...(errortime ? { errortime: Number(errortime) } : {}),

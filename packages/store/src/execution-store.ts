@@ -151,6 +151,8 @@ export interface SuspendRequest {
   untilMs: number;
   /** A wait for a call back: its token, its step's address, when it expires, the outputs so far (with the URL). */
   callback?: { token: string; address: string; expiresAtMs: number; outputs: Record<string, string> };
+  /** A top-level step's wait: its progress entries, kept in the record (RECORD_FIELDS.waitEntries). */
+  waitEntries?: readonly (readonly [string, unknown])[];
 }
 
 /**
@@ -487,7 +489,7 @@ export function createExecutionStore(deps: {
       return 'not-running';
     },
 
-    async suspend(id, lease, { untilMs, callback }) {
+    async suspend(id, lease, { untilMs, callback, waitEntries }) {
       const reply = await run(
         'suspendExecution',
         [keys.execution(id), keys.waiting()],
@@ -502,6 +504,7 @@ export function createExecutionStore(deps: {
           callback?.address ?? '',
           callback?.expiresAtMs ?? 0,
           keys.executionProgress(id),
+          waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
         ],
       );
       if (reply === ScriptReply.Done) return 'suspended';

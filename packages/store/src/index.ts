@@ -22,7 +22,9 @@ export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './ex
 export {
   createExecutionQueue,
   enqueueExecution,
+  EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_OPTIONS,
+  EXECUTION_JOB_RETENTION,
   jobHolds,
   type ExecutionJobData,
   type JobHold,

@@ -22,8 +22,8 @@ const SCRIPTS = {
   recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
   endExecution: { file: 'end-execution.lua', keys: 12, prelude: ['step-history.lua', ...ENDS_DESCENDANTS] },
   requestTermination: { file: 'request-termination.lua', keys: 7, prelude: ENDS_DESCENDANTS },
-  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: 'list-row.lua' },
-  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: 'list-row.lua' },
+  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: ['list-row.lua', 'release-lease.lua'] },
+  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: ['list-row.lua', 'release-lease.lua'] },
   deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },

@@ -5,9 +5,11 @@
   (`<address>@callback`), which the step, taken again, returns as its result. Refused when the
   entry is not there (a forged, used or expired URL), and when the run has ended or its
   termination has been requested: a call back racing a DELETE never turns into a second outcome.
-  The caller then makes the run's delayed job due.
+  The caller then makes the run's delayed job due. The record's cursor names the entry, so that
+  the take reads the progress and the checkpoint after the step deletes it (a top-level step's wait
+  has no other progress: its entries are in the record).
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel`; writes `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash
@@ -31,4 +33,5 @@ if state[1] ~= 'RUNNING' or state[2] == '1' then
   return -5
 end
 redis.call('HSET', KEYS[2], ARGV[2] .. '@callback', ARGV[3])
+redis.call('HSET', KEYS[1], 'cursor', ARGV[2] .. '@callback')
 return 1

@@ -25,21 +25,6 @@
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
--- listRow: list-row.lua, set before this script (scripts.ts).
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
-if state[1] ~= 'RUNNING' then
-  return -5
-end
-if state[2] == '' and state[3] == ARGV[1] then
-  return 1
-end
-if state[2] ~= ARGV[1] then
-  return -6
-end
-redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
-redis.call('SREM', ARGV[2] .. state[4], state[5])
-if state[9] and state[9] ~= '' then
-  redis.call('SREM', ARGV[4] .. state[9], state[5])
-end
-redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
-return 1
+-- listRow, releaseLease: list-row.lua and release-lease.lua, set before this script (scripts.ts).
+local reply = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+return reply or 1

@@ -14,9 +14,12 @@
   URL) and the entry of its token (`<execution id>\n<address of the step>` under the token's
   digest), which expires when the wait does; deliver-callback.lua uses it up.
 
+  A top-level step's wait stores its entries (when it is due, its call back's token) in the record
+  (`wait`), where the take that resumes it reads them: no key of its own for each waiting run.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, and `output`
-  for a call back.
+  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, `wait` for a
+  top-level step, and `output` for a call back.
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
@@ -32,34 +35,27 @@
   ARGV[9] when the call back's entry expires, epoch milliseconds
   ARGV[10] name of the execution's progress hash: a call back delivered already (to a run taken
            again after its worker died while suspending it) is not made possible a second time
+  ARGV[11] the wait's progress entries, a JSON object by address, for a top-level step ('' inside
+           a block, whose progress holds them already)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
--- listRow: list-row.lua, set before this script (scripts.ts).
-local state = redis.call('HMGET', KEYS[1], 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
-if state[1] ~= 'RUNNING' then
-  return -5
+-- listRow, releaseLease: list-row.lua and release-lease.lua, set before this script (scripts.ts).
+local reply, state = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+if reply then
+  return reply
 end
-if state[2] == '' and state[3] == ARGV[1] then
-  return 1
-end
-if state[2] ~= ARGV[1] then
-  return -6
-end
-redis.call('HSET', KEYS[1], 'host', '', 'worker', '', 'lease', '', 'released', ARGV[1])
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'output', ARGV[6])
+end
+if ARGV[11] and ARGV[11] ~= '' then
+  redis.call('HSET', KEYS[1], 'wait', ARGV[11])
 end
 if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 0 then
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
 end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), state[5])
-redis.call('SREM', ARGV[2] .. state[4], state[5])
-if state[9] and state[9] ~= '' then
-  redis.call('SREM', ARGV[4] .. state[9], state[5])
-end
-redis.call('HSET', ARGV[3] .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
 return 1

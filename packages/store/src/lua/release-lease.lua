@@ -1,0 +1,34 @@
+--[[
+  Shared by the scripts by which a worker lets go of an execution it holds while it stays RUNNING
+  (hand-back-execution.lua, suspend-execution.lua), set before each of them after list-row.lua: its
+  host is '' again, as while it first waited; it leaves its account's executing set (see
+  take-execution.lua) and the set of the executions its worker holds (keys.ts, workerExecutions),
+  and its list row says so. The lease let go of is kept as `released`: a client that lost the reply
+  on a dropped connection sends the call again, and must hear that it was done.
+
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
+  starttime cancel choreo worker`; clears `host worker lease`, writes `released`.
+
+  Returns the reply when there is nothing to do (ScriptReply in script-replies.ts: Done (1) when
+  this very lease was let go of before, NotRunning (-5), Superseded (-6)), or nil and the fields
+  read (HMGET order above) when it was let go of now.
+]]
+local function releaseLease(execution, lease, executingPrefix, rowsPrefix, workerPrefix)
+  local state = redis.call('HMGET', execution, 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
+  if state[1] ~= 'RUNNING' then
+    return -5, state
+  end
+  if state[2] == '' and state[3] == lease then
+    return 1, state
+  end
+  if state[2] ~= lease then
+    return -6, state
+  end
+  redis.call('HSET', execution, 'host', '', 'worker', '', 'lease', '', 'released', lease)
+  redis.call('SREM', executingPrefix .. state[4], state[5])
+  if state[9] and state[9] ~= '' then
+    redis.call('SREM', workerPrefix .. state[9], state[5])
+  end
+  redis.call('HSET', rowsPrefix .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
+  return nil, state
+end
