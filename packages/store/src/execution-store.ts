@@ -25,7 +25,15 @@ import type { SecretCipher } from './secret-cipher.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
-import { decodeStepHistory, DEFAULT_STEP_HISTORY_BOUNDS, encodeStepEvents, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
+import {
+  decodeStepHistory,
+  DEFAULT_STEP_HISTORY_BOUNDS,
+  encodeStepEvents,
+  type PreviousStepEvent,
+  type StepEvent,
+  type StepHistory,
+  type StepHistoryBounds,
+} from './step-history.ts';
 
 /**
  * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
@@ -241,7 +249,7 @@ export interface ExecutionStore {
   counts(): Promise<ExecutionCounts>;
 }
 
-/** Takes whose last written host this process remembers, at most: a worker runs far fewer at once. */
+/** Takes whose last written event this process remembers, at most: a worker runs far fewer at once. */
 const MAX_TAKES_REMEMBERED = 10_000;
 
 export function createExecutionStore(deps: {
@@ -255,21 +263,21 @@ export function createExecutionStore(deps: {
 }): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
-  // The host each take in this process wrote last to its execution's history, by execution: its
-  // next events name their host only when it changed (step-history.ts). Forgotten when the run
-  // ends here; a take that leaves otherwise (handed back, superseded) is forgotten with the rest
-  // when there are too many, which costs the next write of a take the host's few bytes, no more.
-  const hostsWritten = new Map<string, { lease: string; host: string }>();
+  // The event each take in this process wrote last to its execution's history, by execution: its
+  // next events are written relative to it (step-history.ts). Forgotten when the run ends here; a
+  // take that leaves otherwise (handed back, superseded) is forgotten with the rest when there are
+  // too many, which costs the next write of a take a few bytes, no more.
+  const lastWritten = new Map<string, { lease: string; event: PreviousStepEvent }>();
   const encodeEvents = (id: string, lease: string | undefined, events: readonly StepEvent[] | undefined) => {
     if (events === undefined || events.length === 0) return [];
-    const written = hostsWritten.get(id);
-    return encodeStepEvents(events, written !== undefined && written.lease === lease ? written.host : undefined);
+    const written = lastWritten.get(id);
+    return encodeStepEvents(events, written !== undefined && written.lease === lease ? written.event : undefined);
   };
   const eventsWritten = (id: string, lease: string, events: readonly StepEvent[] | undefined) => {
     const last = events?.at(-1);
     if (last === undefined) return;
-    if (hostsWritten.size >= MAX_TAKES_REMEMBERED && !hostsWritten.has(id)) hostsWritten.clear();
-    hostsWritten.set(id, { lease, host: last.host });
+    if (lastWritten.size >= MAX_TAKES_REMEMBERED && !lastWritten.has(id)) lastWritten.clear();
+    lastWritten.set(id, { lease, event: { host: last.host, start: last.start } });
   };
   const run = registerScripts(redis);
 
@@ -448,7 +456,7 @@ export function createExecutionStore(deps: {
           ...encodeEvents(id, request.lease, request.stepEvents),
         ],
       )) as [number, string];
-      hostsWritten.delete(id);
+      lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) return { outcome: 'ended', status: status as TerminalStatus };
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };

@@ -32,35 +32,48 @@ describe('step events as stored', () => {
     expect(decodeStepHistory([], `[${stored.join(',')}]`)).toEqual({ events });
   });
 
-  it('writes a loop step without its address and the host only when it changes', () => {
-    const stored = encodeStepEvents([inLoop(41), inLoop(42), inLoop(43, { host: 'worker-b' })]).map((json) => JSON.parse(json) as unknown[]);
+  it('writes a loop step without its address, its start after the one before, and the host only when it changes', () => {
+    const at = (ms: number) => ({ start: 1_764_000_000_000 + ms, end: 1_764_000_000_003 + ms });
+    const events = [inLoop(41), inLoop(42, at(4)), inLoop(43, { host: 'worker-b', ...at(2) }), inLoop(44, at(2 + 4e11))];
+    const stored = encodeStepEvents(events).map((json) => JSON.parse(json) as unknown[]);
     expect(stored).toEqual([
       ['post', 'each', 41, 1, 1_764_000_000_000, 3, 2.5, '10.0.0.1', 0],
-      ['post', 'each', 42, 1, 1_764_000_000_000, 3, 2.5, 0, 0],
-      ['post', 'each', 43, 1, 1_764_000_000_000, 3, 2.5, 'worker-b', 0],
+      ['post', 'each', 42, 1, 4, 3, 2.5, 0, 0],
+      // Started before the one before it, as in a parallel loop.
+      ['post', 'each', 43, 1, -2, 3, 2.5, 'worker-b', 0],
+      // Too long after it to be told from an epoch: written in full.
+      ['post', 'each', 44, 1, 2_164_000_000_002, 3, 2.5, '10.0.0.1', 0],
     ]);
+    expect(decodeStepHistory(encodeStepEvents(events)).events).toEqual(events);
   });
 
-  it('leaves out the first host when the writer knows the event before had it', () => {
-    const [first] = encodeStepEvents([inLoop(1)], '10.0.0.1');
-    expect(JSON.parse(first ?? '')).toEqual(['post', 'each', 1, 1, 1_764_000_000_000, 3, 2.5, 0, 0]);
-    const [other] = encodeStepEvents([inLoop(1)], 'worker-b');
+  it('writes the first event relative to the one before when the writer knows it', () => {
+    const [first] = encodeStepEvents([inLoop(1, { start: 1_764_000_000_010, end: 1_764_000_000_013 })], { host: '10.0.0.1', start: 1_764_000_000_000 });
+    expect(JSON.parse(first ?? '')).toEqual(['post', 'each', 1, 1, 10, 3, 2.5, 0, 0]);
+    const [other] = encodeStepEvents([inLoop(1)], { host: 'worker-b', start: 1_764_000_000_000 });
     expect(JSON.parse(other ?? '')[7]).toBe('10.0.0.1');
-    // Read after one that names it.
-    expect(decodeStepHistory([...encodeStepEvents([inLoop(0)]), first ?? '']).events[1]?.host).toBe('10.0.0.1');
+    // Read after the one it follows.
+    const read = decodeStepHistory([...encodeStepEvents([inLoop(0)]), first ?? '']).events[1];
+    expect(read).toMatchObject({ host: '10.0.0.1', start: 1_764_000_000_010, end: 1_764_000_000_013 });
   });
 
-  it('carries the host of dropped events across their marker', () => {
-    const [kept, , , last] = encodeStepEvents([inLoop(0), inLoop(1, { host: 'worker-b' }), inLoop(2, { host: 'worker-b' }), inLoop(3, { host: 'worker-b' })]);
-    const history = decodeStepHistory([kept ?? '', '{"dropped":2,"host":"worker-b"}', last ?? '']);
+  it('carries the host and the start of dropped events across their marker', () => {
+    const at = (ms: number) => ({ start: 1_764_000_000_000 + ms, end: 1_764_000_000_003 + ms });
+    const [kept, , , last] = encodeStepEvents([
+      inLoop(0),
+      inLoop(1, { host: 'worker-b', ...at(5) }),
+      inLoop(2, { host: 'worker-b', ...at(10) }),
+      inLoop(3, { host: 'worker-b', ...at(15) }),
+    ]);
+    const history = decodeStepHistory([kept ?? '', '{"dropped":2,"start":10,"host":"worker-b"}', last ?? '']);
     expect(history.dropped).toEqual({ count: 2, after: 1 });
-    expect(history.events.map((e) => `${e.address} ${e.host}`)).toEqual(['each[0].post 10.0.0.1', 'each[3].post worker-b']);
+    expect(history.events).toEqual([inLoop(0), inLoop(3, { host: 'worker-b', ...at(15) })]);
     // A marker without a host: the dropped events had the host of the one before them.
     const same = encodeStepEvents([inLoop(0), inLoop(1), inLoop(2)]);
-    expect(decodeStepHistory([same[0] ?? '', '{"dropped":1}', same[2] ?? '']).events[1]?.host).toBe('10.0.0.1');
+    expect(decodeStepHistory([same[0] ?? '', '{"dropped":1,"start":0}', same[2] ?? '']).events[1]).toEqual(inLoop(2));
   });
 
-  it('reads events stored in the earlier form, every address and host written out', () => {
+  it('reads events stored in the earlier form, every address, start and host written out', () => {
     const earlier = [
       '["post","each[3].post",3,1,1764000000000,3,2.5,"10.0.0.1",0]',
       '["post",0,-1,2,1764000000000,3,2.5,"10.0.0.1",1,"boom"]',
