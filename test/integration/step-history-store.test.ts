@@ -74,6 +74,35 @@ describe('step history in the store', () => {
     expect(await redis.llen(keys.executionSteps(id))).toBe(8);
   });
 
+  it('names the host and the start once per take, and keeps them across the events it drops', async () => {
+    const id = await taken('lease-a');
+    const progress = (n: number, host: string) => store.recordProgress(id, { nextStep: 0, entries: [[`each[${n}]`, n]] }, 'lease-a', [event(n, { host })]);
+    for (let n = 0; n < 3; n++) expect(await progress(n, '10.0.0.1')).toBe('continue');
+    // A later host (as after a take elsewhere): named on its first event, which is dropped.
+    for (let n = 3; n < 10; n++) expect(await progress(n, '10.0.0.2')).toBe('continue');
+    const stored = (await redis.lrange(keys.executionSteps(id), 0, -1)).map((json) => JSON.parse(json) as unknown);
+    expect(stored.map((entry) => (Array.isArray(entry) ? [entry[4], entry[7]] : entry))).toEqual([
+      [1_000, '10.0.0.1'],
+      [1, 0],
+      [1, 0],
+      // Events 3 to 5 dropped: the start of 5 relative to 2, and the host 3 named.
+      { dropped: 3, start: 3, host: '10.0.0.2' },
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [1, 0],
+    ]);
+    const history = await store.stepHistory(id);
+    expect(history.events.map((e) => `${e.address} ${e.host}`)).toEqual([
+      'each[0].post 10.0.0.1',
+      'each[1].post 10.0.0.1',
+      'each[2].post 10.0.0.1',
+      ...[6, 7, 8, 9].map((n) => `each[${n}].post 10.0.0.2`),
+    ]);
+    expect(history.events[3]).toEqual({ ...event(6, { host: '10.0.0.2' }), durationMs: 1.235 });
+    expect(history.dropped).toEqual({ count: 3, after: 3 });
+  });
+
   it('takes a first batch already past the bound', async () => {
     const id = await taken('lease-a');
     const batch = Array.from({ length: 20 }, (_, i) => event(i));

@@ -1,8 +1,11 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import type * as CsvParse from 'csv-parse/sync';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { jsonLength } from './json-length.ts';
 import { MAX_JSON_DEPTH, parseJsonText } from './json-query.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { valueToXml, xmlToValue } from './xml-safety.ts';
+
+const csvParse = libraryOnFirstUse<typeof CsvParse>('csv-parse/sync');
 
 /**
  * The conversion steps' work, pure functions of tenant input: they run in sandbox processes, since
@@ -56,7 +59,7 @@ export function jsonToXml(request: JsonToXmlRequest): string {
 export function csvToJson(request: CsvToJsonRequest): { result: string; count: number } {
   let records: unknown[];
   try {
-    records = parseCsv(request.csv, {
+    records = csvParse().parse(request.csv, {
       columns: request.header,
       delimiter: request.delimiter,
       trim: request.trim,

@@ -1,4 +1,6 @@
-import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import type * as Luxon from 'luxon';
+import type { DateTime, Zone } from 'luxon';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import type { WeekRules } from './simple-date-format.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 
@@ -6,6 +8,8 @@ import { InvalidStepInputError } from './step-errors.ts';
  * The original Utilities' Dates inputs, read as Java read them: time zone IDs, locales from ISO
  * codes, Set and Add adjustments on a calendar, date strings.
  */
+
+const luxon = libraryOnFirstUse<typeof Luxon>('luxon');
 
 /** Java's three-letter zone IDs (ZoneId.SHORT_IDS) that are not IANA names. */
 const JAVA_SHORT_ZONE_IDS: Readonly<Record<string, string>> = {
@@ -39,14 +43,15 @@ const JAVA_SHORT_ZONE_IDS: Readonly<Record<string, string>> = {
 /** A zone from an IANA name, UTC/GMT, an offset as GMT+hh:mm, or one of Java's short IDs; empty is UTC. */
 export function resolveTimeZone(id: string): Zone {
   const trimmed = id.trim();
-  if (trimmed === '' || /^(UTC|GMT|Z)$/i.test(trimmed)) return FixedOffsetZone.utcInstance;
+  if (trimmed === '' || /^(UTC|GMT|Z)$/i.test(trimmed)) return luxon().FixedOffsetZone.utcInstance;
   const offset = /^(?:GMT|UTC)?([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(trimmed);
   if (offset !== null) {
     const hours = Number(offset[2]);
     const minutes = Number(offset[3] ?? '0');
-    if (hours <= 23 && minutes <= 59) return FixedOffsetZone.instance((offset[1] === '-' ? -1 : 1) * (hours * 60 + minutes));
+    if (hours <= 23 && minutes <= 59) return luxon().FixedOffsetZone.instance((offset[1] === '-' ? -1 : 1) * (hours * 60 + minutes));
   }
   const name = JAVA_SHORT_ZONE_IDS[trimmed.toUpperCase()] ?? trimmed;
+  const { IANAZone } = luxon();
   if (name.length <= 100 && IANAZone.isValidZone(name)) return IANAZone.create(name);
   throw new InvalidStepInputError(`"${trimmed.slice(0, 100)}" is not a known time zone (use an IANA name such as America/New_York, UTC, or GMT+05:30)`);
 }
@@ -172,7 +177,7 @@ export function wallClock(fields: WallClockFields, like: DateTime): DateTime {
   normal.setUTCHours(fields.hour, fields.minute, fields.second, fields.millisecond);
   if (Number.isNaN(normal.getTime())) throw new InvalidStepInputError('the resulting date is out of range');
   return checked(
-    DateTime.fromObject(
+    luxon().DateTime.fromObject(
       {
         year: normal.getUTCFullYear(),
         month: normal.getUTCMonth() + 1,
@@ -194,7 +199,7 @@ function checked(date: DateTime): DateTime {
 }
 
 export function fromEpochMs(epochMs: number, zone: Zone, localeTag: string): DateTime {
-  return checked(DateTime.fromMillis(epochMs, { zone, locale: localeTag, outputCalendar: 'gregory', numberingSystem: 'latn' }));
+  return checked(luxon().DateTime.fromMillis(epochMs, { zone, locale: localeTag, outputCalendar: 'gregory', numberingSystem: 'latn' }));
 }
 
 const MAX_DATE_TEXT = 200;
@@ -210,9 +215,10 @@ export function parseDateText(text: string): DateTime {
   const options = { zone: 'utc', setZone: true, locale: 'en-US' } as const;
   if (/^-?\d+$/.test(trimmed)) {
     const epochMs = Number(trimmed);
-    if (Math.abs(epochMs) <= 8.64e15) return DateTime.fromMillis(epochMs, { zone: 'utc' });
+    if (Math.abs(epochMs) <= 8.64e15) return luxon().DateTime.fromMillis(epochMs, { zone: 'utc' });
     throw notADate(text);
   }
+  const { DateTime } = luxon();
   for (const read of [DateTime.fromISO, DateTime.fromRFC2822, DateTime.fromHTTP, DateTime.fromSQL]) {
     const date = read(trimmed, options);
     if (date.isValid) return date;
@@ -276,7 +282,7 @@ function readEnglishDate(text: string): DateTime | undefined {
     else if (dayFirst !== null) [day, month, year] = [Number(dayFirst[1]), Number(dayFirst[2]), Number(dayFirst[3])];
     else return undefined;
   }
-  const date = DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone: 'utc' });
+  const date = luxon().DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone: 'utc' });
   return date.isValid ? date : undefined;
 }
 

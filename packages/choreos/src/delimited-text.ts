@@ -1,5 +1,8 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import type * as CsvParse from 'csv-parse/sync';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError } from './step-errors.ts';
+
+const csvParse = libraryOnFirstUse<typeof CsvParse>('csv-parse/sync');
 
 /** As many rows as the CSV to JSON conversion reads: past that a table is refused. */
 export const MAX_TABLE_ROWS = 100_000;
@@ -11,7 +14,7 @@ export const MAX_TABLE_ROWS = 100_000;
 export function readDelimited(text: string, delimiter: string, what: string): string[][] {
   let records: string[][];
   try {
-    records = parseCsv(text, {
+    records = csvParse().parse(text, {
       delimiter,
       skip_empty_lines: true,
       bom: true,

@@ -1,5 +1,8 @@
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonPathPlus from 'jsonpath-plus';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError } from './step-errors.ts';
+
+const jsonPathPlus = libraryOnFirstUse<typeof JsonPathPlus>('jsonpath-plus');
 
 export function parseJsonText(text: string, what = 'JSON', options: { maxDepth?: number } = {}): unknown {
   let value: unknown;
@@ -41,6 +44,7 @@ export function queryJson(json: unknown, path: string): unknown[] {
   // jsonpath-plus remembers every path it parses, in a plain object, for ever: in a thread that
   // serves many tenants the memory grows with every new path, and paths named like Object's own
   // properties ("constructor") collide with the object's prototype.
+  const { JSONPath } = jsonPathPlus();
   JSONPath.cache = Object.create(null);
   try {
     matches = JSONPath({ path, json: json as object, eval: false, wrap: true });

@@ -1,5 +1,8 @@
-import { DefaultIntrinsics, newQuickJSWASMModule, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import type * as QuickJs from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
+
+const quickJs = libraryOnFirstUse<typeof QuickJs>('quickjs-emscripten');
 import { StepFailedError } from './step-errors.ts';
 
 /**
@@ -56,7 +59,8 @@ export class CodeFailedError extends StepFailedError {
   }
 }
 
-const INTRINSICS = { ...DefaultIntrinsics, Date: false, Promise: false, Proxy: false, TypedArrays: false } as const;
+/** QuickJS's default intrinsics, less those the tenant's code must not reach. */
+const WITHHELD_INTRINSICS = { Date: false, Promise: false, Proxy: false, TypedArrays: false } as const;
 
 /** Run before the tenant's code: randomness is not given. */
 const PRELUDE = `Object.defineProperty(Math, 'random', { value: function random() { throw new Error('Math.random is not available in a code step: pass random values in the input'); } });`;
@@ -70,7 +74,7 @@ export function createQuickJsRunner(): QuickJsRunner {
 
   const loadModule = (): Promise<QuickJSWASMModule> => {
     if (module === undefined) {
-      const loading = newQuickJSWASMModule();
+      const loading = quickJs().newQuickJSWASMModule();
       // A failed load is tried again on the next run rather than remembered.
       loading.catch(() => {
         if (module === loading) module = undefined;
@@ -100,12 +104,13 @@ export function createQuickJsRunner(): QuickJsRunner {
 }
 
 function runInContext(module: QuickJSWASMModule, options: CodeLimits, code: string, inputJson: string): string {
+  const { DefaultIntrinsics, shouldInterruptAfterDeadline } = quickJs();
   const runtime = module.newRuntime();
   try {
     runtime.setMemoryLimit(options.memoryLimitBytes);
     runtime.setMaxStackSize(options.maxStackBytes);
     runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + options.timeLimitMs));
-    const context = runtime.newContext({ intrinsics: INTRINSICS });
+    const context = runtime.newContext({ intrinsics: { ...DefaultIntrinsics, ...WITHHELD_INTRINSICS } });
     try {
       return callCode(context, options, code, inputJson);
     } finally {

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type * as Xlsx from '@e965/xlsx';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 
 /**
@@ -11,12 +11,7 @@ import { InvalidStepInputError } from './step-errors.ts';
  *
  * SheetJS is loaded on first use: the sandbox processes that never see a workbook do not pay for it.
  */
-const loadXlsx = createRequire(import.meta.url);
-let xlsx: typeof Xlsx | undefined;
-function library(): typeof Xlsx {
-  xlsx ??= loadXlsx('@e965/xlsx') as typeof Xlsx;
-  return xlsx;
-}
+const library = libraryOnFirstUse<typeof Xlsx>('@e965/xlsx');
 
 /** What an Excel sheet holds, and a cell. */
 export const MAX_SHEET_ROWS = 1_048_576;

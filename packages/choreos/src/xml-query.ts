@@ -1,9 +1,13 @@
-import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
-import * as xpath from 'xpath';
+import type * as Xmldom from '@xmldom/xmldom';
+import type * as Xpath from 'xpath';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError } from './step-errors.ts';
 import { assertSafeXml } from './xml-safety.ts';
 
 export type XmlNode = import('@xmldom/xmldom').Node;
+
+const xmldom = libraryOnFirstUse<typeof Xmldom>('@xmldom/xmldom');
+const xpath = libraryOnFirstUse<typeof Xpath>('xpath');
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -12,7 +16,7 @@ const CDATA_SECTION_NODE = 4;
 export function parseXmlDocument(xml: string): import('@xmldom/xmldom').Document {
   assertSafeXml(xml);
   let problem: string | undefined;
-  const parser = new DOMParser({
+  const parser = new (xmldom().DOMParser)({
     onError: (level, message) => {
       if (level === 'warning') return;
       problem ??= message;
@@ -42,7 +46,7 @@ export function selectXml(xml: string, expression: string): XmlNode[] | string |
   const document = parseXmlDocument(xml);
   indexDocumentOrder(document as unknown as XmlNode);
   try {
-    return xpath.select(expression, document as never) as XmlNode[] | string | number | boolean;
+    return xpath().select(expression, document as never) as XmlNode[] | string | number | boolean;
   } catch (error) {
     throw new InvalidStepInputError(`XPath ${JSON.stringify(expression)} is not valid: ${firstLine((error as Error).message)}`);
   }
@@ -95,7 +99,7 @@ export function nodeText(node: XmlNode): string {
   if (node.nodeType !== ELEMENT_NODE) return node.textContent ?? '';
   const children = Array.from({ length: node.childNodes.length }, (_, index) => node.childNodes.item(index));
   const onlyText = children.every((child) => child !== null && (child.nodeType === TEXT_NODE || child.nodeType === CDATA_SECTION_NODE));
-  return onlyText ? (node.textContent ?? '') : new XMLSerializer().serializeToString(node);
+  return onlyText ? (node.textContent ?? '') : new (xmldom().XMLSerializer)().serializeToString(node);
 }
 
 function firstLine(message: string): string {

@@ -1,4 +1,5 @@
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import type * as FastXmlParser from 'fast-xml-parser';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError, shorten } from './step-errors.ts';
 
 /** Larger XML documents are refused before parsing. */
@@ -55,15 +56,23 @@ const PARSER_OPTIONS = {
   tagValueProcessor: (_name: string, value: string) => decodeXmlReferences(value),
   attributeValueProcessor: (_name: string, value: string) => decodeXmlReferences(value),
 };
-const parser = new XMLParser(PARSER_OPTIONS);
-/** Document order and text as written (whitespace kept), for readers that walk the document. */
-const orderedParser = new XMLParser({ ...PARSER_OPTIONS, preserveOrder: true, trimValues: false });
+const fastXmlParser = libraryOnFirstUse<typeof FastXmlParser>('fast-xml-parser');
+let parsers: { plain: FastXmlParser.XMLParser; ordered: FastXmlParser.XMLParser } | undefined;
+function xmlParsers(): { plain: FastXmlParser.XMLParser; ordered: FastXmlParser.XMLParser } {
+  const { XMLParser } = fastXmlParser();
+  parsers ??= {
+    plain: new XMLParser(PARSER_OPTIONS),
+    /** Document order and text as written (whitespace kept), for readers that walk the document. */
+    ordered: new XMLParser({ ...PARSER_OPTIONS, preserveOrder: true, trimValues: false }),
+  };
+  return parsers;
+}
 
 /** XML text to a JSON-ready value: attributes as "@name", mixed text as "#text", values kept as strings. */
 export function xmlToValue(xml: string): unknown {
   assertSafeXml(xml);
   try {
-    return parser.parse(xml, true);
+    return xmlParsers().plain.parse(xml, true);
   } catch (error) {
     throw new InvalidStepInputError(`XML is not valid: ${describeXmlError(error)}`);
   }
@@ -76,7 +85,7 @@ export function xmlToValue(xml: string): unknown {
 export function xmlToOrderedNodes(xml: string): Record<string, unknown>[] {
   assertSafeXml(xml);
   try {
-    return orderedParser.parse(xml, true) as Record<string, unknown>[];
+    return xmlParsers().ordered.parse(xml, true) as Record<string, unknown>[];
   } catch (error) {
     throw new InvalidStepInputError(`XML is not valid: ${describeXmlError(error)}`);
   }
@@ -97,7 +106,7 @@ function rawXmlError(error: unknown): string {
 }
 
 export function valueToXml(value: unknown, pretty: boolean): string {
-  const builder = new XMLBuilder({
+  const builder = new (fastXmlParser().XMLBuilder)({
     ignoreAttributes: false,
     attributeNamePrefix: XML_ATTRIBUTE_PREFIX,
     textNodeName: XML_TEXT_KEY,

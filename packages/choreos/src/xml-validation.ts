@@ -1,6 +1,9 @@
-import { memoryPages, validateXML } from 'xmllint-wasm';
+import type * as XmllintWasm from 'xmllint-wasm';
 import type { XMLValidationError } from 'xmllint-wasm';
+import { libraryOnFirstUse } from './library-on-first-use.ts';
 import { InvalidStepInputError, shorten } from './step-errors.ts';
+
+const xmllint = libraryOnFirstUse<typeof XmllintWasm>('xmllint-wasm');
 
 export interface XmlValidationRequest {
   xml: string;
@@ -31,6 +34,7 @@ const OUT_OF_MEMORY = 9;
  */
 export async function validateXmlDocument(request: XmlValidationRequest, memoryMb = XML_VALIDATION_MEMORY_MB): Promise<string> {
   const useSchema = request.xsd.trim() !== '';
+  const { memoryPages, validateXML } = xmllint();
   let answer: Awaited<ReturnType<typeof validateXML>>;
   try {
     answer = await validateXML({

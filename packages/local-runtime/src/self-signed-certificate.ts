@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface CertificatePaths {
   certFile: string;
@@ -16,6 +15,8 @@ export async function ensureSelfSignedCertificate(dataDir: string): Promise<Cert
   const paths = { certFile: join(dir, 'localhost-cert.pem'), keyFile: join(dir, 'localhost-key.pem') };
   if (existsSync(paths.certFile) && existsSync(paths.keyFile)) return paths;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Loaded only to make the certificate, once: with it, some 200 modules of ASN.1 and X.509 code.
+  const { generate } = await import('selfsigned');
   const now = new Date();
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',

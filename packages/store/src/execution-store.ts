@@ -25,7 +25,15 @@ import type { SecretCipher } from './secret-cipher.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
-import { decodeStepHistory, DEFAULT_STEP_HISTORY_BOUNDS, encodeStepEvent, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
+import {
+  decodeStepHistory,
+  DEFAULT_STEP_HISTORY_BOUNDS,
+  encodeStepEvents,
+  type PreviousStepEvent,
+  type StepEvent,
+  type StepHistory,
+  type StepHistoryBounds,
+} from './step-history.ts';
 
 /**
  * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
@@ -243,6 +251,9 @@ export interface ExecutionStore {
   counts(): Promise<ExecutionCounts>;
 }
 
+/** Takes whose last written event this process remembers, at most: a worker runs far fewer at once. */
+const MAX_TAKES_REMEMBERED = 10_000;
+
 export function createExecutionStore(deps: {
   redis: Redis;
   keys: KeySpace;
@@ -254,7 +265,22 @@ export function createExecutionStore(deps: {
 }): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
-  const encodeEvents = (events: readonly StepEvent[] | undefined) => (events === undefined ? [] : events.map(encodeStepEvent));
+  // The event each take in this process wrote last to its execution's history, by execution: its
+  // next events are written relative to it (step-history.ts). Forgotten when the run ends here; a
+  // take that leaves otherwise (handed back, superseded) is forgotten with the rest when there are
+  // too many, which costs the next write of a take a few bytes, no more.
+  const lastWritten = new Map<string, { lease: string; event: PreviousStepEvent }>();
+  const encodeEvents = (id: string, lease: string | undefined, events: readonly StepEvent[] | undefined) => {
+    if (events === undefined || events.length === 0) return [];
+    const written = lastWritten.get(id);
+    return encodeStepEvents(events, written !== undefined && written.lease === lease ? written.event : undefined);
+  };
+  const eventsWritten = (id: string, lease: string, events: readonly StepEvent[] | undefined) => {
+    const last = events?.at(-1);
+    if (last === undefined) return;
+    if (lastWritten.size >= MAX_TAKES_REMEMBERED && !lastWritten.has(id)) lastWritten.clear();
+    lastWritten.set(id, { lease, event: { host: last.host, start: last.start } });
+  };
   const run = registerScripts(redis);
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -355,9 +381,10 @@ export function createExecutionStore(deps: {
           lease,
           bounds.first,
           bounds.last,
-          ...encodeEvents(stepEvents),
+          ...encodeEvents(id, lease, stepEvents),
         ],
       );
+      if (reply === ScriptReply.Done || reply === ScriptReply.DoneTerminationRequested) eventsWritten(id, lease, stepEvents);
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
       if (reply === ScriptReply.Superseded) return 'superseded';
@@ -366,10 +393,11 @@ export function createExecutionStore(deps: {
     },
 
     async recordProgress(id, delta, lease, stepEvents) {
-      const events = encodeEvents(stepEvents);
+      const events = encodeEvents(id, lease, stepEvents);
       const args: (string | number)[] = [lease, delta.entries.at(-1)?.[0] ?? '', events.length, bounds.first, bounds.last, ...events];
       for (const [address, value] of delta.entries) args.push(address, JSON.stringify(value));
       const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id)], args);
+      if (reply === ScriptReply.Done || reply === ScriptReply.DoneTerminationRequested) eventsWritten(id, lease, stepEvents);
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
       if (reply === ScriptReply.Superseded) return 'superseded';
@@ -431,9 +459,10 @@ export function createExecutionStore(deps: {
           keys.childEndedChannel(),
           bounds.first,
           bounds.last,
-          ...encodeEvents(request.stepEvents),
+          ...encodeEvents(id, request.lease, request.stepEvents),
         ],
       )) as [number, string];
+      lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) return { outcome: 'ended', status: status as TerminalStatus };
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };

@@ -1,11 +1,15 @@
-import { DateTime, FixedOffsetZone } from 'luxon';
+import type * as Luxon from 'luxon';
+import type { DateTime } from 'luxon';
 import { z } from 'zod';
 import { adjustDate, fromEpochMs, parseDateText, resolveLocale, resolveTimeZone, wallClock } from '../date-inputs.ts';
+import { libraryOnFirstUse } from '../library-on-first-use.ts';
 import { formatSimpleDate, MAX_PATTERN_LENGTH } from '../simple-date-format.ts';
 import { InvalidStepInputError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { choiceArg, optionalIntegerArg } from './lenient-args.ts';
+
+const luxon = libraryOnFirstUse<typeof Luxon>('luxon');
 
 /** The original Utilities' Dates: Java SimpleDateFormat patterns, zones, locales, Set/Add adjustments. */
 
@@ -72,7 +76,7 @@ export const dateUtilitySteps: readonly StepKind[] = [
     argsSchema: z.strictObject({ date: dateText.default(''), granularity, ...adjustmentArgs }),
     example: { date: '{{inputs.Date}}', granularity: '{{inputs.Granularity}}', addDays: '{{inputs.AddDays}}' },
     run: async (args) => {
-      const date = adjustDate(fromEpochMs(momentOf(args.date), FixedOffsetZone.utcInstance, 'en-US'), args);
+      const date = adjustDate(fromEpochMs(momentOf(args.date), luxon().FixedOffsetZone.utcInstance, 'en-US'), args);
       return { timestamp: timestamp(date, args.granularity) };
     },
   }),
@@ -93,7 +97,7 @@ export const dateUtilitySteps: readonly StepKind[] = [
     }),
     example: { year: '{{inputs.Year}}', month: '{{inputs.Month}}', day: '{{inputs.Day}}', granularity: 'seconds' },
     run: async (args) => {
-      const today = DateTime.utc();
+      const today = luxon().DateTime.utc();
       const date = wallClock(
         {
           year: args.year ?? today.year,

@@ -1,9 +1,10 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
-import { createTransport } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { EgressRefusedError, InvalidStepInputError, StepFailedError } from '../step-errors.ts';
+import { libraryOnFirstUse } from '../library-on-first-use.ts';
 import { defineStepKind, type StepKind } from '../step-kind.ts';
 import { createEgressPolicy, type EgressOptions, type EgressPolicy } from './egress-policy.ts';
 import { integerArg } from './arg-types.ts';
@@ -16,6 +17,9 @@ export interface EmailStepOptions extends EgressOptions {
   /** Certificates trusted besides the system's for the SMTP server's TLS (a private CA). */
   readonly ca?: string;
 }
+
+/** Loaded by the first e-mail sent: a process that sends none never loads it. */
+const nodemailer = libraryOnFirstUse<typeof Nodemailer>('nodemailer');
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 const MAX_BODY = 5 * 1024 * 1024;
@@ -126,7 +130,7 @@ export function createSendEmailStep(options: EmailStepOptions): StepKind {
         if (error instanceof EgressRefusedError) throw new EgressRefusedError(error.message.replace(/^requests to/, 'e-mail to the SMTP server'));
         throw error;
       }
-      const transport = createTransport({
+      const transport = nodemailer().createTransport({
         host: address,
         port: args.port,
         secure: args.useSsl,

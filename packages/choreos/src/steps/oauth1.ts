@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import OAuth from 'oauth-1.0a';
+import type OAuth from 'oauth-1.0a';
 import { z } from 'zod';
+import { libraryOnFirstUse } from '../library-on-first-use.ts';
 import { StepFailedError } from '../step-errors.ts';
 import { defineStepKind, type StepContext, type StepKind } from '../step-kind.ts';
 import { integerArg } from './arg-types.ts';
 import { awaitRedirect, callbacksOf, finalizeFailure } from './oauth-callback.ts';
+
+const oauth1 = libraryOnFirstUse<typeof OAuth>('oauth-1.0a');
 
 const CALLBACK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const endpoint = z
@@ -23,7 +26,8 @@ const MAX_FINALIZE_SECONDS = 60;
 
 /** A signer of OAuth 1.0a requests (RFC 5849) with HMAC-SHA1, the method services implement. */
 function signer(consumer: { key: string; secret: string }): OAuth {
-  return new OAuth({
+  const OAuthSigner = oauth1();
+  return new OAuthSigner({
     consumer,
     signature_method: 'HMAC-SHA1',
     hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
