@@ -69,7 +69,8 @@ Options
 
 Environment: REDIS_URL (default: the Redis npm start uses, from the redis-url file it writes under
 DATA_DIR, default .data), REDIS_PREFIX (default {ces}), RETENTION_SECONDS (default 3600),
-SECRETS_KEY and SECRETS_KEY_PREVIOUS (as the API's).
+SECRETS_KEY (default: the key npm start wrote under DATA_DIR, secrets.key) and
+SECRETS_KEY_PREVIOUS (as the API's).
 Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
 
 interface Parsed {
