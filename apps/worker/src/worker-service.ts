@@ -172,6 +172,7 @@ export async function startWorkerService(
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
+    ...(cipher ? { cipher } : {}),
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
   let takingWork = false;

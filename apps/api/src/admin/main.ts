@@ -12,6 +12,7 @@ import {
   createRedisConnection,
   createSecretCipher,
   createTokenStore,
+  resealExecutionSecrets,
   waitUntilReady,
   type ExecutionJobData,
 } from '@ces/store';
@@ -91,6 +92,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
       ? {
           presets: createPresetStore({ redis: connection, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }),
           tokens: createTokenStore({ redis: connection, keys, cipher }),
+          resealExecutions: () => resealExecutionSecrets({ redis: connection, keys, cipher }),
         }
       : {}),
     accounts: createAccountStore({ redis: connection, keys }),
