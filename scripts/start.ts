@@ -104,8 +104,8 @@ try {
   const env = {
     ...process.env,
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
-    // The callback URLs workers hand out point at this API.
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `https://localhost:${config.PORT}`,
+    // PUBLIC_BASE_URL, when set, goes to the API and workers as it is; without it each run's URLs are
+    // made under the address its client used (https://localhost:<PORT>, most often).
     REDIS_URL: redisUrl,
     DATA_DIR: dataDir,
     CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),

@@ -92,6 +92,8 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         outputFilters: [],
         parent: parent.id,
         depth,
+        // Its URLs are made under its parent's public address, as the parent's caller reached the service.
+        ...(parent.publicBaseUrl !== undefined ? { publicBaseUrl: parent.publicBaseUrl } : {}),
       };
       // Not refused by the account's quota of running executions: its parent already holds a place,
       // and a parent waiting for a child that may never start would hold it for nothing.

@@ -55,7 +55,7 @@ export function createExecutionProcessor(deps: {
    */
   holdsJobLock?: (executionId: string) => boolean;
   /** The state a run's account keeps (stored tokens, callback URLs), given to its steps; none when omitted. */
-  accountState?: (account: string) => AccountState;
+  accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
   onStepEnd?: StepEndListener;

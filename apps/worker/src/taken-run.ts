@@ -9,6 +9,7 @@ import { deferralDelayMs } from './deferral-delay.ts';
 import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
+import { suspensionOf } from './public-urls.ts';
 import { hasSecretOutputs, outputSealer } from './secret-outputs.ts';
 
 export interface TakenRunDeps {
@@ -36,7 +37,7 @@ export interface TakenRunDeps {
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
   /** The state a run's account keeps, given to its steps; none when omitted. */
-  accountState?: (account: string) => AccountState;
+  accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
   /** Seals the outputs a Choreo declares secret as they are stored, and opens them to resume. */
   cipher?: SecretCipher;
 }
@@ -143,10 +144,10 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       steps: deps.steps,
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
-      ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
+      ...(deps.suspension !== undefined ? { suspension: suspensionOf(deps.suspension, record) } : {}),
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
-      ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
+      ...(deps.accountState ? { account: deps.accountState(record.account, record.publicBaseUrl) } : {}),
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';

@@ -18,13 +18,13 @@ import {
   createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
-  CALLBACK_PATH,
   EXECUTION_QUEUE,
   type ExecutionEndListener,
   type ExecutionJobData,
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
+import { publicBaseUrlOf, runCallbackUrl } from './public-urls.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
@@ -103,18 +103,26 @@ export async function startWorkerService(
   // Each run gets its own account's state, and no way to name another's.
   const accountState =
     tokens && callbacks
-      ? (account: string): AccountState => ({
-          account,
-          tokens: tokens.forAccount(account),
-          callbacks: {
-            async register(options) {
-              const { id, token } = await callbacks.forAccount(account).register(options);
-              return { id, url: `${config.PUBLIC_BASE_URL}/callbacks/${token}` };
+      ? (account: string, runBaseUrl: string | undefined): AccountState => {
+          // Under the run's public address, as its API decided it at accept; else this worker's.
+          const base = () => {
+            const found = publicBaseUrlOf({ ...(runBaseUrl !== undefined ? { publicBaseUrl: runBaseUrl } : {}) }, config.PUBLIC_BASE_URL);
+            if (found === undefined) throw new Error('this run has no public address for callback URLs: set PUBLIC_BASE_URL');
+            return found;
+          };
+          return {
+            account,
+            tokens: tokens.forAccount(account),
+            callbacks: {
+              async register(options) {
+                const { id, token } = await callbacks.forAccount(account).register(options);
+                return { id, url: `${base()}/callbacks/${token}` };
+              },
+              requests: (id) => callbacks.forAccount(account).requests(id),
+              url: (id) => `${base()}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
             },
-            requests: (id) => callbacks.forAccount(account).requests(id),
-            url: (id) => `${config.PUBLIC_BASE_URL}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
-          },
-        })
+          };
+        }
       : undefined;
   const executions = createExecutionStore({
     redis,
@@ -163,7 +171,8 @@ export async function startWorkerService(
     maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
     suspension: {
       minimumMs: config.DURABLE_WAIT_THRESHOLD_MS,
-      callbackUrl: (token) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}/${token}`,
+      // For runs their API recorded no public address for; the others' are their own (public-urls.ts).
+      callbackUrl: (token) => (config.PUBLIC_BASE_URL !== undefined ? runCallbackUrl(config.PUBLIC_BASE_URL, token) : undefined),
     },
     holdsJobLock: (executionId) => lockWatch.holds(executionId),
     ...(accountState ? { accountState } : {}),

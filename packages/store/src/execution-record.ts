@@ -47,6 +47,12 @@ export interface ExecutionRecord {
   parent?: string;
   /** How many parents up to a run started by a caller (absent: 0, a run of its own). */
   depth?: number;
+  /**
+   * The service's public address for this run (`https://host[:port]`), decided by the API that
+   * accepted it: the URLs its steps hand out (callbacks, redirect URIs) are made under it. A child
+   * execution has its parent's; absent on runs accepted without one (the worker's setting then).
+   */
+  publicBaseUrl?: string;
 }
 
 export type NewExecution = Pick<
@@ -65,6 +71,7 @@ export type NewExecution = Pick<
   | 'parent'
   | 'depth'
   | 'sealedInputs'
+  | 'publicBaseUrl'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -144,6 +151,8 @@ export const RECORD_FIELDS = {
   errortime: 'errortime',
   /** The version of an account's own Choreo the run was accepted with; absent for the catalogue's. */
   choreoVersion: 'version',
+  /** The public address the run's URLs are made under; absent when its API decided none. */
+  publicBaseUrl: 'base',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -200,6 +209,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
+    ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
   ];
 }
 
@@ -214,6 +224,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const progressCursor = hash[F.progressCursor];
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
+  const publicBaseUrl = hash[F.publicBaseUrl];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -240,6 +251,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     workerId: hash[F.workerId] ?? '',
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
   };
 }
 

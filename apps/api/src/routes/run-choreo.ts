@@ -9,6 +9,7 @@ import { respond } from '../formats/respond.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
+import { publicBaseUrlOf } from '../runs/public-base-url.ts';
 import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
@@ -24,6 +25,8 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
   return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') ?? false;
 }
 
+const withPublicBaseUrl = (publicBaseUrl: string | undefined) => (publicBaseUrl !== undefined ? { publicBaseUrl } : {});
+
 export function runChoreoRoute(deps: {
   choreos: ChoreoLookup;
   launcher: RunLauncher;
@@ -31,6 +34,8 @@ export function runChoreoRoute(deps: {
   bodyLimitBytes: number;
   /** Opens the secret outputs of a run that ended, for its caller. */
   openSealedOutputs: SealedOutputsOpener;
+  /** PUBLIC_BASE_URL; without it each run's public address comes from the request's Host. */
+  publicBaseUrl?: string;
 }) {
   return new Hono<AppEnv>().post('/choreos/:id{.+}', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
     const principal = c.get('principal');
@@ -56,6 +61,7 @@ export function runChoreoRoute(deps: {
       sourceId,
       storeResults,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...withPublicBaseUrl(publicBaseUrlOf(deps.publicBaseUrl, c.req.header('host'))),
     });
     c.set('executionId', record.id);
     const replayHeader: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
