@@ -128,6 +128,7 @@ export function createApp(deps: AppDeps) {
       basePath: BASE_PATH,
       bodyLimitBytes: deps.config.bodyLimitBytes,
       openSealedOutputs: openOutputs,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
     }),
   );
   api.route('/', putChoreoRoute({ lookup, writes, basePath: BASE_PATH }));
