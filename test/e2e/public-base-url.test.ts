@@ -53,6 +53,26 @@ describe('public base URL from the request when none is set', { timeout: 60_000 
     expect(await stack.redis.hget(stack.keys.execution(answer.execution.id), 'base')).toBeNull();
   });
 
+  it('gives a child execution its parent’s address', async () => {
+    const { alice } = stack.credentials;
+    const parent = {
+      description: 'Registers a callback in a child run.',
+      outputs: {
+        CallbackURL: { description: "The child's callback URL.", value: '{{steps.child.outputs.CallbackURL}}' },
+        ChildId: { description: "The child's execution id.", value: '{{steps.child.executionId}}' },
+      },
+      steps: [{ id: 'child', kind: 'choreo.run', args: { choreo: '/Library/Utilities/Callback/RegisterCallback', inputs: {} } }],
+    };
+    const put = await stack.call('PUT', '/choreos/Mine/RegisterInChild', alice, { body: JSON.stringify(parent) });
+    expect(put.status, put.text).toBe(201);
+    const host = `acme.choreos.test:${stack.port}`;
+    const res = await stack.call('POST', '/choreos/Mine/RegisterInChild', alice, { body: '{"inputs":[]}', headers: { host } });
+    expect(res.status, res.text).toBe(200);
+    const { output } = res.json() as { output: { CallbackURL: string; ChildId: string } };
+    expect(output.CallbackURL).toMatch(new RegExp(`^https://acme\\.choreos\\.test:${stack.port}/callbacks/`));
+    expect(await stack.redis.hget(stack.keys.execution(output.ChildId), 'base')).toBe(`https://${host}`);
+  });
+
   it('makes a waiting run’s call-back URL under that Host too', async () => {
     const { alice } = stack.credentials;
     const put = await stack.call('PUT', `/choreos${WAITER}`, alice, { body: JSON.stringify(waiter) });
