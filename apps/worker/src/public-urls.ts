@@ -6,15 +6,6 @@ export function runCallbackUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}${CALLBACK_PATH}/${token}`;
 }
 
-/**
- * The public address a run's URLs are made under: the one its API recorded when it accepted the
- * run (from PUBLIC_BASE_URL or the request's Host), else this worker's PUBLIC_BASE_URL; undefined
- * when neither exists.
- */
-export function publicBaseUrlOf(record: Pick<ExecutionRecord, 'publicBaseUrl'>, workerSetting: string | undefined): string | undefined {
-  return record.publicBaseUrl ?? workerSetting;
-}
-
 /** The suspension policy of one run: call backs under the run's own public address, when it has one. */
 export function suspensionOf(policy: SuspensionPolicy, record: Pick<ExecutionRecord, 'publicBaseUrl'>): SuspensionPolicy {
   const base = record.publicBaseUrl;

@@ -24,7 +24,7 @@ import {
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
-import { publicBaseUrlOf, runCallbackUrl } from './public-urls.ts';
+import { runCallbackUrl } from './public-urls.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
@@ -97,7 +97,8 @@ export async function startWorkerService(
 
   // The secrets key opens the inputs runs took from presets, and the accounts' stored tokens.
   const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
-  if (!cipher) log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, and TokenStorage steps, fail on this worker');
+  if (!cipher)
+    log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, runs of Choreos with secret outputs, and TokenStorage steps fail on this worker');
   const tokens = cipher ? createTokenStore({ redis, keys, cipher }) : undefined;
   const callbacks = config.SECRETS_KEY ? createCallbackStore({ redis, keys, urlKey: callbackUrlKey(config.SECRETS_KEY) }) : undefined;
   // Each run gets its own account's state, and no way to name another's.
@@ -106,7 +107,7 @@ export async function startWorkerService(
       ? (account: string, runBaseUrl: string | undefined): AccountState => {
           // Under the run's public address, as its API decided it at accept; else this worker's.
           const base = () => {
-            const found = publicBaseUrlOf({ ...(runBaseUrl !== undefined ? { publicBaseUrl: runBaseUrl } : {}) }, config.PUBLIC_BASE_URL);
+            const found = runBaseUrl ?? config.PUBLIC_BASE_URL;
             if (found === undefined) throw new Error('this run has no public address for callback URLs: set PUBLIC_BASE_URL');
             return found;
           };
