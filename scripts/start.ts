@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { CONFIG_EXIT_CODE, ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import {
   ensureSelfSignedCertificate,
+  ensureServiceSecretsKey,
   isPortFree,
   isRedisServerOnPath,
   REDIS_INSTALL_HINT,
@@ -96,12 +97,15 @@ try {
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
   const accountsFile = demo?.file ?? config.ACCOUNTS_FILE;
 
-  const secretsKey = process.env.SECRETS_KEY?.trim() ? undefined : ensureSecretsKey(resolve(dataDir, 'secrets.key'));
+  // The key that seals presets, stored tokens and secret outputs, made once beside the local Redis
+  // data: the API, every worker started here and `npm run admin` share it. A deployment sets
+  // SECRETS_KEY itself instead.
+  const secretsKey = process.env.SECRETS_KEY?.trim() ? undefined : ensureServiceSecretsKey(dataDir);
   const env = {
     ...process.env,
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
-    // The callback URLs workers hand out point at this API.
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `https://localhost:${config.PORT}`,
+    // PUBLIC_BASE_URL, when set, goes to the API and workers as it is; without it each run's URLs are
+    // made under the address its client used (https://localhost:<PORT>, most often).
     REDIS_URL: redisUrl,
     DATA_DIR: dataDir,
     CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),
@@ -180,16 +184,6 @@ function ensureDemoAccounts(file: string) {
     key: parsed.accounts[0].apps[0].key as string,
     operatorPassword: parsed.operators[0].password as string,
   };
-}
-
-/**
- * The key that seals presets and stored tokens, made once and kept beside the local Redis data
- * (only its owner may read it): the API and every worker started here share it. A deployment sets
- * SECRETS_KEY itself instead.
- */
-function ensureSecretsKey(file: string): string {
-  if (!existsSync(file)) writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
 }
 
 /** Polls /readyz until Redis answers and every worker has sent its first heartbeat. */

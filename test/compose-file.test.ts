@@ -34,6 +34,8 @@ describe('docker-compose.yml', () => {
       expect(compose.services[name].environment.REDIS_PREFIX).toBe('{ces}');
       // The API seals what the workers open: one key for both.
       expect(compose.services[name].environment.SECRETS_KEY).toBe(`\${SECRETS_KEY:-}`);
+      // The API decides each run's public address (from the request when unset); a worker falls back to it.
+      expect(compose.services[name].environment.PUBLIC_BASE_URL).toMatch(/^\$\{PUBLIC_BASE_URL:-\}$/);
     }
     expect(compose.services.api.environment.TLS_CERT_FILE).toBeTruthy();
     expect(compose.services.api.environment.TLS_KEY_FILE).toBeTruthy();

@@ -113,6 +113,7 @@ function locationOf(url: string): Promise<string> {
 }
 const PRESET_SECRET = 'preset-secret-6f1e2a9d44';
 const TOKEN_SECRET = 'token-secret-c0ffee51234';
+const SEALED_OUTPUT_SECRET = 'sealed-output-secret-7d41b0';
 
 describe('account state end to end: presets, tokens, callbacks, OAuth', { timeout: 60_000 }, () => {
   let stack: Stack;
@@ -381,6 +382,40 @@ describe('account state end to end: presets, tokens, callbacks, OAuth', { timeou
     });
   });
 
+  it("keeps a secret output sealed in the execution's record, and gives it to the caller in clear", async () => {
+    const { alice } = stack.credentials;
+    await runSync(`${TOKENS}/StoreToken`, alice, {
+      inputs: [
+        { name: 'Name', value: 'sealed-output' },
+        { name: 'Value', value: SEALED_OUTPUT_SECRET },
+      ],
+    });
+    // The synchronous answer comes from the end event, which carries the outputs as stored.
+    const retrieved = await runSync(`${TOKENS}/RetrieveToken`, alice, { inputs: [{ name: 'Name', value: 'sealed-output' }] });
+    expect(retrieved.output).toEqual({ Token: SEALED_OUTPUT_SECRET, Locked: 'false', Valid: 'true' });
+    const id = retrieved.execution.id;
+    const shown = (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice)).json();
+    expect(shown.output).toEqual({ Token: SEALED_OUTPUT_SECRET, Locked: 'false', Valid: 'true' });
+    // An asynchronous run read back later: the same.
+    const started = await stack.startRun(`${TOKENS.replace('/choreos', '')}/RetrieveToken`, alice, { Name: 'sealed-output' });
+    expect((await stack.waitForEnd(started, alice)).status).toBe('SUCCESS');
+    expect((await stack.call('GET', `/choreo-executions/${started}?view=outputs`, alice)).json().output.Token).toBe(SEALED_OUTPUT_SECRET);
+
+    for (const execution of [id, started]) {
+      const record = await stack.redis.hgetall(stack.keys.execution(execution));
+      expect(record.status).toBe('SUCCESS');
+      const stored = JSON.parse(record.output ?? '{}') as Record<string, string>;
+      // The outputs not declared secret stay as they are; the token is one sealed value.
+      expect(stored).toEqual({ Locked: 'false', Valid: 'true', $sealed: expect.stringMatching(/^v1\./) });
+      const everything = JSON.stringify([
+        record,
+        await stack.redis.hgetall(stack.keys.executionProgress(execution)),
+        await stack.redis.lrange(stack.keys.executionSteps(execution), 0, -1),
+      ]);
+      expect(everything).not.toContain(SEALED_OUTPUT_SECRET);
+    }
+  });
+
   it('keeps every value sealed in Redis and out of every log line', async () => {
     const dump: string[] = [];
     for (const key of await stack.redis.keys(`${stack.prefix}*`)) {
@@ -390,10 +425,13 @@ describe('account state end to end: presets, tokens, callbacks, OAuth', { timeou
       if (type === 'list') dump.push(JSON.stringify(await stack.redis.lrange(key, 0, -1)));
     }
     const stored = dump.join('\n');
-    // Outputs are the runs' results, kept for their callers: the Echo and RetrieveToken runs above.
+    // Outputs are the runs' results, kept for their callers: the Echo run above returns its preset's
+    // value. Those declared secret (RetrieveToken's Token, the OAuth helpers' tokens) are sealed.
     const withoutOutputs = stored.replaceAll(/"output":"(?:[^"\\]|\\.)*"/g, '');
     expect(withoutOutputs).not.toContain(PRESET_SECRET);
-    expect(withoutOutputs).not.toContain(TOKEN_SECRET);
+    for (const secret of [TOKEN_SECRET, SEALED_OUTPUT_SECRET, 'access-1', 'refresh-1', 'access-2', 'request-secret-1', 'access-secret-1']) {
+      expect(stored).not.toContain(secret);
+    }
     expect(stored).not.toContain(CLIENT_SECRET);
     expect(stored).not.toContain(CONSUMER.secret);
     const logs = stack.logs();
@@ -405,5 +443,29 @@ describe('account state end to end: presets, tokens, callbacks, OAuth', { timeou
     expect(logs).not.toContain(TOKEN_SECRET);
     expect(logs).not.toContain(CLIENT_SECRET);
     expect(logs).not.toContain(CONSUMER.secret);
+  });
+});
+
+describe('a worker without SECRETS_KEY and a Choreo with secret outputs', { timeout: 60_000 }, () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    // The API has the key (it accepts the run); the only worker has none.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
+    stack.addWorker({ SECRETS_KEY: '' });
+    await stack.waitForWorkers(1);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('fails the run, saying why, rather than keep its outputs in clear', async () => {
+    const { alice } = stack.credentials;
+    const id = await stack.startRun('/Library/Utilities/TokenStorage/RetrieveToken', alice, { Name: 'any' });
+    const ended = await stack.waitForEnd(id, alice);
+    expect(ended.status).toBe('ERROR');
+    expect(ended.lasterror).toBe('this Choreo has secret outputs, and this worker has no SECRETS_KEY to seal them with');
+    expect(await stack.redis.hget(stack.keys.execution(id), 'output')).toBe('{}');
   });
 });

@@ -178,6 +178,21 @@ describe('npm start', () => {
       });
       expect(run.status, run.text).toBe(200);
       expect(run.json().output.Message).toBe('from a preset');
+      // `npm run admin` beside it finds the key as it finds the Redis: a preset it seals, a run opens.
+      const put2 = spawnSync(process.execPath, [ADMIN, 'presets', 'put', 'demo', 'from-admin'], {
+        cwd: ROOT,
+        env: { ...process.env, REDIS_URL: '', REDIS_PREFIX: '', SECRETS_KEY: '', DATA_DIR: dataDir },
+        input: JSON.stringify({ inputs: [{ name: 'Message', value: 'put by the admin command line', secret: true }] }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(put2.status, put2.stderr).toBe(0);
+      const adminRun = await http.request('POST', '/service-api/1.0/choreos/Library/Utilities/Development/Echo', {
+        headers,
+        body: JSON.stringify({ preset: 'from-admin' }),
+      });
+      expect(adminRun.status, adminRun.text).toBe(200);
+      expect(adminRun.json().output.Message).toBe('put by the admin command line');
     } finally {
       http.close();
     }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ interface AdminResult {
 // Each command is a fresh Node process: allow for their start-up on a busy machine.
 describe('admin command line, run as a real process against a running API', { timeout: 60_000 }, () => {
   let stack: Stack;
+  /** The stack's SECRETS_KEY, which the admin's preset commands must share to be read by the API. */
+  const secretsKey = randomBytes(32).toString('base64');
 
   /** `npm run admin -- <args>`, as a child process on the stack's Redis and key prefix. */
   function admin(args: string[], stdin = '', env: Record<string, string> = {}): Promise<AdminResult> {
@@ -48,7 +51,7 @@ describe('admin command line, run as a real process against a running API', { ti
 
   beforeAll(async () => {
     // No workers: a run stays queued, for the execution commands.
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0, env: { SECRETS_KEY: secretsKey } });
   });
 
   afterAll(async () => {
@@ -203,6 +206,46 @@ describe('admin command line, run as a real process against a running API', { ti
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no execution');
     expect((await admin(['executions', 'terminate', 'not-an-id'])).code).toBe(2);
+  });
+
+  describe('without SECRETS_KEY', () => {
+    let dataDir: string;
+
+    beforeAll(() => {
+      dataDir = mkdtempSync(join(tmpdir(), 'ces-admin-key-'));
+    });
+
+    afterAll(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const presetBody = (value: string) => JSON.stringify({ inputs: [{ name: 'Message', value, secret: false }] });
+
+    it('seals presets with the key npm start wrote under DATA_DIR, which the API opens', async () => {
+      const none = await admin(['presets', 'list', 'acme'], '', { SECRETS_KEY: '', DATA_DIR: dataDir });
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('presets need SECRETS_KEY');
+
+      writeFileSync(join(dataDir, 'secrets.key'), `${secretsKey}\n`, { mode: 0o600 });
+      const put = await admin(['presets', 'put', 'acme', 'from-file-key'], presetBody('sealed by the written key'), { SECRETS_KEY: '', DATA_DIR: dataDir });
+      expect(put.code, put.stderr).toBe(0);
+      const shown = await stack.call('GET', '/presets/from-file-key?values=shown', stack.credentials.alice);
+      expect(shown.status, shown.text).toBe(200);
+      expect(shown.json().inputs).toEqual([{ name: 'Message', value: 'sealed by the written key', secret: false }]);
+    });
+
+    it('takes SECRETS_KEY from the environment over the written key', async () => {
+      writeFileSync(join(dataDir, 'secrets.key'), 'not a key\n', { mode: 0o600 });
+      const refused = await admin(['presets', 'list', 'acme'], '', { SECRETS_KEY: '', DATA_DIR: dataDir });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`the secrets key written by npm start in ${join(dataDir, 'secrets.key')} is not a valid key`);
+      expect(refused.stderr).not.toContain('not a key\n');
+
+      const put = await admin(['presets', 'put', 'acme', 'from-env-key'], presetBody('sealed by the set key'), { SECRETS_KEY: secretsKey, DATA_DIR: dataDir });
+      expect(put.code, put.stderr).toBe(0);
+      const shown = await stack.call('GET', '/presets/from-env-key?values=shown', stack.credentials.alice);
+      expect(shown.json().inputs).toEqual([{ name: 'Message', value: 'sealed by the set key', secret: false }]);
+    });
   });
 
   describe('without REDIS_URL', () => {

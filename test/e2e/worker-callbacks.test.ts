@@ -12,7 +12,7 @@ describe('waiting for a call back', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { PUBLIC_BASE_URL, WORKER_CONCURRENCY: '2' } });
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, env: { PUBLIC_BASE_URL }, workerEnv: { WORKER_CONCURRENCY: '2' } });
   });
 
   afterAll(async () => {

@@ -25,6 +25,7 @@ import { createAccountChoreos, type AccountChoreosConfig } from './runs/account-
 import { countEndedRuns, countStartedRuns } from './runs/instrument-runs.ts';
 import { createPresetInputs } from './runs/preset-inputs.ts';
 import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
+import { createSealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -165,6 +166,7 @@ export async function wireApi(deps: {
     ...(presets ? { presets } : {}),
     ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
+    openSealedOutputs: createSealedOutputsOpener(cipher),
     executions: countEndedRuns(executions, metrics.executions),
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),

@@ -47,6 +47,7 @@ import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
 import type { SealedErrorMask } from './runs/sealed-error-mask.ts';
+import { createSealedOutputsOpener, type SealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 
 export interface AppConfig {
   serviceHost: string;
@@ -58,6 +59,8 @@ export interface AppConfig {
   maxAuthFailuresPerAddressPerMinute: number;
   /** Presets one account may keep (0: no limit); for the message that refuses one more. */
   maxPresetsPerAccount?: number;
+  /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
+  publicBaseUrl?: string;
 }
 
 export interface AppDeps {
@@ -75,6 +78,8 @@ export interface AppDeps {
   callbacks?: CallbackStore;
   /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
   maskSealedInputs?: SealedErrorMask;
+  /** Opens a run's secret outputs for the answers that show them; without it, such runs answer 503. */
+  openSealedOutputs?: SealedOutputsOpener;
   authenticator: Authenticator;
   probe: HealthProbe;
   /** False while Redis is unreachable: failures are then answered 503, not 500. */
@@ -114,11 +119,22 @@ export function createApp(deps: AppDeps) {
   const { lookup, writes } = deps.choreos;
   api.route('/', listChoreosRoute({ choreos: lookup }));
   api.route('/', getChoreoRoute({ choreos: lookup, basePath: BASE_PATH }));
-  api.route('/', runChoreoRoute({ choreos: lookup, launcher: deps.launcher, basePath: BASE_PATH, bodyLimitBytes: deps.config.bodyLimitBytes }));
+  const openOutputs = deps.openSealedOutputs ?? createSealedOutputsOpener();
+  api.route(
+    '/',
+    runChoreoRoute({
+      choreos: lookup,
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      openSealedOutputs: openOutputs,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+    }),
+  );
   api.route('/', putChoreoRoute({ lookup, writes, basePath: BASE_PATH }));
   api.route('/', deleteChoreoRoute({ lookup, writes, basePath: BASE_PATH }));
   api.route('/', listExecutionsRoute(deps));
-  api.route('/', getExecutionRoute(deps));
+  api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));

@@ -12,6 +12,7 @@ import {
   type ExecutionStore,
   type NewExecution,
   type SecretCipher,
+  openSealedOutputs,
   sealRunInputs,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
@@ -50,7 +51,7 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
     const record = await executions.get(id);
     if (record === undefined) return { status: 'ERROR', outputs: {}, error: 'the child execution is no longer kept' };
     if (!isTerminal(record.status)) return undefined;
-    return endOf(record);
+    return endOf(record, deps.cipher);
   }
 
   return (parent) => ({
@@ -91,6 +92,8 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         outputFilters: [],
         parent: parent.id,
         depth,
+        // Its URLs are made under its parent's public address, as the parent's caller reached the service.
+        ...(parent.publicBaseUrl !== undefined ? { publicBaseUrl: parent.publicBaseUrl } : {}),
       };
       // Not refused by the account's quota of running executions: its parent already holds a place,
       // and a parent waiting for a child that may never start would hold it for nothing.
@@ -142,7 +145,9 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         try {
           const outcome = await watch.wait(MAX_WAIT_MS);
           if (outcome.ended)
-            return outcome.record !== undefined && isTerminal(outcome.record.status) ? endOf(outcome.record) : ((await ended(id)) ?? (await failedRead(id)));
+            return outcome.record !== undefined && isTerminal(outcome.record.status)
+              ? endOf(outcome.record, deps.cipher)
+              : ((await ended(id)) ?? (await failedRead(id)));
         } finally {
           signal.removeEventListener('abort', onAbort);
         }
@@ -167,6 +172,11 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
   }
 }
 
-function endOf(record: ExecutionRecord): ChildEnd {
-  return { status: record.status, outputs: record.output, ...(record.lasterror !== undefined ? { error: record.lasterror } : {}) };
+/** A child's end as its parent's step sees it: its secret outputs opened, as its caller would get them. */
+function endOf(record: ExecutionRecord, cipher: SecretCipher | undefined): ChildEnd {
+  return {
+    status: record.status,
+    outputs: openSealedOutputs(cipher, record.id, record.output),
+    ...(record.lasterror !== undefined ? { error: record.lasterror } : {}),
+  };
 }

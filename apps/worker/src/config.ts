@@ -50,14 +50,11 @@ export const workerConfigSchema = z.object({
   SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
   /**
    * The address clients reach the API at, for the URLs steps hand out (the Callback Choreos'
-   * callback URLs, `control.waitForCallback`'s): behind a load balancer the service cannot guess
-   * it. The same value on every worker.
+   * callback URLs, `control.waitForCallback`'s), used only for runs their API recorded none for
+   * (each run's own is decided at accept). The same value on every worker; without it such a run
+   * has no public URL, and steps that need one fail.
    */
-  PUBLIC_BASE_URL: z
-    .string()
-    .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'expected an https:// URL such as https://choreos.example.com')
-    .transform((url) => url.replace(/\/+$/, ''))
-    .default('https://localhost:8443'),
+  PUBLIC_BASE_URL: fields.publicBaseUrl,
   LOG_LEVEL: fields.logLevel,
 });
 

@@ -1,13 +1,14 @@
 import { isInstantChoreo, type AccountState, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
 import type { SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
-import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution } from '@ces/store';
+import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution, SecretCipher } from '@ces/store';
 import { createActiveRuns } from './active-runs.ts';
 import { createDefinitionCache } from './definition-cache.ts';
 import { createEndRecorder } from './execution-end.ts';
 import { createInstantRuns } from './instant-run.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import type { StepEndListener } from './run-steps.ts';
+import { hasSecretOutputs } from './secret-outputs.ts';
 import { createTakenRuns } from './taken-run.ts';
 
 /**
@@ -54,7 +55,7 @@ export function createExecutionProcessor(deps: {
    */
   holdsJobLock?: (executionId: string) => boolean;
   /** The state a run's account keeps (stored tokens, callback URLs), given to its steps; none when omitted. */
-  accountState?: (account: string) => AccountState;
+  accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
   logger: Logger;
   onDeferred?: () => void;
   /** Tests only: see TakenRunDeps. */
@@ -63,6 +64,8 @@ export function createExecutionProcessor(deps: {
   onExecutionEnd?: ExecutionEndListener;
   /** The child runs of one parent run, for its `choreo.run` steps. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
+  /** Seals the outputs Choreos declare secret; without it, runs of such Choreos fail. */
+  cipher?: SecretCipher;
 }): ExecutionProcessor {
   const active = createActiveRuns();
   const definitions = createDefinitionCache(deps.definitions);
@@ -91,6 +94,7 @@ export function createExecutionProcessor(deps: {
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),
     ...(deps.afterSuspend ? { afterSuspend: deps.afterSuspend } : {}),
+    ...(deps.cipher ? { cipher: deps.cipher } : {}),
   });
 
   /**
@@ -101,7 +105,10 @@ export function createExecutionProcessor(deps: {
   async function runModeOf({ accepted }: ProcessingContext): Promise<RunMode> {
     if (accepted === undefined || accepted.sealedInputs !== undefined || shuttingDown) return { kind: 'taken' };
     const definition = await definitions.load(accepted.definitionDigest);
-    return definition && isInstantChoreo(definition, deps.steps, accepted.inputs) ? { kind: 'instant', accepted, definition } : { kind: 'taken' };
+    // A run with secret outputs is taken too: only a taken run seals them as it stores them.
+    return definition && !hasSecretOutputs(definition) && isInstantChoreo(definition, deps.steps, accepted.inputs)
+      ? { kind: 'instant', accepted, definition }
+      : { kind: 'taken' };
   }
 
   return {

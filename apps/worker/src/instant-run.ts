@@ -17,7 +17,7 @@ export interface InstantRunDeps {
   logger: Logger;
   onStepEnd?: StepEndListener;
   /** The state a run's account keeps, given to its steps; none when omitted. */
-  accountState?: (account: string) => AccountState;
+  accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
 }
 
 /**
@@ -82,7 +82,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
         log: executionLog(logger, record),
         ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
         history,
-        ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
+        ...(deps.accountState ? { account: deps.accountState(record.account, record.publicBaseUrl) } : {}),
         // Over sooner than a hand-back would be: a shutdown does not stop it.
         beforeStep: () => (pastDeadline(record) ? 'time-limit' : undefined),
         // Nothing to checkpoint under, and nothing lost: run again, it would come out the same.

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { AccountState, ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
 import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
-import type { ExecutionRecord, ExecutionStore, TerminalStatus } from '@ces/store';
+import { openSealedOutputs, type ExecutionRecord, type ExecutionStore, type SecretCipher, type TerminalStatus } from '@ces/store';
 import type { ActiveRun, ActiveRuns } from './active-runs.ts';
 import type { DefinitionCache } from './definition-cache.ts';
 import { deferralDelayMs } from './deferral-delay.ts';
 import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
+import { suspensionOf } from './public-urls.ts';
+import { hasSecretOutputs, outputSealer } from './secret-outputs.ts';
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -40,7 +42,9 @@ export interface TakenRunDeps {
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
   /** The state a run's account keeps, given to its steps; none when omitted. */
-  accountState?: (account: string) => AccountState;
+  accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
+  /** Seals the outputs a Choreo declares secret as they are stored, and opens them to resume. */
+  cipher?: SecretCipher;
 }
 
 /**
@@ -83,13 +87,16 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       waitEntries: readonly (readonly [string, unknown])[] | undefined;
     },
     log: () => Logger,
+    sealOutputs: (outputs: Record<string, string>) => Record<string, string>,
   ): Promise<ProcessResult> {
     const { untilMs, callback, waitEntries } = suspension;
+    // The outputs so far are stored with the wait: secret ones sealed.
+    const outputs = sealOutputs(suspension.outputs);
     const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
       ...(waitEntries !== undefined ? { waitEntries } : {}),
-      ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs: suspension.outputs } } : {}),
+      ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs } } : {}),
     });
     if (suspended !== 'suspended') {
       log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');
@@ -114,8 +121,11 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     checkpoint: { outputs: Record<string, string>; nextStep?: number },
     error?: string,
     history?: PendingStepEvents,
+    sealOutputs: (outputs: Record<string, string>) => Record<string, string> = (outputs) => outputs,
   ): Promise<ProcessResult> {
-    const request = await endOfRun(record, deps.sandbox, status, checkpoint, error);
+    const ending = await endOfRun(record, deps.sandbox, status, checkpoint, error);
+    // Sealed after the output filters, which read the secret outputs and may be secret themselves.
+    const request = ending.outputs !== undefined ? { ...ending, outputs: sealOutputs(ending.outputs) } : ending;
     const stepEvents = history?.take() ?? [];
     return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents }));
   }
@@ -127,6 +137,12 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (logger.isLevelEnabled(takenLevel)) log()[takenLevel]({ resumeAt: record.nextStep }, 'execution taken');
     const definition = await definitions.load(record.definitionDigest);
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
+    if (deps.cipher === undefined && hasSecretOutputs(definition)) {
+      return end(record, lease, 'ERROR', { outputs: {} }, 'this Choreo has secret outputs, and this worker has no SECRETS_KEY to seal them with');
+    }
+    const sealOutputs = outputSealer(deps.cipher, record, definition);
+    // The outputs so far, opened for the steps to resume from; sealed again each time they are stored.
+    const resumed = { ...record, output: openSealedOutputs(deps.cipher, record.id, record.output) };
 
     // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
     // says whether there is any, so that a fresh take costs no read. A top-level step's durable
@@ -135,17 +151,17 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const progress = record.waitEntries !== undefined ? new Map([...Object.entries(record.waitEntries), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
-      record,
+      record: resumed,
       definition,
       ...(progress !== undefined ? { progress } : {}),
       run,
       steps: deps.steps,
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
       log,
-      ...(deps.suspension !== undefined ? { suspension: deps.suspension } : {}),
+      ...(deps.suspension !== undefined ? { suspension: suspensionOf(deps.suspension, record) } : {}),
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
-      ...(deps.accountState ? { account: deps.accountState(record.account) } : {}),
+      ...(deps.accountState ? { account: deps.accountState(record.account, record.publicBaseUrl) } : {}),
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';
@@ -156,7 +172,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         // After the last step the run ends next, and the end records the step reached and the
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
-        const result = await executions.checkpoint(record.id, checkpoint, lease, history.take());
+        const result = await executions.checkpoint(record.id, { ...checkpoint, outputs: sealOutputs(checkpoint.outputs) }, lease, history.take());
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
@@ -170,7 +186,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     });
 
     const conclusion = conclusionOf(outcome);
-    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history);
+    if (conclusion.kind === 'end') return end(record, lease, conclusion.status, outcome.checkpoint, conclusion.error, history, sealOutputs);
     if (conclusion.kind === 'suspend') {
       const waitEntries = outcome.kind === 'suspended' ? outcome.waitEntries : undefined;
       return suspend(
@@ -179,6 +195,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         context,
         { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
         log,
+        sealOutputs,
       );
     }
     switch (conclusion.reason) {

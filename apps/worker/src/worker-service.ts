@@ -18,7 +18,6 @@ import {
   createReconcilerState,
   createWorkerRegistry,
   enqueueExecution,
-  CALLBACK_PATH,
   EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_RETENTION,
   EXECUTION_QUEUE,
@@ -27,6 +26,7 @@ import {
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
+import { runCallbackUrl } from './public-urls.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
@@ -104,24 +104,33 @@ export async function startWorkerService(
 
   // The secrets key opens the inputs runs took from presets, and the accounts' stored tokens.
   const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
-  if (!cipher) log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, and TokenStorage steps, fail on this worker');
+  if (!cipher)
+    log.warn('SECRETS_KEY is not set: runs that took inputs from a preset, runs of Choreos with secret outputs, and TokenStorage steps fail on this worker');
   const tokens = cipher ? createTokenStore({ redis, keys, cipher }) : undefined;
   const callbacks = config.SECRETS_KEY ? createCallbackStore({ redis, keys, urlKey: callbackUrlKey(config.SECRETS_KEY) }) : undefined;
   // Each run gets its own account's state, and no way to name another's.
   const accountState =
     tokens && callbacks
-      ? (account: string): AccountState => ({
-          account,
-          tokens: tokens.forAccount(account),
-          callbacks: {
-            async register(options) {
-              const { id, token } = await callbacks.forAccount(account).register(options);
-              return { id, url: `${config.PUBLIC_BASE_URL}/callbacks/${token}` };
+      ? (account: string, runBaseUrl: string | undefined): AccountState => {
+          // Under the run's public address, as its API decided it at accept; else this worker's.
+          const base = () => {
+            const found = runBaseUrl ?? config.PUBLIC_BASE_URL;
+            if (found === undefined) throw new Error('this run has no public address for callback URLs: set PUBLIC_BASE_URL');
+            return found;
+          };
+          return {
+            account,
+            tokens: tokens.forAccount(account),
+            callbacks: {
+              async register(options) {
+                const { id, token } = await callbacks.forAccount(account).register(options);
+                return { id, url: `${base()}/callbacks/${token}` };
+              },
+              requests: (id) => callbacks.forAccount(account).requests(id),
+              url: (id) => `${base()}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
             },
-            requests: (id) => callbacks.forAccount(account).requests(id),
-            url: (id) => `${config.PUBLIC_BASE_URL}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
-          },
-        })
+          };
+        }
       : undefined;
   const executions = createExecutionStore({
     redis,
@@ -170,7 +179,8 @@ export async function startWorkerService(
     maxExecutingPerAccount: config.MAX_EXECUTING_PER_ACCOUNT,
     suspension: {
       minimumMs: config.DURABLE_WAIT_THRESHOLD_MS,
-      callbackUrl: (token) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CALLBACK_PATH}/${token}`,
+      // For runs their API recorded no public address for; the others' are their own (public-urls.ts).
+      callbackUrl: (token) => (config.PUBLIC_BASE_URL !== undefined ? runCallbackUrl(config.PUBLIC_BASE_URL, token) : undefined),
     },
     holdsJobLock: (executionId) => lockWatch.holds(executionId),
     ...(accountState ? { accountState } : {}),
@@ -180,6 +190,7 @@ export async function startWorkerService(
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
+    ...(cipher ? { cipher } : {}),
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
   let takingWork = false;

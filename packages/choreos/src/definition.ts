@@ -29,6 +29,11 @@ export const outputDefinitionSchema = z.strictObject({
   type: z.literal(VARIABLE_TYPE).default(VARIABLE_TYPE),
   /** A template; the output is absent while something it references is not available. */
   value: z.string(),
+  /**
+   * A value to keep secret (a token): sealed in the execution record, never stored in clear, and
+   * opened only in the answer to the run's caller.
+   */
+  secret: z.boolean().optional(),
 });
 
 export const retryPolicySchema = z.strictObject({

@@ -80,3 +80,14 @@ export const previousSecretsKeys = z
     return keys.filter((key): key is Buffer => key !== undefined);
   })
   .default([]);
+
+/**
+ * The service's public address, as clients reach the API (PUBLIC_BASE_URL): https only, since the
+ * API serves clients over HTTPS only (behind TRUST_PROXY, its proxy does); its trailing slashes
+ * dropped. Optional: without it, each run's address comes from its request.
+ */
+export const publicBaseUrl = z
+  .string()
+  .refine((url) => URL.canParse(url) && new URL(url).protocol === 'https:', 'expected an https:// URL such as https://choreos.example.com')
+  .transform((url) => url.replace(/\/+$/, ''))
+  .optional();

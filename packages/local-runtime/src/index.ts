@@ -11,3 +11,4 @@ export {
 export { ensureSelfSignedCertificate, readCertificate, type CertificatePaths } from './self-signed-certificate.ts';
 export { SupervisedProcess, type SupervisedProcessOptions } from './supervised-process.ts';
 export { readServiceRedisUrl, writeServiceRedisUrl } from './service-redis-file.ts';
+export { ensureServiceSecretsKey, readServiceSecretsKey } from './service-secrets-key-file.ts';

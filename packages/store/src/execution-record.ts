@@ -49,6 +49,12 @@ export interface ExecutionRecord {
   parent?: string;
   /** How many parents up to a run started by a caller (absent: 0, a run of its own). */
   depth?: number;
+  /**
+   * The service's public address for this run (`https://host[:port]`), decided by the API that
+   * accepted it: the URLs its steps hand out (callbacks, redirect URIs) are made under it. A child
+   * execution has its parent's; absent on runs accepted without one (the worker's setting then).
+   */
+  publicBaseUrl?: string;
 }
 
 export type NewExecution = Pick<
@@ -67,6 +73,7 @@ export type NewExecution = Pick<
   | 'parent'
   | 'depth'
   | 'sealedInputs'
+  | 'publicBaseUrl'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -153,6 +160,8 @@ export const RECORD_FIELDS = {
    * waiting run a key. Waits inside a block keep theirs in the block's progress.
    */
   waitEntries: 'wait',
+  /** The public address the run's URLs are made under; absent when its API decided none. */
+  publicBaseUrl: 'base',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -209,6 +218,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.choreoVersion !== undefined ? [F.choreoVersion, String(execution.choreoVersion)] : []),
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
+    ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
   ];
 }
 
@@ -224,6 +234,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const waitEntries = hash[F.waitEntries];
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
+  const publicBaseUrl = hash[F.publicBaseUrl];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -251,6 +262,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     workerId: hash[F.workerId] ?? '',
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
   };
 }
 

@@ -60,6 +60,8 @@ export {
 } from './preset-store.ts';
 export { createTokenStore, TOKEN_LOCK_MS, type TokenStore } from './token-store.ts';
 export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
+export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs, SecretOutputsKeyMissingError } from './sealed-outputs.ts';
+export { resealExecutionSecrets } from './reseal-executions.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,

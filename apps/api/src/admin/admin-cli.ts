@@ -51,8 +51,9 @@ Presets and secrets (need SECRETS_KEY, the API's and workers' key)
                                                  {"inputs": [{"name", "value", "secret": true|false}]}
   presets delete <account> <preset>
   secrets reseal                                 after a key rotation (new key in SECRETS_KEY, old
-                                                 ones in SECRETS_KEY_PREVIOUS): seal every preset value
-                                                 and stored token again under the new key
+                                                 ones in SECRETS_KEY_PREVIOUS): seal every preset value,
+                                                 stored token and execution's sealed inputs and
+                                                 secret outputs again under the new key
 
 Executions
   executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
@@ -69,7 +70,8 @@ Options
 
 Environment: REDIS_URL (default: the Redis npm start uses, from the redis-url file it writes under
 DATA_DIR, default .data), REDIS_PREFIX (default {ces}), RETENTION_SECONDS (default 3600),
-SECRETS_KEY and SECRETS_KEY_PREVIOUS (as the API's).
+SECRETS_KEY (default: the key npm start wrote under DATA_DIR, secrets.key) and
+SECRETS_KEY_PREVIOUS (as the API's).
 Exit status: 0 done, 1 failed, 2 bad usage or configuration.`;
 
 interface Parsed {

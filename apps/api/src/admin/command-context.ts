@@ -12,6 +12,11 @@ export interface CommandContext {
   /** Accounts' presets and stored tokens: absent without SECRETS_KEY. */
   presets?: PresetStore;
   tokens?: TokenStore;
+  /**
+   * Seals again under the current key what execution records keep sealed (inputs, secret outputs)
+   * with a previous one, and says how many records it changed: absent without SECRETS_KEY.
+   */
+  resealExecutions?: () => Promise<number>;
   /** The execution queue, opened on first use: most commands never need it. */
   queue(): Queue<ExecutionJobData>;
   io: AdminIo;

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { createAccountStore } from '@ces/accounts';
 import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
-import { readServiceRedisUrl } from '@ces/local-runtime';
+import { readServiceRedisUrl, readServiceSecretsKey } from '@ces/local-runtime';
 import {
   createAccountChoreoStore,
   createExecutionQueue,
@@ -12,6 +12,7 @@ import {
   createRedisConnection,
   createSecretCipher,
   createTokenStore,
+  resealExecutionSecrets,
   waitUntilReady,
   type ExecutionJobData,
 } from '@ces/store';
@@ -58,6 +59,19 @@ function redisToUse(): { url: string; from: string } {
   return { url: written.url, from: `written by npm start in ${written.file}` };
 }
 
+/**
+ * SECRETS_KEY; else the key `npm start` wrote under DATA_DIR (the one its API and workers seal
+ * with); undefined when neither exists.
+ */
+function secretsKeyToUse(): Buffer | undefined {
+  if (config.SECRETS_KEY) return config.SECRETS_KEY;
+  const written = readServiceSecretsKey(resolve(root, config.DATA_DIR));
+  if (!written) return undefined;
+  const parsed = fields.secretsKey.safeParse(written.key);
+  if (!parsed.success) throw new AdminError(`the secrets key written by npm start in ${written.file} is not a valid key`);
+  return parsed.data;
+}
+
 let redis: Redis | undefined;
 let queue: Queue<ExecutionJobData> | undefined;
 
@@ -71,12 +85,14 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   await waitUntilReady(connection, 5_000).catch(() => {
     throw new AdminError(`cannot reach Redis at ${displayUrl(url, 'REDIS_URL')} (${from}); is the service running?`);
   });
-  const cipher = config.SECRETS_KEY ? createSecretCipher({ current: config.SECRETS_KEY, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
+  const secretsKey = secretsKeyToUse();
+  const cipher = secretsKey ? createSecretCipher({ current: secretsKey, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
   return {
     ...(cipher
       ? {
           presets: createPresetStore({ redis: connection, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }),
           tokens: createTokenStore({ redis: connection, keys, cipher }),
+          resealExecutions: () => resealExecutionSecrets({ redis: connection, keys, cipher }),
         }
       : {}),
     accounts: createAccountStore({ redis: connection, keys }),

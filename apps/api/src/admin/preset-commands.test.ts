@@ -8,6 +8,11 @@ import {
   createRedisConnection,
   createSecretCipher,
   createTokenStore,
+  openRunInputs,
+  openSealedOutputs,
+  resealExecutionSecrets,
+  sealRunInputs,
+  sealSecretOutputs,
   waitUntilReady,
   type SecretCipher,
 } from '@ces/store';
@@ -37,6 +42,7 @@ describe('admin: presets and the secrets key', () => {
         choreos: createAccountChoreoStore({ redis, keys }),
         presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }),
         tokens: createTokenStore({ redis, keys, cipher }),
+        resealExecutions: () => resealExecutionSecrets({ redis, keys, cipher }),
         queue: () => {
           throw new Error('not needed');
         },
@@ -108,21 +114,37 @@ describe('admin: presets and the secrets key', () => {
     expect(wrong.err).toContain('--right "root" is not a right: choreos, presets');
   });
 
-  it('seals every preset value and token again under a new key, after which the old key is not needed', async () => {
+  it('seals every preset value, token and execution secret again under a new key, after which the old key is not needed', async () => {
     await admin(['presets', 'put', 'acme', 'rotating'], { stdin: JSON.stringify({ inputs: [{ name: 'Key', value: 'rotate-me', secret: true }] }) });
     await createTokenStore({ redis, keys, cipher: createSecretCipher({ current: firstKey }) })
       .forAccount('other')
       .store('api', 'token-rotate-me', 0);
+    // A retained execution keeps sealed inputs and a secret output; its progress is a hash too, with none.
+    const executionId = 'e0c1d2b3a4958677e0c1d2b3a4958677';
+    const old = createSecretCipher({ current: firstKey });
+    const storedOutputs = sealSecretOutputs(old, executionId, { Token: 'output-rotate-me', Valid: 'true' }, new Set(['Token']));
+    await redis.hset(keys.execution(executionId), {
+      id: executionId,
+      status: 'SUCCESS',
+      sealed: sealRunInputs(old, executionId, { Value: 'input-rotate-me' }),
+      output: JSON.stringify(storedOutputs),
+    });
+    await redis.hset(keys.executionProgress(executionId), 'step', '{}');
     const secondKey = randomBytes(32);
     const rotating = createSecretCipher({ current: secondKey, previous: [firstKey] });
     const resealed = await admin(['secrets', 'reseal', '--json'], { cipher: rotating });
     expect(resealed.code, resealed.err).toBe(0);
-    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1 });
-    expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({ presets: 0, tokens: 0 });
+    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1, executions: 1 });
+    expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({ presets: 0, tokens: 0, executions: 0 });
     const onlyNew = createSecretCipher({ current: secondKey });
     expect(await createPresetStore({ redis, keys, cipher: onlyNew, maxPresetsPerAccount: 0 }).read('acme', 'rotating')).toEqual([
       { name: 'Key', value: 'rotate-me', secret: true },
     ]);
     expect((await createTokenStore({ redis, keys, cipher: onlyNew }).forAccount('other').get('api'))?.value).toBe('token-rotate-me');
+    const record = await redis.hgetall(keys.execution(executionId));
+    expect(openRunInputs(onlyNew, executionId, record.sealed ?? '')).toEqual({ Value: 'input-rotate-me' });
+    expect(openSealedOutputs(onlyNew, executionId, JSON.parse(record.output ?? '{}'))).toEqual({ Token: 'output-rotate-me', Valid: 'true' });
+    // Bound to its execution: the same sealed outputs open in no other record.
+    expect(() => openSealedOutputs(onlyNew, 'ffffffffffffffffffffffffffffffff', JSON.parse(record.output ?? '{}'))).toThrow();
   });
 });

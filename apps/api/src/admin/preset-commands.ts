@@ -77,21 +77,25 @@ export async function deletePreset(context: CommandContext, account: string, nam
 
 /**
  * After a rotation (the new key in SECRETS_KEY, the old one in SECRETS_KEY_PREVIOUS), seals every
- * preset value and stored token sealed with an old key again under the new one; then the old key
- * may be dropped. Safe to run again, and while the service runs.
+ * preset value, stored token and retained execution's sealed inputs and outputs sealed with an old
+ * key again under the new one; then the old key may be dropped. Safe to run again, and while the
+ * service runs.
  */
 export async function resealSecrets(context: CommandContext) {
   const presets = presetsOf(context);
   const tokens: TokenStore | undefined = context.tokens;
-  if (!tokens) throw new AdminError('re-encryption needs SECRETS_KEY');
+  const resealExecutions = context.resealExecutions;
+  if (!tokens || !resealExecutions) throw new AdminError('re-encryption needs SECRETS_KEY');
   let presetValues = 0;
   let tokenValues = 0;
   for (const account of await context.accounts.listAccounts()) {
     presetValues += await presets.reseal(account);
     tokenValues += await tokens.reseal(account);
   }
-  emit(context, { presets: presetValues, tokens: tokenValues }, [
-    `Sealed again under the current SECRETS_KEY: ${presetValues} preset${presetValues === 1 ? '' : 's'}, ${tokenValues} token${tokenValues === 1 ? '' : 's'}.`,
+  const executions = await resealExecutions();
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  emit(context, { presets: presetValues, tokens: tokenValues, executions }, [
+    `Sealed again under the current SECRETS_KEY: ${plural(presetValues, 'preset')}, ${plural(tokenValues, 'token')}, ${plural(executions, 'execution')}.`,
     'Once every API and worker runs with it, SECRETS_KEY_PREVIOUS may be removed.',
   ]);
 }

@@ -8,6 +8,7 @@ import { ClientClosedRequest } from '../errors/client-closed-request.ts';
 import { executionStatus, executionSteps } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
+import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
 
 /**
@@ -20,6 +21,8 @@ export function getExecutionRoute(deps: {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   /** Masks the sealed inputs of a run in its error; the error as stored without it. */
   maskSealedInputs?: SealedErrorMask;
+  /** Opens the run's secret outputs for `?view=outputs`. */
+  openSealedOutputs: SealedOutputsOpener;
 }) {
   return new Hono<AppEnv>().get('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
@@ -48,7 +51,8 @@ export function getExecutionRoute(deps: {
       record = await deps.executions.summary(id, { withOutputs: view === 'outputs' });
     }
     if (!record || !isExecutionVisible(principal, record)) throw new ApiError('NOT_FOUND', 'No such execution.');
-    const shown = deps.maskSealedInputs ? await deps.maskSealedInputs(record) : record;
+    const masked = deps.maskSealedInputs ? await deps.maskSealedInputs(record) : record;
+    const shown = view === 'outputs' ? deps.openSealedOutputs(masked) : masked;
     // Read once the record says who may see it: the history is bounded (a thousand events by default).
     if (view === 'steps') return respond(c, 200, executionSteps(shown, await deps.executions.stepHistory(id)));
     return respond(c, 200, executionStatus(shown, view === 'outputs'));

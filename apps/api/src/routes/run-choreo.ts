@@ -9,6 +9,8 @@ import { respond } from '../formats/respond.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
+import { publicBaseUrlOf } from '../runs/public-base-url.ts';
+import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
 const SOURCE_ID = /^[\x20-\x7e]{0,256}$/;
@@ -23,7 +25,18 @@ function wantsAsync(mode: string | undefined, prefer: string | undefined): boole
   return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') ?? false;
 }
 
-export function runChoreoRoute(deps: { choreos: ChoreoLookup; launcher: RunLauncher; basePath: string; bodyLimitBytes: number }) {
+const withPublicBaseUrl = (publicBaseUrl: string | undefined) => (publicBaseUrl !== undefined ? { publicBaseUrl } : {});
+
+export function runChoreoRoute(deps: {
+  choreos: ChoreoLookup;
+  launcher: RunLauncher;
+  basePath: string;
+  bodyLimitBytes: number;
+  /** Opens the secret outputs of a run that ended, for its caller. */
+  openSealedOutputs: SealedOutputsOpener;
+  /** PUBLIC_BASE_URL; without it each run's public address comes from the request's Host. */
+  publicBaseUrl?: string;
+}) {
   return new Hono<AppEnv>().post('/choreos/:id{.+}', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
     const principal = c.get('principal');
     const found = await deps.choreos.find(principal, choreoIdFromPath(c, deps.basePath));
@@ -48,10 +61,11 @@ export function runChoreoRoute(deps: { choreos: ChoreoLookup; launcher: RunLaunc
       sourceId,
       storeResults,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...withPublicBaseUrl(publicBaseUrlOf(deps.publicBaseUrl, c.req.header('host'))),
     });
     c.set('executionId', record.id);
     const replayHeader: Record<string, string> = replayed ? { 'Idempotent-Replayed': 'true' } : {};
-    if (!runAsync && ended) return respond(c, 200, runResult(record), replayHeader);
+    if (!runAsync && ended) return respond(c, 200, runResult(deps.openSealedOutputs(record)), replayHeader);
     const location = `${deps.basePath}/choreo-executions/${record.id}`;
     return respond(c, 202, runAccepted(record), { Location: location, ...(runAsync ? { 'Preference-Applied': 'respond-async' } : {}), ...replayHeader });
   });

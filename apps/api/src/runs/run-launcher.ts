@@ -57,6 +57,8 @@ export interface LaunchOptions {
   idempotencyKey?: string;
   /** The version of the account's own Choreo being run, recorded with the run. */
   choreoVersion?: number;
+  /** The public address the run's URLs are made under (public-base-url.ts), recorded with the run. */
+  publicBaseUrl?: string;
 }
 
 export interface LaunchResult {
@@ -233,6 +235,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         outputFilters: request.outputFilters,
         ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
+        ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.

@@ -4,25 +4,17 @@ import { z } from 'zod';
 import { libraryOnFirstUse } from '../library-on-first-use.ts';
 import { StepFailedError } from '../step-errors.ts';
 import { defineStepKind, type StepContext, type StepKind } from '../step-kind.ts';
-import { integerArg } from './arg-types.ts';
-import { awaitRedirect, callbacksOf, finalizeFailure } from './oauth-callback.ts';
+import {
+  awaitRedirect,
+  callbacksOf,
+  finalizeFailure,
+  finalizeWaitArgs,
+  MAX_FINALIZE_SECONDS,
+  oauthEndpoint as endpoint,
+  secretText,
+} from './oauth-callback.ts';
 
 const oauth1 = libraryOnFirstUse<typeof OAuth>('oauth-1.0a');
-
-const CALLBACK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const endpoint = z
-  .string()
-  .max(2000)
-  .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'expected an http:// or https:// URL');
-const secretText = z.string().min(1).max(10_000);
-const flag = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? (({ '1': true, '0': false, true: true, false: false, '': false } as Record<string, boolean>)[value.trim().toLowerCase()] ?? value)
-      : value,
-  z.boolean({ error: 'expected true or false' }),
-);
-const MAX_FINALIZE_SECONDS = 60;
 
 /** A signer of OAuth 1.0a requests (RFC 5849) with HMAC-SHA1, the method services implement. */
 function signer(consumer: { key: string; secret: string }): OAuth {
@@ -103,12 +95,10 @@ export function createOAuth1Steps(httpStep: StepKind): readonly StepKind[] {
       description: `Finishes an OAuth 1.0a authorization: waits up to \`timeoutSeconds\` (default 20, at most ${MAX_FINALIZE_SECONDS}) for the user's redirect to callback \`callbackId\`, then exchanges its \`oauth_token\` and \`oauth_verifier\` at \`accessTokenUrl\` with a request signed with the consumer's and the temporary token's secrets. Failures fail the step, or with \`suppressErrors\` are returned in \`errorMessage\`. Result: \`{ response, errorMessage }\`.`,
       argsSchema: z.strictObject({
         accessTokenUrl: endpoint,
-        callbackId: z.string().regex(CALLBACK_ID, 'a callback id is letters, digits, periods and hyphens'),
+        ...finalizeWaitArgs,
         consumerKey: z.string().min(1).max(2000),
         consumerSecret: secretText,
         tokenSecret: z.string().max(10_000),
-        timeoutSeconds: integerArg(1, MAX_FINALIZE_SECONDS).default(20),
-        suppressErrors: flag.default(false),
       }),
       defaultTimeoutMs: (MAX_FINALIZE_SECONDS + 30) * 1000,
       example: {

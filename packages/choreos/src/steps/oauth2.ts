@@ -2,25 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { StepFailedError } from '../step-errors.ts';
 import { defineStepKind, type StepContext, type StepKind } from '../step-kind.ts';
-import { integerArg } from './arg-types.ts';
-import { awaitRedirect, callbacksOf, finalizeFailure } from './oauth-callback.ts';
-
-const CALLBACK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const endpoint = z
-  .string()
-  .max(2000)
-  .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), 'expected an http:// or https:// URL');
-const secretText = z.string().min(1).max(10_000);
-// The original takes 1 and 0 as well as true and false.
-const flag = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? (({ '1': true, '0': false, true: true, false: false, '': false } as Record<string, boolean>)[value.trim().toLowerCase()] ?? value)
-      : value,
-  z.boolean({ error: 'expected true or false' }),
-);
-/** FinalizeOAuth polls the callback at most this long, as the original documents (default 20 s). */
-const MAX_FINALIZE_SECONDS = 60;
+import {
+  awaitRedirect,
+  CALLBACK_ID,
+  callbacksOf,
+  finalizeFailure,
+  finalizeWaitArgs,
+  MAX_FINALIZE_SECONDS,
+  oauthEndpoint as endpoint,
+  secretText,
+} from './oauth-callback.ts';
 
 /**
  * A request to a token endpoint, made by the HTTP step itself: the same egress policy, timeouts and
@@ -74,11 +65,9 @@ export function createOAuth2Steps(httpStep: StepKind): readonly StepKind[] {
       description: `Finishes an OAuth 2.0 authorization: waits up to \`timeoutSeconds\` (default 20, at most ${MAX_FINALIZE_SECONDS}) for the user's redirect to the callback \`callbackId\`, then exchanges its code at \`tokenEndpoint\` (through the HTTP steps' egress policy) with the client's id and secret. A denial (\`error\` in the redirect) or a refused exchange fails the step, or with \`suppressErrors\` is returned in \`errorMessage\`. Result: \`{ response, errorMessage }\` (the token endpoint's body).`,
       argsSchema: z.strictObject({
         tokenEndpoint: endpoint,
-        callbackId: z.string().regex(CALLBACK_ID, 'a callback id is letters, digits, periods and hyphens'),
+        ...finalizeWaitArgs,
         clientId: z.string().min(1).max(2000),
         clientSecret: secretText,
-        timeoutSeconds: integerArg(1, MAX_FINALIZE_SECONDS).default(20),
-        suppressErrors: flag.default(false),
       }),
       defaultTimeoutMs: (MAX_FINALIZE_SECONDS + 30) * 1000,
       example: {
