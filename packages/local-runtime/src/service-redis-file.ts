@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readServiceDataFile } from './service-data-file.ts';
 
 /**
  * The file under the data folder in which `npm start` writes the URL of the Redis it uses (one it
@@ -17,14 +18,6 @@ export function writeServiceRedisUrl(dataDir: string, url: string): string {
 
 /** The URL `npm start` wrote under `dataDir`, with the file's path; undefined when there is none. */
 export function readServiceRedisUrl(dataDir: string): { url: string; file: string } | undefined {
-  const file = join(dataDir, SERVICE_REDIS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const url = text.trim();
-  return url === '' ? undefined : { url, file };
+  const found = readServiceDataFile(dataDir, SERVICE_REDIS_FILE);
+  return found && { url: found.value, file: found.file };
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { readServiceDataFile } from './service-data-file.ts';
 
 /**
  * The file under the data folder in which `npm start` keeps the SECRETS_KEY it made (when none was
@@ -19,14 +20,6 @@ export function ensureServiceSecretsKey(dataDir: string): string {
 
 /** The key `npm start` wrote under `dataDir`, with the file's path; undefined when there is none. */
 export function readServiceSecretsKey(dataDir: string): { key: string; file: string } | undefined {
-  const file = join(dataDir, SERVICE_SECRETS_KEY_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  const key = text.trim();
-  return key === '' ? undefined : { key, file };
+  const found = readServiceDataFile(dataDir, SERVICE_SECRETS_KEY_FILE);
+  return found && { key: found.value, file: found.file };
 }
