@@ -23,6 +23,15 @@ describe('waiting for a call back', () => {
   const callBack = (url: string, body: unknown, headers: Record<string, string> = {}) =>
     stack.http.request('POST', new URL(url).pathname, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
 
+  /** What GET /ops/executions and /metrics count as waiting: in all, and for a time or a call back. */
+  async function waitingCounts() {
+    const operator = { authorization: `Basic ${Buffer.from(`${stack.credentials.operator.name}:${stack.credentials.operator.secret}`).toString('base64')}` };
+    const { waiting, waitingForCallBack } = (await stack.http.request('GET', '/ops/executions', { headers: operator })).json().executions;
+    const metrics = (await stack.http.request('GET', '/metrics', { headers: operator })).text;
+    const gauge = (label: string) => Number(new RegExp(`^ces_executions_waiting\\{[^}]*for="${label}"[^}]*\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    return { waiting, waitingForCallBack, forTime: gauge('time'), forCallBack: gauge('call-back') };
+  }
+
   /** Starts a run and resolves with its id and the URL among its outputs once it waits. */
   async function startWaiting(timeoutSeconds = '3600'): Promise<{ id: string; url: string }> {
     const id = await stack.startRun(APPROVAL, stack.credentials.alice, { TimeoutSeconds: timeoutSeconds });
@@ -42,11 +51,15 @@ describe('waiting for a call back', () => {
     expect(await stack.redis.zscore(`${stack.prefix}:waiting`, id)).not.toBeNull();
     // Another account cannot read it, nor its URL.
     expect((await stack.call('GET', `/choreo-executions/${id}?view=outputs`, stack.credentials.bob)).status).toBe(404);
+    // Operations count it apart, as waiting for a call back.
+    expect(await waitingCounts()).toEqual({ waiting: 1, waitingForCallBack: 1, forTime: 0, forCallBack: 1 });
 
     const delivered = await callBack(url, { decision: 'approved' });
     expect(delivered.status, delivered.text).toBe(202);
     expect((await stack.waitForEnd(id, alice)).status).toBe('SUCCESS');
     expect(await outputsOf(id)).toEqual({ ApprovalURL: url, Decision: 'approved' });
+
+    expect(await waitingCounts()).toEqual({ waiting: 0, waitingForCallBack: 0, forTime: 0, forCallBack: 0 });
 
     const reused = await callBack(url, { decision: 'rejected' });
     expect(reused.status).toBe(404);
@@ -155,5 +168,7 @@ describe('waiting for a call back', () => {
     for (const { id, deleted } of raced) {
       expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution.status).toBe(deleted === 204 ? 'TERMINATED_MANUALLY' : 'SUCCESS');
     }
+    // Terminated or resumed, none is counted as waiting any more.
+    expect(await waitingCounts()).toEqual({ waiting: 0, waitingForCallBack: 0, forTime: 0, forCallBack: 0 });
   });
 });

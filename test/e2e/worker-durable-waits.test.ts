@@ -59,10 +59,11 @@ describe('durable waits', () => {
     // Operations tell them apart from queued and executing runs.
     const operator = { authorization: `Basic ${Buffer.from(`${stack.credentials.operator.name}:${stack.credentials.operator.secret}`).toString('base64')}` };
     const counts = (await stack.http.request('GET', '/ops/executions', { headers: operator })).json().executions;
-    expect(counts).toMatchObject({ waiting: ids.length, executing: 0, queued: 0 });
+    expect(counts).toMatchObject({ waiting: ids.length, waitingForCallBack: 0, executing: 0, queued: 0 });
     expect(counts.running).toBeGreaterThanOrEqual(ids.length);
     const metrics = (await stack.http.request('GET', '/metrics', { headers: operator })).text;
-    expect(metrics).toMatch(new RegExp(`^ces_executions_waiting\\{[^}]*\\} ${ids.length}$`, 'm'));
+    expect(metrics).toMatch(new RegExp(`^ces_executions_waiting\\{[^}]*for="time"[^}]*\\} ${ids.length}$`, 'm'));
+    expect(metrics).toMatch(/^ces_executions_waiting\{[^}]*for="call-back"[^}]*\} 0$/m);
 
     // Waiting, they are RUNNING on no host.
     const listed = (await stack.call('GET', '/choreo-executions', alice)).json().executions as { id: string; status: string; host: string }[];

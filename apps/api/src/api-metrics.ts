@@ -49,7 +49,10 @@ export function createApiMetrics(deps: {
     runningByAccount: () => byAccount((account) => deps.executions.countRunning(account)),
     storedBytesByAccount: () => byAccount((account) => deps.executions.storedBytes(account)),
     liveWorkers: () => deps.workers.count(),
-    waitingExecutions: () => deps.executions.countWaiting(),
+    waitingExecutions: async () => {
+      const { total, forCallBack } = await deps.executions.countWaiting();
+      return { time: total - forCallBack, callBack: forCallBack };
+    },
     executionCounts: () => deps.executions.counts(),
   });
   return {

@@ -10,8 +10,8 @@ export interface ClusterSources {
   /** What each account's budget of stored bytes counts now. */
   storedBytesByAccount(): Promise<Record<string, number>>;
   liveWorkers(): Promise<number>;
-  /** RUNNING executions suspended in a durable wait: holding no worker, due at a time. */
-  waitingExecutions(): Promise<number>;
+  /** RUNNING executions suspended in a durable wait (holding no worker, due at a time), by what they wait for. */
+  waitingExecutions(): Promise<{ time: number; callBack: number }>;
   /** Executions every process together has created, and ended by terminal status, as Redis counts them. */
   executionCounts(): Promise<{ started: number; ended: Record<string, number> }>;
 }
@@ -58,12 +58,15 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
   );
   new Gauge({
     name: 'ces_executions_waiting',
-    help: 'RUNNING executions suspended in a durable wait (holding no worker until due); among the delayed jobs of ces_queue_jobs.',
+    help: 'RUNNING executions suspended in a durable wait (holding no worker until due), by what they wait for: a time (control.wait) or a call back (control.waitForCallback); among the delayed jobs of ces_queue_jobs.',
+    labelNames: ['for'] as const,
     registers: [registry],
     async collect() {
       this.reset();
       const waiting = await sources.waitingExecutions().catch(() => undefined);
-      if (waiting !== undefined) this.set(waiting);
+      if (waiting === undefined) return;
+      this.set({ for: 'time' }, waiting.time);
+      this.set({ for: 'call-back' }, waiting.callBack);
     },
   });
   new Gauge({

@@ -112,7 +112,7 @@ describe('metrics registries', () => {
         liveWorkers: async () => 4,
         waitingExecutions: async () => {
           if (!redisUp) throw new Error('Redis is away');
-          return 7;
+          return { time: 7, callBack: 2 };
         },
         executionCounts: async () => {
           if (!redisUp) throw new Error('Redis is away');
@@ -126,7 +126,8 @@ describe('metrics registries', () => {
     expect(await value(registry, 'ces_executions_running', { account: 'acme' })).toBe(5);
     expect(await value(registry, 'ces_account_stored_bytes', { account: 'acme' })).toBe(123_456);
     expect(await value(registry, 'ces_workers_live')).toBe(4);
-    expect(await value(registry, 'ces_executions_waiting')).toBe(7);
+    expect(await value(registry, 'ces_executions_waiting', { for: 'time' })).toBe(7);
+    expect(await value(registry, 'ces_executions_waiting', { for: 'call-back' })).toBe(2);
     expect(await value(registry, 'ces_service_executions_started_total')).toBe(9);
     expect(await value(registry, 'ces_service_executions_ended_total', { status: 'ERROR' })).toBe(2);
     waiting = 0;

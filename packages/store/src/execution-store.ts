@@ -224,8 +224,8 @@ export interface ExecutionStore {
    * caller makes the run's job due when it is delivered.
    */
   deliverCallback(token: string, body: unknown): Promise<CallbackDelivery>;
-  /** How many RUNNING executions are suspended in a durable wait. */
-  countWaiting(): Promise<number>;
+  /** How many RUNNING executions are suspended in a durable wait: in all, and of them waiting for a call back. */
+  countWaiting(): Promise<{ total: number; forCallBack: number }>;
   /** How many executions are RUNNING, in every account: queued, executing or waiting. */
   countAllRunning(): Promise<number>;
   /** The RUNNING executions of one account, read field by field: never their inputs, results or outputs. */
@@ -354,6 +354,7 @@ export function createExecutionStore(deps: {
           keys.workerExecutions(''),
           HEARTBEAT_TTL_MS,
           keys.waiting(),
+          keys.waitingForCallBack(),
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -441,6 +442,7 @@ export function createExecutionStore(deps: {
           keys.waiting(),
           keys.executionChildren(id),
           keys.terminationRequestedChannel(),
+          keys.waitingForCallBack(),
         ],
         [
           request.status,
@@ -487,6 +489,7 @@ export function createExecutionStore(deps: {
           keys.executionProgress(id),
           keys.executionSteps(id),
           keys.executionChildren(id),
+          keys.waitingForCallBack(),
         ],
         [
           keys.terminationRequestedChannel(),
@@ -521,7 +524,7 @@ export function createExecutionStore(deps: {
     async suspend(id, lease, { untilMs, callback, waitEntries }) {
       const reply = await run(
         'suspendExecution',
-        [keys.execution(id), keys.waiting()],
+        [keys.execution(id), keys.waiting(), keys.waitingForCallBack()],
         [
           lease,
           keys.accountExecuting(''),
@@ -562,8 +565,9 @@ export function createExecutionStore(deps: {
       return { outcome: 'unknown' };
     },
 
-    countWaiting() {
-      return redis.zcard(keys.waiting());
+    async countWaiting() {
+      const [total, forCallBack] = await Promise.all([redis.zcard(keys.waiting()), redis.zcard(keys.waitingForCallBack())]);
+      return { total, forCallBack };
     },
 
     countAllRunning() {
@@ -619,7 +623,7 @@ export function createExecutionStore(deps: {
     async forgetLostRecord(id) {
       if ((await redis.exists(keys.execution(id))) === 1) return false;
       const accounts = await redis.smembers(keys.accounts());
-      const multi = redis.multi().zrem(keys.running(), id).zrem(keys.waiting(), id);
+      const multi = redis.multi().zrem(keys.running(), id).zrem(keys.waiting(), id).zrem(keys.waitingForCallBack(), id);
       for (const account of accounts) multi.srem(keys.accountRunning(account), id).hdel(keys.accountRunningRows(account), id);
       await multi.exec();
       return true;

@@ -33,6 +33,11 @@ export interface KeySpace {
    */
   waiting(): string;
   /**
+   * Sorted set: the ids of `waiting` that wait for a call back (control.waitForCallback), scored
+   * like them; left with them. What operations count apart as waiting for a call back.
+   */
+  waitingForCallBack(): string;
+  /**
    * String with TTL: `<execution id>\n<address of the step>` of a run waiting for a call back, under
    * the sha256 (hex) of its URL's token; expires when the wait does, deleted by the call back.
    */
@@ -144,6 +149,7 @@ export function createKeySpace(prefix: string): KeySpace {
     executionChildren: (id) => `${prefix}:exec:${id}:children`,
     running: () => `${prefix}:running`,
     waiting: () => `${prefix}:waiting`,
+    waitingForCallBack: () => `${prefix}:waiting:call-back`,
     callback: (tokenDigest) => `${prefix}:callback:${tokenDigest}`,
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,

@@ -20,10 +20,10 @@ const SCRIPTS = {
   takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
   checkpointExecution: { file: 'checkpoint-execution.lua', keys: 3, prelude: 'step-history.lua' },
   recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
-  endExecution: { file: 'end-execution.lua', keys: 12, prelude: ['step-history.lua', ...ENDS_DESCENDANTS] },
-  requestTermination: { file: 'request-termination.lua', keys: 7, prelude: ENDS_DESCENDANTS },
+  endExecution: { file: 'end-execution.lua', keys: 13, prelude: ['step-history.lua', ...ENDS_DESCENDANTS] },
+  requestTermination: { file: 'request-termination.lua', keys: 8, prelude: ENDS_DESCENDANTS },
   handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: ['list-row.lua', 'release-lease.lua'] },
-  suspendExecution: { file: 'suspend-execution.lua', keys: 2, prelude: ['list-row.lua', 'release-lease.lua'] },
+  suspendExecution: { file: 'suspend-execution.lua', keys: 3, prelude: ['list-row.lua', 'release-lease.lua'] },
   deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },

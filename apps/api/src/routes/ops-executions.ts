@@ -7,7 +7,7 @@ import { respond } from '../formats/respond.ts';
 /**
  * `GET /ops/executions`: how many executions are RUNNING in all, and where they are: `queued`
  * (waiting for a worker), `executing` (held by a worker), `waiting` (suspended in a durable wait,
- * holding no worker until due) and `delayed` (the queue's delayed jobs: the waiting ones, and those
+ * holding no worker until due; `waitingForCallBack` of them wait for a call back, the others for a time) and `delayed` (the queue's delayed jobs: the waiting ones, and those
  * deferred for their account's share or a retry).
  */
 export function opsExecutionsRoute(deps: { queue: Queue<ExecutionJobData>; executions: ExecutionStore }) {
@@ -17,7 +17,14 @@ export function opsExecutionsRoute(deps: { queue: Queue<ExecutionJobData>; execu
       deps.executions.countWaiting(),
       deps.queue.getJobCounts('waiting', 'active', 'delayed'),
     ]);
-    const counts = { running, queued: jobs.waiting ?? 0, executing: jobs.active ?? 0, waiting, delayed: jobs.delayed ?? 0 };
+    const counts = {
+      running,
+      queued: jobs.waiting ?? 0,
+      executing: jobs.active ?? 0,
+      waiting: waiting.total,
+      waitingForCallBack: waiting.forCallBack,
+      delayed: jobs.delayed ?? 0,
+    };
     return respond(c, 200, { json: { executions: counts }, xml: { root: 'executions', tree: counts } });
   });
 }

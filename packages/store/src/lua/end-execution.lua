@@ -43,6 +43,7 @@
   KEYS[12] the channel on which to publish the id of a descendant whose termination is requested:
            a channel, not a key, given among KEYS because the step events end ARGV (its name has
            the prefix's hash tag, so a Cluster finds it in the script's slot)
+  KEYS[13] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
 
   ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
   ARGV[2] end time, epoch milliseconds
@@ -128,6 +129,7 @@ end
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[10],
+  waitingForCallBack = KEYS[13],
   counts = KEYS[7],
   accountRunning = KEYS[3],
   storedBytes = KEYS[4],

@@ -4,7 +4,7 @@
   the writes that move one RUNNING record to a terminal status, given its state: the record's
   fields `status cancel lease notify idempotency worker parent deadline`, read in this order. A terminal status is never overwritten: callers end only a record they read RUNNING.
 
-  `ctx` names the keys: `running`, `waiting`, `counts` (all accounts), `accountRunning`,
+  `ctx` names the keys: `running`, `waiting`, `waitingForCallBack`, `counts` (all accounts), `accountRunning`,
   `storedBytes`, `executing`, `rows` (the account's: every descendant runs for its root's account),
   functions of an id `record`, `progress`, `steps`, `children`; `workerExecutions` (less the
   worker id), `endedChannel`, `childEndedChannel`; `retention` (seconds), `windowMs`, `now`
@@ -35,6 +35,7 @@ local function end_record(ctx, id, state, status, fields, output)
   end
   redis.call('ZREM', ctx.running, id)
   redis.call('ZREM', ctx.waiting, id)
+  redis.call('ZREM', ctx.waitingForCallBack, id)
   redis.call('SREM', ctx.accountRunning, id)
   redis.call('HDEL', ctx.rows, id)
   redis.call('HINCRBY', ctx.counts, 'ended:' .. status, 1)

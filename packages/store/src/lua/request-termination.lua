@@ -23,6 +23,7 @@
   KEYS[5] the execution's progress hash
   KEYS[6] the execution's step history
   KEYS[7] the execution's set of running children (accept-execution.lua)
+  KEYS[8] waiting-for-call-back sorted set (suspend-execution.lua)
 
   ARGV[1] channel on which to publish the execution id
   ARGV[2] execution id
@@ -56,6 +57,7 @@ end
 terminate_descendants({
   running = KEYS[2],
   waiting = KEYS[3],
+  waitingForCallBack = KEYS[8],
   counts = KEYS[4],
   accountRunning = ARGV[4] .. state[2],
   storedBytes = ARGV[6] .. state[2] .. ARGV[7],

@@ -8,7 +8,8 @@
   the executions its worker holds, and keeps the lease it suspended under as `released`, so that a
   call sent again after a dropped connection hears that it was suspended. It enters the waiting set,
   scored by when it is due, which the take (taken again) and the end leave: what operations count
-  as runs waiting.
+  as runs waiting; a run waiting for a call back not delivered yet enters the waiting-for-call-back
+  set too, left with the other.
 
   A run waiting for a call back (control.waitForCallback) also stores its outputs so far (with the
   URL) and the entry of its token (`<execution id>\n<address of the step>` under the token's
@@ -23,6 +24,7 @@
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
+  KEYS[3] waiting-for-call-back sorted set (all accounts): the runs of KEYS[2] that wait for a call back
 
   ARGV[1] lease token of the worker suspending it
   ARGV[2] name of an account's executing set, less the account
@@ -56,6 +58,7 @@ if ARGV[11] and ARGV[11] ~= '' then
 end
 if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 0 then
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
+  redis.call('ZADD', KEYS[3], tonumber(ARGV[5]), state[5])
 end
 redis.call('ZADD', KEYS[2], tonumber(ARGV[5]), state[5])
 return 1

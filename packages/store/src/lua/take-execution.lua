@@ -39,6 +39,7 @@
   ARGV[11] milliseconds the worker's set lives without a heartbeat (the heartbeat's TTL)
   ARGV[12] name of the waiting sorted set (suspend-execution.lua), which a RUNNING execution
            leaves when it is taken (or deferred): it no longer waits for its due time
+  ARGV[13] name of the waiting-for-call-back sorted set, which it leaves with the waiting one
 
   Returns (ScriptReply in script-replies.ts)
    the record as a flat field/value list (strings), taken when its status is RUNNING, ended
@@ -52,6 +53,7 @@
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo', 'worker')
 if state[1] == 'RUNNING' then
   redis.call('ZREM', ARGV[12], state[2])
+  redis.call('ZREM', ARGV[13], state[2])
   local limit = tonumber(ARGV[4])
   if limit > 0 then
     local executing = ARGV[5] .. state[3]
