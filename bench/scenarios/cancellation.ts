@@ -3,8 +3,13 @@ import { runLoad } from '../run-load.ts';
 import { API_BASE, COUNTDOWN, type ScenarioContext } from './scenario-context.ts';
 import { must } from '@ces/testing';
 
-/** Long enough that a step that was not cut short would stand out by a minute. */
-const STEP_MILLISECONDS = 60_000;
+/**
+ * Long enough that a step that was not cut short would stand out by seconds, and shorter than the
+ * workers' durable-wait threshold (DURABLE_WAIT_THRESHOLD_MS, 5 s by default): the run stays on its
+ * worker in the wait, which the termination must interrupt. A longer wait would be suspended, and a
+ * DELETE ends a suspended run itself, in the same call: nothing to measure.
+ */
+const STEP_MILLISECONDS = 4_000;
 
 /** DELETE → TERMINATED_MANUALLY on a run inside a long wait step, one run at a time. */
 export async function cancellation(context: ScenarioContext): Promise<Row[]> {
