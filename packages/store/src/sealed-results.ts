@@ -102,3 +102,29 @@ export function openProgressEntries(
   }
   return opened;
 }
+
+/**
+ * The stored results with their sealed entry sealed again under the current key, when a previous
+ * one sealed it; undefined when there is nothing to reseal.
+ */
+export function resealResults(cipher: SecretCipher, executionId: string, results: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const sealed = results[SEALED_RESULTS];
+  if (typeof sealed !== 'string' || !cipher.sealedWithOldKey(sealed)) return undefined;
+  return { ...results, [SEALED_RESULTS]: cipher.seal(cipher.open(sealed, resultsContext(executionId)), resultsContext(executionId)) };
+}
+
+/**
+ * A stored entry's value sealed again under the current key, when a previous one sealed it;
+ * undefined when there is nothing to reseal, or it only looks sealed (a step's own result).
+ */
+export function resealProgressEntry(cipher: SecretCipher, executionId: string, address: string, value: unknown): unknown {
+  if (!isSealedEntry(value) || !cipher.sealedWithOldKey(value[SEALED_RESULTS])) return undefined;
+  const context = entryContext(executionId, address);
+  let plain: string;
+  try {
+    plain = cipher.open(value[SEALED_RESULTS], context);
+  } catch {
+    return undefined;
+  }
+  return { [SEALED_RESULTS]: cipher.seal(plain, context) };
+}
