@@ -40,7 +40,11 @@ describe('secret step results', () => {
       steps: [
         { id: 'details', kind: 'tokens.details', args: { names: '["a","b"]' } },
         { id: 'overTokens', forEach: '{{steps.details.tokens}}', steps: [plain('shout', '{{loop.item.value}}')] },
-        { id: 'names', forEach: '["a","b"]', steps: [plain('label', '{{loop.item}}'), { id: 'read', kind: 'tokens.retrieve', args: { name: '{{loop.item}}' } }] },
+        {
+          id: 'names',
+          forEach: '["a","b"]',
+          steps: [plain('label', '{{loop.item}}'), { id: 'read', kind: 'tokens.retrieve', args: { name: '{{loop.item}}' } }],
+        },
       ],
     });
     const secret = secretResultIds(definition, steps, true);

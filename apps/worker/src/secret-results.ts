@@ -1,12 +1,5 @@
 import type { ChoreoDefinition, NodeDefinition, StepLibrary } from '@ces/choreos';
-import {
-  openProgressEntries,
-  openSealedResults,
-  sealProgressEntries,
-  sealSecretResults,
-  type SecretCipher,
-  type StoredProgressEntry,
-} from '@ces/store';
+import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecretResults, type SecretCipher, type StoredProgressEntry } from '@ces/store';
 
 /**
  * A child's result holds its outputs, opened for the parent (child-runs.ts), secret ones among

@@ -150,7 +150,13 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     // Without a key, only the steps of a secret kind count: a child's result is then never secret.
     const secretResults = secretResultIds(definition, deps.steps, deps.cipher !== undefined);
     if (deps.cipher === undefined && secretResults.size > 0) {
-      return end(record, lease, 'ERROR', { outputs: {} }, 'this Choreo has steps whose results are secret, and this worker has no SECRETS_KEY to seal them with');
+      return end(
+        record,
+        lease,
+        'ERROR',
+        { outputs: {} },
+        'this Choreo has steps whose results are secret, and this worker has no SECRETS_KEY to seal them with',
+      );
     }
     const sealOutputs = outputSealer(deps.cipher, record, definition);
     const sealing = resultSealing(deps.cipher, record.id, secretResults);
@@ -165,8 +171,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     // says whether there is any, so that a fresh take costs no read. A top-level step's durable
     // wait keeps its entries in the record instead.
     const stored = record.progressCursor !== undefined ? sealing.openEntries(await executions.progress(record.id)) : undefined;
-    const progress =
-      record.waitEntries !== undefined ? new Map([...sealing.openEntries(Object.entries(record.waitEntries)), ...(stored ?? [])]) : stored;
+    const progress = record.waitEntries !== undefined ? new Map([...sealing.openEntries(Object.entries(record.waitEntries)), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record: resumed,
