@@ -153,3 +153,33 @@ describe('secret step results kept sealed while a run waits', { timeout: 60_000 
     expect(stack.logs()).not.toContain(LOOP_TOKEN);
   });
 });
+
+describe('a worker without SECRETS_KEY and a Choreo with a step whose result is secret', { timeout: 60_000 }, () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    // The API has the key (it accepts the run); the only worker has none.
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
+    stack.addWorker({ SECRETS_KEY: '' });
+    await stack.waitForWorkers(1);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('fails the run when it takes it, saying why, rather than keep the result in clear', async () => {
+    const { alice } = stack.credentials;
+    const readOnly = {
+      description: 'Reads a token; declares no secret output.',
+      outputs: { Valid: { description: 'Whether it is valid.', value: '{{steps.get.valid}}' } },
+      steps: [{ id: 'get', kind: 'tokens.retrieve', args: { name: 'any' } }],
+    };
+    const put = await stack.call('PUT', '/choreos/Mine/ReadOnly', alice, { body: JSON.stringify(readOnly) });
+    expect(put.status, put.text).toBe(201);
+    const id = await stack.startRun('/Mine/ReadOnly', alice, {});
+    const ended = await stack.waitForEnd(id, alice);
+    expect(ended.status).toBe('ERROR');
+    expect(ended.lasterror).toBe('this Choreo has steps whose results are secret, and this worker has no SECRETS_KEY to seal them with');
+  });
+});
