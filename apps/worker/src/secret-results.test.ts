@@ -15,6 +15,22 @@ function definitionOf(raw: unknown): ChoreoDefinition {
 const plain = (id: string, text: string) => ({ id, kind: 'text.template', args: { text } });
 
 describe('secret step results', () => {
+  it('is declared by the kinds whose results carry a token', () => {
+    const secretKinds = steps
+      .list()
+      .filter((kind) => kind.secretResult === true)
+      .map((kind) => kind.kind);
+    expect(secretKinds.sort()).toEqual([
+      'oauth1.finalize',
+      'oauth1.initialize',
+      'oauth2.finalize',
+      'oauth2.refresh',
+      'tokens.details',
+      'tokens.lock',
+      'tokens.retrieve',
+    ]);
+  });
+
   it('names the steps of a secret kind, the steps that read them and the blocks around them', () => {
     const definition = definitionOf({
       description: 'reads a token',

@@ -14,17 +14,11 @@ const CHILD_RUN_KIND = 'choreo.run';
 interface PlacedNode {
   readonly node: NodeDefinition;
   readonly within: readonly string[];
-  /**
-   * What of its definition may carry a value into its result, searched for the ids it names: a
-   * step's whole definition; a loop's own (its list, its items), which each of its steps sees as
-   * `loop.item`; none for other blocks, whose results are their steps'.
-   */
-  readonly text: string | undefined;
 }
 
 function childrenOf(node: NodeDefinition): readonly NodeDefinition[] {
   if ('kind' in node) return [];
-  if ('choice' in node) return [...node.choice.flatMap((branch) => branch.steps), ...node.default];
+  if ('choice' in node) return [...node.choice.flatMap((branch) => branch.steps), ...(node.default ?? [])];
   if ('forEach' in node || 'repeat' in node) return node.steps;
   if ('parallel' in node) return node.parallel.flat();
   if ('try' in node) return [...node.try, ...(node.catch ?? []).flatMap((handler) => handler.steps), ...(node.finally ?? [])];
@@ -33,13 +27,18 @@ function childrenOf(node: NodeDefinition): readonly NodeDefinition[] {
 
 function place(nodes: readonly NodeDefinition[], within: readonly string[], into: PlacedNode[]): void {
   for (const node of nodes) {
-    into.push({ node, within, text: ownText(node) });
+    into.push({ node, within });
     place(childrenOf(node), [...within, node.id], into);
   }
 }
 
 const isLoop = (node: NodeDefinition) => 'forEach' in node || 'repeat' in node;
 
+/**
+ * What of a definition may carry a value into its result, searched for the ids it names: a step's
+ * whole definition; a loop's own (its list, its items), which each of its steps sees as
+ * `loop.item`; none for other blocks, whose results are their steps'.
+ */
 function ownText(node: NodeDefinition): string | undefined {
   if ('kind' in node) return JSON.stringify(node);
   if (!isLoop(node)) return undefined;
@@ -67,12 +66,15 @@ export function secretResultIds(definition: ChoreoDefinition, steps: StepLibrary
     const { node } = entry;
     if ('kind' in node && (steps.get(node.kind)?.secretResult === true || (sealChildRuns && node.kind === CHILD_RUN_KIND))) mark(entry);
   }
+  if (secret.size === 0) return secret;
+  const texts = new Map(placed.map((entry) => [entry, ownText(entry.node)]));
   // Until nothing more names a secret one; each round marks at least one more, or ends.
-  for (let before = -1; secret.size > 0 && before !== secret.size; ) {
+  for (let before = -1; before !== secret.size; ) {
     before = secret.size;
     const names = new RegExp(`(?<![A-Za-z0-9_-])(?:${[...secret].map((id) => id.replaceAll('-', '\\-')).join('|')})(?![A-Za-z0-9_-])`);
     for (const entry of placed) {
-      if (entry.text === undefined || !names.test(entry.text)) continue;
+      const text = texts.get(entry);
+      if (text === undefined || !names.test(text)) continue;
       const loop = isLoop(entry.node);
       if (secret.has(entry.node.id) && !loop) continue;
       mark(entry);
@@ -90,6 +92,22 @@ const RESULT_ENTRY = /(?:^|\.)([A-Za-z_][A-Za-z0-9_-]*)(?:\[\d+\])?$/;
 export function isSecretEntry(secret: ReadonlySet<string>, address: string): boolean {
   const id = RESULT_ENTRY.exec(address)?.[1];
   return id !== undefined && secret.has(id);
+}
+
+/**
+ * secretResultIds of one worker, worked out once per definition: a worker parses each definition
+ * once (definition-cache.ts) and hands the same object to every take.
+ */
+export function secretResultIdsOnce(steps: StepLibrary, sealChildRuns: boolean): (definition: ChoreoDefinition) => ReadonlySet<string> {
+  const known = new WeakMap<ChoreoDefinition, ReadonlySet<string>>();
+  return (definition) => {
+    let secret = known.get(definition);
+    if (secret === undefined) {
+      secret = secretResultIds(definition, steps, sealChildRuns);
+      known.set(definition, secret);
+    }
+    return secret;
+  };
 }
 
 export interface ResultSealing {

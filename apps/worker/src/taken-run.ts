@@ -11,7 +11,7 @@ import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
 import { suspensionOf } from './public-urls.ts';
 import { hasSecretOutputs, outputSealer } from './secret-outputs.ts';
-import { resultSealing, secretResultIds, type ResultSealing } from './secret-results.ts';
+import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -60,6 +60,8 @@ export interface TakenRunDeps {
 export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext) => Promise<ProcessResult> {
   const { executions, definitions, host, workerId, logger } = deps;
   let takes = 0;
+  // Without a key, only the steps of a secret kind count: a child's result is then never secret.
+  const secretResultIds = secretResultIdsOnce(deps.steps, deps.cipher !== undefined);
 
   async function defer(context: ProcessingContext, deferral: { deferrals: number; waiting: number; deadline: number }): Promise<ProcessResult> {
     const until = Date.now() + deferralDelayMs(deferral.deferrals, deferral.waiting);
@@ -147,8 +149,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (deps.cipher === undefined && hasSecretOutputs(definition)) {
       return end(record, lease, 'ERROR', { outputs: {} }, 'this Choreo has secret outputs, and this worker has no SECRETS_KEY to seal them with');
     }
-    // Without a key, only the steps of a secret kind count: a child's result is then never secret.
-    const secretResults = secretResultIds(definition, deps.steps, deps.cipher !== undefined);
+    const secretResults = secretResultIds(definition);
     if (deps.cipher === undefined && secretResults.size > 0) {
       return end(
         record,
