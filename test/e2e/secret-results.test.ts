@@ -74,7 +74,7 @@ describe('secret step results kept sealed while a run waits', { timeout: 60_000 
       else if (type === 'string') dump.push(key, (await stack.redis.get(key)) ?? '');
       else if (type === 'list') dump.push(key, JSON.stringify(await stack.redis.lrange(key, 0, -1)));
       else if (type === 'set') dump.push(key, JSON.stringify(await stack.redis.smembers(key)));
-      else if (type === 'zset') dump.push(key, JSON.stringify(await stack.redis.zrange(key, 0, -1, 'WITHSCORES')));
+      else if (type === 'zset') dump.push(key, JSON.stringify(await stack.redis.zrange(key, '0', '-1', 'WITHSCORES')));
       else if (type === 'stream') dump.push(key, JSON.stringify(await stack.redis.xrange(key, '-', '+')));
       else dump.push(key, `(${type})`);
     }

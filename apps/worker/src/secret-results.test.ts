@@ -91,10 +91,10 @@ describe('secret step results', () => {
     expect(JSON.stringify(stored)).not.toContain('secret-value');
     expect(stored.other).toBe('clear');
     expect(sealing.openResults(stored)).toEqual(results);
-    const entries = [
+    const entries: [string, unknown][] = [
       ['loop[0]', { token: 'secret-value' }],
       ['loop[0]@', 5],
-    ] as const;
+    ];
     const sealedEntries = sealing.sealEntries(entries);
     expect(JSON.stringify(sealedEntries)).not.toContain('secret-value');
     expect(sealing.openEntries(sealedEntries)).toEqual(new Map(entries));

@@ -45,12 +45,12 @@ describe('sealed step results', () => {
 
   it('seals each secret progress entry alone, bound to its address, and opens it back', () => {
     const isSecretAddress = (address: string) => address === 'pages[0]' || address === 'pages[0].get';
-    const entries = [
+    const entries: [string, unknown][] = [
       ['pages[0].get', { token: 't-456' }],
       ['pages[0]', { token: 't-456' }],
       ['pages[0].count', 2],
       ['pages[1]@', 1_700_000_000_000],
-    ] as const;
+    ];
     const stored = sealProgressEntries(cipher, id, entries, isSecretAddress);
     expect(JSON.stringify(stored)).not.toContain('t-456');
     expect(stored.map(([address]) => address)).toEqual(entries.map(([address]) => address));
