@@ -40,9 +40,13 @@ const isLoop = (node: NodeDefinition) => 'forEach' in node || 'repeat' in node;
  * `loop.item`; none for other blocks, whose results are their steps'.
  */
 function ownText(node: NodeDefinition): string | undefined {
-  if ('kind' in node) return JSON.stringify(node);
+  // Without its own id: a loop around a secret step names itself, not a secret.
+  if ('kind' in node) {
+    const { id: _id, ...own } = node;
+    return JSON.stringify(own);
+  }
   if (!isLoop(node)) return undefined;
-  const { steps: _steps, ...own } = node as NodeDefinition & { steps: unknown };
+  const { id: _id, steps: _steps, ...own } = node as NodeDefinition & { steps: unknown };
   return JSON.stringify(own);
 }
 
