@@ -11,6 +11,7 @@ import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
 import { suspensionOf } from './public-urls.ts';
 import { hasSecretOutputs, outputSealer } from './secret-outputs.ts';
+import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -43,7 +44,10 @@ export interface TakenRunDeps {
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
   /** The state a run's account keeps, given to its steps; none when omitted. */
   accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
-  /** Seals the outputs a Choreo declares secret as they are stored, and opens them to resume. */
+  /**
+   * Seals the outputs a Choreo declares secret, and the step results that may hold a secret, as
+   * they are stored, and opens them to resume.
+   */
   cipher?: SecretCipher;
 }
 
@@ -56,6 +60,8 @@ export interface TakenRunDeps {
 export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext) => Promise<ProcessResult> {
   const { executions, definitions, host, workerId, logger } = deps;
   let takes = 0;
+  // Without a key, only the steps of a secret kind count: a child's result is then never secret.
+  const secretResultIds = secretResultIdsOnce(deps.steps, deps.cipher !== undefined);
 
   async function defer(context: ProcessingContext, deferral: { deferrals: number; waiting: number; deadline: number }): Promise<ProcessResult> {
     const until = Date.now() + deferralDelayMs(deferral.deferrals, deferral.waiting);
@@ -88,8 +94,11 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     },
     log: () => Logger,
     sealOutputs: (outputs: Record<string, string>) => Record<string, string>,
+    sealing: ResultSealing,
   ): Promise<ProcessResult> {
-    const { untilMs, callback, waitEntries } = suspension;
+    const { untilMs, callback } = suspension;
+    // Kept in the record until the take that resumes it: a secret step's among them sealed.
+    const waitEntries = suspension.waitEntries !== undefined ? sealing.sealEntries(suspension.waitEntries) : undefined;
     // The outputs so far are stored with the wait: secret ones sealed.
     const outputs = sealOutputs(suspension.outputs);
     const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
@@ -140,15 +149,30 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (deps.cipher === undefined && hasSecretOutputs(definition)) {
       return end(record, lease, 'ERROR', { outputs: {} }, 'this Choreo has secret outputs, and this worker has no SECRETS_KEY to seal them with');
     }
+    const secretResults = secretResultIds(definition);
+    if (deps.cipher === undefined && secretResults.size > 0) {
+      return end(
+        record,
+        lease,
+        'ERROR',
+        { outputs: {} },
+        'this Choreo has steps whose results are secret, and this worker has no SECRETS_KEY to seal them with',
+      );
+    }
     const sealOutputs = outputSealer(deps.cipher, record, definition);
-    // The outputs so far, opened for the steps to resume from; sealed again each time they are stored.
-    const resumed = { ...record, output: openSealedOutputs(deps.cipher, record.id, record.output) };
+    const sealing = resultSealing(deps.cipher, record.id, secretResults);
+    // The outputs and results so far, opened for the steps to resume from; sealed again each time they are stored.
+    const resumed = {
+      ...record,
+      output: openSealedOutputs(deps.cipher, record.id, record.output),
+      results: sealing.openResults(record.results),
+    };
 
     // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
     // says whether there is any, so that a fresh take costs no read. A top-level step's durable
     // wait keeps its entries in the record instead.
-    const stored = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
-    const progress = record.waitEntries !== undefined ? new Map([...Object.entries(record.waitEntries), ...(stored ?? [])]) : stored;
+    const stored = record.progressCursor !== undefined ? sealing.openEntries(await executions.progress(record.id)) : undefined;
+    const progress = record.waitEntries !== undefined ? new Map([...sealing.openEntries(Object.entries(record.waitEntries)), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record: resumed,
@@ -172,13 +196,18 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         // After the last step the run ends next, and the end records the step reached and the
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
-        const result = await executions.checkpoint(record.id, { ...checkpoint, outputs: sealOutputs(checkpoint.outputs) }, lease, history.take());
+        const result = await executions.checkpoint(
+          record.id,
+          { ...checkpoint, results: sealing.sealResults(checkpoint.results), outputs: sealOutputs(checkpoint.outputs) },
+          lease,
+          history.take(),
+        );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
       },
       afterProgress: async (delta) => {
-        const result = await executions.recordProgress(record.id, delta, lease, history.take());
+        const result = await executions.recordProgress(record.id, { ...delta, entries: sealing.sealEntries(delta.entries) }, lease, history.take());
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
@@ -196,6 +225,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
         log,
         sealOutputs,
+        sealing,
       );
     }
     switch (conclusion.reason) {

@@ -62,6 +62,11 @@ export interface StepKind {
    * whose work is to wait may wait longer than that (the run's time limit still applies).
    */
   readonly defaultTimeoutMs?: number;
+  /**
+   * Its result may hold a secret (a token, a token response): whoever stores the result while the
+   * run goes on (a worker's checkpoints, progress inside a block) keeps it sealed. Absent means false.
+   */
+  readonly secretResult?: boolean;
   run(args: unknown, context: StepContext): Promise<unknown>;
 }
 
@@ -79,6 +84,7 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   instant?: boolean;
   instantUnless?: readonly string[];
   defaultTimeoutMs?: number;
+  secretResult?: boolean;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;
 }): StepKind {
   return spec as StepKind;

@@ -61,6 +61,15 @@ export {
 export { createTokenStore, TOKEN_LOCK_MS, type TokenStore } from './token-store.ts';
 export { openRunInputs, sealRunInputs } from './sealed-inputs.ts';
 export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs, SecretOutputsKeyMissingError } from './sealed-outputs.ts';
+export {
+  openProgressEntries,
+  openSealedResults,
+  SEALED_RESULTS,
+  sealProgressEntries,
+  sealSecretResults,
+  SecretResultsKeyMissingError,
+  type StoredProgressEntry,
+} from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
 export {
   CALLBACK_ID,

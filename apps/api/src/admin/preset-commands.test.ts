@@ -9,10 +9,14 @@ import {
   createSecretCipher,
   createTokenStore,
   openRunInputs,
+  openProgressEntries,
   openSealedOutputs,
+  openSealedResults,
   resealExecutionSecrets,
   sealRunInputs,
+  sealProgressEntries,
   sealSecretOutputs,
+  sealSecretResults,
   waitUntilReady,
   type SecretCipher,
 } from '@ces/store';
@@ -130,11 +134,24 @@ describe('admin: presets and the secrets key', () => {
       output: JSON.stringify(storedOutputs),
     });
     await redis.hset(keys.executionProgress(executionId), 'step', '{}');
+    // A running one keeps a secret step result in its checkpoint, in a durable wait's entries and in its progress.
+    const runningId = 'f1e2d3c4b5a69788f1e2d3c4b5a69788';
+    const isSecret = (address: string) => address.endsWith('get');
+    const waitEntry = sealProgressEntries(old, runningId, [['wait.get', { token: 'wait-rotate-me' }]], isSecret)[0]?.[1];
+    await redis.hset(keys.execution(runningId), {
+      id: runningId,
+      status: 'RUNNING',
+      results: JSON.stringify(sealSecretResults(old, runningId, { get: { token: 'result-rotate-me' }, other: 1 }, isSecret)),
+      wait: JSON.stringify({ 'wait.get': waitEntry, 'hold@': 5 }),
+    });
+    for (const [address, value] of sealProgressEntries(old, runningId, [['loop[0].get', { token: 'entry-rotate-me' }]], isSecret)) {
+      await redis.hset(keys.executionProgress(runningId), address, JSON.stringify(value));
+    }
     const secondKey = randomBytes(32);
     const rotating = createSecretCipher({ current: secondKey, previous: [firstKey] });
     const resealed = await admin(['secrets', 'reseal', '--json'], { cipher: rotating });
     expect(resealed.code, resealed.err).toBe(0);
-    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1, executions: 1 });
+    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1, executions: 2 });
     expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({ presets: 0, tokens: 0, executions: 0 });
     const onlyNew = createSecretCipher({ current: secondKey });
     expect(await createPresetStore({ redis, keys, cipher: onlyNew, maxPresetsPerAccount: 0 }).read('acme', 'rotating')).toEqual([
@@ -146,5 +163,15 @@ describe('admin: presets and the secrets key', () => {
     expect(openSealedOutputs(onlyNew, executionId, JSON.parse(record.output ?? '{}'))).toEqual({ Token: 'output-rotate-me', Valid: 'true' });
     // Bound to its execution: the same sealed outputs open in no other record.
     expect(() => openSealedOutputs(onlyNew, 'ffffffffffffffffffffffffffffffff', JSON.parse(record.output ?? '{}'))).toThrow();
+    const running = await redis.hgetall(keys.execution(runningId));
+    expect(openSealedResults(onlyNew, runningId, JSON.parse(running.results ?? '{}'))).toEqual({ get: { token: 'result-rotate-me' }, other: 1 });
+    expect(openProgressEntries(onlyNew, runningId, Object.entries(JSON.parse(running.wait ?? '{}')), isSecret)).toEqual(
+      new Map<string, unknown>([
+        ['wait.get', { token: 'wait-rotate-me' }],
+        ['hold@', 5],
+      ]),
+    );
+    const progress = Object.entries(await redis.hgetall(keys.executionProgress(runningId))).map(([address, json]) => [address, JSON.parse(json)] as const);
+    expect(openProgressEntries(onlyNew, runningId, progress, isSecret)).toEqual(new Map([['loop[0].get', { token: 'entry-rotate-me' }]]));
   });
 });

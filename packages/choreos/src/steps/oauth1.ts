@@ -54,6 +54,7 @@ export function createOAuth1Steps(httpStep: StepKind): readonly StepKind[] {
   return [
     defineStepKind({
       kind: 'oauth1.initialize',
+      secretResult: true,
       description:
         "Starts an OAuth 1.0a authorization: registers a callback URL of the run's account as `oauth_callback`, asks `requestTokenEndpoint` for temporary credentials with a signed request (HMAC-SHA1, through the HTTP steps' egress policy), and builds the authorization URL (`authorizationEndpoint` with `oauth_token`). The callback records only redirects for that token. Result: `{ authorizationUrl, callbackId, tokenSecret }`.",
       argsSchema: z.strictObject({
@@ -92,6 +93,7 @@ export function createOAuth1Steps(httpStep: StepKind): readonly StepKind[] {
     }),
     defineStepKind({
       kind: 'oauth1.finalize',
+      secretResult: true,
       description: `Finishes an OAuth 1.0a authorization: waits up to \`timeoutSeconds\` (default 20, at most ${MAX_FINALIZE_SECONDS}) for the user's redirect to callback \`callbackId\`, then exchanges its \`oauth_token\` and \`oauth_verifier\` at \`accessTokenUrl\` with a request signed with the consumer's and the temporary token's secrets. Failures fail the step, or with \`suppressErrors\` are returned in \`errorMessage\`. Result: \`{ response, errorMessage }\`.`,
       argsSchema: z.strictObject({
         accessTokenUrl: endpoint,

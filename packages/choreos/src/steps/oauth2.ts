@@ -62,6 +62,7 @@ export function createOAuth2Steps(httpStep: StepKind): readonly StepKind[] {
     }),
     defineStepKind({
       kind: 'oauth2.finalize',
+      secretResult: true,
       description: `Finishes an OAuth 2.0 authorization: waits up to \`timeoutSeconds\` (default 20, at most ${MAX_FINALIZE_SECONDS}) for the user's redirect to the callback \`callbackId\`, then exchanges its code at \`tokenEndpoint\` (through the HTTP steps' egress policy) with the client's id and secret. A denial (\`error\` in the redirect) or a refused exchange fails the step, or with \`suppressErrors\` is returned in \`errorMessage\`. Result: \`{ response, errorMessage }\` (the token endpoint's body).`,
       argsSchema: z.strictObject({
         tokenEndpoint: endpoint,
@@ -100,6 +101,7 @@ export function createOAuth2Steps(httpStep: StepKind): readonly StepKind[] {
     }),
     defineStepKind({
       kind: 'oauth2.refresh',
+      secretResult: true,
       description:
         "Exchanges an OAuth 2.0 refresh token for a new access token at `tokenEndpoint` (through the HTTP steps' egress policy), with the client's id and secret; fails when the endpoint refuses. Result: `{ response }` (the endpoint's body).",
       argsSchema: z.strictObject({ tokenEndpoint: endpoint, clientId: z.string().min(1).max(2000), clientSecret: secretText, refreshToken: secretText }),

@@ -63,6 +63,7 @@ export const tokenStorageSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'tokens.retrieve',
+    secretResult: true,
     description: `Reads a token of the run's account: \`{ token, valid, locked }\` (\`token\` "" when there is none or it expired). With \`lock\` "true" it also takes the token's lock, trying for up to \`waitMs\` (default ${LOCK_WAIT_MS}) while another holds it, and fails when it cannot.`,
     argsSchema: z.strictObject({ name: tokenName, lock: booleanArg.default(false), waitMs: integerArg(0, 10 * 60_000).default(LOCK_WAIT_MS) }),
     defaultTimeoutMs: LOCK_WAIT_MS + 15_000,
@@ -83,6 +84,7 @@ export const tokenStorageSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'tokens.lock',
+    secretResult: true,
     description:
       'Takes the lock of a token of the run\'s account, unless another holds it: `{ token }`, the value when the lock was taken, "" when it was not (or there is no such token). A lock lasts until the token is stored again or deleted, or for a minute.',
     argsSchema: z.strictObject({ name: tokenName }),
@@ -122,6 +124,7 @@ export const tokenStorageSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'tokens.details',
+    secretResult: true,
     description: `Reads several tokens of the run's account, \`names\` a JSON array of names (at most ${MAX_DETAILS_NAMES}): \`{ tokens }\`, the JSON text of an array of \`{name, value, valid, locked}\` for those that exist, in the order named.`,
     argsSchema: z.strictObject({ names: z.string() }),
     example: { names: '{{inputs.Names}}' },
