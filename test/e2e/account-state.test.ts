@@ -451,9 +451,7 @@ describe('a worker without SECRETS_KEY and a Choreo with secret outputs', { time
 
   beforeAll(async () => {
     // The API has the key (it accepts the run); the only worker has none.
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
-    stack.addWorker({ SECRETS_KEY: '' });
-    await stack.waitForWorkers(1);
+    stack = await startStack({ redisUrl: inject('redisUrl'), workerEnv: { SECRETS_KEY: '' } });
   });
 
   afterAll(async () => {

@@ -24,9 +24,7 @@ describe('public base URL from the request when none is set', { timeout: 60_000 
 
   beforeAll(async () => {
     // No PUBLIC_BASE_URL on the API (the stack sets none) nor on the worker.
-    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
-    stack.addWorker({ PUBLIC_BASE_URL: '' });
-    await stack.waitForWorkers(1);
+    stack = await startStack({ redisUrl: inject('redisUrl'), workerEnv: { PUBLIC_BASE_URL: '' } });
   });
 
   afterAll(async () => {
