@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EXECUTION_QUEUE } from '@ces/store';
 import { waitFor } from '@ces/testing';
+import { Queue } from 'bullmq';
 import OAuth from 'oauth-1.0a';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CLIENT_SECRET, locationOf, startAuthorizationServer } from '../support/oauth2-server.ts';
@@ -398,7 +400,7 @@ describe('account state end to end: presets, tokens, callbacks, OAuth', { timeou
   });
 });
 
-describe('a worker without SECRETS_KEY and a Choreo with secret outputs', { timeout: 60_000 }, () => {
+describe('a worker without SECRETS_KEY', { timeout: 60_000 }, () => {
   let stack: Stack;
 
   beforeAll(async () => {
@@ -417,5 +419,35 @@ describe('a worker without SECRETS_KEY and a Choreo with secret outputs', { time
     expect(ended.status).toBe('ERROR');
     expect(ended.lasterror).toBe('this Choreo has secret outputs, and this worker has no SECRETS_KEY to seal them with');
     expect(await stack.redis.hget(stack.keys.execution(id), 'output')).toBe('{}');
+  });
+
+  it('retries the job of a run it cannot take after a backoff, then ends the run ERROR', async () => {
+    const { alice } = stack.credentials;
+    const put = await stack.call('PUT', '/presets/no-key-here', alice, { body: JSON.stringify({ inputs: [{ name: 'Message', value: PRESET_SECRET }] }) });
+    expect(put.status).toBe(201);
+    const started = await stack.call('POST', `${ECHO}?mode=async`, alice, { body: JSON.stringify({ preset: 'no-key-here' }) });
+    expect(started.status).toBe(202);
+    const id = started.json().id as string;
+    // The take throws (the inputs are sealed, this worker cannot open them): BullMQ retries the job
+    // after the workers' backoff, which it keeps among the delayed jobs meanwhile; with no backoff
+    // it would go straight back to the waiting ones.
+    const queue = new Queue(EXECUTION_QUEUE, { connection: stack.redis, prefix: stack.prefix });
+    try {
+      const retry = await waitFor(
+        async () => {
+          const job = await queue.getJob(id);
+          if (job === undefined || job.attemptsMade < 1) return undefined;
+          return (await job.getState()) === 'delayed' ? job : undefined;
+        },
+        { timeoutMs: 20_000, intervalMs: 20, what: 'the failed job to wait for its retry among the delayed jobs' },
+      );
+      // The backoff is the workers' own: the job keeps none of it in Redis.
+      expect(JSON.parse((await stack.redis.hget(`${stack.prefix}:${EXECUTION_QUEUE}:${retry.id}`, 'opts')) ?? '{}')).toEqual({ jobId: id, attempts: 5 });
+      const ended = await stack.waitForEnd(id, alice, 40_000);
+      expect(ended.status).toBe('ERROR');
+      expect(ended.lasterror).toBe('The execution could not be run: the worker kept failing.');
+    } finally {
+      await queue.close();
+    }
   });
 });
