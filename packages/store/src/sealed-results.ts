@@ -1,13 +1,14 @@
 import type { SecretCipher } from './secret-cipher.ts';
+import { openMap, resealMap, SEALED_ENTRY, sealMap, type SealedMapKind } from './sealed-entry.ts';
 
 /**
  * Where a record's checkpoint keeps the step results that may hold a secret (a token a step read,
- * a child's secret outputs): one sealed entry of its `results` under a name no step id can have
- * (ids start with a letter or `_`), so that they are in clear nowhere in Redis while the run goes
+ * a child's secret outputs): one sealed entry of its `results` (sealed-entry.ts: no step id can
+ * have its name, ids start with a letter or `_`), so that they are in clear nowhere in Redis while the run goes
  * on; the run drops its results at its end. Bound to the execution, and apart from its sealed
  * inputs and outputs, so that they open in no other record and as nothing else.
  */
-export const SEALED_RESULTS = '$sealed';
+export const SEALED_RESULTS = SEALED_ENTRY;
 
 const resultsContext = (executionId: string) => `execution-results\0${executionId}`;
 // Bound to the entry's address too: a sealed entry moved to another address does not open there.
@@ -24,6 +25,16 @@ export class SecretResultsKeyMissingError extends Error {
   }
 }
 
+const resultsOf = (executionId: string): SealedMapKind => ({
+  context: resultsContext(executionId),
+  keyMissing: (action) =>
+    new SecretResultsKeyMissingError(
+      action === 'seal'
+        ? 'a step result of this run is secret, and this worker has no SECRETS_KEY to seal it with'
+        : 'this run keeps secret step results, and this worker has no SECRETS_KEY to read them with',
+    ),
+});
+
 /**
  * The results as a checkpoint keeps them: those of the steps `isSecret` names taken out and sealed
  * together under SEALED_RESULTS; the others as they are. Without a secret one among them, a copy.
@@ -34,25 +45,12 @@ export function sealSecretResults(
   results: Readonly<Record<string, unknown>>,
   isSecret: (stepId: string) => boolean,
 ): Record<string, unknown> {
-  const clear: Record<string, unknown> = {};
-  const sealed: Record<string, unknown> = {};
-  for (const [id, value] of Object.entries(results)) {
-    if (id === SEALED_RESULTS) continue;
-    if (isSecret(id)) sealed[id] = value;
-    else clear[id] = value;
-  }
-  if (Object.keys(sealed).length === 0) return clear;
-  if (!cipher) throw new SecretResultsKeyMissingError('a step result of this run is secret, and this worker has no SECRETS_KEY to seal it with');
-  return { ...clear, [SEALED_RESULTS]: cipher.seal(JSON.stringify(sealed), resultsContext(executionId)) };
+  return sealMap(cipher, results, isSecret, resultsOf(executionId));
 }
 
 /** The stored results with the sealed ones opened in among them, as the steps made them. */
 export function openSealedResults(cipher: SecretCipher | undefined, executionId: string, results: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const sealed = results[SEALED_RESULTS];
-  if (typeof sealed !== 'string') return { ...results };
-  if (!cipher) throw new SecretResultsKeyMissingError('this run keeps secret step results, and this worker has no SECRETS_KEY to read them with');
-  const { [SEALED_RESULTS]: _sealed, ...clear } = results;
-  return { ...clear, ...(JSON.parse(cipher.open(sealed, resultsContext(executionId))) as Record<string, unknown>) };
+  return openMap(cipher, results, resultsOf(executionId));
 }
 
 /** Whether a stored entry's value is a sealed one: an object with the one key SEALED_RESULTS. */
@@ -74,7 +72,7 @@ export function sealProgressEntries(
 ): StoredProgressEntry[] {
   return entries.map(([address, value]) => {
     if (!isSecret(address)) return [address, value];
-    if (!cipher) throw new SecretResultsKeyMissingError('a step result of this run is secret, and this worker has no SECRETS_KEY to seal it with');
+    if (!cipher) throw resultsOf(executionId).keyMissing('seal');
     return [address, { [SEALED_RESULTS]: cipher.seal(JSON.stringify(value), entryContext(executionId, address)) }];
   });
 }
@@ -97,7 +95,7 @@ export function openProgressEntries(
       opened.set(address, value);
       continue;
     }
-    if (!cipher) throw new SecretResultsKeyMissingError('this run keeps secret step results, and this worker has no SECRETS_KEY to read them with');
+    if (!cipher) throw resultsOf(executionId).keyMissing('open');
     opened.set(address, JSON.parse(cipher.open(value[SEALED_RESULTS], entryContext(executionId, address))) as unknown);
   }
   return opened;
@@ -108,9 +106,7 @@ export function openProgressEntries(
  * one sealed it; undefined when there is nothing to reseal.
  */
 export function resealResults(cipher: SecretCipher, executionId: string, results: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
-  const sealed = results[SEALED_RESULTS];
-  if (typeof sealed !== 'string' || !cipher.sealedWithOldKey(sealed)) return undefined;
-  return { ...results, [SEALED_RESULTS]: cipher.seal(cipher.open(sealed, resultsContext(executionId)), resultsContext(executionId)) };
+  return resealMap(cipher, results, resultsContext(executionId));
 }
 
 /**
