@@ -1,4 +1,4 @@
-import type { ChoreoDefinition, NodeDefinition, StepLibrary } from '@ces/choreos';
+import { walkDefinition, type ChoreoDefinition, type NodeDefinition, type StepLibrary } from '@ces/choreos';
 import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecretResults, type SecretCipher, type StoredProgressEntry } from '@ces/store';
 
 /**
@@ -10,26 +10,10 @@ import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecret
  */
 const CHILD_RUN_KIND = 'choreo.run';
 
-/** The steps and blocks of a list, each with the blocks it is in, outermost first. */
+/** A step or block, with the blocks it is in, outermost first. */
 interface PlacedNode {
   readonly node: NodeDefinition;
   readonly within: readonly string[];
-}
-
-function childrenOf(node: NodeDefinition): readonly NodeDefinition[] {
-  if ('kind' in node) return [];
-  if ('choice' in node) return [...node.choice.flatMap((branch) => branch.steps), ...(node.default ?? [])];
-  if ('forEach' in node || 'repeat' in node) return node.steps;
-  if ('parallel' in node) return node.parallel.flat();
-  if ('try' in node) return [...node.try, ...(node.catch ?? []).flatMap((handler) => handler.steps), ...(node.finally ?? [])];
-  return [];
-}
-
-function place(nodes: readonly NodeDefinition[], within: readonly string[], into: PlacedNode[]): void {
-  for (const node of nodes) {
-    into.push({ node, within });
-    place(childrenOf(node), [...within, node.id], into);
-  }
 }
 
 const isLoop = (node: NodeDefinition) => 'forEach' in node || 'repeat' in node;
@@ -60,7 +44,7 @@ function ownText(node: NodeDefinition): string | undefined {
  */
 export function secretResultIds(definition: ChoreoDefinition, steps: StepLibrary, sealChildRuns: boolean): ReadonlySet<string> {
   const placed: PlacedNode[] = [];
-  place(definition.steps, [], placed);
+  walkDefinition(definition.steps, (node, _path, scope) => placed.push({ node, within: scope.ancestors }));
   const secret = new Set<string>();
   const mark = (entry: PlacedNode) => {
     secret.add(entry.node.id);

@@ -10,6 +10,8 @@ export type {
 } from './definition.ts';
 export { DEFAULT_STEP_TIMEOUT_MS, ERROR_TYPES, MAX_LOOP_CONCURRENCY, MAX_LOOP_ITERATIONS, VARIABLE_TYPE } from './definition.ts';
 export { parseDefinition } from './parse-definition.ts';
+export { walkDefinition } from './walk-definition.ts';
+export type { NodeScope } from './walk-definition.ts';
 export type { ParseDefinitionResult } from './parse-definition.ts';
 export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';
 export type { CompiledDefinition, CompiledNode, CompiledStep } from './compiled-definition.ts';

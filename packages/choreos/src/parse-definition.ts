@@ -6,6 +6,7 @@ import type { CompiledExpression } from './expression.ts';
 import { TemplateSyntaxError } from './template.ts';
 import type { TemplateReference } from './template.ts';
 import { compileValue, expressionLocations, templateLocations } from './templated-value.ts';
+import { walkDefinition, type NodeScope } from './walk-definition.ts';
 import type { CompiledValue } from './templated-value.ts';
 
 export type ParseDefinitionResult = { ok: true; definition: ChoreoDefinition } | { ok: false; problems: string[] };
@@ -140,7 +141,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     }
   };
 
-  walk(definition.steps, 'steps', { ancestors: [], loop: undefined, inCatch: false }, (node, path, scope) => {
+  walkDefinition(definition.steps, (node, path, scope) => {
     const where = `${path} (${node.id})`;
     const declared = declarations.get(node.id);
     // A duplicate id was reported; its references would be judged against the other step.
@@ -177,15 +178,8 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
 }
 
 /** Where a value is evaluated, for what its templates may reference. */
-interface Scope {
-  /** Ids of the blocks around it, outermost first. */
-  readonly ancestors: readonly string[];
-  /** The innermost loop around it. */
-  readonly loop: string | undefined;
-  readonly inCatch: boolean;
-}
 
-interface Position extends Scope {
+interface Position extends NodeScope {
   /** Document order: a step may reference steps of a lower order. */
   readonly order: number;
 }
@@ -204,7 +198,7 @@ function declare(nodes: readonly NodeDefinition[], problems: string[]): Map<stri
   const declarations = new Map<string, Declaration>();
   const pending: { id: string; path: string; order: number; loop: string | undefined }[] = [];
   let order = 0;
-  walk(nodes, 'steps', { ancestors: [], loop: undefined, inCatch: false }, (node, path, scope) => {
+  walkDefinition(nodes, (node, path, scope) => {
     const existing = declarations.get(node.id) ?? pending.find((entry) => entry.id === node.id);
     if (existing !== undefined) problems.push(`${path}: step id "${node.id}" is already used by ${existing.path}`);
     pending.push({ id: node.id, path, order: order++, loop: scope.loop });
@@ -219,37 +213,6 @@ function declare(nodes: readonly NodeDefinition[], problems: string[]): Map<stri
     declarations.set(entry.id, { path: entry.path, order: entry.order, last, loop: entry.loop });
   }
   return declarations;
-}
-
-/** Visits every step and block, in document order, with its path and the blocks around it. */
-function walk(nodes: readonly NodeDefinition[], path: string, scope: Scope, visit: (node: NodeDefinition, path: string, scope: Scope) => void) {
-  nodes.forEach((node, index) => {
-    const here = `${path}[${index}]`;
-    visit(node, here, scope);
-    const inside = (loop: boolean, inCatch = scope.inCatch): Scope => ({
-      ancestors: [...scope.ancestors, node.id],
-      loop: loop ? node.id : scope.loop,
-      inCatch,
-    });
-    if ('choice' in node) {
-      node.choice.forEach((branch, branchIndex) => {
-        walk(branch.steps, `${here}.choice[${branchIndex}].steps`, inside(false), visit);
-      });
-      walk(node.default, `${here}.default`, inside(false), visit);
-    } else if ('forEach' in node || 'repeat' in node) {
-      walk(node.steps, `${here}.steps`, inside(true), visit);
-    } else if ('parallel' in node) {
-      node.parallel.forEach((branch, branchIndex) => {
-        walk(branch, `${here}.parallel[${branchIndex}]`, inside(false), visit);
-      });
-    } else if ('try' in node) {
-      walk(node.try, `${here}.try`, inside(false), visit);
-      (node.catch ?? []).forEach((handler, handlerIndex) => {
-        walk(handler.steps, `${here}.catch[${handlerIndex}].steps`, inside(false, true), visit);
-      });
-      if (node.finally !== undefined) walk(node.finally, `${here}.finally`, inside(false), visit);
-    }
-  });
 }
 
 function startsWith(path: readonly PropertyKey[], prefix: readonly (string | number)[]): boolean {
