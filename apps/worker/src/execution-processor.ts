@@ -8,7 +8,6 @@ import { createEndRecorder } from './execution-end.ts';
 import { createInstantRuns } from './instant-run.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import type { StepEndListener } from './run-steps.ts';
-import { hasSecretOutputs } from './secret-outputs.ts';
 import { createTakenRuns } from './taken-run.ts';
 
 /**
@@ -105,10 +104,7 @@ export function createExecutionProcessor(deps: {
   async function runModeOf({ accepted }: ProcessingContext): Promise<RunMode> {
     if (accepted === undefined || accepted.sealedInputs !== undefined || shuttingDown) return { kind: 'taken' };
     const definition = await definitions.load(accepted.definitionDigest);
-    // A run with secret outputs is taken too: only a taken run seals them as it stores them.
-    return definition && !hasSecretOutputs(definition) && isInstantChoreo(definition, deps.steps, accepted.inputs)
-      ? { kind: 'instant', accepted, definition }
-      : { kind: 'taken' };
+    return definition && isInstantChoreo(definition, deps.steps, accepted.inputs) ? { kind: 'instant', accepted, definition } : { kind: 'taken' };
   }
 
   return {

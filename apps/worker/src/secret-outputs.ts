@@ -15,11 +15,6 @@ export function secretOutputNames(definition: ChoreoDefinition, filters: readonl
   return names;
 }
 
-/** Whether a Choreo declares secret outputs: its runs are always taken, and sealed as they are stored. */
-export function hasSecretOutputs(definition: ChoreoDefinition): boolean {
-  return Object.values(definition.outputs).some((output) => output.secret === true);
-}
-
 /**
  * How one run's outputs go to its record: its secret ones sealed, bound to the execution, every
  * time they are stored (checkpoint, suspension, end); the others as they are.

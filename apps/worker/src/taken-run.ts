@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AccountState, ChildRuns, Sandbox, StepLibrary } from '@ces/choreos';
+import { hasSecretOutputs, type AccountState, type ChildRuns, type Sandbox, type StepLibrary } from '@ces/choreos';
 import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import { openSealedOutputs, type ExecutionRecord, type ExecutionStore, type SecretCipher, type TerminalStatus } from '@ces/store';
@@ -10,7 +10,7 @@ import { conclusionOf, endOfRun, type EndRecorder } from './execution-end.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndListener } from './run-steps.ts';
 import { suspensionOf } from './public-urls.ts';
-import { hasSecretOutputs, outputSealer } from './secret-outputs.ts';
+import { outputSealer } from './secret-outputs.ts';
 import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
 
 export interface TakenRunDeps {

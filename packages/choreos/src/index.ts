@@ -30,6 +30,7 @@ export type { OutputFilter } from './output-filters.ts';
 export { definitionDigest } from './definition-digest.ts';
 export { loadCatalogue } from './catalogue.ts';
 export { isInstantChoreo } from './instant-choreo.ts';
+export { hasSecretOutputs } from './secret-outputs.ts';
 export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEntry } from './catalogue.ts';
 export { renderCatalogueDocs } from './catalogue-docs.ts';
 export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';

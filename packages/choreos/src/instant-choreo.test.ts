@@ -23,6 +23,15 @@ describe('isInstantChoreo', () => {
     expect(isInstantChoreo(definitionOf({ ...encode, retry: { attempts: 2, backoffMs: 100 } }), steps)).toBe(false);
   });
 
+  it('is false for a Choreo that declares a secret output, whose runs must be taken to seal it', () => {
+    const parsed = parseDefinition(
+      { description: 'test', outputs: { Encoded: { description: 'The text encoded.', value: '{{steps.encode.text}}', secret: true } }, steps: [encode] },
+      steps,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    expect(isInstantChoreo(parsed.definition, steps)).toBe(false);
+  });
+
   it('is false for a kind the library does not know', () => {
     const definition = definitionOf(encode);
     const [step] = definition.steps;

@@ -1,11 +1,12 @@
 import type { ChoreoDefinition } from './definition.ts';
+import { hasSecretOutputs } from './secret-outputs.ts';
 import type { StepKind, StepLibrary } from './step-kind.ts';
 
 /** `{{inputs.Name}}` and nothing else: an argument that is exactly one input. */
 const INPUT_TEMPLATE = /^\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 /**
- * A Choreo whose every step is an instant kind without retries (a retry waits its backoff): a run
+ * A Choreo that declares no secret output and whose every step is an instant kind without retries (a retry waits its backoff): a run
  * of it finishes in well under a millisecond and touches nothing outside itself, so running it
  * once more, or for a run that has meanwhile ended, is harmless. Workers use that to run it
  * before they take the execution, and to record its start and its end in one operation.
@@ -15,6 +16,8 @@ const INPUT_TEMPLATE = /^\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
  * catalogue, before any run) such a Choreo may be instant, and each run is checked again.
  */
 export function isInstantChoreo(definition: ChoreoDefinition, steps: StepLibrary, inputs?: Readonly<Record<string, string>>): boolean {
+  // Outputs declared secret are sealed as a taken run stores them; an instant run's end would record them as they are.
+  if (hasSecretOutputs(definition)) return false;
   // A block (a loop above all) may run for long: its iterations are checkpointed, so never instant.
   return definition.steps.every((step) => 'kind' in step && step.retry === undefined && isInstantStep(steps.get(step.kind), step.args, inputs));
 }
