@@ -1,7 +1,8 @@
 import type { PresetInput } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
-import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './xml.ts';
+import { parseInputsDocument } from './inputs-document.ts';
+import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 const MAX_NAME_LENGTH = 256;
 /** A preset fills a Choreo's inputs: a few dozen at most in practice. */
@@ -57,18 +58,7 @@ function fromJson(body: string): PresetInput[] {
 }
 
 function fromXml(body: string): PresetInput[] {
-  let document: Record<string, XmlNode[]>;
-  try {
-    document = parseXml(body);
-  } catch (error) {
-    if (error instanceof XmlInputError) throw new ApiError('BAD_REQUEST', error.message);
-    throw error;
-  }
-  const roots = Object.keys(document);
-  const root = document.inputs?.[0];
-  if (roots.length !== 1 || root === undefined || document.inputs?.length !== 1) {
-    throw new ApiError('BAD_REQUEST', 'The XML body must have one root element <inputs>.');
-  }
+  const root = parseInputsDocument(body);
   const text = (node: XmlNode, child: string, what: string, optional = false) => {
     const children = xmlChildren(node, child);
     if (optional && children.length === 0) return undefined;

@@ -1,7 +1,8 @@
 import type { OutputFilter } from '@ces/choreos';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
-import { parseXml, XmlInputError, xmlChildren, xmlText, type XmlNode } from './xml.ts';
+import { parseInputsDocument } from './inputs-document.ts';
+import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 /** A run request's body, decoded: inputs by name, optional output filters and the preset it names. */
 export interface RunRequest {
@@ -131,18 +132,7 @@ function scalarToString(value: unknown, what: string): string {
 }
 
 function fromXml(body: string): Pairs {
-  let document: Record<string, XmlNode[]>;
-  try {
-    document = parseXml(body);
-  } catch (error) {
-    if (error instanceof XmlInputError) throw new ApiError('BAD_REQUEST', error.message);
-    throw error;
-  }
-  const roots = Object.keys(document);
-  if (roots.length !== 1 || roots[0] !== 'inputs' || document.inputs?.length !== 1) {
-    throw new ApiError('BAD_REQUEST', 'The XML body must have one root element <inputs>.');
-  }
-  const root = document.inputs[0];
+  const root = parseInputsDocument(body);
   const text = (node: XmlNode, child: string, what: string) => {
     const children = xmlChildren(node, child);
     if (children.length !== 1) throw new ApiError('BAD_REQUEST', `${what} needs exactly one <${child}>.`);
