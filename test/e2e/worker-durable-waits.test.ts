@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, startLocalRedis, type LocalRedis } from '@ces/local-runtime';
+import { EXECUTION_QUEUE } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -31,6 +32,7 @@ describe('durable waits', () => {
 
   const waitingCount = () => stack.redis.zcard(`${stack.prefix}:waiting`);
   const isWaiting = async (id: string) => (await stack.redis.zscore(`${stack.prefix}:waiting`, id)) !== null;
+  const isDelayed = async (id: string) => (await stack.redis.zscore(`${stack.prefix}:${EXECUTION_QUEUE}:delayed`, id)) !== null;
 
   /** Every call of `tag` once, and the call after the wait no earlier than the wait's end. */
   function expectRanOnceAfterTheWait(tag: string, waitMs: number) {
@@ -81,7 +83,9 @@ describe('durable waits', () => {
   it('ends a waiting run at once on DELETE, without waiting for its timer', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor('delete'), WaitMilliseconds: '600000' });
-    await waitFor(() => isWaiting(id), { timeoutMs: 20_000, what: 'the run to be suspended' });
+    // Waiting, and its job among the delayed ones: before the worker has moved the job, BullMQ
+    // refuses to take it out of the queue, and the DELETE can only flag the run for its next take.
+    await waitFor(async () => (await isWaiting(id)) && (await isDelayed(id)), { timeoutMs: 20_000, what: 'the run to be suspended and its job delayed' });
 
     expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
     // Ended by the DELETE itself: no worker held it.
