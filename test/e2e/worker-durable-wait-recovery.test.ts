@@ -84,6 +84,37 @@ describe('a worker killed between storing a suspension and moving its job among 
   });
 });
 
+describe('a DELETE while a worker holds the job of the run it has just suspended', () => {
+  // The worker stops for good there (a test-only hook), still holding the job.
+  const context = waitingStack({ WORKER_TEST_HOLD_AFTER_SUSPEND: '1' });
+
+  it('ends the run at once, and the job left behind is dropped by the take that follows', { timeout: 120_000 }, async () => {
+    const stack = context.get();
+    const alice = stack.credentials.alice;
+    const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: context.counter.urlFor('deleted'), WaitMilliseconds: String(WAIT_MS) });
+    await waitFor(async () => (await isActive(stack, id)) && (await dueTime(stack, id)) !== undefined, {
+      timeoutMs: 30_000,
+      what: 'the run to be suspended with its job still active',
+    });
+
+    expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
+    // No worker holds the run, though one holds its job: the DELETE itself ended it.
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution).toMatchObject({ status: 'TERMINATED_MANUALLY', host: '' });
+    expect(await dueTime(stack, id)).toBeUndefined();
+    expect(await isActive(stack, id)).toBe(true);
+
+    // The holding worker dies; the stall check gives the job to another worker, whose take finds the
+    // run ended and completes the job without running a step.
+    const [held] = stack.workers;
+    held?.kill('SIGKILL');
+    await held?.exited;
+    stack.addWorker({ WORKER_TEST_HOLD_AFTER_SUSPEND: '0' });
+    await waitFor(async () => (await stack.redis.exists(jobKey(stack, id))) === 0, { timeoutMs: 40_000, what: 'the job to be dropped' });
+    expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution.status).toBe('TERMINATED_MANUALLY');
+    expect(context.counter.stepsOf('deleted')).toEqual([0]);
+  });
+});
+
 describe('a waiting run whose job was lost', () => {
   const context = waitingStack();
 

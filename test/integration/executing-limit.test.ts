@@ -89,10 +89,13 @@ describe('executions taken at once per account', () => {
     const cancelled = await queued('epsilon');
     const late = await queued('epsilon', { deadline: Date.now() - 1 });
     const waiting = await queued('epsilon');
+    // Flagged on a worker that then handed it back (a worker shutting down, say): its next take ends it.
+    await take(cancelled, 'lc0');
+    expect(await store.requestTermination(cancelled)).toEqual({ status: 'RUNNING', ended: false });
+    expect(await store.handBack(cancelled, 'lc0')).toBe('handed-back');
     await take(e1, 'l1');
     await take(e2, 'l2');
     expect(await take(waiting, 'lw')).toMatchObject({ outcome: 'deferred' });
-    expect(await store.requestTermination(cancelled)).toBe('RUNNING');
     // Each of these ends at once once taken; refusing them would keep them waiting for nothing.
     expect(await take(cancelled, 'lc')).toMatchObject({ outcome: 'taken', record: { terminationRequested: true } });
     expect(await take(late, 'll')).toMatchObject({ outcome: 'taken' });

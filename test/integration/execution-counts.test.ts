@@ -14,9 +14,9 @@ describe('execution counts kept in Redis', () => {
     for (const execution of [ok, failed, cancelled]) expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     await store.end(ok.id, { status: 'SUCCESS' });
     await store.end(failed.id, { status: 'ERROR', error: 'boom' });
-    // Termination was asked for first: the run ends, and is counted, as TERMINATED_MANUALLY.
-    await store.requestTermination(cancelled.id);
-    await store.end(cancelled.id, { status: 'SUCCESS' });
+    // Terminated on no worker: it ends, and is counted, as TERMINATED_MANUALLY; a late end is not.
+    expect(await store.requestTermination(cancelled.id)).toEqual({ status: 'RUNNING', ended: true });
+    expect(await store.end(cancelled.id, { status: 'SUCCESS' })).toMatchObject({ outcome: 'not-running' });
     expect(await store.counts()).toEqual({ started: 3, ended: { SUCCESS: 1, ERROR: 1, TERMINATED_MANUALLY: 1, TERMINATED_LIMIT: 0 } });
   });
 

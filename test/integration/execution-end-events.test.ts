@@ -78,6 +78,8 @@ describe('execution end events', () => {
       workerEvents.onTerminationRequested((id) => cancelled.push(id));
       const execution = newExecutionFixture();
       await store.accept(execution, { maxRunningPerAccount: 0 });
+      // Held by a worker: the request is for that worker (one on no worker ends at once).
+      await store.take(execution.id, { host: '10.0.0.1', workerId: 'w', lease: 'lease-w' });
       await store.requestTermination(execution.id);
       await expect.poll(() => cancelled, { timeout: 10_000 }).toEqual([execution.id]);
     } finally {

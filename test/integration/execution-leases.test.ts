@@ -90,7 +90,7 @@ describe('execution leases and checkpoints', () => {
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {
     const id = await running();
     await store.take(id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' });
-    expect(await store.requestTermination(id)).toBe('RUNNING');
+    expect(await store.requestTermination(id)).toEqual({ status: 'RUNNING', ended: false });
     expect(await store.checkpoint(id, step(1), 'lease-a')).toBe('termination-requested');
     expect(must(await store.get(id)).nextStep).toBe(1);
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
@@ -106,7 +106,7 @@ describe('execution leases and checkpoints', () => {
       outcome: 'ended',
       record: { status: 'ERROR', host: '10.0.0.1' },
     });
-    expect(await store.requestTermination(id)).toBe('ERROR');
+    expect(await store.requestTermination(id)).toEqual({ status: 'ERROR', ended: false });
     expect(await store.end(id, { status: 'SUCCESS' })).toEqual({ outcome: 'not-running', status: 'ERROR' });
     expect(await store.handBack(id, 'lease-a')).toBe('not-running');
     expect(must(await store.get(id)).status).toBe('ERROR');
@@ -138,10 +138,10 @@ describe('execution leases and checkpoints', () => {
       expect(must(await store.get(handedBack)).status).toBe('RUNNING');
     });
 
-    it('ends as TERMINATED_MANUALLY when termination was requested, and never overwrites an end', async () => {
+    it('is ended TERMINATED_MANUALLY at once by a termination request, and never overwrites an end', async () => {
       const cancelled = await running();
-      expect(await store.requestTermination(cancelled)).toBe('RUNNING');
-      expect(await store.end(cancelled, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
+      expect(await store.requestTermination(cancelled)).toEqual({ status: 'RUNNING', ended: true });
+      expect(await store.end(cancelled, { status: 'SUCCESS', untakenBy: runner })).toEqual({ outcome: 'not-running', status: 'TERMINATED_MANUALLY' });
 
       const ended = await running();
       expect(await store.end(ended, { status: 'TERMINATED_LIMIT' })).toEqual({ outcome: 'ended', status: 'TERMINATED_LIMIT' });

@@ -50,7 +50,7 @@ describe('execution progress inside a block', () => {
     await store.take(id, { host: '10.0.0.2', workerId: 'w2', lease: 'lease-b' });
     expect(await store.recordProgress(id, { nextStep: 0, entries: [['each[0]', 1]] }, 'lease-a')).toBe('superseded');
     expect(await store.progress(id)).toEqual(new Map());
-    expect(await store.requestTermination(id)).toBe('RUNNING');
+    expect(await store.requestTermination(id)).toEqual({ status: 'RUNNING', ended: false });
     expect(await store.recordProgress(id, { nextStep: 0, entries: [['each[0]', 1]] }, 'lease-b')).toBe('termination-requested');
     expect(await store.end(id, { status: 'TERMINATED_MANUALLY', lease: 'lease-b' })).toEqual({ outcome: 'ended', status: 'TERMINATED_MANUALLY' });
     expect(await store.recordProgress(id, { nextStep: 0, entries: [['each[1]', 1]] }, 'lease-b')).toBe('not-running');

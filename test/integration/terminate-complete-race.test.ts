@@ -51,10 +51,10 @@ describe('terminate versus complete', () => {
         i % 2 === 0 ? await Promise.all([finish(), terminate()]) : await Promise.all([terminate(), finish()]).then(([t, f]) => [f, t] as const);
 
       // Termination accepted (it was RUNNING, answered 204) means TERMINATED_MANUALLY, never SUCCESS.
-      const expected = before === 'RUNNING' ? 'TERMINATED_MANUALLY' : 'SUCCESS';
-      if (before === 'RUNNING') outcomes.terminated += 1;
+      const expected = before?.status === 'RUNNING' ? 'TERMINATED_MANUALLY' : 'SUCCESS';
+      if (before?.status === 'RUNNING') outcomes.terminated += 1;
       else {
-        expect(before).toBe('SUCCESS');
+        expect(before).toEqual({ status: 'SUCCESS', ended: false });
         outcomes.succeeded += 1;
       }
       expect(finished).toEqual({ outcome: 'ended', status: expected });
@@ -63,7 +63,7 @@ describe('terminate versus complete', () => {
       expect(await api.end(execution.id, { status: 'TERMINATED_MANUALLY' })).toEqual({ outcome: 'not-running', status: expected });
       expect(await worker.end(execution.id, { status: 'ERROR', error: 'late', lease })).toEqual({ outcome: 'not-running', status: expected });
       expect(await worker.checkpoint(execution.id, { nextStep: 1, results: {}, outputs: {} }, lease)).toBe('not-running');
-      expect(await api.requestTermination(execution.id)).toBe(expected);
+      expect(await api.requestTermination(execution.id)).toEqual({ status: expected, ended: false });
       const record = await api.get(execution.id);
       expect(record).toMatchObject({ status: expected, output: { Done: 'yes' }, nextStep: 1, lease: '' });
       expect(record?.lasterror).toBeUndefined();

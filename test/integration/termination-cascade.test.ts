@@ -51,17 +51,19 @@ describe('termination cascading to child executions', () => {
     await take(suspended, 'w2');
     expect(await store.suspend(suspended, 'lease-w2', { untilMs: Date.now() + 60_000 })).toBe('suspended');
 
-    // The parent itself waits in the queue: no worker hears about it.
-    expect(await store.requestTermination(parent)).toBe('RUNNING');
+    // The parent itself waits in the queue: it ends at once, by the same rule.
+    expect(await store.requestTermination(parent)).toEqual({ status: 'RUNNING', ended: true });
+    expect(await statusOf(parent)).toBe('TERMINATED_MANUALLY');
 
     expect(await statusOf(queued)).toBe('TERMINATED_MANUALLY');
     expect(await statusOf(grandchild)).toBe('TERMINATED_MANUALLY');
     expect(await statusOf(suspended)).toBe('TERMINATED_MANUALLY');
     expect(must(await store.get(held))).toMatchObject({ status: 'RUNNING', terminationRequested: true });
-    await waitFor(() => flagged.includes(held) && flagged.includes(parent), { what: 'the termination messages' });
+    await waitFor(() => flagged.includes(held), { what: 'the termination message' });
+    expect(flagged).not.toContain(parent);
     await waitFor(() => [queued, grandchild, suspended].every((id) => childEnds.includes(id)), { what: 'the ends of the children' });
     // Ended ones leave every index of running executions; the held one stays listed, flagged.
-    for (const id of [queued, grandchild, suspended]) {
+    for (const id of [parent, queued, grandchild, suspended]) {
       expect(await redis.zscore(keys.running(), id)).toBeNull();
       expect(await redis.zscore(keys.waiting(), id)).toBeNull();
       expect(await redis.sismember(keys.accountRunning('acme'), id)).toBe(0);
@@ -106,7 +108,7 @@ describe('termination cascading to child executions', () => {
   it('accepts a child of a parent whose termination was requested, or that has ended, with its own termination requested', async () => {
     const parent = await accept();
     await take(parent, 'w7');
-    expect(await store.requestTermination(parent)).toBe('RUNNING');
+    expect(await store.requestTermination(parent)).toEqual({ status: 'RUNNING', ended: false });
     // The parent's worker was in its choreo.run step when the request came.
     const late = await childOf(parent);
     expect(must(await store.get(late)).terminationRequested).toBe(true);
@@ -129,9 +131,9 @@ describe('termination cascading to child executions', () => {
     const child = await childOf(parent);
     // As if the child had been recorded after its parent's end cascaded.
     await redis.hset(keys.execution(parent), 'status', 'ERROR');
-    expect(await store.requestTermination(parent)).toBe('ERROR');
+    expect(await store.requestTermination(parent)).toEqual({ status: 'ERROR', ended: false });
     expect(await statusOf(child)).toBe('TERMINATED_MANUALLY');
     expect(await statusOf(parent)).toBe('ERROR');
-    expect(await store.requestTermination(child)).toBe('TERMINATED_MANUALLY');
+    expect(await store.requestTermination(child)).toEqual({ status: 'TERMINATED_MANUALLY', ended: false });
   });
 });

@@ -188,11 +188,13 @@ describe('execution processor: instant runs', () => {
     expect(must(await store.get(accepted.id)).status).toBe('RUNNING');
   });
 
-  it('ends as TERMINATED_MANUALLY a run whose termination was asked before it ran', async () => {
+  it('ends as TERMINATED_MANUALLY a run flagged on a worker that handed it back before it ran', async () => {
     const worker = processor();
     const accepted = await accept(encode.digest, { Text: 'stop' });
-    expect(await store.requestTermination(accepted.id)).toBe('RUNNING');
-    expect(await worker.process({ executionId: accepted.id, accepted, ...queueingOf(accepted.id) })).toBe('ended');
+    await store.take(accepted.id, { host: '10.0.0.9', workerId: 'stopping', lease: 'lease-stopping' });
+    expect(await store.requestTermination(accepted.id)).toEqual({ status: 'RUNNING', ended: false });
+    expect(await store.handBack(accepted.id, 'lease-stopping')).toBe('handed-back');
+    expect(await worker.process({ executionId: accepted.id, ...queueingOf(accepted.id) })).toBe('ended');
     expect(must(await store.get(accepted.id)).status).toBe('TERMINATED_MANUALLY');
   });
 
@@ -264,7 +266,8 @@ describe('execution processor: instant runs', () => {
     expect(deferredUntil).toEqual([soon]);
     expect(undeferred).toBe(0);
 
-    // The DELETE comes while the worker holds the job to defer it: the flag is set, the job stays.
+    // The DELETE comes while the worker holds the job to defer it: the run ends, but BullMQ keeps
+    // the job, which the worker makes due at once for a take that drops it.
     expect(
       await worker.process({
         executionId: must(cancelled).id,

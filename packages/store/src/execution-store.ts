@@ -149,6 +149,12 @@ export interface ExecutionCounts {
  * - `not-running`: nothing changed, it has ended (or is gone);
  * - `superseded`: nothing changed, another take has happened since this lease.
  */
+/** What a termination request found (`status`, as it was) and whether it ended the execution now. */
+export interface TerminationRequest {
+  status: ExecutionStatus;
+  ended: boolean;
+}
+
 export type HandBackResult = 'handed-back' | 'not-running' | 'superseded';
 export type SuspendResult = 'suspended' | 'not-running' | 'superseded';
 /** How a call back came out: delivered to its run; for a run that ended; or no such call back. */
@@ -166,8 +172,8 @@ export interface SuspendRequest {
 /**
  * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
  * take) → `take` (held by a worker under a lease; or deferred) → `checkpoint` after each step →
- * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` flags it to stop
- * after its current step. Each transition is one Lua script of `lua/`, named after it.
+ * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` ends it at once
+ * when no worker holds it, or flags it to stop after its current step. Each transition is one Lua script of `lua/`, named after it.
  */
 export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
@@ -204,8 +210,12 @@ export interface ExecutionStore {
   end(id: string, request: EndRequest): Promise<EndResult>;
   /** Whether termination of the execution has been requested (its flag is set). */
   terminationRequested(id: string): Promise<boolean>;
-  /** Sets the termination flag of a RUNNING execution; returns the status it had. */
-  requestTermination(id: string): Promise<ExecutionStatus | undefined>;
+  /**
+   * Terminates a RUNNING execution and its running descendants: one no worker holds ends
+   * TERMINATED_MANUALLY now (`ended`), one a worker holds is flagged to stop after its current
+   * step. Returns the status it had, undefined when there is no such execution.
+   */
+  requestTermination(id: string): Promise<TerminationRequest | undefined>;
   /**
    * Hands a RUNNING execution back (host '' again, out of its account's executing set) when the
    * lease is still the current one.
@@ -479,7 +489,7 @@ export function createExecutionStore(deps: {
       const window = storageWindow(now, retentionSeconds);
       // The stored bytes' key has the account inside: the script puts it between these parts.
       const storedBytes = keys.accountStoredBytes(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
-      const status = (await run(
+      const reply = (await run(
         'requestTermination',
         [
           keys.execution(id),
@@ -506,8 +516,8 @@ export function createExecutionStore(deps: {
           keys.childEndedChannel(),
           keys.workerExecutions(''),
         ],
-      )) as string;
-      return status ? (status as ExecutionStatus) : undefined;
+      )) as [string, number];
+      return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
     },
 
     async handBack(id, lease) {

@@ -16,6 +16,7 @@ export {
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
+  type TerminationRequest,
 } from './execution-store.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';

@@ -6,9 +6,9 @@ import type { ExecutionStore } from './execution-store.ts';
 export type TerminationOutcome =
   /** No such execution (or it expired). */
   | { kind: 'not-found' }
-  /** It was waiting in the queue: taken out and TERMINATED_MANUALLY now. */
+  /** No worker held it (queued, or waiting for its next take): TERMINATED_MANUALLY now. */
   | { kind: 'ended' }
-  /** A worker holds it (or is taking it): it stops after its current step. */
+  /** A worker holds it: it stops after its current step. */
   | { kind: 'requested' }
   /** Terminated before: nothing to do, and saying so twice is not an error. */
   | { kind: 'already-terminated' }
@@ -16,20 +16,20 @@ export type TerminationOutcome =
   | { kind: 'already-ended'; status: TerminalStatus };
 
 /**
- * The one termination rule, shared by the API and the admin command line. The flag is set first,
- * so whichever worker holds the run (or takes it next) stops after its current step; then a run
- * still waiting in the queue is taken out of it and ended at once. BullMQ refuses to remove a job
- * a worker holds, so the two never race.
+ * The one termination rule, shared by the API, the admin command line and a parent stopping its
+ * child. The store ends a run no worker holds at once, in the same script that would otherwise
+ * flag it, so that nothing can take it in between; a run a worker holds stops after its current
+ * step. The job of a run ended here is then taken out of the queue: BullMQ refuses while a worker
+ * still holds the job (one suspending the run, say), and a take of it finds the run ended.
  */
 export async function terminateExecution(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }, id: string): Promise<TerminationOutcome> {
-  const status = await deps.executions.requestTermination(id);
-  if (status === undefined) return { kind: 'not-found' };
+  const request = await deps.executions.requestTermination(id);
+  if (request === undefined) return { kind: 'not-found' };
+  const { status } = request;
   if (status === 'TERMINATED_MANUALLY') return { kind: 'already-terminated' };
   if (isTerminal(status)) return { kind: 'already-ended', status };
-  const removed = await deps.queue.remove(id);
-  if (removed === 1) {
-    await deps.executions.end(id, { status: 'TERMINATED_MANUALLY' });
-    return { kind: 'ended' };
-  }
-  return { kind: 'requested' };
+  if (!request.ended) return { kind: 'requested' };
+  // The run has ended whatever happens to its job: a job left behind is dropped at its take.
+  await deps.queue.remove(id).catch(() => 0);
+  return { kind: 'ended' };
 }

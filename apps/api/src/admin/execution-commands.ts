@@ -50,7 +50,7 @@ export async function listExecutions(context: CommandContext, options: { account
   );
 }
 
-/** The same rule as `DELETE /choreo-executions/<id>`: out of the queue now, or after the current step. */
+/** The same rule as `DELETE /choreo-executions/<id>`: ended now when no worker holds it, or after its current step. */
 export async function terminate(context: CommandContext, id: string) {
   const outcome = await terminateExecution({ executions: context.executions, queue: context.queue() }, id);
   switch (outcome.kind) {
@@ -61,7 +61,7 @@ export async function terminate(context: CommandContext, id: string) {
     case 'already-terminated':
       return emit(context, { id, outcome: outcome.kind }, [`Execution ${id} was terminated already.`]);
     case 'ended':
-      return emit(context, { id, outcome: outcome.kind }, [`Execution ${id} was waiting in the queue: it is TERMINATED_MANUALLY now.`]);
+      return emit(context, { id, outcome: outcome.kind }, [`Execution ${id} was not on a worker: it is TERMINATED_MANUALLY now.`]);
     case 'requested':
       return emit(context, { id, outcome: outcome.kind }, [`Termination of ${id} requested: it stops after its current step.`]);
   }

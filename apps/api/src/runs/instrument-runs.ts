@@ -1,5 +1,5 @@
 import type { ExecutionMetrics } from '@ces/observability';
-import { executionEnded, type ExecutionStore } from '@ces/store';
+import { executionEnded, type ExecutionStore, type TerminalStatus } from '@ces/store';
 import type { RunLauncher } from './run-launcher.ts';
 
 /** Counts every run the launcher accepts, by Choreo; a run given again with its Idempotency-Key is not a new one. */
@@ -14,22 +14,26 @@ export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetric
 }
 
 /**
- * Counts the executions this process ends. In the API that is a queued run taken out of the queue
- * by termination; workers count the rest. Its Choreo and times are read back only when the end
+ * Counts the executions this process ends. In the API that is a run no worker held, ended by
+ * termination; workers count the rest. Its Choreo and times are read back only when the end
  * applied, never its inputs or outputs.
  */
 export function countEndedRuns(executions: ExecutionStore, metrics: ExecutionMetrics): ExecutionStore {
+  async function count(id: string, status: TerminalStatus) {
+    const record = await executions.summary(id, { withOutputs: false }).catch(() => undefined);
+    if (record) metrics.ended(executionEnded(record, status, record.endtime));
+  }
   return {
     ...executions,
     async end(id, request) {
       const result = await executions.end(id, request);
-      if (result.outcome === 'ended') {
-        const record = await executions.summary(id, { withOutputs: false }).catch(() => undefined);
-        if (record) {
-          metrics.ended(executionEnded(record, result.status, record.endtime));
-        }
-      }
+      if (result.outcome === 'ended') await count(id, result.status);
       return result;
+    },
+    async requestTermination(id) {
+      const request = await executions.requestTermination(id);
+      if (request?.ended) await count(id, 'TERMINATED_MANUALLY');
+      return request;
     },
   };
 }

@@ -1,20 +1,24 @@
 --[[
-  Requests the termination of a RUNNING execution: it stops after its current step. Sets its
-  termination flag, which every worker sees between steps and when it takes the execution, and
-  publishes the request for the worker running it.
+  Terminates a RUNNING execution by the rule its descendants are terminated by
+  (terminate_running in terminate-descendants.lua): one no worker holds (queued, deferred, handed
+  back, suspended in a durable wait: no lease) ends TERMINATED_MANUALLY at once, here; one a
+  worker holds gets its termination flag, which every worker sees between steps and when it takes
+  the execution, and the request is published for the worker running it: it stops after its
+  current step. Its job, if still queued, is left for the caller to take out of the queue; a take
+  of it finds the execution ended and drops it.
 
-  The request goes down to its descendants still RUNNING (terminate-descendants.lua): one no
-  worker holds ends at once, one a worker holds is flagged the same way, whether or not the
-  execution itself is on a worker now, so that no child outlives its parent's termination. Their
-  keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of ARGV[2], and
-  their account's keys like the execution's (a child runs for its parent's account). An execution
-  that has ended passes the request on too: its end did already, so it finds none but a straggler.
+  The request goes down to its descendants still RUNNING (terminate-descendants.lua), whether or
+  not the execution itself is on a worker now, so that no child outlives its parent's termination.
+  Their keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of ARGV[2],
+  and their account's keys like the execution's (a child runs for its parent's account). An
+  execution that has ended passes the request on too: its end did already, so it finds none but a
+  straggler.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status account starttime host
-  worker choreo`; writes `cancel` (terminationRequested). Of descendants: reads `status cancel
-  lease notify idempotency worker parent deadline starttime host choreo`; writes `cancel`, or ends
-  them as end-execution.lua does (`status endtime cancel`, deletes `results lease notify released
-  deferrals cursor`).
+  Record fields (RECORD_FIELDS in execution-record.ts), of the execution and of its descendants:
+  reads `status cancel lease notify idempotency worker parent deadline starttime host choreo`, and
+  `account` of the execution; writes `cancel` (terminationRequested), or ends them as
+  end-execution.lua does (`status endtime cancel`, deletes `results lease notify released
+  deferrals cursor wait`).
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -33,36 +37,34 @@
   ARGV[6] name of an account's stored bytes in the current window: the part before the account,
           with ARGV[7] the part after it (see end-execution.lua, KEYS[4])
   ARGV[7] see ARGV[6]
-  ARGV[8] now, epoch milliseconds: the end time of the descendants it ends
+  ARGV[8] now, epoch milliseconds: the end time of what it ends
   ARGV[9] seconds to keep a record after it ends
   ARGV[10] window length of the stored bytes, milliseconds
   ARGV[11] channel on which to publish an end someone waits for (end-execution.lua)
   ARGV[12] channel on which to publish the end of a child execution
   ARGV[13] name of a worker's set of the executions it holds, less the worker id
 
-  Returns the execution's status as it was ('' when it does not exist). For RUNNING the flag
-  is now set; any other status is terminal and nothing changed but its descendants'.
+  Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
+  it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
+  changed but its descendants'.
 ]]
--- listRow: list-row.lua; key_like: end-record.lua; terminate_descendants: terminate-descendants.lua.
-local state = redis.call('HMGET', KEYS[1], 'status', 'account', 'starttime', 'host', 'worker', 'choreo')
+-- listRow: list-row.lua; key_like, end_record: end-record.lua; TERMINATION_FIELDS,
+-- terminate_running, terminate_descendants: terminate-descendants.lua.
+local state = redis.call('HMGET', KEYS[1], unpack(TERMINATION_FIELDS))
 local status = state[1]
 if status == false then
-  return ''
+  return { '', 0 }
 end
-if status == 'RUNNING' then
-  redis.call('HSET', KEYS[1], 'cancel', '1')
-  redis.call('HSET', ARGV[3] .. state[2], ARGV[2], listRow(state[3], state[4] or '', state[5] or '', '1', state[6]))
-  redis.call('PUBLISH', ARGV[1], ARGV[2])
-end
-terminate_descendants({
+local account = redis.call('HGET', KEYS[1], 'account')
+local ctx = {
   running = KEYS[2],
   waiting = KEYS[3],
   waitingForCallBack = KEYS[8],
   counts = KEYS[4],
-  accountRunning = ARGV[4] .. state[2],
-  storedBytes = ARGV[6] .. state[2] .. ARGV[7],
-  executing = ARGV[5] .. state[2],
-  rows = ARGV[3] .. state[2],
+  accountRunning = ARGV[4] .. account,
+  storedBytes = ARGV[6] .. account .. ARGV[7],
+  executing = ARGV[5] .. account,
+  rows = ARGV[3] .. account,
   record = key_like(KEYS[1], ARGV[2]),
   progress = key_like(KEYS[5], ARGV[2]),
   steps = key_like(KEYS[6], ARGV[2]),
@@ -75,5 +77,10 @@ terminate_descendants({
   windowMs = tonumber(ARGV[10]),
   now = tonumber(ARGV[8]),
   endtime = ARGV[8],
-}, ARGV[2])
-return status
+}
+local ended = 0
+if status == 'RUNNING' and terminate_running(ctx, ARGV[2], state, false) then
+  ended = 1
+end
+terminate_descendants(ctx, ARGV[2])
+return { status, ended }

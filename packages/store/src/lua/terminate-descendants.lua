@@ -15,9 +15,36 @@
   later are terminated by that end (end-execution.lua cascades), and none outlives its deadline.
 
   `ctx` as end_record's, with `terminationChannel`, on which a flagged descendant's id is published.
-  Returns how many descendants it visited.
+  terminate_descendants returns how many descendants it visited. request-termination.lua applies
+  terminate_running, the same rule, to the execution a DELETE names.
 ]]
 local MAX_DESCENDANTS = 1000
+
+-- The fields terminate_running reads: end_record's state, then what its list row shows.
+local TERMINATION_FIELDS = { 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline', 'starttime', 'host', 'choreo' }
+
+-- Terminates execution `id`, read RUNNING with `state` (TERMINATION_FIELDS): ended at once when no
+-- worker holds it, TERMINATED_LIMIT when `overdue`, else TERMINATED_MANUALLY; flagged and its
+-- worker told when one holds it. Returns true when it ended it.
+local function terminate_running(ctx, id, state, overdue)
+  local held = state[3] and state[3] ~= ''
+  if not held then
+    if overdue then
+      end_record(ctx, id, state, 'TERMINATED_LIMIT', { 'status', 'TERMINATED_LIMIT', 'endtime', ctx.endtime }, '')
+    else
+      end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
+    end
+    return true
+  end
+  if state[2] ~= '1' then
+    redis.call('HSET', ctx.record(id), 'cancel', '1')
+    redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
+  end
+  -- Told again when flagged before: a message its worker missed the first time costs no more than
+  -- a step.
+  redis.call('PUBLISH', ctx.terminationChannel, id)
+  return false
+end
 
 local function terminate_descendants(ctx, root)
   local pending = redis.call('SMEMBERS', ctx.children(root))
@@ -25,30 +52,16 @@ local function terminate_descendants(ctx, root)
   while visited < #pending and visited < MAX_DESCENDANTS do
     visited = visited + 1
     local id = pending[visited]
-    local record = ctx.record(id)
-    -- end_record's state, then what its list row shows.
-    local state = redis.call('HMGET', record, 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline', 'starttime', 'host', 'choreo')
+    local state = redis.call('HMGET', ctx.record(id), unpack(TERMINATION_FIELDS))
     if state[1] == 'RUNNING' then
       for _, child in ipairs(redis.call('SMEMBERS', ctx.children(id))) do
         pending[#pending + 1] = child
       end
       local deadline = tonumber(state[8] or '0') or 0
       local overdue = deadline > 0 and deadline <= ctx.now
-      local held = state[3] and state[3] ~= ''
-      if not held then
-        if overdue then
-          end_record(ctx, id, state, 'TERMINATED_LIMIT', { 'status', 'TERMINATED_LIMIT', 'endtime', ctx.endtime }, '')
-        else
-          end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
-        end
-      elseif not overdue then
-        if state[2] ~= '1' then
-          redis.call('HSET', record, 'cancel', '1')
-          redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
-        end
-        -- Told again when flagged before: a message its worker missed the first time costs no more
-        -- than a step.
-        redis.call('PUBLISH', ctx.terminationChannel, id)
+      -- Held past its deadline, it is left to its worker, which ends it there.
+      if not (overdue and state[3] and state[3] ~= '') then
+        terminate_running(ctx, id, state, overdue)
       end
     end
   end
