@@ -44,19 +44,34 @@ describe('durable waits', () => {
 
   it('holds no slot while many runs wait: short runs keep flowing, and every wait ends when due', { timeout: 90_000 }, async () => {
     const alice = stack.credentials.alice;
-    const waitMs = 6_000;
+    // Longer than a worker's heartbeat interval, so that a heartbeat written while they all wait
+    // can be read before they wake.
+    const waitMs = 10_000;
     const ids = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor(`many${i}`), WaitMilliseconds: String(waitMs) }),
       ),
     );
-    await waitFor(async () => (await Promise.all(ids.map(isWaiting))).every(Boolean), { timeoutMs: 30_000, what: 'every run to be suspended' });
+    await waitFor(async () => (await Promise.all(ids.map(isWaiting))).every(Boolean) && (await Promise.all(ids.map(isDelayed))).every(Boolean), {
+      timeoutMs: 30_000,
+      what: 'every run to be suspended',
+    });
+    const allSuspendedAt = Date.now();
 
     // Twelve runs wait on four slots, and a synchronous run is answered all the same.
     const quick = await stack.call('POST', '/choreos/Test/Quick', alice);
     expect(quick.status, quick.text).toBe(200);
     expect(quick.json().execution.status).toBe('SUCCESS');
-    for (const worker of await stack.liveWorkers()) expect(worker.active.filter((id) => ids.includes(id))).toEqual([]);
+    // What each worker says it holds, in a heartbeat written since: an earlier one may show a run
+    // it held on its way to being suspended.
+    const heartbeats = await waitFor(
+      async () => {
+        const live = await stack.liveWorkers();
+        return live.length === 2 && live.every((worker) => worker.lastSeen > allSuspendedAt) ? live : undefined;
+      },
+      { timeoutMs: 15_000, what: 'a heartbeat of each worker written while the runs wait' },
+    );
+    for (const worker of heartbeats) expect(worker.active.filter((id) => ids.includes(id))).toEqual([]);
 
     // Operations tell them apart from queued and executing runs.
     const operator = { authorization: `Basic ${Buffer.from(`${stack.credentials.operator.name}:${stack.credentials.operator.secret}`).toString('base64')}` };
