@@ -25,7 +25,8 @@ local TERMINATION_FIELDS = { 'status', 'cancel', 'lease', 'notify', 'idempotency
 
 -- Terminates execution `id`, read RUNNING with `state` (TERMINATION_FIELDS): ended at once when no
 -- worker holds it, TERMINATED_LIMIT when `overdue`, else TERMINATED_MANUALLY; flagged and its
--- worker told when one holds it. Returns true when it ended it.
+-- worker told when one holds it, unless `overdue`: its worker ends it at its deadline. Returns true
+-- when it ended it.
 local function terminate_running(ctx, id, state, overdue)
   local held = state[3] and state[3] ~= ''
   if not held then
@@ -35,6 +36,9 @@ local function terminate_running(ctx, id, state, overdue)
       end_record(ctx, id, state, 'TERMINATED_MANUALLY', { 'status', 'TERMINATED_MANUALLY', 'endtime', ctx.endtime, 'cancel', '1' }, '')
     end
     return true
+  end
+  if overdue then
+    return false
   end
   if state[2] ~= '1' then
     redis.call('HSET', ctx.record(id), 'cancel', '1')
@@ -59,10 +63,7 @@ local function terminate_descendants(ctx, root)
       end
       local deadline = tonumber(state[8] or '0') or 0
       local overdue = deadline > 0 and deadline <= ctx.now
-      -- Held past its deadline, it is left to its worker, which ends it there.
-      if not (overdue and state[3] and state[3] ~= '') then
-        terminate_running(ctx, id, state, overdue)
-      end
+      terminate_running(ctx, id, state, overdue)
     end
   end
   return visited
