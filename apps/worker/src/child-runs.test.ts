@@ -10,6 +10,7 @@ import {
   createSecretCipher,
   openRunInputs,
   type ExecutionEvents,
+  type SecretCipher,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +48,7 @@ describe('child runs', () => {
     redis.disconnect();
   });
 
-  const childRunsFor = () =>
+  const childRunsFor = (sealing: { cipher?: SecretCipher } = {}) =>
     createChildRunsFactory({
       executions: executions(),
       definitions: createDefinitionStore({ redis, keys }),
@@ -55,6 +56,7 @@ describe('child runs', () => {
       events,
       lookup: catalogueLookup(catalogue),
       maxStoredBytesPerAccount: 0,
+      ...sealing,
     });
 
   it('accepts one child per step address, under the parent, never past its deadline', async () => {
@@ -85,15 +87,7 @@ describe('child runs', () => {
     const store = '/Library/Utilities/TokenStorage/StoreToken';
     const cipher = createSecretCipher({ current: randomBytes(32) });
     const parent = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
-    const sealing = createChildRunsFactory({
-      executions: executions(),
-      definitions: createDefinitionStore({ redis, keys }),
-      queue,
-      events,
-      lookup: catalogueLookup(catalogue),
-      maxStoredBytesPerAccount: 0,
-      cipher,
-    })(parent);
+    const sealing = childRunsFor({ cipher })(parent);
     const { id } = await sealing.start({ choreo: store, inputs: { Name: 'api', Value: 'hunter2' }, address: 'store' });
     const raw = await redis.hgetall(keys.execution(id));
     expect(JSON.stringify(raw)).not.toContain('hunter2');
