@@ -55,6 +55,7 @@
    {Replay (3), id, same}   nothing accepted: the Idempotency-Key started execution `id` already;
                             same: 1 when it asked for the same run, 0 when for another
 ]]
+--- @include "list-row.lua"
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'starttime') == ARGV[2] then
     return 1

@@ -29,6 +29,7 @@
    Superseded (-6)               not recorded: the caller's lease is void (another worker has
                                  taken the execution since, or the caller handed it back)
 ]]
+--- @include "step-history.lua"
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
 if state[1] ~= 'RUNNING' then
   return -5

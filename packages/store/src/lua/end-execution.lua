@@ -73,6 +73,9 @@
             handed back), or has been taken when ARGV[11] says it was not
    status   the execution's status ('' when it does not exist)
 ]]
+--- @include "step-history.lua"
+--- @include "end-record.lua"
+--- @include "terminate-descendants.lua"
 -- end_record's state (end-record.lua).
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline')
 if state[1] == false then

@@ -1,6 +1,6 @@
 --[[
   Shared by the scripts that write an account's list rows of RUNNING executions (keys.ts,
-  accountRunningRows), set before each of them: the row of one execution, tab-separated, in the
+  accountRunningRows), included by each of them: the row of one execution, tab-separated, in the
   order encodeListRow in execution-record.ts writes and decodeListRow reads. `cancel` may be false
   (no flag yet).
 ]]

@@ -27,6 +27,7 @@
    NotRunning (-5)               not recorded: the execution has ended (or is gone)
    Superseded (-6)               not recorded: the caller's lease is void
 ]]
+--- @include "step-history.lua"
 local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
 if state[1] ~= 'RUNNING' then
   return -5

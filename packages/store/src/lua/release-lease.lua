@@ -1,6 +1,6 @@
 --[[
   Shared by the scripts by which a worker lets go of an execution it holds while it stays RUNNING
-  (hand-back-execution.lua, suspend-execution.lua), set before each of them after list-row.lua: its
+  (hand-back-execution.lua, suspend-execution.lua), included by each of them: its
   host is '' again, as while it first waited; it leaves its account's executing set (see
   take-execution.lua) and the set of the executions its worker holds (keys.ts, workerExecutions),
   and its list row says so. The lease let go of is kept as `released`: a client that lost the reply
@@ -13,6 +13,7 @@
   this very lease was let go of before, NotRunning (-5), Superseded (-6)), or nil and the fields
   read (HMGET order above) when it was let go of now.
 ]]
+--- @include "list-row.lua"
 local function releaseLease(execution, lease, executingPrefix, rowsPrefix, workerPrefix)
   local state = redis.call('HMGET', execution, 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
   if state[1] ~= 'RUNNING' then

@@ -48,8 +48,8 @@
   it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
   changed but its descendants'.
 ]]
--- listRow: list-row.lua; key_like, end_record: end-record.lua; TERMINATION_FIELDS,
--- terminate_running, terminate_descendants: terminate-descendants.lua.
+--- @include "end-record.lua"
+--- @include "terminate-descendants.lua"
 local state = redis.call('HMGET', KEYS[1], unpack(TERMINATION_FIELDS))
 local status = state[1]
 if status == false then

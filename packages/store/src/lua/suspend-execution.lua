@@ -45,7 +45,7 @@
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
--- listRow, releaseLease: list-row.lua and release-lease.lua, set before this script (scripts.ts).
+--- @include "release-lease.lua"
 local reply, state = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 if reply then
   return reply

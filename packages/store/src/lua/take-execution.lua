@@ -49,7 +49,7 @@
    executions are not taken (queued or deferred, this one among them); the execution's deadline
    (epoch milliseconds, 0 when it has none)
 ]]
--- listRow: list-row.lua, set before this script (scripts.ts).
+--- @include "list-row.lua"
 local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo', 'worker')
 if state[1] == 'RUNNING' then
   redis.call('ZREM', ARGV[12], state[2])

@@ -1,8 +1,7 @@
 --[[
-  Shared by request-termination.lua and end-execution.lua, set before each of them after
-  list-row.lua and end-record.lua: requests the termination of every RUNNING descendant of an
-  execution (its children, their children…), breadth first, through the sets of running children
-  (keys.ts, executionChildren). A descendant no worker holds (queued, deferred, handed back,
+  Shared by request-termination.lua and end-execution.lua, included by each of them: requests the
+  termination of every RUNNING descendant of an execution (its children, their children…), breadth
+  first, through the sets of running children (keys.ts, executionChildren). A descendant no worker holds (queued, deferred, handed back,
   suspended in a durable wait: no lease) ends at once, as a DELETE ends a queued run; one a worker
   holds gets its termination flag and the message to its worker, and stops after its current step.
   A descendant past its own deadline (never later than its parent's) ends TERMINATED_LIMIT instead,
@@ -18,6 +17,8 @@
   terminate_descendants returns how many descendants it visited. request-termination.lua applies
   terminate_running, the same rule, to the execution a DELETE names.
 ]]
+--- @include "list-row.lua"
+--- @include "end-record.lua"
 local MAX_DESCENDANTS = 1000
 
 -- The fields terminate_running reads: end_record's state, then what its list row shows.
