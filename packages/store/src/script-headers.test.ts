@@ -97,6 +97,18 @@ describe('Lua scripts', () => {
       expect(resolveIncludes(file, readLuaFile).files.at(-1)).toBe(file);
     });
   }
+
+  for (const file of allFiles) {
+    it(`${file}: names its functions, locals and context fields in snake_case`, () => {
+      const body = sourceOf(file).slice(headerOf(sourceOf(file)).length);
+      const declared = [
+        ...body.matchAll(/\blocal function ([A-Za-z_]\w*)/g),
+        ...body.matchAll(/\blocal ([A-Za-z_][\w, ]*?)\s*=/g),
+        ...body.matchAll(/^\s+([A-Za-z_]\w*) = /gm),
+      ].flatMap(([, names = '']) => names.split(/,\s*/));
+      expect(declared.filter((name) => /[a-z][A-Z]/.test(name))).toEqual([]);
+    });
+  }
 });
 
 describe('Lua includes', () => {

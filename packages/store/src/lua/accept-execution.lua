@@ -117,7 +117,7 @@ for i = 9, #ARGV, 2 do
     else
       redis.call('HSET', KEYS[1], 'cancel', '1')
       local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
-      row = listRow(starttime, host, worker, '1', choreo)
+      row = list_row(starttime, host, worker, '1', choreo)
     end
     break
   end

@@ -26,5 +26,5 @@
    Superseded (-6)   nothing changed: another take has happened since
 ]]
 --- @include "release-lease.lua"
-local reply = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+local reply = release_lease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 return reply or 1

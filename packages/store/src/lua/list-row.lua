@@ -4,6 +4,6 @@
   order encodeListRow in execution-record.ts writes and decodeListRow reads. `cancel` may be false
   (no flag yet).
 ]]
-local function listRow(starttime, host, worker, cancel, choreo)
+local function list_row(starttime, host, worker, cancel, choreo)
   return starttime .. '\t' .. host .. '\t' .. worker .. '\t' .. (cancel or '') .. '\t' .. choreo
 end

@@ -14,7 +14,7 @@
   read (HMGET order above) when it was let go of now.
 ]]
 --- @include "list-row.lua"
-local function releaseLease(execution, lease, executingPrefix, rowsPrefix, workerPrefix)
+local function release_lease(execution, lease, executing_prefix, rows_prefix, worker_prefix)
   local state = redis.call('HMGET', execution, 'status', 'lease', 'released', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
   if state[1] ~= 'RUNNING' then
     return -5, state
@@ -26,10 +26,10 @@ local function releaseLease(execution, lease, executingPrefix, rowsPrefix, worke
     return -6, state
   end
   redis.call('HSET', execution, 'host', '', 'worker', '', 'lease', '', 'released', lease)
-  redis.call('SREM', executingPrefix .. state[4], state[5])
+  redis.call('SREM', executing_prefix .. state[4], state[5])
   if state[9] and state[9] ~= '' then
-    redis.call('SREM', workerPrefix .. state[9], state[5])
+    redis.call('SREM', worker_prefix .. state[9], state[5])
   end
-  redis.call('HSET', rowsPrefix .. state[4], state[5], listRow(state[6], '', '', state[7], state[8]))
+  redis.call('HSET', rows_prefix .. state[4], state[5], list_row(state[6], '', '', state[7], state[8]))
   return nil, state
 end

@@ -46,7 +46,7 @@
    Superseded (-6)   nothing changed: another take has happened since
 ]]
 --- @include "release-lease.lua"
-local reply, state = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+local reply, state = release_lease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 if reply then
   return reply
 end

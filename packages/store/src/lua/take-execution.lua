@@ -80,6 +80,6 @@ if state[1] == 'RUNNING' then
   end
   redis.call('SADD', ARGV[10] .. ARGV[2], state[2])
   redis.call('PEXPIRE', ARGV[10] .. ARGV[2], tonumber(ARGV[11]))
-  redis.call('HSET', ARGV[9] .. state[3], state[2], listRow(state[6], ARGV[1], ARGV[2], state[4], state[7]))
+  redis.call('HSET', ARGV[9] .. state[3], state[2], list_row(state[6], ARGV[1], ARGV[2], state[4], state[7]))
 end
 return redis.call('HGETALL', KEYS[1])

@@ -13,7 +13,7 @@
   the descendants not visited are not flagged by this call: those below a descendant that ends
   later are terminated by that end (end-execution.lua cascades), and none outlives its deadline.
 
-  `ctx` as end_record's, with `terminationChannel`, on which a flagged descendant's id is published.
+  `ctx` as end_record's, with `termination_channel`, on which a flagged descendant's id is published.
   terminate_descendants returns how many descendants it visited. request-termination.lua applies
   terminate_running, the same rule, to the execution a DELETE names.
 ]]
@@ -43,11 +43,11 @@ local function terminate_running(ctx, id, state, overdue)
   end
   if state[2] ~= '1' then
     redis.call('HSET', ctx.record(id), 'cancel', '1')
-    redis.call('HSET', ctx.rows, id, listRow(state[9], state[10] or '', state[6] or '', '1', state[11]))
+    redis.call('HSET', ctx.rows, id, list_row(state[9], state[10] or '', state[6] or '', '1', state[11]))
   end
   -- Told again when flagged before: a message its worker missed the first time costs no more than
   -- a step.
-  redis.call('PUBLISH', ctx.terminationChannel, id)
+  redis.call('PUBLISH', ctx.termination_channel, id)
   return false
 end
 
