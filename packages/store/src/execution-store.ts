@@ -437,6 +437,24 @@ export function createExecutionStore(deps: {
       if (account === null) return { outcome: 'not-running' };
       const now = request.now ?? Date.now();
       const window = storageWindow(now, retentionSeconds);
+      const end = {
+        status: request.status,
+        now: String(now),
+        retention_seconds: retentionSeconds,
+        error: request.error ?? '',
+        id,
+        lease: request.lease ?? '',
+        next_step: request.nextStep === undefined ? '' : String(request.nextStep),
+        untaken_by_host: request.untakenBy?.host ?? '',
+        untaken_by_worker: request.untakenBy?.workerId ?? '',
+        window_ms: window.lengthMs,
+        worker_executions: keys.workerExecutions(''),
+        ended_channel: keys.executionEndedChannel(),
+        child_ended_channel: keys.childEndedChannel(),
+        termination_channel: keys.terminationRequestedChannel(),
+        history_first: bounds.first,
+        history_last: bounds.last,
+      };
       const [code, status] = (await run(
         'endExecution',
         [
@@ -451,28 +469,9 @@ export function createExecutionStore(deps: {
           keys.executionSteps(id),
           keys.waiting(),
           keys.executionChildren(id),
-          keys.terminationRequestedChannel(),
           keys.waitingForCallBack(),
         ],
-        [
-          request.status,
-          now,
-          retentionSeconds,
-          request.outputs ? JSON.stringify(request.outputs) : '',
-          request.error ?? '',
-          keys.executionEndedChannel(),
-          id,
-          request.lease ?? '',
-          request.nextStep ?? '',
-          request.untakenBy?.host ?? '',
-          request.untakenBy?.workerId ?? '',
-          window.lengthMs,
-          keys.workerExecutions(''),
-          keys.childEndedChannel(),
-          bounds.first,
-          bounds.last,
-          ...encodeEvents(id, request.lease, request.stepEvents),
-        ],
+        [JSON.stringify(end), request.outputs ? JSON.stringify(request.outputs) : '', ...encodeEvents(id, request.lease, request.stepEvents)],
       )) as [number, string];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -502,19 +501,21 @@ export function createExecutionStore(deps: {
           keys.waitingForCallBack(),
         ],
         [
-          keys.terminationRequestedChannel(),
-          id,
-          keys.accountRunningRows(''),
-          keys.accountRunning(''),
-          keys.accountExecuting(''),
-          storedBytes[0] ?? '',
-          storedBytes[1] ?? '',
-          now,
-          retentionSeconds,
-          window.lengthMs,
-          keys.executionEndedChannel(),
-          keys.childEndedChannel(),
-          keys.workerExecutions(''),
+          JSON.stringify({
+            id,
+            now: String(now),
+            retention_seconds: retentionSeconds,
+            window_ms: window.lengthMs,
+            account_rows: keys.accountRunningRows(''),
+            account_running: keys.accountRunning(''),
+            account_executing: keys.accountExecuting(''),
+            stored_bytes_before: storedBytes[0] ?? '',
+            stored_bytes_after: storedBytes[1] ?? '',
+            worker_executions: keys.workerExecutions(''),
+            termination_channel: keys.terminationRequestedChannel(),
+            ended_channel: keys.executionEndedChannel(),
+            child_ended_channel: keys.childEndedChannel(),
+          }),
         ],
       )) as [string, number];
       return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
