@@ -129,8 +129,17 @@ export const RECORD_FIELDS = {
   /** The holder: the worker that took it and the lease of that take ('' once handed back). */
   workerId: 'worker',
   lease: 'lease',
-  /** The lease last handed back, so that a hand-back sent twice answers as the first time. */
-  handedBackLease: 'released',
+  /**
+   * The lease the last holder let go of when it handed the execution back or suspended it, so that
+   * the call sent twice answers as the first time.
+   */
+  letGoLease: 'letgo',
+  /**
+   * The same as records written by earlier versions name it. Never read: only the process that let
+   * go of a lease sends that call again, so a new one finds its own `letgo`. Deleted with the rest of
+   * the holder's state at the end (end-record.lua), so that no ended record keeps it.
+   */
+  legacyLetGoLease: 'released',
   /** '1' once termination has been requested. */
   terminationRequested: 'cancel',
   /** '1' while a synchronous caller waits for the end, which is then published. */

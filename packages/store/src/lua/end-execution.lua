@@ -21,7 +21,7 @@
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
   idempotency worker parent deadline`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
-  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
+  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify letgo released
   deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
   descendants: reads and writes as request-termination.lua does.
 

@@ -26,7 +26,7 @@ local function end_record(ctx, id, state, status, fields, output)
   local record = ctx.record(id)
   redis.call('HSET', record, unpack(fields))
   -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-  redis.call('HDEL', record, 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor', 'wait')
+  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait')
   redis.call('UNLINK', ctx.progress(id))
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)

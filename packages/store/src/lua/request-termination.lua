@@ -17,7 +17,7 @@
   Record fields (RECORD_FIELDS in execution-record.ts), of the execution and of its descendants:
   reads `status cancel lease notify idempotency worker parent deadline starttime host choreo`, and
   `account` of the execution; writes `cancel` (terminationRequested), or ends them as
-  end-execution.lua does (`status endtime cancel`, deletes `results lease notify released
+  end-execution.lua does (`status endtime cancel`, deletes `results lease notify letgo released
   deferrals cursor wait`).
 
   KEYS[1] execution hash

@@ -5,7 +5,7 @@
   first waited, and its worker's slot is free. Its job waits among the queue's delayed jobs.
 
   Like a hand-back (hand-back-execution.lua), it leaves its account's executing set and the set of
-  the executions its worker holds, and keeps the lease it suspended under as `released`, so that a
+  the executions its worker holds, and keeps the lease it suspended under as `letgo`, so that a
   call sent again after a dropped connection hears that it was suspended. It enters the waiting set,
   scored by when it is due, which the take (taken again) and the end leave: what operations count
   as runs waiting; a run waiting for a call back not delivered yet enters the waiting-for-call-back
@@ -18,8 +18,8 @@
   A top-level step's wait stores its entries (when it is due, its call back's token) in the record
   (`wait`), where the take that resumes it reads them: no key of its own for each waiting run.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo worker`; clears `host worker lease`, writes `released`, `wait` for a
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
+  starttime cancel choreo worker`; clears `host worker lease`, writes `letgo`, `wait` for a
   top-level step, and `output` for a call back.
 
   KEYS[1] execution hash
@@ -48,10 +48,10 @@
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
---- @include "release-lease.lua"
+--- @include "let-go-of-execution.lua"
 local args = cjson.decode(ARGV[1])
 local outputs = ARGV[2]
-local reply, state = release_lease(KEYS[1], args.lease, args.account_executing, args.account_rows, args.worker_executions)
+local reply, state = let_go_of_execution(KEYS[1], args.lease, args.account_executing, args.account_rows, args.worker_executions)
 if reply then
   return reply
 end
