@@ -456,6 +456,7 @@ export function createExecutionStore(deps: {
         ended_channel: keys.executionEndedChannel(),
         child_ended_channel: keys.childEndedChannel(),
         termination_channel: keys.terminationRequestedChannel(),
+        legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
         history_first: bounds.first,
         history_last: bounds.last,
       };
@@ -484,7 +485,8 @@ export function createExecutionStore(deps: {
     },
 
     async terminationRequested(id) {
-      return (await redis.hget(keys.execution(id), RECORD_FIELDS.terminationRequested)) === '1';
+      const flags = await redis.hmget(keys.execution(id), RECORD_FIELDS.terminationRequested, RECORD_FIELDS.legacyTerminationRequested);
+      return flags.includes('1');
     },
 
     async requestTermination(id) {
@@ -517,6 +519,7 @@ export function createExecutionStore(deps: {
             stored_bytes_after: storedBytes[1] ?? '',
             worker_executions: keys.workerExecutions(''),
             termination_channel: keys.terminationRequestedChannel(),
+            legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
             ended_channel: keys.executionEndedChannel(),
             child_ended_channel: keys.childEndedChannel(),
           }),

@@ -10,8 +10,8 @@
 
   Record fields (RECORD_FIELDS in execution-record.ts): all of a new record, given in ARGV;
   `idempotency` (idempotencyEntry) and `notify` (notifyEnd, among ARGV when a caller waits);
-  `cancel` (terminationRequested) for a child refused its run, below. Of a child's parent: reads
-  `status cancel`.
+  `terminate cancel` (terminationRequested, termination-flag.lua) for a child refused its run,
+  below. Of a child's parent: reads `status terminate cancel`.
 
   A child execution (a `parent` among the fields) enters its parent's set of running children,
   through which its parent's termination or end terminates it (terminate-descendants.lua). A
@@ -60,6 +60,7 @@
                             same: 1 when it asked for the same run, 0 when for another
 ]]
 --- @include "list-row.lua"
+--- @include "termination-flag.lua"
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
 local FIRST_FIELD = 2
@@ -117,14 +118,14 @@ redis.call('HSET', KEYS[1], unpack(ARGV, FIRST_FIELD))
 local row = args.list_row
 for i = FIRST_FIELD, #ARGV, 2 do
   if ARGV[i] == 'parent' then
-    local parent = redis.call('HMGET', KEYS[9], 'status', 'cancel')
+    local parent = redis.call('HMGET', KEYS[9], 'status', 'terminate', 'cancel')
     -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
-    if parent[1] == false or (parent[1] == 'RUNNING' and parent[2] ~= '1') then
+    if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
       redis.call('SADD', KEYS[10], args.id)
     else
-      redis.call('HSET', KEYS[1], 'cancel', '1')
+      redis.call('HSET', KEYS[1], 'terminate', '1', 'cancel', '1')
       local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
-      row = list_row(starttime, host, worker, '1', choreo)
+      row = list_row(starttime, host, worker, true, choreo)
     end
     break
   end

@@ -6,7 +6,7 @@
   The step reached is past any block whose progress record-progress.lua kept: that progress is
   deleted, with the record's cursor.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease`; writes
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`; writes
   `step results output`; deletes `cursor`.
 
   KEYS[1] execution hash
@@ -30,7 +30,8 @@
                                  taken the execution since, or the caller handed it back)
 ]]
 --- @include "step-history.lua"
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
+--- @include "termination-flag.lua"
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'cancel')
 if state[1] ~= 'RUNNING' then
   return -5
 end
@@ -42,7 +43,7 @@ append_step_events(KEYS[3], tonumber(ARGV[5]), tonumber(ARGV[6]), 7, #ARGV)
 if redis.call('HDEL', KEYS[1], 'cursor') == 1 then
   redis.call('UNLINK', KEYS[2])
 end
-if state[2] == '1' then
+if termination_requested(state[2], state[4]) then
   return 2
 end
 return 1

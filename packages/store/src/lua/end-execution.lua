@@ -19,8 +19,8 @@
   and a parent that ends SUCCESS has waited for its children, so finds none. Their keys are named
   like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of the execution's.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker parent deadline`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
+  idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
   untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify letgo released
   deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
   descendants: reads and writes as request-termination.lua does.
@@ -63,6 +63,7 @@
     child_ended_channel channel on which to publish the end of a child execution
     termination_channel channel on which to publish the id of a descendant whose termination is
                         requested (its name has the prefix's hash tag: the script's slot)
+    legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
@@ -79,10 +80,11 @@
 --- @include "step-history.lua"
 --- @include "end-record.lua"
 --- @include "terminate-descendants.lua"
+--- @include "termination-flag.lua"
 local args = cjson.decode(ARGV[1])
 local outputs = ARGV[2]
--- end_record's state (end-record.lua).
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline')
+-- end_record's state (end-record.lua), then the flag's earlier name.
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline', 'cancel')
 if state[1] == false then
   return { -5, '' }
 end
@@ -97,7 +99,7 @@ elseif args.lease ~= '' and state[3] ~= args.lease then
   return { -6, state[1] }
 end
 local status = args.status
-if state[2] == '1' then
+if termination_requested(state[2], state[9]) then
   status = 'TERMINATED_MANUALLY'
 end
 -- One HSET for every field the end writes.
@@ -149,6 +151,7 @@ local ctx = {
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
   termination_channel = args.termination_channel,
+  legacy_termination_channel = args.legacy_termination_channel,
   retention = args.retention_seconds,
   window_ms = args.window_ms,
   now = tonumber(args.now),

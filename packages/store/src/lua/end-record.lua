@@ -2,7 +2,8 @@
   Shared by the scripts that end executions (end-execution.lua; request-termination.lua and
   end-execution.lua for the descendants terminate-descendants.lua ends), included by each of them:
   the writes that move one RUNNING record to a terminal status, given its state: the record's
-  fields `status cancel lease notify idempotency worker parent deadline`, read in this order. A terminal status is never overwritten: callers end only a record they read RUNNING.
+  fields `status terminate lease notify idempotency worker parent deadline`, read in this order. A
+  terminal status is never overwritten: callers end only a record they read RUNNING.
 
   `ctx` names the keys: `running`, `waiting`, `waiting_for_call_back`, `counts` (all accounts),
   `account_running`, `stored_bytes`, `executing`, `rows` (the account's: every descendant runs for

@@ -8,15 +8,16 @@
   must hear that it was done.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
-  starttime cancel choreo worker`; clears `host worker lease`, writes `letgo`.
+  starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`.
 
   Returns the reply when there is nothing to do (ScriptReply in script-replies.ts: Done (1) when
   this very lease was let go of before, NotRunning (-5), Superseded (-6)), or nil and the fields
   read (HMGET order above) when it was let go of now.
 ]]
 --- @include "list-row.lua"
+--- @include "termination-flag.lua"
 local function let_go_of_execution(execution, lease, executing_prefix, rows_prefix, worker_prefix)
-  local state = redis.call('HMGET', execution, 'status', 'lease', 'letgo', 'account', 'id', 'starttime', 'cancel', 'choreo', 'worker')
+  local state = redis.call('HMGET', execution, 'status', 'lease', 'letgo', 'account', 'id', 'starttime', 'terminate', 'choreo', 'worker', 'cancel')
   if state[1] ~= 'RUNNING' then
     return -5, state
   end
@@ -31,6 +32,6 @@ local function let_go_of_execution(execution, lease, executing_prefix, rows_pref
   if state[9] and state[9] ~= '' then
     redis.call('SREM', worker_prefix .. state[9], state[5])
   end
-  redis.call('HSET', rows_prefix .. state[4], state[5], list_row(state[6], '', '', state[7], state[8]))
+  redis.call('HSET', rows_prefix .. state[4], state[5], list_row(state[6], '', '', termination_requested(state[7], state[10]), state[8]))
   return nil, state
 end

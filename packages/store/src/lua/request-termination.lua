@@ -15,9 +15,9 @@
   straggler.
 
   Record fields (RECORD_FIELDS in execution-record.ts), of the execution and of its descendants:
-  reads `status cancel lease notify idempotency worker parent deadline starttime host choreo`, and
-  `account` of the execution; writes `cancel` (terminationRequested), or ends them as
-  end-execution.lua does (`status endtime cancel`, deletes `results lease notify letgo released
+  reads `status terminate lease notify idempotency worker parent deadline starttime host choreo
+  cancel`, and `account` of the execution; writes `terminate cancel` (terminationRequested,
+  termination-flag.lua), or ends them as end-execution.lua does (`status endtime terminate cancel`, deletes `results lease notify letgo released
   deferrals cursor wait`).
 
   KEYS[1] execution hash
@@ -43,6 +43,7 @@
     stored_bytes_after  see stored_bytes_before
     worker_executions   name of a worker's set of the executions it holds, less the worker id
     termination_channel channel on which to publish the id of a flagged execution
+    legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
     ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
     child_ended_channel channel on which to publish the end of a child execution
 
@@ -76,6 +77,7 @@ local ctx = {
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
   termination_channel = args.termination_channel,
+  legacy_termination_channel = args.legacy_termination_channel,
   retention = args.retention_seconds,
   window_ms = args.window_ms,
   now = tonumber(args.now),

@@ -16,8 +16,8 @@
   of the members' records are the prefixes given, with the account or the id appended: keys of the
   same prefix, so in the same Cluster slot, though not among KEYS.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status id account cancel deadline
-  starttime choreo worker`, and `status lease` of the executing set's members; writes `host worker
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status id account terminate deadline
+  starttime choreo worker cancel`, and `status lease` of the executing set's members; writes `host worker
   lease`, or `deferrals` when deferred.
 
   The take is published in the worker's set of the executions it holds (keys.ts, workerExecutions)
@@ -54,15 +54,17 @@
    (epoch milliseconds, 0 when it has none)
 ]]
 --- @include "list-row.lua"
+--- @include "termination-flag.lua"
 local args = cjson.decode(ARGV[1])
-local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'cancel', 'deadline', 'starttime', 'choreo', 'worker')
+local state = redis.call('HMGET', KEYS[1], 'status', 'id', 'account', 'terminate', 'deadline', 'starttime', 'choreo', 'worker', 'cancel')
 if state[1] == 'RUNNING' then
+  local flagged = termination_requested(state[4], state[9])
   redis.call('ZREM', args.waiting, state[2])
   redis.call('ZREM', args.waiting_for_call_back, state[2])
   local limit = args.max_executing
   if limit > 0 then
     local executing = args.account_executing .. state[3]
-    local exempt = state[4] == '1' or tonumber(state[5] or '0') <= args.now
+    local exempt = flagged or tonumber(state[5] or '0') <= args.now
     if redis.call('SISMEMBER', executing, state[2]) == 0 then
       if not exempt and redis.call('SCARD', executing) >= limit then
         for _, member in ipairs(redis.call('SRANDMEMBER', executing, 16)) do
@@ -85,6 +87,6 @@ if state[1] == 'RUNNING' then
   end
   redis.call('SADD', args.worker_executions .. args.worker, state[2])
   redis.call('PEXPIRE', args.worker_executions .. args.worker, args.worker_executions_ttl)
-  redis.call('HSET', args.account_rows .. state[3], state[2], list_row(state[6], args.host, args.worker, state[4], state[7]))
+  redis.call('HSET', args.account_rows .. state[3], state[2], list_row(state[6], args.host, args.worker, flagged, state[7]))
 end
 return redis.call('HGETALL', KEYS[1])
