@@ -1,18 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CallbackRequest } from '@ces/choreos';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
-
-/** A request a callback URL received, as GetCallbackData returns it. */
-export interface CallbackRequest {
-  method: string;
-  /** Query parameters; a name given twice keeps its last value. */
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: string;
-  /** ISO 8601. */
-  receivedAt: string;
-}
 
 export interface CallbackRegistration {
   id: string;

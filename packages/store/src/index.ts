@@ -80,7 +80,6 @@ export {
   MAX_CALLBACK_REQUESTS,
   type AccountCallbackStore,
   type CallbackRegistration,
-  type CallbackRequest,
   type CallbackStore,
   type CallbackTarget,
 } from './callback-store.ts';

@@ -1,4 +1,5 @@
-import type { CallbackRequest, CallbackStore } from '@ces/store';
+import type { CallbackRequest } from '@ces/choreos';
+import type { CallbackStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
