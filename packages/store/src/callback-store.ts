@@ -47,9 +47,9 @@ export function callbackUrlKey(secretsKey: Buffer): Buffer {
 }
 
 /**
- * Callback URLs are `<public base>/callbacks/<token>`, the token an HMAC of the account and the
- * callback's id under `urlKey`: unguessable, and the same for the same custom id (a static URL, as
- * the original offers), without a look-up table that could be enumerated.
+ * Callback URLs are `<public base>/callbacks/<token>` (callback-paths.ts), the token an HMAC of
+ * the account and the callback's id under `urlKey`: unguessable, and the same for the same custom
+ * id (a static URL, as the original offers), without a look-up table that could be enumerated.
  */
 export function createCallbackStore(deps: { redis: Redis; keys: KeySpace; urlKey: Buffer; ttlSeconds?: number }): CallbackStore {
   const { redis, keys } = deps;
