@@ -67,6 +67,13 @@ describe('Lua scripts', () => {
       expect(script.keys).toBeGreaterThan(0);
     });
 
+    it(`${file}: documents by name each field of its named arguments (ARGV[1] as JSON) that it reads`, () => {
+      const read = new Set([...source.slice(header.length).matchAll(/\bargs\.(\w+)/g)].map(([, name]) => name as string));
+      const documented = new Set([...header.matchAll(/^ {4}(\w+) /gm)].map(([, name]) => name as string));
+      expect([...read].filter((name) => !documented.has(name))).toEqual([]);
+      if (read.size > 0) expect(source.slice(header.length)).toContain('local args = cjson.decode(ARGV[1])');
+    });
+
     it(`${file}: names each reply code as ScriptReply does`, () => {
       const named = [...header.matchAll(/\b([A-Z][A-Za-z]+) \((-?\d+)\)/g)].map(([, name, code]) => [name, Number(code)]);
       for (const [name, code] of named) expect(ScriptReply[name as keyof typeof ScriptReply], `${name} in ${file}`).toBe(code);
