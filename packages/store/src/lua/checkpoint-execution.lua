@@ -6,8 +6,8 @@
   The step reached is past any block whose progress record-progress.lua kept: that progress is
   deleted, with the record's cursor.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`; writes
-  `step results output`; deletes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
+  writes `step results output`; deletes `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash

@@ -9,7 +9,8 @@
   the take reads the progress and the checkpoint after the step deletes it (a top-level step's wait
   has no other progress: its entries are in the record).
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate cancel`; writes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate cancel`; writes
+  `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash

@@ -20,10 +20,11 @@
   like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of the execution's.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
-  idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
-  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify letgo released
-  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
-  descendants: reads and writes as request-termination.lua does.
+  idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
+  `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
+  ERROR; deletes `results lease notify letgo released deferrals cursor`, and the progress hash
+  (record-progress.lua), only needed to resume. Of descendants: reads and writes as
+  request-termination.lua does.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)

@@ -9,9 +9,9 @@
   It leaves the set of the executions its worker holds (keys.ts, workerExecutions) too.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
-  starttime terminate choreo worker cancel`; clears `host worker lease` and keeps the lease handed back as
-  `letgo` (letGoLease): a client that lost the reply on a dropped connection sends the call again,
-  and must hear that it was handed back.
+  starttime terminate choreo worker cancel`; clears `host worker lease` and keeps the lease handed
+  back as `letgo` (letGoLease): a client that lost the reply on a dropped connection sends the call
+  again, and must hear that it was handed back.
 
   KEYS[1] execution hash
 

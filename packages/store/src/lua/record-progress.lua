@@ -7,7 +7,8 @@
   termination flag. The progress hash is deleted by checkpoint-execution.lua once the block has
   completed, and by end-execution.lua.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`; writes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
+  writes `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash (address → JSON)

@@ -17,8 +17,8 @@
   Record fields (RECORD_FIELDS in execution-record.ts), of the execution and of its descendants:
   reads `status terminate lease notify idempotency worker parent deadline starttime host choreo
   cancel`, and `account` of the execution; writes `terminate cancel` (terminationRequested,
-  termination-flag.lua), or ends them as end-execution.lua does (`status endtime terminate cancel`, deletes `results lease notify letgo released
-  deferrals cursor wait`).
+  termination-flag.lua), or ends them as end-execution.lua does (`status endtime terminate cancel`,
+  deletes `results lease notify letgo released deferrals cursor wait`).
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)

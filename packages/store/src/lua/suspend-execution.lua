@@ -19,8 +19,8 @@
   (`wait`), where the take that resumes it reads them: no key of its own for each waiting run.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
-  starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`, `wait` for a
-  top-level step, and `output` for a call back.
+  starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`, `wait` for
+  a top-level step, and `output` for a call back.
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)

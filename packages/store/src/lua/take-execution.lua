@@ -17,8 +17,8 @@
   same prefix, so in the same Cluster slot, though not among KEYS.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status id account terminate deadline
-  starttime choreo worker cancel`, and `status lease` of the executing set's members; writes `host worker
-  lease`, or `deferrals` when deferred.
+  starttime choreo worker cancel`, and `status lease` of the executing set's members; writes `host
+  worker lease`, or `deferrals` when deferred.
 
   The take is published in the worker's set of the executions it holds (keys.ts, workerExecutions)
   at once, and the execution leaves the set of the worker that held it before (one that lost its

@@ -1,12 +1,12 @@
 --[[
   Shared by request-termination.lua and end-execution.lua, included by each of them: requests the
   termination of every RUNNING descendant of an execution (its children, their children…), breadth
-  first, through the sets of running children (keys.ts, executionChildren). A descendant no worker holds (queued, deferred, handed back,
-  suspended in a durable wait: no lease) ends at once, as a DELETE ends a queued run; one a worker
-  holds gets its termination flag and the message to its worker, and stops after its current step.
-  A descendant past its own deadline (never later than its parent's) ends TERMINATED_LIMIT instead,
-  or, held, is left to its worker, which ends it at its deadline; any other ends
-  TERMINATED_MANUALLY.
+  first, through the sets of running children (keys.ts, executionChildren). A descendant no worker
+  holds (queued, deferred, handed back, suspended in a durable wait: no lease) ends at once, as a
+  DELETE ends a queued run; one a worker holds gets its termination flag and the message to its
+  worker, and stops after its current step. A descendant past its own deadline (never later than its
+  parent's) ends TERMINATED_LIMIT instead, or, held, is left to its worker, which ends it at its
+  deadline; any other ends TERMINATED_MANUALLY.
 
   At most MAX_DESCENDANTS are visited in one call. Depth is bounded (MAX_CHILD_DEPTH) and a parent
   has a child running per `choreo.run` step it is running, so a tree that large is rare; past it,
