@@ -56,7 +56,7 @@
     untaken_by_host     host address of the worker, with untaken_by_worker
     untaken_by_worker   worker id ('' for none): given, the worker ran an instant Choreo without
                         taking the execution first, so it ends only if no worker has ever taken it
-                        (no lease field at all, not even a handed-back one), and this worker is
+                        (no lease field at all, not even one let go of), and this worker is
                         recorded as the one that ran it
     window_ms           window length of the stored bytes, milliseconds
     worker_executions   name of a worker's set of the executions it holds, less the worker id
