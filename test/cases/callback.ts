@@ -2,9 +2,9 @@ import type { ChoreoCase } from './choreo-case.ts';
 
 /**
  * Callback through the original SDK, in the order given: a callback registered under a custom id
- * has one URL, and nothing recorded until something calls it.
+ * has one URL, and nothing recorded until something calls it. Only a running service keeps an
+ * account's callbacks: the engine alone has none.
  */
-/** Only a running service keeps an account's state; the engine alone has none. */
 const sdkOnly = { family: 'Callback', only: 'sdk' } as const;
 let staticUrl = '';
 
