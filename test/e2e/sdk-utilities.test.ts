@@ -1,21 +1,15 @@
 import { createHmac } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { caseTitle } from '../cases/choreo-case.ts';
+import { loadChoreoCases } from '../support/choreo-cases.ts';
 import { type EchoServer, startEchoServer } from '../support/echo-server.ts';
-import type { SdkCase } from '../support/sdk-case.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { executeThroughSdk, mapTembooWire, outputsByGetters, setInput, type TembooWire } from '../support/temboo-session.ts';
 
 // The original's Utilities library through the original's own Node SDK: each case of
-// test/e2e/sdk-cases/*.ts run with the SDK's generated class against a real API and a real worker.
-const CASES_DIR = fileURLToPath(new URL('./sdk-cases/', import.meta.url));
-const caseFiles = readdirSync(CASES_DIR)
-  .filter((file) => file.endsWith('.ts'))
-  .sort();
-const suites = await Promise.all(
-  caseFiles.map(async (file) => ({ file, cases: ((await import(pathToFileURL(`${CASES_DIR}${file}`).href)) as { cases: SdkCase[] }).cases })),
-);
+// test/cases/*.ts that the SDK has a class for, run with that class against a real API and a
+// real worker.
+const suites = await loadChoreoCases('sdk');
 
 describe("the original's Utilities library through the original's Node SDK", () => {
   let stack: Stack;
@@ -42,7 +36,7 @@ describe("the original's Utilities library through the original's Node SDK", () 
 
   for (const { file, cases } of suites) {
     describe(file, () => {
-      it.each(cases.map((c) => [`${c.family}.${c.choreo}${c.name ? ` (${c.name})` : ''}`, c] as const))('%s', async (_title, c) => {
+      it.each(cases.map((c) => [caseTitle(c), c] as const))('%s', async (_title, c) => {
         const credential = c.wrongKey ? { ...stack.credentials.acmeApp, secret: `${stack.credentials.acmeApp.secret}-wrong` } : stack.credentials.acmeApp;
         const choreo = wire.choreo(credential, c.family, c.choreo);
         const inputs = choreo.newInputSet();
@@ -63,7 +57,13 @@ describe("the original's Utilities library through the original's Node SDK", () 
         expect(results.getCompletionStatus(), results.getLastError()).toBe('SUCCESS');
         expect(results.getID()).toMatch(/^[0-9a-f]{32}$/);
         const outputs = outputsByGetters(results);
-        for (const [name, value] of Object.entries(c.expect ?? {})) expect(outputs[name], `get_${name}()`).toBe(value);
+        // The SDK reads only the outputs its class knows; the engine's run of the case holds the rest.
+        const readable = Object.entries(c.outputs ?? {}).filter(([name]) => typeof results[`get_${name}`] === 'function');
+        if (c.outputs !== undefined) expect(readable.length, 'outputs the SDK can read').toBeGreaterThan(0);
+        for (const [name, value] of readable) {
+          if (typeof value === 'string') expect(outputs[name], `get_${name}()`).toBe(value);
+          else expect(outputs[name], `get_${name}()`).toMatch(value);
+        }
         c.check?.(outputs);
       });
     });

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local HTTP server for the original HTTP and RSS Choreos' cases: fixed pages at the paths of
+ * A local HTTP server for the HTTP and RSS Choreos' cases (test/cases/): fixed pages at the paths of
  * `ECHO_SERVER_PAGES`, and at any other path a JSON echo of the request it received:
  * `{ method, path, auth, contentType, custom, body, bytes }` (`path` with its query, `custom` the
  * X-Custom header, `body` as UTF-8 and `bytes` in hex). Answers carry `x-test: yes`.
@@ -14,6 +14,7 @@ export const ECHO_SERVER_PAGES: Readonly<Record<string, { status: number; conten
     body: '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Café news</title><item><title>First</title><link>https://example.com/1</link></item><item><title>Second &amp; last</title><link>https://example.com/2</link></item></channel></rss>',
   },
   '/page.html': { status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html><body>not a feed</body></html>' },
+  '/gone.rss': { status: 404, contentType: 'text/plain', body: 'no such feed' },
 };
 
 export interface EchoServer {

@@ -1,15 +1,16 @@
-import type { SdkCase } from '../../support/sdk-case.ts';
+import type { ChoreoCase } from './choreo-case.ts';
 
 /**
  * Callback through the original SDK, in the order given: a callback registered under a custom id
- * has one URL, and nothing recorded until something calls it.
+ * has one URL, and nothing recorded until something calls it. Only a running service keeps an
+ * account's callbacks: the engine alone has none.
  */
-const family = 'Callback';
+const sdkOnly = { family: 'Callback', only: 'sdk' } as const;
 let staticUrl = '';
 
-export const cases: SdkCase[] = [
+export const cases: ChoreoCase[] = [
   {
-    family,
+    ...sdkOnly,
     choreo: 'RegisterCallback',
     name: 'registers a callback with a random id and an HTTPS URL',
     inputs: {},
@@ -20,7 +21,7 @@ export const cases: SdkCase[] = [
     },
   },
   {
-    family,
+    ...sdkOnly,
     choreo: 'RegisterCallback',
     name: 'a custom id gets a static URL',
     inputs: { CustomCallbackD: 'sdk-case-static' },
@@ -30,7 +31,7 @@ export const cases: SdkCase[] = [
     },
   },
   {
-    family,
+    ...sdkOnly,
     choreo: 'RegisterCallback',
     name: 'registering the custom id again gives the same URL',
     inputs: { CustomCallbackD: 'sdk-case-static' },
@@ -39,21 +40,21 @@ export const cases: SdkCase[] = [
     },
   },
   {
-    family,
+    ...sdkOnly,
     choreo: 'GetCallbackData',
     name: 'nothing is recorded before a request comes',
     inputs: { CallbackID: 'sdk-case-static' },
-    expect: { CallbackData: '[]' },
+    outputs: { CallbackData: '[]' },
   },
   {
-    family,
+    ...sdkOnly,
     choreo: 'GetCallbackData',
     name: 'in XML',
     inputs: { CallbackID: 'sdk-case-static', ResponseFormat: 'xml' },
-    expect: { CallbackData: '<requests></requests>' },
+    outputs: { CallbackData: '<requests></requests>' },
   },
   {
-    family,
+    ...sdkOnly,
     choreo: 'GetCallbackData',
     name: 'refuses a filter name without a value',
     inputs: { CallbackID: 'sdk-case-static', FilterName: 'state' },

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
 import { createStepLibrary, loadCatalogue } from '@ces/choreos';
 import type { Catalogue } from '@ces/choreos';
-import { runCatalogueChoreo } from './catalogue-run-for-test.ts';
-import type { RunOutcome } from './run-choreo.ts';
+import type { RunOutcome } from '@ces/engine';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCatalogueChoreo } from '../support/run-catalogue-choreo.ts';
+import { CATALOGUE_DIR } from '../support/stack.ts';
 
 /** The Choreos of /Library/Examples, run through the engine with the real step library. */
 
@@ -21,15 +21,15 @@ async function outputsOf(name: string, inputs: Record<string, string>): Promise<
 }
 
 beforeAll(async () => {
-  catalogue = await loadCatalogue(fileURLToPath(new URL('../../../choreos', import.meta.url)), steps);
+  catalogue = await loadCatalogue(CATALOGUE_DIR, steps);
 });
 
 describe('/Library/Examples', () => {
   it('are all valid and all tested here', () => {
     const examples = catalogue.list().filter((entry) => entry.id.startsWith('/Library/Examples/'));
-    // CollectPages, FetchAll and FetchWithFallback are tested in control-flow-examples.test.ts,
+    // CollectPages, FetchAll and FetchWithFallback are tested in packages/engine/src/control-flow-examples.test.ts,
     // EncodeViaChild (a child execution needs a worker) in test/e2e/sub-choreos.test.ts,
-    // WaitForApproval in durable-wait.test.ts (and end to end in test/e2e/worker-callbacks.test.ts).
+    // WaitForApproval in packages/engine/src/durable-wait.test.ts (and end to end in test/e2e/worker-callbacks.test.ts).
     expect(examples.map((entry) => [entry.id, entry.valid])).toEqual([
       ['/Library/Examples/ClassifyNumber', true],
       ['/Library/Examples/CollectPages', true],
