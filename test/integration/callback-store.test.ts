@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createCallbackStore, MAX_CALLBACK_REQUESTS, type CallbackRequest } from '@ces/store';
+import type { CallbackRequest } from '@ces/choreos';
+import { createCallbackStore, MAX_CALLBACK_REQUESTS } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';
 import { storeOnRedis } from '../support/store-on-redis.ts';

@@ -1,6 +1,6 @@
 import type { Authenticator } from '@ces/accounts';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import { isRedisCommandTimeout, type CallbackStore, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
+import { CALLBACK_CAPTURE_PATH, isRedisCommandTimeout, type CallbackStore, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -34,7 +34,7 @@ import { listChoreosRoute } from './routes/list-choreos.ts';
 import { listExecutionsRoute } from './routes/list-executions.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { DASHBOARD_PATH, OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-routes.ts';
-import { CALLBACK_PATH, callbackCaptureRoute } from './routes/callback-capture.ts';
+import { callbackCaptureRoute } from './routes/callback-capture.ts';
 import { deletePresetRoute } from './routes/delete-preset.ts';
 import { getPresetRoute } from './routes/get-preset.ts';
 import { listPresetsRoute } from './routes/list-presets.ts';
@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_PATH] }));
+  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH] }));
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {

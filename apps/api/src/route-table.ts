@@ -1,3 +1,4 @@
+import { RUN_CALLBACK_PATH } from '@ces/store';
 import { BASE_PATH } from './base-path.ts';
 
 const BASE_PATH_PATTERN = BASE_PATH.replaceAll('.', '\\.');
@@ -10,7 +11,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
-  { pattern: /^\/run-callbacks\/[^/]+$/, methods: ['POST'] },
+  { pattern: new RegExp(`^${RUN_CALLBACK_PATH}/[^/]+$`), methods: ['POST'] },
 ];
 
 /** The methods a path answers to, for 405 and its Allow header; empty when the path is unknown. */

@@ -1,10 +1,5 @@
 import type { SuspensionPolicy } from '@ces/engine';
-import { CALLBACK_PATH, type ExecutionRecord } from '@ces/store';
-
-/** Where a run waiting in `control.waitForCallback` is called back: under the public address. */
-export function runCallbackUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}${CALLBACK_PATH}/${token}`;
-}
+import { type ExecutionRecord, runCallbackUrl } from '@ces/store';
 
 /** The suspension policy of one run: call backs under the run's own public address, when it has one. */
 export function suspensionOf(policy: SuspensionPolicy, record: Pick<ExecutionRecord, 'publicBaseUrl'>): SuspensionPolicy {

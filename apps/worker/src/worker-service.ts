@@ -11,6 +11,8 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  callbackCaptureUrl,
+  runCallbackUrl,
   callbackUrlKey,
   createCallbackStore,
   createSecretCipher,
@@ -26,7 +28,6 @@ import {
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
-import { runCallbackUrl } from './public-urls.ts';
 import { createExecutionProcessor } from './execution-processor.ts';
 import type { ProcessResult } from './processing-context.ts';
 import { createJobLockWatch } from './job-lock-watch.ts';
@@ -124,10 +125,10 @@ export async function startWorkerService(
             callbacks: {
               async register(options) {
                 const { id, token } = await callbacks.forAccount(account).register(options);
-                return { id, url: `${base()}/callbacks/${token}` };
+                return { id, url: callbackCaptureUrl(base(), token) };
               },
               requests: (id) => callbacks.forAccount(account).requests(id),
-              url: (id) => `${base()}/callbacks/${callbacks.forAccount(account).tokenOf(id)}`,
+              url: (id) => callbackCaptureUrl(base(), callbacks.forAccount(account).tokenOf(id)),
             },
           };
         }

@@ -11,12 +11,14 @@ export interface AccountState {
   readonly callbacks?: AccountCallbacks;
 }
 
-/** A request a callback URL received. */
+/** A request a callback URL received, as GetCallbackData returns it. */
 export interface CallbackRequest {
   method: string;
+  /** Query parameters; a name given twice keeps its last value. */
   query: Record<string, string>;
   headers: Record<string, string>;
   body: string;
+  /** ISO 8601. */
   receivedAt: string;
 }
 

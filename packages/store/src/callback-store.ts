@@ -1,18 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CallbackRequest } from '@ces/choreos';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
-
-/** A request a callback URL received, as GetCallbackData returns it. */
-export interface CallbackRequest {
-  method: string;
-  /** Query parameters; a name given twice keeps its last value. */
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: string;
-  /** ISO 8601. */
-  receivedAt: string;
-}
 
 export interface CallbackRegistration {
   id: string;
@@ -57,9 +47,9 @@ export function callbackUrlKey(secretsKey: Buffer): Buffer {
 }
 
 /**
- * Callback URLs are `<public base>/callbacks/<token>`, the token an HMAC of the account and the
- * callback's id under `urlKey`: unguessable, and the same for the same custom id (a static URL, as
- * the original offers), without a look-up table that could be enumerated.
+ * Callback URLs are `<public base>/callbacks/<token>` (callback-paths.ts), the token an HMAC of
+ * the account and the callback's id under `urlKey`: unguessable, and the same for the same custom
+ * id (a static URL, as the original offers), without a look-up table that could be enumerated.
  */
 export function createCallbackStore(deps: { redis: Redis; keys: KeySpace; urlKey: Buffer; ttlSeconds?: number }): CallbackStore {
   const { redis, keys } = deps;

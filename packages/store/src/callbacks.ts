@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
 
-/** Where the API receives call backs: `<PUBLIC_BASE_URL>/run-callbacks/<token>`, public, no credentials. */
-export const CALLBACK_PATH = '/run-callbacks';
-
 /** A call back URL's token: 32 random bytes, base64url. Anything else is refused unread. */
 export const CALLBACK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -19,7 +19,11 @@ export interface ExecutionEvents {
    * execution created with `notifyEnd` has its end published.
    */
   watchEnd(id: string, hasEnded: () => Promise<boolean>): EndWatch;
-  /** Calls `listener` with the id of every execution whose termination is requested. */
+  /**
+   * Calls `listener` with the id of every execution whose termination is requested, more than once
+   * for one request (it is published under the channel's earlier name too): acting on it must be
+   * idempotent.
+   */
   onTerminationRequested(listener: (id: string) => void): () => void;
   close(): Promise<void>;
 }
@@ -54,7 +58,8 @@ export async function createExecutionEvents(deps: {
   const pollMs = deps.pollMs ?? 1_000;
   const endedChannel = keys.executionEndedChannel();
   const childEndedChannel = keys.childEndedChannel();
-  const terminationChannel = keys.terminationRequestedChannel();
+  // A request reaches a worker on both while processes of earlier versions run: it is acted on once.
+  const terminationChannels = new Set([keys.terminationRequestedChannel(), keys.legacyTerminationRequestedChannel()]);
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const terminationListeners = new Set<(id: string) => void>();
 
@@ -70,14 +75,14 @@ export async function createExecutionEvents(deps: {
     } else if (channel === childEndedChannel) {
       // "<id>": the waiter reads the record.
       for (const settle of [...(endWaiters.get(message) ?? [])]) settle(true);
-    } else if (channel === terminationChannel) {
+    } else if (terminationChannels.has(channel)) {
       for (const listener of terminationListeners) listener(message);
     }
   });
   const channels = [
     ...(listening.has('ends') ? [endedChannel] : []),
     ...(listening.has('child-ends') ? [childEndedChannel] : []),
-    ...(listening.has('terminations') ? [terminationChannel] : []),
+    ...(listening.has('terminations') ? terminationChannels : []),
   ];
   if (channels.length > 0) await subscriber.subscribe(...channels);
 

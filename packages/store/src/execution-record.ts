@@ -92,8 +92,8 @@ export function encodeListRow(row: Pick<RunningExecution, 'starttime' | 'host' |
 
 /** A list row back as the RUNNING execution it lists; the Choreo, last, is all the rest of the row. */
 export function decodeListRow(id: string, account: string, row: string): RunningExecution {
-  const [starttime = '', host = '', workerId = '', cancel = '', ...choreo] = row.split('\t');
-  return { id, account, choreo: choreo.join('\t'), status: 'RUNNING', starttime: Number(starttime), host, workerId, terminationRequested: cancel === '1' };
+  const [starttime = '', host = '', workerId = '', flagged = '', ...choreo] = row.split('\t');
+  return { id, account, choreo: choreo.join('\t'), status: 'RUNNING', starttime: Number(starttime), host, workerId, terminationRequested: flagged === '1' };
 }
 
 /**
@@ -129,10 +129,25 @@ export const RECORD_FIELDS = {
   /** The holder: the worker that took it and the lease of that take ('' once handed back). */
   workerId: 'worker',
   lease: 'lease',
-  /** The lease last handed back, so that a hand-back sent twice answers as the first time. */
-  handedBackLease: 'released',
+  /**
+   * The lease the last holder let go of when it handed the execution back or suspended it, so that
+   * the call sent twice answers as the first time.
+   */
+  letGoLease: 'letgo',
+  /**
+   * The same as records written by earlier versions name it. Never read: only the process that let
+   * go of a lease sends that call again, so a new one finds its own `letgo`. Deleted with the rest of
+   * the holder's state at the end (end-record.lua), so that no ended record keeps it.
+   */
+  legacyLetGoLease: 'released',
   /** '1' once termination has been requested. */
-  terminationRequested: 'cancel',
+  terminationRequested: 'terminate',
+  /**
+   * The same flag as earlier versions name it: read as well as `terminationRequested` and set with
+   * it, so that a record flagged before an upgrade, or by a process not yet upgraded, is still
+   * stopped, and such a process sees what a newer one flags (termination-flag.lua).
+   */
+  legacyTerminationRequested: 'cancel',
   /** '1' while a synchronous caller waits for the end, which is then published. */
   notifyEnd: 'notify',
   /** The key of the run's Idempotency-Key entry, which expires with the record. */
@@ -167,7 +182,17 @@ export const RECORD_FIELDS = {
 const F = RECORD_FIELDS;
 
 /** The hash fields a RunningExecution is read from. */
-export const RUNNING_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.host, F.workerId, F.terminationRequested] as const;
+export const RUNNING_FIELDS = [
+  F.id,
+  F.account,
+  F.choreo,
+  F.status,
+  F.starttime,
+  F.host,
+  F.workerId,
+  F.terminationRequested,
+  F.legacyTerminationRequested,
+] as const;
 
 /** The hash fields a summary is read from. */
 export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
@@ -256,7 +281,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     ...(lasterror !== undefined ? { lasterror } : {}),
     ...(errortime ? { errortime: Number(errortime) } : {}),
     deadline: Number(hash[F.deadline] ?? 0),
-    terminationRequested: hash[F.terminationRequested] === '1',
+    terminationRequested: hash[F.terminationRequested] === '1' || hash[F.legacyTerminationRequested] === '1',
     storeResults: hash[F.storeResults] === '1',
     outputFilters: parseJson(hash[F.outputFilters], []),
     workerId: hash[F.workerId] ?? '',

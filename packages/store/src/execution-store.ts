@@ -315,14 +315,16 @@ export function createExecutionStore(deps: {
           keys.executionChildren(execution.parent ?? execution.id),
         ],
         [
-          execution.id,
-          execution.starttime,
-          maxRunningPerAccount,
-          maxStoredBytesPerAccount,
-          window.lengthMs,
-          window.startMs,
-          idempotency?.requestDigest ?? '',
-          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+          JSON.stringify({
+            id: execution.id,
+            starttime: String(execution.starttime),
+            max_running: maxRunningPerAccount,
+            budget: maxStoredBytesPerAccount,
+            window_ms: window.lengthMs,
+            window_start: window.startMs,
+            request_digest: idempotency?.requestDigest ?? '',
+            list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+          }),
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
         ],
@@ -352,19 +354,21 @@ export function createExecutionStore(deps: {
         'takeExecution',
         [keys.execution(id)],
         [
-          take.host,
-          take.workerId,
-          take.lease,
-          take.maxExecutingPerAccount ?? 0,
-          keys.accountExecuting(''),
-          keys.execution(''),
-          take.now ?? Date.now(),
-          keys.accountRunning(''),
-          keys.accountRunningRows(''),
-          keys.workerExecutions(''),
-          HEARTBEAT_TTL_MS,
-          keys.waiting(),
-          keys.waitingForCallBack(),
+          JSON.stringify({
+            host: take.host,
+            worker: take.workerId,
+            lease: take.lease,
+            max_executing: take.maxExecutingPerAccount ?? 0,
+            now: take.now ?? Date.now(),
+            account_executing: keys.accountExecuting(''),
+            account_running: keys.accountRunning(''),
+            account_rows: keys.accountRunningRows(''),
+            execution_prefix: keys.execution(''),
+            worker_executions: keys.workerExecutions(''),
+            worker_executions_ttl: HEARTBEAT_TTL_MS,
+            waiting: keys.waiting(),
+            waiting_for_call_back: keys.waitingForCallBack(),
+          }),
         ],
       );
       // A deferral is integers; a record's fields and values are strings.
@@ -437,6 +441,25 @@ export function createExecutionStore(deps: {
       if (account === null) return { outcome: 'not-running' };
       const now = request.now ?? Date.now();
       const window = storageWindow(now, retentionSeconds);
+      const end = {
+        status: request.status,
+        now: String(now),
+        retention_seconds: retentionSeconds,
+        error: request.error ?? '',
+        id,
+        lease: request.lease ?? '',
+        next_step: request.nextStep === undefined ? '' : String(request.nextStep),
+        untaken_by_host: request.untakenBy?.host ?? '',
+        untaken_by_worker: request.untakenBy?.workerId ?? '',
+        window_ms: window.lengthMs,
+        worker_executions: keys.workerExecutions(''),
+        ended_channel: keys.executionEndedChannel(),
+        child_ended_channel: keys.childEndedChannel(),
+        termination_channel: keys.terminationRequestedChannel(),
+        legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
+        history_first: bounds.first,
+        history_last: bounds.last,
+      };
       const [code, status] = (await run(
         'endExecution',
         [
@@ -451,28 +474,9 @@ export function createExecutionStore(deps: {
           keys.executionSteps(id),
           keys.waiting(),
           keys.executionChildren(id),
-          keys.terminationRequestedChannel(),
           keys.waitingForCallBack(),
         ],
-        [
-          request.status,
-          now,
-          retentionSeconds,
-          request.outputs ? JSON.stringify(request.outputs) : '',
-          request.error ?? '',
-          keys.executionEndedChannel(),
-          id,
-          request.lease ?? '',
-          request.nextStep ?? '',
-          request.untakenBy?.host ?? '',
-          request.untakenBy?.workerId ?? '',
-          window.lengthMs,
-          keys.workerExecutions(''),
-          keys.childEndedChannel(),
-          bounds.first,
-          bounds.last,
-          ...encodeEvents(id, request.lease, request.stepEvents),
-        ],
+        [JSON.stringify(end), request.outputs ? JSON.stringify(request.outputs) : '', ...encodeEvents(id, request.lease, request.stepEvents)],
       )) as [number, string];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -481,7 +485,8 @@ export function createExecutionStore(deps: {
     },
 
     async terminationRequested(id) {
-      return (await redis.hget(keys.execution(id), RECORD_FIELDS.terminationRequested)) === '1';
+      const flags = await redis.hmget(keys.execution(id), RECORD_FIELDS.terminationRequested, RECORD_FIELDS.legacyTerminationRequested);
+      return flags.includes('1');
     },
 
     async requestTermination(id) {
@@ -502,19 +507,22 @@ export function createExecutionStore(deps: {
           keys.waitingForCallBack(),
         ],
         [
-          keys.terminationRequestedChannel(),
-          id,
-          keys.accountRunningRows(''),
-          keys.accountRunning(''),
-          keys.accountExecuting(''),
-          storedBytes[0] ?? '',
-          storedBytes[1] ?? '',
-          now,
-          retentionSeconds,
-          window.lengthMs,
-          keys.executionEndedChannel(),
-          keys.childEndedChannel(),
-          keys.workerExecutions(''),
+          JSON.stringify({
+            id,
+            now: String(now),
+            retention_seconds: retentionSeconds,
+            window_ms: window.lengthMs,
+            account_rows: keys.accountRunningRows(''),
+            account_running: keys.accountRunning(''),
+            account_executing: keys.accountExecuting(''),
+            stored_bytes_before: storedBytes[0] ?? '',
+            stored_bytes_after: storedBytes[1] ?? '',
+            worker_executions: keys.workerExecutions(''),
+            termination_channel: keys.terminationRequestedChannel(),
+            legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
+            ended_channel: keys.executionEndedChannel(),
+            child_ended_channel: keys.childEndedChannel(),
+          }),
         ],
       )) as [string, number];
       return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
@@ -536,17 +544,19 @@ export function createExecutionStore(deps: {
         'suspendExecution',
         [keys.execution(id), keys.waiting(), keys.waitingForCallBack()],
         [
-          lease,
-          keys.accountExecuting(''),
-          keys.accountRunningRows(''),
-          keys.workerExecutions(''),
-          untilMs,
+          JSON.stringify({
+            lease,
+            due: untilMs,
+            account_executing: keys.accountExecuting(''),
+            account_rows: keys.accountRunningRows(''),
+            worker_executions: keys.workerExecutions(''),
+            callback_entry: callback ? keys.callback(callbackTokenDigest(callback.token)) : '',
+            callback_address: callback?.address ?? '',
+            callback_expires_at: callback?.expiresAtMs ?? 0,
+            progress: keys.executionProgress(id),
+            wait_entries: waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
+          }),
           callback ? JSON.stringify(callback.outputs) : '',
-          callback ? keys.callback(callbackTokenDigest(callback.token)) : '',
-          callback?.address ?? '',
-          callback?.expiresAtMs ?? 0,
-          keys.executionProgress(id),
-          waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
         ],
       );
       if (reply === ScriptReply.Done) return 'suspended';

@@ -44,7 +44,8 @@ export {
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
 export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
-export { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';
+export { CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';
+export { CALLBACK_CAPTURE_PATH, callbackCaptureUrl, RUN_CALLBACK_PATH, runCallbackUrl, withoutCallbackToken } from './callback-paths.ts';
 export {
   createSecretCipher,
   generateSecretKey,
@@ -80,7 +81,6 @@ export {
   MAX_CALLBACK_REQUESTS,
   type AccountCallbackStore,
   type CallbackRegistration,
-  type CallbackRequest,
   type CallbackStore,
   type CallbackTarget,
 } from './callback-store.ts';

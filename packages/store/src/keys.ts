@@ -46,7 +46,7 @@ export interface KeySpace {
   accountRunning(account: string): string;
   /**
    * Hash: execution id → what the list of one account's RUNNING executions shows of it, as
-   * `starttime host worker cancel choreo` joined by tabs: written by every script that accepts,
+   * `starttime host worker <termination flag> choreo` joined by tabs: written by every script that accepts,
    * takes, hands back, flags or ends an execution, so that a list is one read, not one per run.
    */
   accountRunningRows(account: string): string;
@@ -131,6 +131,11 @@ export interface KeySpace {
   /** Pub/sub channel: an execution id, published when termination is requested. */
   terminationRequestedChannel(): string;
   /**
+   * The same channel by its earlier name, on which processes of earlier versions publish and
+   * listen: termination requests go out on both, and workers listen on both (termination-flag.lua).
+   */
+  legacyTerminationRequestedChannel(): string;
+  /**
    * Pub/sub channel: `<credential hash key>\n<name>`, published in the same transaction as every
    * change to a user, application or operator, so that API processes drop the credential records
    * they remember.
@@ -177,7 +182,8 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
     childEndedChannel: () => `${prefix}:events:child-ended`,
-    terminationRequestedChannel: () => `${prefix}:events:cancel-requested`,
+    terminationRequestedChannel: () => `${prefix}:events:termination-requested`,
+    legacyTerminationRequestedChannel: () => `${prefix}:events:cancel-requested`,
     credentialsChangedChannel: () => `${prefix}:events:credentials-changed`,
   };
 }

@@ -2,56 +2,119 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
 /**
- * The Lua scripts of `lua/`, each registered on a connection as a command of the same name; a
- * script with a `prelude` has that file's functions set before it (Redis scripts have no include).
+ * The Lua scripts of `lua/` by the command each is registered as on a connection. What a script
+ * needs besides its own file it says itself: `--- @include "<file>"` lines (Redis scripts have no
+ * include), and its number of KEYS is the number its header documents (`KEYS[1]`…`KEYS[n]`).
  */
-interface ScriptFile {
-  file: string;
-  keys: number;
-  /** One file, or several set in this order (a later one may use an earlier one's functions). */
-  prelude?: string | readonly string[];
-}
-
-/** What a script that ends an execution's descendants is set after (terminate-descendants.lua). */
-const ENDS_DESCENDANTS = ['list-row.lua', 'end-record.lua', 'terminate-descendants.lua'] as const;
-
 const SCRIPTS = {
-  acceptExecution: { file: 'accept-execution.lua', keys: 10, prelude: 'list-row.lua' },
-  takeExecution: { file: 'take-execution.lua', keys: 1, prelude: 'list-row.lua' },
-  checkpointExecution: { file: 'checkpoint-execution.lua', keys: 3, prelude: 'step-history.lua' },
-  recordProgress: { file: 'record-progress.lua', keys: 3, prelude: 'step-history.lua' },
-  endExecution: { file: 'end-execution.lua', keys: 13, prelude: ['step-history.lua', ...ENDS_DESCENDANTS] },
-  requestTermination: { file: 'request-termination.lua', keys: 8, prelude: ENDS_DESCENDANTS },
-  handBackExecution: { file: 'hand-back-execution.lua', keys: 1, prelude: ['list-row.lua', 'release-lease.lua'] },
-  suspendExecution: { file: 'suspend-execution.lua', keys: 3, prelude: ['list-row.lua', 'release-lease.lua'] },
-  deliverCallback: { file: 'deliver-callback.lua', keys: 3 },
+  acceptExecution: 'accept-execution.lua',
+  takeExecution: 'take-execution.lua',
+  checkpointExecution: 'checkpoint-execution.lua',
+  recordProgress: 'record-progress.lua',
+  endExecution: 'end-execution.lua',
+  requestTermination: 'request-termination.lua',
+  handBackExecution: 'hand-back-execution.lua',
+  suspendExecution: 'suspend-execution.lua',
+  deliverCallback: 'deliver-callback.lua',
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
-  putAccountChoreo: { file: 'accounts/put-account-choreo.lua', keys: 2 },
-  putPreset: { file: 'put-preset.lua', keys: 1 },
-  resealField: { file: 'reseal-field.lua', keys: 1 },
-  storeToken: { file: 'store-token.lua', keys: 2 },
-  lockToken: { file: 'lock-token.lua', keys: 1 },
-  setTokenValidity: { file: 'set-token-validity.lua', keys: 1 },
-  deleteToken: { file: 'delete-token.lua', keys: 2 },
-  recordCallback: { file: 'record-callback.lua', keys: 1 },
-} satisfies Record<string, ScriptFile>;
+  putAccountChoreo: 'accounts/put-account-choreo.lua',
+  putPreset: 'put-preset.lua',
+  resealField: 'reseal-field.lua',
+  storeToken: 'store-token.lua',
+  lockToken: 'lock-token.lua',
+  setTokenValidity: 'set-token-validity.lua',
+  deleteToken: 'delete-token.lua',
+  recordCallback: 'record-callback.lua',
+} as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
 type ScriptArg = string | number;
 
 export type ScriptRunner = (name: ScriptName, keys: string[], args: ScriptArg[]) => Promise<unknown>;
 
-const sources = new Map<ScriptName, string>();
-function source(name: ScriptName): string {
-  let lua = sources.get(name);
-  if (lua === undefined) {
-    const script: ScriptFile = SCRIPTS[name];
-    const read = (file: string) => readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
-    const preludes = script.prelude === undefined ? [] : typeof script.prelude === 'string' ? [script.prelude] : script.prelude;
-    lua = [...preludes, script.file].map(read).join('');
-    sources.set(name, lua);
+/** A script ready to register: its includes set before its own text, and how many KEYS it takes. */
+export interface AssembledScript {
+  lua: string;
+  keys: number;
+  /** The files it is made of, includes first, in the order they are set. */
+  files: string[];
+}
+
+const INCLUDE_LINE = /^--- @include "([^"]+)"\s*$/gm;
+
+/** The files a Lua file includes, in the order its `--- @include` lines name them. */
+export function includesOf(source: string): string[] {
+  return [...source.matchAll(INCLUDE_LINE)].map(([, file]) => file as string);
+}
+
+/**
+ * The number of KEYS a script's header documents: lines `KEYS[1]`…`KEYS[n]`, each once and none
+ * missing, so that the count registered is the one a reader of the header sees.
+ */
+export function keysDocumented(file: string, source: string): number {
+  const end = source.indexOf(']]');
+  const header = source.startsWith('--[[') && end > 0 ? source.slice(0, end) : '';
+  const numbers = [...header.matchAll(/^\s*KEYS\[(\d+)\]/gm)].map(([, n]) => Number(n));
+  const expected = numbers.map((_, index) => index + 1);
+  if (numbers.length === 0 || numbers.join() !== expected.join()) {
+    throw new Error(`${file}: its header must document KEYS[1] to KEYS[n] in order, once each (found ${numbers.join(', ') || 'none'})`);
   }
-  return lua;
+  return numbers.length;
+}
+
+/**
+ * A Lua file with what it includes, recursively: each included file once, set before the first
+ * file that includes it, in the order the includes are named (depth first), so the text and
+ * thereby the script's SHA are stable. A file included and missing, or a cycle, is an error.
+ */
+export function resolveIncludes(file: string, read: (file: string) => string | undefined): { lua: string; files: string[] } {
+  const order: string[] = [];
+  const texts = new Map<string, string>();
+  const visit = (current: string, path: readonly string[]) => {
+    if (texts.has(current)) return;
+    if (path.includes(current)) throw new Error(`Lua include cycle: ${[...path, current].join(' → ')}`);
+    const text = read(current);
+    if (text === undefined) {
+      const by = path.at(-1);
+      throw new Error(by === undefined ? `Lua file ${current} not found` : `${by} includes ${current}, which does not exist`);
+    }
+    for (const include of includesOf(text)) visit(include, [...path, current]);
+    texts.set(current, text);
+    order.push(current);
+  };
+  visit(file, []);
+  return { lua: order.map((name) => texts.get(name)).join(''), files: order };
+}
+
+/** A script with its includes (resolveIncludes) and the number of KEYS its header documents. */
+export function assembleScript(file: string, read: (file: string) => string | undefined): AssembledScript {
+  const { lua, files } = resolveIncludes(file, read);
+  return { lua, files, keys: keysDocumented(file, read(file) ?? '') };
+}
+
+/** A file of `lua/`, undefined when there is none. */
+export function readLuaFile(file: string): string | undefined {
+  try {
+    return readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Every registered script's file, by command name. */
+export function scriptFiles(): Readonly<Record<ScriptName, string>> {
+  return SCRIPTS;
+}
+
+const assembled = new Map<ScriptName, AssembledScript>();
+function script(name: ScriptName): AssembledScript {
+  let found = assembled.get(name);
+  if (found === undefined) {
+    found = assembleScript(SCRIPTS[name], readLuaFile);
+    assembled.set(name, found);
+  }
+  return found;
 }
 
 /**
@@ -60,10 +123,12 @@ function source(name: ScriptName): string {
  */
 export function registerScripts(redis: Redis): ScriptRunner {
   for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
-    redis.defineCommand(name, { numberOfKeys: SCRIPTS[name].keys, lua: source(name) });
+    const { lua, keys } = script(name);
+    redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
   return (name, keys, args) => {
-    if (keys.length !== SCRIPTS[name].keys) throw new Error(`${name} takes ${SCRIPTS[name].keys} keys`);
+    const expected = script(name).keys;
+    if (keys.length !== expected) throw new Error(`${name} takes ${expected} keys`);
     const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
     return command.call(redis, ...keys, ...args);
   };

@@ -1,4 +1,5 @@
 import { accessLogLevel, createAccessLogWriter, type Logger } from '@ces/observability';
+import { withoutCallbackToken } from '@ces/store';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
@@ -9,7 +10,7 @@ const CHOREO_PATH = new RegExp(`^${BASE_PATH.replaceAll('.', '\\.')}/choreos(/.+
 
 /**
  * One JSON line per request once it is answered: request id, method, path (never the query or a
- * header, so never a secret), route, status, duration, and who asked — account and credential
+ * header, so never a secret; nor a call back's token, which is a permission), route, status, duration, and who asked — account and credential
  * name — with the execution the request started or the path names, and the Choreo it names.
  */
 export function accessLog(options: { logger: Logger; probes: ReadonlySet<string> }): MiddlewareHandler<AppEnv> {
@@ -19,8 +20,7 @@ export function accessLog(options: { logger: Logger; probes: ReadonlySet<string>
     try {
       await next();
     } finally {
-      // A callback URL's token is what lets anyone in: it is not written down.
-      const path = c.req.path.startsWith('/callbacks/') ? '/callbacks/…' : c.req.path;
+      const path = withoutCallbackToken(c.req.path);
       const principal = c.get('principal');
       // Balancers' probes would drown the other lines: their successes are debug.
       const level = options.probes.has(path) && c.res.status < 400 ? 'debug' : accessLogLevel(c.res.status);

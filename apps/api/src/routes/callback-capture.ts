@@ -1,12 +1,11 @@
-import type { CallbackRequest, CallbackStore } from '@ces/store';
+import type { CallbackRequest } from '@ces/choreos';
+import { CALLBACK_CAPTURE_PATH, type CallbackStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { readFromClient } from '../errors/client-closed-request.ts';
 import { requestBodyLimit } from '../middleware/request-body-limit.ts';
 
-/** Where callback URLs live: public, outside the interface, with no credentials. */
-export const CALLBACK_PATH = '/callbacks';
 /** A callback records what a redirect or a webhook sends, not uploads. */
 export const MAX_CALLBACK_BODY_BYTES = 64 * 1024;
 /** Headers never recorded: credentials of the visitor, which the account has no business reading. */
@@ -19,7 +18,7 @@ const BODY_TEXT = new TextDecoder('utf-8');
  * 200. Unknown, expired or altered tokens answer 404.
  */
 export function callbackCaptureRoute(deps: { callbacks?: CallbackStore }) {
-  return new Hono<AppEnv>().all(`${CALLBACK_PATH}/:token`, requestBodyLimit({ maxBytes: MAX_CALLBACK_BODY_BYTES }), async (c) => {
+  return new Hono<AppEnv>().all(`${CALLBACK_CAPTURE_PATH}/:token`, requestBodyLimit({ maxBytes: MAX_CALLBACK_BODY_BYTES }), async (c) => {
     const token = c.req.param('token');
     const target = deps.callbacks ? await deps.callbacks.target(token) : undefined;
     if (!deps.callbacks || !target) throw new ApiError('NOT_FOUND', 'No such callback, or it has expired.');

@@ -1,4 +1,4 @@
-import { CALLBACK_PATH, CALLBACK_TOKEN_PATTERN, type ExecutionJobData, type ExecutionStore } from '@ces/store';
+import { CALLBACK_TOKEN_PATTERN, RUN_CALLBACK_PATH, type ExecutionJobData, type ExecutionStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
@@ -15,7 +15,7 @@ export const MAX_CALLBACK_BODY_BYTES = 64 * 1024;
  * forged, used or expired token is 404, alike; a run that has ended or is being terminated, 409.
  */
 export function deliverCallbackRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
-  return new Hono<AppEnv>().post(`${CALLBACK_PATH}/:token`, async (c) => {
+  return new Hono<AppEnv>().post(`${RUN_CALLBACK_PATH}/:token`, async (c) => {
     const token = c.req.param('token');
     if (!CALLBACK_TOKEN_PATTERN.test(token)) throw new ApiError('NOT_FOUND', 'No such call back.');
     const declared = Number(c.req.header('content-length') ?? 0);

@@ -10,8 +10,8 @@
 
   Record fields (RECORD_FIELDS in execution-record.ts): all of a new record, given in ARGV;
   `idempotency` (idempotencyEntry) and `notify` (notifyEnd, among ARGV when a caller waits);
-  `cancel` (terminationRequested) for a child refused its run, below. Of a child's parent: reads
-  `status cancel`.
+  `terminate cancel` (terminationRequested, termination-flag.lua) for a child refused its run,
+  below. Of a child's parent: reads `status terminate cancel`.
 
   A child execution (a `parent` among the fields) enters its parent's set of running children,
   through which its parent's termination or end terminates it (terminate-descendants.lua). A
@@ -30,18 +30,22 @@
   KEYS[9] the parent's execution hash (untouched unless the execution is a child)
   KEYS[10] the parent's set of running children (untouched unless the execution is a child)
 
-  ARGV[1] execution id
-  ARGV[2] start time, epoch milliseconds
-  ARGV[3] maximum running executions for the account (0: no limit)
-  ARGV[4] budget of stored bytes for the account (0: no limit)
-  ARGV[5] window length, milliseconds
-  ARGV[6] start of the current window, epoch milliseconds
-  ARGV[7] digest of what the run asks for (Choreo, inputs, options), or '' without an
-          Idempotency-Key; its entry keeps `<execution id> <digest>` for as long as the record
-          is kept: without expiry while it runs, as the record; the record names the entry
-          (field `idempotency`), and the end of the run gives it the record's expiry
-  ARGV[8] the execution's list row (starttime, host, worker, cancel, choreo, tab-separated)
-  ARGV[9..] field, value, field, value … of the record
+  ARGV[1] the acceptance, a JSON object:
+    id              execution id
+    starttime       start time, epoch milliseconds, as a string (as the record keeps it)
+    max_running     maximum running executions for the account (0: no limit)
+    budget          budget of stored bytes for the account (0: no limit)
+    window_ms       window length, milliseconds
+    window_start    start of the current window, epoch milliseconds
+    request_digest  digest of what the run asks for (Choreo, inputs, options), or '' without an
+                    Idempotency-Key; its entry keeps `<execution id> <digest>` for as long as the
+                    record is kept: without expiry while it runs, as the record; the record names
+                    the entry (field `idempotency`), and the end of the run gives it the record's
+                    expiry
+    list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
+                    tab-separated)
+  ARGV[2..] field, value, field, value … of the record: arguments of their own, so that the
+          inputs are not escaped into ARGV[1] and decoded out of it again
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                 accepted, or accepted already by this very call: a client that lost
@@ -55,28 +59,33 @@
    {Replay (3), id, same}   nothing accepted: the Idempotency-Key started execution `id` already;
                             same: 1 when it asked for the same run, 0 when for another
 ]]
+--- @include "list-row.lua"
+--- @include "termination-flag.lua"
+local args = cjson.decode(ARGV[1])
+-- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
+local FIRST_FIELD = 2
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'starttime') == ARGV[2] then
+  if redis.call('HGET', KEYS[1], 'starttime') == args.starttime then
     return 1
   end
   return -1
 end
 local entry
-if ARGV[7] ~= '' then
+if args.request_digest ~= '' then
   local earlier = redis.call('GET', KEYS[6])
   if earlier then
     local space = string.find(earlier, ' ', 1, true)
-    return { 3, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == ARGV[7] and 1 or 0 }
+    return { 3, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == args.request_digest and 1 or 0 }
   end
-  entry = ARGV[1] .. ' ' .. ARGV[7]
+  entry = args.id .. ' ' .. args.request_digest
 end
-local quota = tonumber(ARGV[3])
+local quota = args.max_running
 if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
   return -2
 end
-local budget = tonumber(ARGV[4])
+local budget = args.budget
 local size = 0
-for i = 10, #ARGV, 2 do
+for i = FIRST_FIELD + 1, #ARGV, 2 do
   size = size + string.len(ARGV[i])
 end
 if entry then
@@ -90,8 +99,8 @@ if budget > 0 then
   local stored = redis.call('MGET', KEYS[4], KEYS[5])
   local current = tonumber(stored[1] or '0')
   local previous = tonumber(stored[2] or '0')
-  local window = tonumber(ARGV[5])
-  local elapsed = tonumber(ARGV[2]) - tonumber(ARGV[6])
+  local window = args.window_ms
+  local elapsed = tonumber(args.starttime) - args.window_start
   local room = budget - current - size
   if room < previous * (window - elapsed) / window then
     -- The previous window's share shrinks as this one goes on; what this one holds waits for
@@ -105,18 +114,18 @@ if budget > 0 then
     return { -3, math.max(1, math.ceil(wait / 1000)) }
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 9))
-local row = ARGV[8]
-for i = 9, #ARGV, 2 do
+redis.call('HSET', KEYS[1], unpack(ARGV, FIRST_FIELD))
+local row = args.list_row
+for i = FIRST_FIELD, #ARGV, 2 do
   if ARGV[i] == 'parent' then
-    local parent = redis.call('HMGET', KEYS[9], 'status', 'cancel')
+    local parent = redis.call('HMGET', KEYS[9], 'status', 'terminate', 'cancel')
     -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
-    if parent[1] == false or (parent[1] == 'RUNNING' and parent[2] ~= '1') then
-      redis.call('SADD', KEYS[10], ARGV[1])
+    if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
+      redis.call('SADD', KEYS[10], args.id)
     else
-      redis.call('HSET', KEYS[1], 'cancel', '1')
+      redis.call('HSET', KEYS[1], 'terminate', '1', 'cancel', '1')
       local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
-      row = listRow(starttime, host, worker, '1', choreo)
+      row = list_row(starttime, host, worker, true, choreo)
     end
     break
   end
@@ -125,11 +134,11 @@ if entry then
   redis.call('SET', KEYS[6], entry)
   redis.call('HSET', KEYS[1], 'idempotency', KEYS[6])
 end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[7], ARGV[1], row)
+redis.call('ZADD', KEYS[2], args.starttime, args.id)
+redis.call('SADD', KEYS[3], args.id)
+redis.call('HSET', KEYS[7], args.id, row)
 redis.call('HINCRBY', KEYS[8], 'started', 1)
 if redis.call('INCRBY', KEYS[4], size) == size then
-  redis.call('PEXPIRE', KEYS[4], 2 * tonumber(ARGV[5]))
+  redis.call('PEXPIRE', KEYS[4], 2 * args.window_ms)
 end
 return 1

@@ -6,8 +6,8 @@
   The step reached is past any block whose progress record-progress.lua kept: that progress is
   deleted, with the record's cursor.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease`; writes
-  `step results output`; deletes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
+  writes `step results output`; deletes `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash
@@ -29,7 +29,9 @@
    Superseded (-6)               not recorded: the caller's lease is void (another worker has
                                  taken the execution since, or the caller handed it back)
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
+--- @include "step-history.lua"
+--- @include "termination-flag.lua"
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'cancel')
 if state[1] ~= 'RUNNING' then
   return -5
 end
@@ -41,7 +43,7 @@ append_step_events(KEYS[3], tonumber(ARGV[5]), tonumber(ARGV[6]), 7, #ARGV)
 if redis.call('HDEL', KEYS[1], 'cursor') == 1 then
   redis.call('UNLINK', KEYS[2])
 end
-if state[2] == '1' then
+if termination_requested(state[2], state[4]) then
   return 2
 end
 return 1

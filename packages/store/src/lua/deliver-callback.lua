@@ -9,7 +9,8 @@
   the take reads the progress and the checkpoint after the step deletes it (a top-level step's wait
   has no other progress: its entries are in the record).
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel`; writes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate cancel`; writes
+  `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash
@@ -24,12 +25,13 @@
    NotRunning (-5)   the URL is used up, but the run has ended or is being terminated
    Unknown (-8)      no such call back: forged, used already, or expired
 ]]
+--- @include "termination-flag.lua"
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then
   return -8
 end
 redis.call('DEL', KEYS[3])
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel')
-if state[1] ~= 'RUNNING' or state[2] == '1' then
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'cancel')
+if state[1] ~= 'RUNNING' or termination_requested(state[2], state[3]) then
   return -5
 end
 redis.call('HSET', KEYS[2], ARGV[2] .. '@callback', ARGV[3])

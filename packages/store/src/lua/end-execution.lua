@@ -17,13 +17,14 @@
   Whatever the status it ends in, its descendants still RUNNING are terminated with it
   (terminate-descendants.lua): a child of a failed, terminated or limited parent must not run on,
   and a parent that ends SUCCESS has waited for its children, so finds none. Their keys are named
-  like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of ARGV[7].
+  like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of the execution's.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease notify
-  idempotency worker parent deadline`; writes `status endtime`, `history` (see KEYS[9]), `output step` when given, `host worker` for an
-  untaken instant run, `lasterror errortime` on ERROR; deletes `results lease notify released
-  deferrals cursor`, and the progress hash (record-progress.lua), only needed to resume. Of
-  descendants: reads and writes as request-termination.lua does.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
+  idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
+  `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
+  ERROR; deletes `results lease notify letgo released deferrals cursor`, and the progress hash
+  (record-progress.lua), only needed to resume. Of descendants: reads and writes as
+  request-termination.lua does.
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -40,115 +41,124 @@
   KEYS[10] the waiting sorted set (suspend-execution.lua), which an ended execution leaves
   KEYS[11] the execution's set of running children (accept-execution.lua), which expires with
            the record
-  KEYS[12] the channel on which to publish the id of a descendant whose termination is requested:
-           a channel, not a key, given among KEYS because the step events end ARGV (its name has
-           the prefix's hash tag, so a Cluster finds it in the script's slot)
-  KEYS[13] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
+  KEYS[12] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
 
-  ARGV[1] terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
-  ARGV[2] end time, epoch milliseconds
-  ARGV[3] seconds to keep the record after it ends
-  ARGV[4] outputs, JSON ('' keeps the stored ones)
-  ARGV[5] error message for ERROR ('' for none)
-  ARGV[6] channel on which to publish the end
-  ARGV[7] execution id
-  ARGV[8] lease token of the worker ending it ('' when the caller holds no lease: the API, a
-          reconciler); with a lease, the execution ends only if no other take happened since
-  ARGV[9] index of the step reached ('' keeps the stored one)
-  ARGV[10] host address of the worker, with ARGV[11]
-  ARGV[11] worker id ('' for none): given, the worker ran an instant Choreo without taking the
-          execution first, so it ends only if no worker has ever taken it (no lease field at all,
-          not even a handed-back one), and this worker is recorded as the one that ran it
-  ARGV[12] window length of the stored bytes, milliseconds
-  ARGV[13] name of a worker's set of the executions it holds, less the worker id
-  ARGV[14] channel on which to publish the end of a child execution
-  ARGV[15] step history: how many of the first events to keep, with ARGV[16]
-  ARGV[16] step history: how many of the last events to keep
-  ARGV[17], ARGV[18], … step events since the last write, JSON (none or more)
+  ARGV[1] the end, a JSON object:
+    status              terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
+    now                 end time, epoch milliseconds, as a string (a Lua number would lose digits)
+    retention_seconds   seconds to keep the record after it ends
+    error               error message for ERROR ('' for none)
+    id                  execution id
+    lease               lease token of the worker ending it ('' when the caller holds no lease:
+                        the API, a reconciler); with a lease, the execution ends only if no other
+                        take happened since
+    next_step           index of the step reached ('' keeps the stored one)
+    untaken_by_host     host address of the worker, with untaken_by_worker
+    untaken_by_worker   worker id ('' for none): given, the worker ran an instant Choreo without
+                        taking the execution first, so it ends only if no worker has ever taken it
+                        (no lease field at all, not even one let go of), and this worker is
+                        recorded as the one that ran it
+    window_ms           window length of the stored bytes, milliseconds
+    worker_executions   name of a worker's set of the executions it holds, less the worker id
+    ended_channel       channel on which to publish the end
+    child_ended_channel channel on which to publish the end of a child execution
+    termination_channel channel on which to publish the id of a descendant whose termination is
+                        requested (its name has the prefix's hash tag: the script's slot)
+    legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
+    history_first       step history: how many of the first events to keep
+    history_last        step history: how many of the last events to keep
+  ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
+          outputs are not escaped into ARGV[1] and decoded out of it again
+  ARGV[3], ARGV[4], … step events since the last write, JSON (none or more)
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
             NotRunning (-5): it had ended already (or is gone);
             Superseded (-6): nothing changed, it is RUNNING under another lease (or none, once
-            handed back), or has been taken when ARGV[11] says it was not
+            handed back), or has been taken when `untaken_by_worker` says it was not
    status   the execution's status ('' when it does not exist)
 ]]
--- end_record's state (end-record.lua).
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline')
+--- @include "step-history.lua"
+--- @include "end-record.lua"
+--- @include "terminate-descendants.lua"
+--- @include "termination-flag.lua"
+local args = cjson.decode(ARGV[1])
+local outputs = ARGV[2]
+-- end_record's state (end-record.lua), then the flag's earlier name.
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'notify', 'idempotency', 'worker', 'parent', 'deadline', 'cancel')
 if state[1] == false then
   return { -5, '' }
 end
 if state[1] ~= 'RUNNING' then
   return { -5, state[1] }
 end
-if ARGV[11] ~= '' then
+if args.untaken_by_worker ~= '' then
   if state[3] ~= false then
     return { -6, state[1] }
   end
-elseif ARGV[8] ~= '' and state[3] ~= ARGV[8] then
+elseif args.lease ~= '' and state[3] ~= args.lease then
   return { -6, state[1] }
 end
-local status = ARGV[1]
-if state[2] == '1' then
+local status = args.status
+if termination_requested(state[2], state[9]) then
   status = 'TERMINATED_MANUALLY'
 end
 -- One HSET for every field the end writes.
-local fields = { 'status', status, 'endtime', ARGV[2] }
-if ARGV[11] ~= '' then
+local fields = { 'status', status, 'endtime', args.now }
+if args.untaken_by_worker ~= '' then
   table.insert(fields, 'host')
-  table.insert(fields, ARGV[10])
+  table.insert(fields, args.untaken_by_host)
   table.insert(fields, 'worker')
-  table.insert(fields, ARGV[11])
+  table.insert(fields, args.untaken_by_worker)
 end
-if ARGV[4] ~= '' then
+if outputs ~= '' then
   table.insert(fields, 'output')
-  table.insert(fields, ARGV[4])
+  table.insert(fields, outputs)
 end
-if ARGV[9] ~= '' then
+if args.next_step ~= '' then
   table.insert(fields, 'step')
-  table.insert(fields, ARGV[9])
+  table.insert(fields, args.next_step)
 end
 if status == 'ERROR' then
   table.insert(fields, 'lasterror')
-  table.insert(fields, ARGV[5])
+  table.insert(fields, args.error)
   table.insert(fields, 'errortime')
-  table.insert(fields, ARGV[2])
+  table.insert(fields, args.now)
 end
 -- A run that wrote no history before its end (an instant run) keeps it in a field of the record,
 -- which costs far less than a list of its own, when it fits the bound.
-if redis.call('EXISTS', KEYS[9]) == 0 then
-  if #ARGV >= 17 and #ARGV - 16 <= tonumber(ARGV[15]) + tonumber(ARGV[16]) then
-    local history = '[' .. table.concat(ARGV, ',', 17) .. ']'
-    redis.call('HSET', KEYS[1], 'history', history)
-  else
-    append_step_events(KEYS[9], tonumber(ARGV[15]), tonumber(ARGV[16]), 17, #ARGV)
-  end
+local first_event = 3
+local events = #ARGV - first_event + 1
+if redis.call('EXISTS', KEYS[9]) == 0 and events >= 1 and events <= args.history_first + args.history_last then
+  local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
+  redis.call('HSET', KEYS[1], 'history', history)
 else
-  append_step_events(KEYS[9], tonumber(ARGV[15]), tonumber(ARGV[16]), 17, #ARGV)
+  append_step_events(KEYS[9], args.history_first, args.history_last, first_event, #ARGV)
 end
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[10],
-  waitingForCallBack = KEYS[13],
+  waiting_for_call_back = KEYS[12],
   counts = KEYS[7],
-  accountRunning = KEYS[3],
-  storedBytes = KEYS[4],
+  account_running = KEYS[3],
+  stored_bytes = KEYS[4],
   executing = KEYS[5],
   rows = KEYS[6],
-  record = key_like(KEYS[1], ARGV[7]),
-  progress = key_like(KEYS[8], ARGV[7]),
-  steps = key_like(KEYS[9], ARGV[7]),
-  children = key_like(KEYS[11], ARGV[7]),
-  workerExecutions = ARGV[13],
-  endedChannel = ARGV[6],
-  childEndedChannel = ARGV[14],
-  terminationChannel = KEYS[12],
-  retention = tonumber(ARGV[3]),
-  windowMs = tonumber(ARGV[12]),
-  now = tonumber(ARGV[2]),
-  endtime = ARGV[2],
+  record = key_like(KEYS[1], args.id),
+  progress = key_like(KEYS[8], args.id),
+  steps = key_like(KEYS[9], args.id),
+  children = key_like(KEYS[11], args.id),
+  worker_executions = args.worker_executions,
+  ended_channel = args.ended_channel,
+  child_ended_channel = args.child_ended_channel,
+  termination_channel = args.termination_channel,
+  legacy_termination_channel = args.legacy_termination_channel,
+  retention = args.retention_seconds,
+  window_ms = args.window_ms,
+  now = tonumber(args.now),
+  endtime = args.now,
 }
-end_record(ctx, ARGV[7], state, status, fields, ARGV[4])
+end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.
-terminate_descendants(ctx, ARGV[7])
+terminate_descendants(ctx, args.id)
 return { 1, status }

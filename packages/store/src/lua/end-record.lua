@@ -1,14 +1,16 @@
 --[[
   Shared by the scripts that end executions (end-execution.lua; request-termination.lua and
-  end-execution.lua for the descendants terminate-descendants.lua ends), set before each of them:
+  end-execution.lua for the descendants terminate-descendants.lua ends), included by each of them:
   the writes that move one RUNNING record to a terminal status, given its state: the record's
-  fields `status cancel lease notify idempotency worker parent deadline`, read in this order. A terminal status is never overwritten: callers end only a record they read RUNNING.
+  fields `status terminate lease notify idempotency worker parent deadline`, read in this order. A
+  terminal status is never overwritten: callers end only a record they read RUNNING.
 
-  `ctx` names the keys: `running`, `waiting`, `waitingForCallBack`, `counts` (all accounts), `accountRunning`,
-  `storedBytes`, `executing`, `rows` (the account's: every descendant runs for its root's account),
-  functions of an id `record`, `progress`, `steps`, `children`; `workerExecutions` (less the
-  worker id), `endedChannel`, `childEndedChannel`; `retention` (seconds), `windowMs`, `now`
-  (epoch milliseconds) and `endtime` (the same, as given: a Lua number would lose digits).
+  `ctx` names the keys: `running`, `waiting`, `waiting_for_call_back`, `counts` (all accounts),
+  `account_running`, `stored_bytes`, `executing`, `rows` (the account's: every descendant runs for
+  its root's account), functions of an id `record`, `progress`, `steps`, `children`;
+  `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`; `retention`
+  (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
+  number would lose digits).
 ]]
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)
@@ -25,7 +27,7 @@ local function end_record(ctx, id, state, status, fields, output)
   local record = ctx.record(id)
   redis.call('HSET', record, unpack(fields))
   -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-  redis.call('HDEL', record, 'results', 'lease', 'notify', 'released', 'deferrals', 'cursor', 'wait')
+  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait')
   redis.call('UNLINK', ctx.progress(id))
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)
@@ -35,8 +37,8 @@ local function end_record(ctx, id, state, status, fields, output)
   end
   redis.call('ZREM', ctx.running, id)
   redis.call('ZREM', ctx.waiting, id)
-  redis.call('ZREM', ctx.waitingForCallBack, id)
-  redis.call('SREM', ctx.accountRunning, id)
+  redis.call('ZREM', ctx.waiting_for_call_back, id)
+  redis.call('SREM', ctx.account_running, id)
   redis.call('HDEL', ctx.rows, id)
   redis.call('HINCRBY', ctx.counts, 'ended:' .. status, 1)
   -- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
@@ -44,33 +46,33 @@ local function end_record(ctx, id, state, status, fields, output)
     redis.call('SREM', ctx.executing, id)
   end
   if state[6] and state[6] ~= '' then
-    redis.call('SREM', ctx.workerExecutions .. state[6], id)
+    redis.call('SREM', ctx.worker_executions .. state[6], id)
   end
   -- A parent's set of children holds those still running.
   if state[7] and state[7] ~= '' then
     redis.call('SREM', ctx.children(state[7]), id)
   end
-  local outputBytes = string.len(output)
+  local output_bytes = string.len(output)
   if output == '' then
-    outputBytes = redis.call('HSTRLEN', record, 'output')
+    output_bytes = redis.call('HSTRLEN', record, 'output')
   end
-  if outputBytes > 0 and redis.call('INCRBY', ctx.storedBytes, outputBytes) == outputBytes then
-    redis.call('PEXPIRE', ctx.storedBytes, 2 * ctx.windowMs)
+  if output_bytes > 0 and redis.call('INCRBY', ctx.stored_bytes, output_bytes) == output_bytes then
+    redis.call('PEXPIRE', ctx.stored_bytes, 2 * ctx.window_ms)
   end
   if state[4] == '1' then
     -- The large fields decide first: encoding megabytes of outputs only to find them too large for
     -- the message would hold Redis, which serves every account, for nothing.
-    local large = outputBytes + redis.call('HSTRLEN', record, 'inputs')
+    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs')
     local encoded = ''
     if large <= 65536 then
       encoded = cjson.encode(redis.call('HGETALL', record))
     end
     if large <= 65536 and string.len(encoded) <= 65536 then
-      redis.call('PUBLISH', ctx.endedChannel, id .. '\n' .. encoded)
+      redis.call('PUBLISH', ctx.ended_channel, id .. '\n' .. encoded)
     else
-      redis.call('PUBLISH', ctx.endedChannel, id)
+      redis.call('PUBLISH', ctx.ended_channel, id)
     end
   elseif state[4] == 'parent' then
-    redis.call('PUBLISH', ctx.childEndedChannel, id)
+    redis.call('PUBLISH', ctx.child_ended_channel, id)
   end
 end

@@ -8,9 +8,9 @@
 
   It leaves the set of the executions its worker holds (keys.ts, workerExecutions) too.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease released account id
-  starttime cancel choreo worker`; clears `host worker lease` and keeps the lease handed back as
-  `released` (handedBackLease): a client that lost the reply on a dropped connection sends the call
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
+  starttime terminate choreo worker cancel`; clears `host worker lease` and keeps the lease handed
+  back as `letgo` (letGoLease): a client that lost the reply on a dropped connection sends the call
   again, and must hear that it was handed back.
 
   KEYS[1] execution hash
@@ -25,6 +25,6 @@
    NotRunning (-5)   nothing changed: it has ended (or is gone)
    Superseded (-6)   nothing changed: another take has happened since
 ]]
--- listRow, releaseLease: list-row.lua and release-lease.lua, set before this script (scripts.ts).
-local reply = releaseLease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+--- @include "let-go-of-execution.lua"
+local reply = let_go_of_execution(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 return reply or 1

@@ -7,7 +7,8 @@
   termination flag. The progress hash is deleted by checkpoint-execution.lua once the block has
   completed, and by end-execution.lua.
 
-  Record fields (RECORD_FIELDS in execution-record.ts): reads `status cancel lease`; writes `cursor`.
+  Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
+  writes `cursor`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash (address → JSON)
@@ -27,7 +28,9 @@
    NotRunning (-5)               not recorded: the execution has ended (or is gone)
    Superseded (-6)               not recorded: the caller's lease is void
 ]]
-local state = redis.call('HMGET', KEYS[1], 'status', 'cancel', 'lease')
+--- @include "step-history.lua"
+--- @include "termination-flag.lua"
+local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'cancel')
 if state[1] ~= 'RUNNING' then
   return -5
 end
@@ -38,7 +41,7 @@ local events = tonumber(ARGV[3])
 redis.call('HSET', KEYS[2], unpack(ARGV, 6 + events))
 append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 6, 5 + events)
 redis.call('HSET', KEYS[1], 'cursor', ARGV[2])
-if state[2] == '1' then
+if termination_requested(state[2], state[4]) then
   return 2
 end
 return 1

@@ -9,16 +9,16 @@
 
   The request goes down to its descendants still RUNNING (terminate-descendants.lua), whether or
   not the execution itself is on a worker now, so that no child outlives its parent's termination.
-  Their keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of ARGV[2],
+  Their keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of `id`,
   and their account's keys like the execution's (a child runs for its parent's account). An
   execution that has ended passes the request on too: its end did already, so it finds none but a
   straggler.
 
   Record fields (RECORD_FIELDS in execution-record.ts), of the execution and of its descendants:
-  reads `status cancel lease notify idempotency worker parent deadline starttime host choreo`, and
-  `account` of the execution; writes `cancel` (terminationRequested), or ends them as
-  end-execution.lua does (`status endtime cancel`, deletes `results lease notify released
-  deferrals cursor wait`).
+  reads `status terminate lease notify idempotency worker parent deadline starttime host choreo
+  cancel`, and `account` of the execution; writes `terminate cancel` (terminationRequested,
+  termination-flag.lua), or ends them as end-execution.lua does (`status endtime terminate cancel`,
+  deletes `results lease notify letgo released deferrals cursor wait`).
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
@@ -29,27 +29,31 @@
   KEYS[7] the execution's set of running children (accept-execution.lua)
   KEYS[8] waiting-for-call-back sorted set (suspend-execution.lua)
 
-  ARGV[1] channel on which to publish the execution id
-  ARGV[2] execution id
-  ARGV[3] name of an account's list rows of RUNNING executions, less the account
-  ARGV[4] name of an account's running set, less the account
-  ARGV[5] name of an account's executing set, less the account
-  ARGV[6] name of an account's stored bytes in the current window: the part before the account,
-          with ARGV[7] the part after it (see end-execution.lua, KEYS[4])
-  ARGV[7] see ARGV[6]
-  ARGV[8] now, epoch milliseconds: the end time of what it ends
-  ARGV[9] seconds to keep a record after it ends
-  ARGV[10] window length of the stored bytes, milliseconds
-  ARGV[11] channel on which to publish an end someone waits for (end-execution.lua)
-  ARGV[12] channel on which to publish the end of a child execution
-  ARGV[13] name of a worker's set of the executions it holds, less the worker id
+  ARGV[1] the request, a JSON object:
+    id                  execution id
+    now                 epoch milliseconds, as a string: the end time of what it ends
+    retention_seconds   seconds to keep a record after it ends
+    window_ms           window length of the stored bytes, milliseconds
+    account_rows        name of an account's list rows of RUNNING executions, less the account
+    account_running     name of an account's running set, less the account
+    account_executing   name of an account's executing set, less the account
+    stored_bytes_before name of an account's stored bytes in the current window: the part before
+                        the account, with stored_bytes_after the part after it (see
+                        end-execution.lua, KEYS[4])
+    stored_bytes_after  see stored_bytes_before
+    worker_executions   name of a worker's set of the executions it holds, less the worker id
+    termination_channel channel on which to publish the id of a flagged execution
+    legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
+    ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
+    child_ended_channel channel on which to publish the end of a child execution
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
   it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
   changed but its descendants'.
 ]]
--- listRow: list-row.lua; key_like, end_record: end-record.lua; TERMINATION_FIELDS,
--- terminate_running, terminate_descendants: terminate-descendants.lua.
+--- @include "end-record.lua"
+--- @include "terminate-descendants.lua"
+local args = cjson.decode(ARGV[1])
 local state = redis.call('HMGET', KEYS[1], unpack(TERMINATION_FIELDS))
 local status = state[1]
 if status == false then
@@ -59,28 +63,29 @@ local account = redis.call('HGET', KEYS[1], 'account')
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[3],
-  waitingForCallBack = KEYS[8],
+  waiting_for_call_back = KEYS[8],
   counts = KEYS[4],
-  accountRunning = ARGV[4] .. account,
-  storedBytes = ARGV[6] .. account .. ARGV[7],
-  executing = ARGV[5] .. account,
-  rows = ARGV[3] .. account,
-  record = key_like(KEYS[1], ARGV[2]),
-  progress = key_like(KEYS[5], ARGV[2]),
-  steps = key_like(KEYS[6], ARGV[2]),
-  children = key_like(KEYS[7], ARGV[2]),
-  workerExecutions = ARGV[13],
-  endedChannel = ARGV[11],
-  childEndedChannel = ARGV[12],
-  terminationChannel = ARGV[1],
-  retention = tonumber(ARGV[9]),
-  windowMs = tonumber(ARGV[10]),
-  now = tonumber(ARGV[8]),
-  endtime = ARGV[8],
+  account_running = args.account_running .. account,
+  stored_bytes = args.stored_bytes_before .. account .. args.stored_bytes_after,
+  executing = args.account_executing .. account,
+  rows = args.account_rows .. account,
+  record = key_like(KEYS[1], args.id),
+  progress = key_like(KEYS[5], args.id),
+  steps = key_like(KEYS[6], args.id),
+  children = key_like(KEYS[7], args.id),
+  worker_executions = args.worker_executions,
+  ended_channel = args.ended_channel,
+  child_ended_channel = args.child_ended_channel,
+  termination_channel = args.termination_channel,
+  legacy_termination_channel = args.legacy_termination_channel,
+  retention = args.retention_seconds,
+  window_ms = args.window_ms,
+  now = tonumber(args.now),
+  endtime = args.now,
 }
 local ended = 0
-if status == 'RUNNING' and terminate_running(ctx, ARGV[2], state, false) then
+if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
   ended = 1
 end
-terminate_descendants(ctx, ARGV[2])
+terminate_descendants(ctx, args.id)
 return { status, ended }

@@ -1,11 +1,16 @@
--- Appends ARGV[from..to], step events as JSON arrays (step-history.ts), to an execution's step history (a list,
--- keys.ts executionSteps), bounded: the first `first` events and the last `last` are kept, and
--- those between are replaced by one marker at index `first`, `{"dropped":<count>}`, counting them.
--- Past the bound each append costs a few list operations near the head, never a rewrite.
--- An event's start may be relative to the event before it and its host 0 for the same host
--- (step-history.ts), so the marker keeps what the events after it need:
--- `{"dropped":<count>,"start":<start of the last dropped event>,"host":<host named last>}`, the
--- start relative or not as an event's is, the host absent when no dropped event named one.
+--[[
+  Shared by the scripts that write step events (checkpoint-execution.lua, record-progress.lua,
+  end-execution.lua), included by each of them.
+
+  Appends ARGV[from..to], step events as JSON arrays (step-history.ts), to an execution's step history (a list,
+  keys.ts executionSteps), bounded: the first `first` events and the last `last` are kept, and
+  those between are replaced by one marker at index `first`, `{"dropped":<count>}`, counting them.
+  Past the bound each append costs a few list operations near the head, never a rewrite.
+  An event's start may be relative to the event before it and its host 0 for the same host
+  (step-history.ts), so the marker keeps what the events after it need:
+  `{"dropped":<count>,"start":<start of the last dropped event>,"host":<host named last>}`, the
+  start relative or not as an event's is, the host absent when no dropped event named one.
+]]
 
 -- What `entries` (events, or a marker first) leave for the events after them: the start of the
 -- last (relative to the event before the first when none is absolute) and the host named last.

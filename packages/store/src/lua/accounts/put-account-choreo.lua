@@ -24,23 +24,23 @@
 ]]
 local id = ARGV[1]
 local existing = redis.call('HSTRLEN', KEYS[1], id)
-local maxCount = tonumber(ARGV[4])
-if existing == 0 and maxCount > 0 then
+local max_count = tonumber(ARGV[4])
+if existing == 0 and max_count > 0 then
   local count = redis.call('HLEN', KEYS[1])
-  if count >= maxCount then
+  if count >= max_count then
     return { 'too-many', count }
   end
 end
 local version = (tonumber(redis.call('HGET', KEYS[2], id)) or 0) + 1
 local value = cjson.encode({ version = version, updated = tonumber(ARGV[3]), document = ARGV[2] })
-local maxBytes = tonumber(ARGV[5])
-if maxBytes > 0 then
+local max_bytes = tonumber(ARGV[5])
+if max_bytes > 0 then
   -- Counted from the values themselves, not kept in a counter that could drift from them.
   local total = #value - existing
   for _, other in ipairs(redis.call('HKEYS', KEYS[1])) do
     total = total + redis.call('HSTRLEN', KEYS[1], other)
   end
-  if total > maxBytes then
+  if total > max_bytes then
     return { 'too-many-bytes', total }
   end
 end

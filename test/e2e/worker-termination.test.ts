@@ -4,7 +4,7 @@ import { useWorkerTestStack } from '../support/worker-test-stack.ts';
 
 // Runs are started through one API process and terminated through another: the flag lives in
 // Redis, so whichever instance receives the DELETE, the worker sees it.
-describe('cancellation across API processes', () => {
+describe('termination requested through another API process', () => {
   // One run at a time, so that a second run waits in the queue.
   const harness = useWorkerTestStack({ workers: 1, workerEnv: { WORKER_CONCURRENCY: '1' } });
   const { counter } = harness;
@@ -19,8 +19,8 @@ describe('cancellation across API processes', () => {
   it('ends a run right after its current step, keeping the outputs so far', async () => {
     const alice = harness.stack.credentials.alice;
     counter.hold(2);
-    const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('cancel'), WaitMilliseconds: '10' });
-    await waitFor(() => counter.count('cancel', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
+    const id = await harness.stack.startRun('Test/Counted', alice, { CounterURL: counter.urlFor('terminate'), WaitMilliseconds: '10' });
+    await waitFor(() => counter.count('terminate', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
 
     const deleted = await harness.stack.call('DELETE', `/choreo-executions/${id}`, alice, { via: second });
     expect(deleted.status).toBe(204);
@@ -35,7 +35,7 @@ describe('cancellation across API processes', () => {
     expect(ended.status).toBe('TERMINATED_MANUALLY');
     const { output } = await outputsOf(id);
     expect(output).toEqual({ CompletedSteps: '3', Third: '{"step":2}' });
-    expect(counter.stepsOf('cancel')).toEqual([0, 2]);
+    expect(counter.stepsOf('terminate')).toEqual([0, 2]);
     // Terminal is final: terminating again is idempotent, and the status never changes.
     expect((await harness.stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBe(204);
     expect((await harness.stack.call('GET', `/choreo-executions/${id}`, alice, { via: second })).json().execution.status).toBe('TERMINATED_MANUALLY');
