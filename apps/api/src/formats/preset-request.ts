@@ -2,6 +2,7 @@ import type { PresetInput } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
+import { firstIssue, presetRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 const MAX_NAME_LENGTH = 256;
@@ -29,6 +30,10 @@ export function parsePresetRequest(body: string, contentType: string | undefined
     if (names.has(input.name)) throw new ApiError('BAD_REQUEST', `Input "${input.name}" is given more than once.`);
     names.add(input.name);
   }
+  // The checks above say precisely what is wrong; the schema, which the OpenAPI document shows,
+  // must agree with them, and refuses whatever they would let through that it does not allow.
+  const shape = presetRequestBodySchema.safeParse({ inputs });
+  if (!shape.success) throw new ApiError('BAD_REQUEST', firstIssue(shape.error));
   return inputs;
 }
 

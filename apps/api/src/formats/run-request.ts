@@ -2,6 +2,7 @@ import type { OutputFilter } from '@ces/choreos';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
+import { firstIssue, runRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 /** A run request's body, decoded: inputs by name, optional output filters and the preset it names. */
@@ -50,6 +51,14 @@ export function parseRunRequest(body: string, contentType: string | undefined): 
   }
   const request: RunRequest = { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
   if (pairs.preset !== undefined) request.preset = checkPreset(pairs.preset);
+  // The checks above say precisely what is wrong; the schema, which the OpenAPI document shows,
+  // must agree with them, and refuses whatever they would let through that it does not allow.
+  const shape = runRequestBodySchema.safeParse({
+    inputs: pairs.inputs,
+    outputFilters: pairs.outputFilters,
+    ...(request.preset !== undefined ? { preset: request.preset } : {}),
+  });
+  if (!shape.success) throw new ApiError('BAD_REQUEST', firstIssue(shape.error));
   return request;
 }
 
