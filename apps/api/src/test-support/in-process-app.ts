@@ -24,6 +24,7 @@ import { type ApiConnections, type StoreWrappers, wireApi } from '../api-wiring.
 import type { AppConfig, createApp } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
 import type { OutputReadGate } from '../output-read-gate.ts';
+import { createResponseConformance } from './response-conformance.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
 
@@ -61,7 +62,10 @@ export interface InProcessApp {
     /** other: a second account. */
     bob: TestCredential;
   };
-  /** A request to the interface under BASE_PATH, with Basic credentials and the domain header. */
+  /**
+   * A request to the interface under BASE_PATH, with Basic credentials and the domain header; its
+   * answer is checked against the OpenAPI document (status, Content-Type, body) before it is returned.
+   */
   call(method: string, path: string, credential: TestCredential | undefined, options?: CallOptions): Promise<Response>;
   close(): Promise<void>;
 }
@@ -144,6 +148,7 @@ export async function startInProcessApp(options: {
   });
   const { app, executions, queue, metrics, presets, callbacks } = wired;
   const redis = connections.requests;
+  const conform = createResponseConformance();
 
   return {
     app,
@@ -156,7 +161,7 @@ export async function startInProcessApp(options: {
     cipher,
     callbacks,
     credentials,
-    call(method, path, credential, callOptions = {}) {
+    async call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
       if (credential) {
         headers.authorization = `Basic ${Buffer.from(`${credential.name}:${credential.secret}`).toString('base64')}`;
@@ -166,9 +171,13 @@ export async function startInProcessApp(options: {
       Object.assign(headers, callOptions.headers);
       for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
       const bindings = callOptions.clientAddress === undefined ? undefined : { incoming: { socket: { remoteAddress: callOptions.clientAddress } } };
-      return Promise.resolve(
-        app.request(`${BASE_PATH}${path}`, { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) }, bindings),
+      const response = await app.request(
+        `${BASE_PATH}${path}`,
+        { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) },
+        bindings,
       );
+      await conform(method, `${BASE_PATH}${path}`, response.clone());
+      return response;
     },
     async close() {
       await wired.close();
