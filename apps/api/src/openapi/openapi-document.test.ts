@@ -70,8 +70,8 @@ describe('the OpenAPI document', () => {
     });
     const text = JSON.stringify(document);
     for (const extension of ['preset', 'outputFilters', 'source_id', 'store_results', 'respond-async', 'idempotency-key']) expect(text).toContain(extension);
-    const run = ((document.paths ?? {})[`${BASE_PATH}/choreos/{id}`] as { post: { requestBody: { content: Record<string, unknown> } } }).post;
-    expect(Object.keys(run.requestBody.content)).toEqual(['application/json', 'application/xml']);
+    const paths = document.paths as Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }>;
+    expect(Object.keys(paths[`${BASE_PATH}/choreos/{id}`]?.post?.requestBody?.content ?? {})).toEqual(['application/json', 'application/xml']);
   });
 });
 
