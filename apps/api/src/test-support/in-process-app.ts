@@ -16,7 +16,7 @@ import {
   type PresetStore,
   type SecretCipher,
 } from '@ces/store';
-import { isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
+import { createResponseConformance, isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApiMetrics } from '../api-metrics.ts';
@@ -24,7 +24,8 @@ import { type ApiConnections, type StoreWrappers, wireApi } from '../api-wiring.
 import type { AppConfig, createApp } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
 import type { OutputReadGate } from '../output-read-gate.ts';
-import { createResponseConformance } from './response-conformance.ts';
+import { createOpenApiDocument } from '../openapi/openapi-document.ts';
+import { interfacePath } from '../interface-path.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
 
@@ -148,7 +149,8 @@ export async function startInProcessApp(options: {
   });
   const { app, executions, queue, metrics, presets, callbacks } = wired;
   const redis = connections.requests;
-  const conform = createResponseConformance();
+  // Routed as the service routes it: the doubled slashes at the joins that old clients send are dropped.
+  const conform = createResponseConformance(createOpenApiDocument(), { routedPath: interfacePath });
 
   return {
     app,
@@ -176,7 +178,8 @@ export async function startInProcessApp(options: {
         { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) },
         bindings,
       );
-      await conform(method, `${BASE_PATH}${path}`, response.clone());
+      const text = method.toUpperCase() === 'HEAD' ? '' : await response.clone().text();
+      conform(method, `${BASE_PATH}${path}`, { status: response.status, contentType: response.headers.get('content-type') ?? undefined, text });
       return response;
     },
     async close() {

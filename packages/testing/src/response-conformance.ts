@@ -1,7 +1,23 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { interfacePath } from '../interface-path.ts';
-import { createOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.ts';
+
+/** What the check needs of an OpenAPI 3.1 document. */
+export interface OpenApiDocumentLike {
+  paths?: Record<string, unknown>;
+  components?: object;
+}
+
+/** An answer as a test received it. */
+export interface ReceivedAnswer {
+  status: number;
+  /** The Content-Type header, if any. */
+  contentType: string | undefined;
+  /** The body's text; empty for none (and for HEAD). */
+  text: string;
+}
+
+/** Checks one answer; throws, saying what differs, when the document does not allow it. */
+export type ResponseConformance = (method: string, path: string, answer: ReceivedAnswer) => void;
 
 interface DocumentedResponse {
   content?: Record<string, { schema?: unknown }>;
@@ -13,9 +29,6 @@ interface DocumentedOperation {
   template: string;
   responses: Record<string, DocumentedResponse>;
 }
-
-/** Checks one answer of the service; throws, saying what differs, when the OpenAPI document does not allow it. */
-export type ResponseConformance = (method: string, path: string, response: Response) => Promise<void>;
 
 /** A Choreo id is a path of its own; every other parameter is one segment. */
 function patternOf(template: string): RegExp {
@@ -31,11 +44,12 @@ function patternOf(template: string): RegExp {
 }
 
 /**
- * The answers' check against the document the service serves: status, Content-Type and, for JSON,
+ * The answers' check against the service's OpenAPI document: status, Content-Type and, for JSON,
  * the body against the schema of that status. Answers on paths the document does not have (an
- * unknown path's 404, a wrong method's 405) must still be the one error shape.
+ * unknown path's 404, a wrong method's 405) must still be the one error shape. `routedPath` reads a
+ * request's path as the service routes it.
  */
-export function createResponseConformance(document: OpenApiDocument = createOpenApiDocument()): ResponseConformance {
+export function createResponseConformance(document: OpenApiDocumentLike, options: { routedPath?: (path: string) => string } = {}): ResponseConformance {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const components = document.components ?? {};
@@ -57,33 +71,30 @@ export function createResponseConformance(document: OpenApiDocument = createOpen
     }
   }
   const errorSchema = { $ref: '#/components/schemas/Error' };
+  const routed = options.routedPath ?? ((path: string) => path);
 
-  return async (method, path, response) => {
+  return (method, path, answer) => {
     const asked = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-    // Routed as the service routes it: the doubled slashes at the joins that old clients send are dropped.
-    const pathOnly = interfacePath(path.split('?')[0] ?? path);
+    const pathOnly = routed(path.split('?')[0] ?? path);
     const operation = operations.find((candidate) => candidate.method === asked && candidate.pattern.test(pathOnly));
-    const where = `${method} ${pathOnly} → ${response.status}`;
-    const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-    const text = method.toUpperCase() === 'HEAD' ? '' : await response.text();
+    const where = `${method} ${pathOnly} → ${answer.status}`;
+    const type = answer.contentType?.split(';')[0]?.trim().toLowerCase();
     let content: Record<string, { schema?: unknown }> | undefined;
     if (operation) {
-      const documented = operation.responses[String(response.status)];
-      if (!documented) throw new Error(`${where}: the document lists no ${response.status} for ${asked} ${operation.template}`);
+      const documented = operation.responses[String(answer.status)];
+      if (!documented) throw new Error(`${where}: the document lists no ${answer.status} for ${asked} ${operation.template}`);
       content = documented.content;
     } else {
-      if (response.status < 400) throw new Error(`${where}: the document has no such operation`);
+      if (answer.status < 400) throw new Error(`${where}: the document has no such operation`);
       content = { 'application/json': { schema: errorSchema }, 'application/xml': { schema: errorSchema } };
     }
-    if (!content || text === '') {
-      if (text !== '' && content === undefined) throw new Error(`${where}: the document says this answer has no body, it had ${type}`);
-      return;
-    }
+    if (answer.text === '') return;
+    if (!content) throw new Error(`${where}: the document says this answer has no body, it had ${type}`);
     const media = type === undefined ? undefined : (content[type] ?? content['*/*']);
     if (!media) throw new Error(`${where}: Content-Type ${type} is not one of ${Object.keys(content).join(', ')}`);
     if (type !== 'application/json' || media.schema === undefined) return;
     const validate = validatorFor(media.schema);
-    if (!validate(JSON.parse(text)))
-      throw new Error(`${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    if (!validate(JSON.parse(answer.text)))
+      throw new Error(`${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`);
   };
 }
