@@ -2,12 +2,8 @@ import type { PresetInput } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
-import { firstIssue, presetRequestBodySchema } from './request-schemas.ts';
+import { firstIssue, MAX_NAME_LENGTH, MAX_PRESET_INPUTS, presetRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
-
-const MAX_NAME_LENGTH = 256;
-/** A preset fills a Choreo's inputs: a few dozen at most in practice. */
-export const MAX_PRESET_INPUTS = 200;
 
 /**
  * Decodes the body of `PUT /presets/<name>`: the run body's `inputs` shape, each input with an

@@ -11,7 +11,16 @@ export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'The request is not valid.';
 }
 
-const MAX_NAME_LENGTH = 256;
+/** The bounds of request bodies, which the decoders check with their own messages and the schemas state. */
+export const MAX_NAME_LENGTH = 256;
+/**
+ * Each output filter is a query a worker runs on an output after the run and whose result is
+ * stored with it: their number and length are bounded like the body's other parts.
+ */
+export const MAX_OUTPUT_FILTERS = 20;
+export const MAX_FILTER_PATH_LENGTH = 1000;
+/** A preset fills a Choreo's inputs: a few dozen at most in practice. */
+export const MAX_PRESET_INPUTS = 200;
 
 export const runQuerySchema = z.object({
   mode: z.enum(['async', 'sync'], { error: 'mode must be "async" or "sync".' }).optional().meta({
@@ -49,7 +58,7 @@ const runInputSchema = z
 const outputFilterSchema = z
   .object({
     name: z.string().min(1).max(MAX_NAME_LENGTH),
-    path: z.string().min(1).max(1000).meta({ description: 'An XPath or JSON path run on the output.' }),
+    path: z.string().min(1).max(MAX_FILTER_PATH_LENGTH).meta({ description: 'An XPath or JSON path run on the output.' }),
     variable: z.string().min(1).max(MAX_NAME_LENGTH).meta({ description: 'The output the path is run on.' }),
   })
   .meta({ xml: { name: 'filter' } });
@@ -63,7 +72,7 @@ export const runRequestBodySchema = z
     inputs: z.array(runInputSchema).optional(),
     outputFilters: z
       .array(outputFilterSchema)
-      .max(20)
+      .max(MAX_OUTPUT_FILTERS)
       .optional()
       .meta({ description: 'Extension. Queries run on outputs after the run; each result is an output of its own.', xml: { wrapped: true } }),
     preset: z
@@ -85,7 +94,7 @@ const presetInputSchema = z
 
 /** A preset's body, JSON or XML (`<inputs><input><name/><value/><secret/></input></inputs>`). */
 export const presetRequestBodySchema = z
-  .object({ inputs: z.array(presetInputSchema).min(1).max(200) })
+  .object({ inputs: z.array(presetInputSchema).min(1).max(MAX_PRESET_INPUTS) })
   .meta({ id: 'PresetRequest', description: 'The inputs a preset stores.', xml: { name: 'inputs' } });
 
 export const choreoIdParamsSchema = z.object({

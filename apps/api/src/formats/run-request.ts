@@ -2,7 +2,7 @@ import type { OutputFilter } from '@ces/choreos';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
-import { firstIssue, runRequestBodySchema } from './request-schemas.ts';
+import { firstIssue, MAX_FILTER_PATH_LENGTH, MAX_NAME_LENGTH, MAX_OUTPUT_FILTERS, runRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 /** A run request's body, decoded: inputs by name, optional output filters and the preset it names. */
@@ -12,14 +12,6 @@ export interface RunRequest {
   /** The stored input set (`preset`) the run names, as the original's SDKs send it. */
   preset?: string;
 }
-
-const MAX_NAME_LENGTH = 256;
-/**
- * Each output filter is a query a worker runs on an output after the run and whose result is
- * stored with it: their number and length are bounded like the body's other parts.
- */
-const MAX_OUTPUT_FILTERS = 20;
-const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
  * Decodes the optional body of a run, as text (`bodyText`, which has dropped a leading byte order

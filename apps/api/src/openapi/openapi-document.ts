@@ -60,7 +60,8 @@ export function createOpenApiDocument(): OpenApiDocument {
       version: '1.0',
       description:
         'Runs Choreos — packaged, multi-step integration procedures. Every request and answer of the interface is JSON or XML, as Content-Type and Accept say; ' +
-        'every error has the one shape `{"error": {"message", "code", "requestId"}}` (XML `<error>` alike). Operations marked Extension go beyond the specification.',
+        'every error has the one shape `{"error": {"message", "code", "requestId"}}` (XML `<error>` alike). Every answer carries `X-Request-Id` ' +
+        '(a caller may send its own). Operations marked Extension go beyond the specification.',
     },
     tags: [
       { name: 'Choreos', description: 'The catalogue, as the credentials may see it, and runs.' },

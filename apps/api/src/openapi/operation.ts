@@ -48,8 +48,28 @@ const WHEN: Record<ErrorCode, string> = {
   SERVICE_UNAVAILABLE: 'Redis, or what the request needs, is briefly unavailable (`Retry-After`).',
 };
 
+const header = (description: string) => ({ description, schema: { type: 'string' as const } });
+
+/** Headers some errors carry. */
+const ERROR_HEADERS: Partial<Record<ErrorCode, ResponseConfig['headers']>> = {
+  UNAUTHORIZED: { 'WWW-Authenticate': header('`Basic realm="…", charset="UTF-8"`.') },
+  METHOD_NOT_ALLOWED: { Allow: header('The methods of the path.') },
+  TOO_MANY_REQUESTS: { 'Retry-After': header('Seconds to wait.') },
+  SERVICE_UNAVAILABLE: { 'Retry-After': header('Seconds to wait.') },
+};
+
+/** Said on a run's answer that repeats an earlier request's with the same Idempotency-Key. */
+export const RUN_REPLAYED_HEADERS = { 'Idempotent-Replayed': header('`true` when this is the answer of an earlier request with the same Idempotency-Key.') };
+
+/** Headers of a run that goes on: where it is, and what the service did with `Prefer` and `Idempotency-Key`. */
+export const RUN_ACCEPTED_HEADERS = {
+  Location: header('The execution status of the run.'),
+  'Preference-Applied': header('`respond-async` when the run was asked to be asynchronous.'),
+  ...RUN_REPLAYED_HEADERS,
+};
+
 /** The error answers of an operation: the common ones of the interface and `more`, each in the one error shape. */
 export function errorAnswers(more: readonly ErrorCode[] = [], common: readonly ErrorCode[] = ACCOUNT_ERRORS): Record<number, ResponseConfig> {
   const codes = [...new Set([...common, ...more])];
-  return Object.fromEntries(codes.map((code) => [ERROR_CATALOGUE[code].status, answer(`${code}: ${WHEN[code]}`, errorBodySchema)]));
+  return Object.fromEntries(codes.map((code) => [ERROR_CATALOGUE[code].status, answer(`${code}: ${WHEN[code]}`, errorBodySchema, ERROR_HEADERS[code])]));
 }

@@ -8,7 +8,7 @@ import { runAccepted, runResult } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { firstIssue, runHeadersSchema, runQuerySchema, runRequestBodySchema, choreoIdParamsSchema } from '../formats/request-schemas.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
-import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, type Operation } from '../openapi/operation.ts';
+import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, RUN_ACCEPTED_HEADERS, RUN_REPLAYED_HEADERS, type Operation } from '../openapi/operation.ts';
 import { runAcceptedSchema, runResultSchema } from '../openapi/wire-schemas.ts';
 import { BASE_PATH } from '../base-path.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
@@ -40,8 +40,8 @@ export const runChoreoOperation: Operation = {
     body: { description: 'The inputs; optional.', required: false, content: bothFormats(runRequestBodySchema) },
   },
   responses: {
-    200: answer('The run ended while the request waited: its outputs.', runResultSchema),
-    202: answer('Accepted and still going (or asked to run asynchronously); `Location` names its status.', runAcceptedSchema),
+    200: answer('The run ended while the request waited: its outputs.', runResultSchema, RUN_REPLAYED_HEADERS),
+    202: answer('Accepted and still going (or asked to run asynchronously).', runAcceptedSchema, RUN_ACCEPTED_HEADERS),
     ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
   },
 };
