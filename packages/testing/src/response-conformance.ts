@@ -43,9 +43,18 @@ function patternOf(template: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** The root element an XML body of this schema has, when the schema (or the one it refers to) names it. */
+function xmlRootOf(schema: unknown, components: object): string | undefined {
+  const reference = (schema as { $ref?: string }).$ref;
+  const resolved = reference?.startsWith('#/components/schemas/')
+    ? (components as { schemas?: Record<string, unknown> }).schemas?.[reference.slice('#/components/schemas/'.length)]
+    : schema;
+  return (resolved as { xml?: { name?: string } } | undefined)?.xml?.name;
+}
+
 /**
  * The answers' check against the service's OpenAPI document: status, Content-Type and, for JSON,
- * the body against the schema of that status. Answers on paths the document does not have (an
+ * the body against the schema of that status (for XML, its root element). Answers on paths the document does not have (an
  * unknown path's 404, a wrong method's 405) must still be the one error shape. `routedPath` reads a
  * request's path as the service routes it.
  */
@@ -92,7 +101,15 @@ export function createResponseConformance(document: OpenApiDocumentLike, options
     if (!content) throw new Error(`${where}: the document says this answer has no body, it had ${type}`);
     const media = type === undefined ? undefined : (content[type] ?? content['*/*']);
     if (!media) throw new Error(`${where}: Content-Type ${type} is not one of ${Object.keys(content).join(', ')}`);
-    if (type !== 'application/json' || media.schema === undefined) return;
+    if (media.schema === undefined) return;
+    if (type === 'application/xml') {
+      // XML bodies are checked for their root element, the one the schema names (`xml.name`).
+      const root = xmlRootOf(media.schema, components);
+      const found = /^(?:\uFEFF)?\s*(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*)/.exec(answer.text)?.[1];
+      if (root !== undefined && found !== root) throw new Error(`${where}: the XML root is <${found}>, the document says <${root}>`);
+      return;
+    }
+    if (type !== 'application/json') return;
     const validate = validatorFor(media.schema);
     if (!validate(JSON.parse(answer.text)))
       throw new Error(`${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}\n${answer.text.slice(0, 500)}`);

@@ -90,6 +90,9 @@ describe('the response check', () => {
     expect(() => conform('GET', `${BASE_PATH}/choreos`, json(error, 409))).toThrow(/no 409/);
     expect(() => conform('GET', `${BASE_PATH}/choreos`, { status: 200, contentType: 'text/plain', text: 'x' })).toThrow(/Content-Type/);
     expect(() => conform('GET', '/nowhere', json({ oops: true }, 404))).toThrow(/does not match/);
+    const xml = (text: string, status: number) => ({ status, contentType: 'application/xml; charset=UTF-8', text });
+    conform('GET', `${BASE_PATH}/choreos`, xml('<?xml version="1.0" encoding="UTF-8"?><resources><resource>/A</resource></resources>', 200));
+    expect(() => conform('GET', `${BASE_PATH}/choreos`, xml('<?xml version="1.0"?><choreo/>', 200))).toThrow(/XML root is <choreo>/);
   });
 });
 
