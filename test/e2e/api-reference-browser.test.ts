@@ -82,6 +82,17 @@ describe('the interface reference page in a real browser', { timeout: 60_000 }, 
     await operation.getByRole('button', { name: 'Execute' }).click();
     expect((await tried).status()).toBe(200);
     await operation.locator('.live-responses-table').getByText('/Library/Utilities/Encoding/Base64Encode').first().waitFor({ timeout: 10_000 });
+
+    // A Choreo id is a path: its slashes reach the service as slashes.
+    const details = page.locator('#operations-Choreos-getChoreo');
+    await details.locator('.opblock-summary').first().click();
+    await details.getByRole('button', { name: 'Try it out' }).click();
+    await details.locator('input[placeholder="id"]').fill('Library/Utilities/Encoding/Base64Encode');
+    const read = page.waitForResponse((response) => response.url().includes('/service-api/1.0/choreos/Library/'));
+    await details.getByRole('button', { name: 'Execute' }).click();
+    const readAnswer = await read;
+    expect(readAnswer.url()).toMatch(/\/service-api\/1\.0\/choreos\/Library\/Utilities\/Encoding\/Base64Encode$/);
+    expect(readAnswer.status()).toBe(200);
     await page.waitForLoadState('networkidle');
     await page.close();
 

@@ -38,13 +38,19 @@ const PAGE = `<!doctype html>
 `;
 
 // A file of its own, not inline: the policy allows no inline script. No validator: Swagger UI's
-// default sends the document to a validator of another origin.
+// default sends the document to a validator of another origin. A Choreo id is a path, which
+// Swagger UI encodes as one segment (%2F), and an encoded slash names no Choreo: its slashes are
+// given back before the request leaves.
 const START = `window.ui = SwaggerUIBundle({
   url: 'openapi.json',
   dom_id: '#reference',
   deepLinking: true,
   validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis],
+  requestInterceptor: (request) => {
+    request.url = request.url.replace(/(\\/choreos\\/)([^?#]*)/, (_, collection, id) => collection + id.replace(/%2F/gi, '/'));
+    return request;
+  },
 });
 `;
 
