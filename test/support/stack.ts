@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
 import { createExecutionStore, createKeySpace, createWorkerRegistry, type ExecutionStore, type KeySpace, type WorkerHeartbeat } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, testAccounts, waitFor, type TestCredentials, must } from '@ces/testing';
+import {
+  createResponseConformance,
+  deleteKeysWithPrefix,
+  isolatedPrefix,
+  testAccounts,
+  waitFor,
+  type ResponseConformance,
+  type TestCredentials,
+  must,
+} from '@ces/testing';
 import { Redis } from 'ioredis';
 import { createHttpsClient, type HttpResponse, type HttpsClient, type RequestOptions } from './https-client.ts';
 import { ServiceProcess } from './service-process.ts';
@@ -51,6 +60,8 @@ export class Stack {
   private readonly env: Record<string, string>;
   private certificate = '';
   private store: ExecutionStore | undefined;
+  /** Checks each answer of `call()` against the OpenAPI document the API serves. */
+  private conform: ResponseConformance | undefined;
 
   constructor(options: StackOptions) {
     this.options = options;
@@ -84,6 +95,10 @@ export class Stack {
     this.http = createHttpsClient(`https://127.0.0.1:${this.port}`, this.certificate);
     this.apis.push({ process: this.api, port: this.port, http: this.http });
     await this.waitForWorkers(this.workers.length);
+    const document = await this.http.request('GET', '/service-api/1.0/openapi.json');
+    if (document.status !== 200) throw new Error(`the OpenAPI document answered ${document.status}`);
+    // The joins where old clients double a slash are read as one, as the API routes them.
+    this.conform = createResponseConformance(document.json(), { routedPath: (path) => path.replace(/\/{2,}/g, '/') });
     return this;
   }
 
@@ -141,8 +156,11 @@ export class Stack {
     );
   }
 
-  /** A request to the interface with Basic credentials and the domain header of their account. */
-  call(
+  /**
+   * A request to the interface with Basic credentials and the domain header of their account; its
+   * answer is checked against the service's OpenAPI document (status, Content-Type, body).
+   */
+  async call(
     method: string,
     path: string,
     credential: Credential,
@@ -157,7 +175,14 @@ export class Stack {
     if (options.body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
     const { via, accept: _accept, ...request } = options;
     const http = via === undefined ? this.http : must(this.apis[via]).http;
-    return http.request(method, `/service-api/1.0${path}`, { ...request, headers });
+    const answer = await http.request(method, `/service-api/1.0${path}`, { ...request, headers });
+    const contentType = answer.headers['content-type'];
+    this.conform?.(method, `/service-api/1.0${path}`, {
+      status: answer.status,
+      contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+      text: method.toUpperCase() === 'HEAD' ? '' : answer.text,
+    });
+    return answer;
   }
 
   /** Starts an asynchronous run and resolves with its execution id (the answer must be 202). */

@@ -37,6 +37,8 @@ import { DASHBOARD_PATH, OPS_PATH, opsRoutes, type OpsDeps } from './routes/ops-
 import { callbackCaptureRoute } from './routes/callback-capture.ts';
 import { deletePresetRoute } from './routes/delete-preset.ts';
 import { getPresetRoute } from './routes/get-preset.ts';
+import { interfaceDocumentRoutes } from './routes/interface-document.ts';
+import { API_REFERENCE_PATH, OPENAPI_DOCUMENT_PATH } from './openapi/interface-document-operations.ts';
 import { listPresetsRoute } from './routes/list-presets.ts';
 import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
@@ -97,7 +99,7 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH] }));
+  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH] }));
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {
@@ -113,6 +115,8 @@ export function createApp(deps: AppDeps) {
   if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
   // Public: the token in the URL is the permission.
   app.route('/', deliverCallbackRoute({ executions: deps.executions, queue: deps.queue }));
+  // Public, and before the interface's authentication, which covers every other path under BASE_PATH.
+  app.route('/', interfaceDocumentRoutes());
 
   const api = new Hono<AppEnv>();
   api.use(authenticateAccount({ authentication, serviceHost: deps.config.serviceHost }));

@@ -3,7 +3,10 @@ import { BASE_PATH } from './base-path.ts';
 
 const BASE_PATH_PATTERN = BASE_PATH.replaceAll('.', '\\.');
 
-const ROUTES: { pattern: RegExp; methods: string[] }[] = [
+/** Every path the service answers outside `/ops` and `/metrics`, and its methods; the OpenAPI document must describe each. */
+export const ROUTES: readonly { pattern: RegExp; methods: string[] }[] = [
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/openapi\\.json$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/docs$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/.+$`), methods: ['GET', 'POST', 'PUT', 'DELETE'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions$`), methods: ['GET'] },

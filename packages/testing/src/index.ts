@@ -5,3 +5,4 @@ export { waitFor } from './wait-for.ts';
 export type {} from './provided-context.ts';
 export { newExecutionFixture } from './execution-fixture.ts';
 export { testAccounts, type TestCredentials } from './test-accounts.ts';
+export { createResponseConformance, type OpenApiDocumentLike, type ReceivedAnswer, type ResponseConformance } from './response-conformance.ts';

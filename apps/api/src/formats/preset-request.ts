@@ -2,11 +2,8 @@ import type { PresetInput } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
+import { firstIssue, MAX_NAME_LENGTH, MAX_PRESET_INPUTS, presetRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
-
-const MAX_NAME_LENGTH = 256;
-/** A preset fills a Choreo's inputs: a few dozen at most in practice. */
-export const MAX_PRESET_INPUTS = 200;
 
 /**
  * Decodes the body of `PUT /presets/<name>`: the run body's `inputs` shape, each input with an
@@ -29,6 +26,10 @@ export function parsePresetRequest(body: string, contentType: string | undefined
     if (names.has(input.name)) throw new ApiError('BAD_REQUEST', `Input "${input.name}" is given more than once.`);
     names.add(input.name);
   }
+  // The checks above say precisely what is wrong; the schema, which the OpenAPI document shows,
+  // must agree with them, and refuses whatever they would let through that it does not allow.
+  const shape = presetRequestBodySchema.safeParse({ inputs });
+  if (!shape.success) throw new ApiError('BAD_REQUEST', firstIssue(shape.error));
   return inputs;
 }
 

@@ -2,6 +2,7 @@ import type { OutputFilter } from '@ces/choreos';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';
+import { firstIssue, MAX_FILTER_PATH_LENGTH, MAX_NAME_LENGTH, MAX_OUTPUT_FILTERS, runRequestBodySchema } from './request-schemas.ts';
 import { xmlChildren, xmlText, type XmlNode } from './xml.ts';
 
 /** A run request's body, decoded: inputs by name, optional output filters and the preset it names. */
@@ -11,14 +12,6 @@ export interface RunRequest {
   /** The stored input set (`preset`) the run names, as the original's SDKs send it. */
   preset?: string;
 }
-
-const MAX_NAME_LENGTH = 256;
-/**
- * Each output filter is a query a worker runs on an output after the run and whose result is
- * stored with it: their number and length are bounded like the body's other parts.
- */
-const MAX_OUTPUT_FILTERS = 20;
-const MAX_FILTER_PATH_LENGTH = 1000;
 
 /**
  * Decodes the optional body of a run, as text (`bodyText`, which has dropped a leading byte order
@@ -50,6 +43,14 @@ export function parseRunRequest(body: string, contentType: string | undefined): 
   }
   const request: RunRequest = { inputs: { ...inputs }, outputFilters: pairs.outputFilters };
   if (pairs.preset !== undefined) request.preset = checkPreset(pairs.preset);
+  // The checks above say precisely what is wrong; the schema, which the OpenAPI document shows,
+  // must agree with them, and refuses whatever they would let through that it does not allow.
+  const shape = runRequestBodySchema.safeParse({
+    inputs: pairs.inputs,
+    outputFilters: pairs.outputFilters,
+    ...(request.preset !== undefined ? { preset: request.preset } : {}),
+  });
+  if (!shape.success) throw new ApiError('BAD_REQUEST', firstIssue(shape.error));
   return request;
 }
 

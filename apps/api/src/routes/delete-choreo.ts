@@ -6,6 +6,21 @@ import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { ChoreoWrites } from '../runs/choreo-writes.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 import { checkChoreoWrite } from './choreo-write-access.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { choreoIdParamsSchema } from '../formats/request-schemas.ts';
+import { ACCOUNT_SECURITY, errorAnswers, type Operation } from '../openapi/operation.ts';
+
+export const deleteChoreoOperation: Operation = {
+  method: 'delete',
+  path: `${BASE_PATH}/choreos/{id}`,
+  operationId: 'deleteChoreo',
+  tags: ['Account Choreos'],
+  summary: "Delete one of the account's own Choreos",
+  description: 'Extension. The id is gone for reading and running; runs already accepted keep the definition they were accepted with.',
+  security: ACCOUNT_SECURITY,
+  request: { params: choreoIdParamsSchema },
+  responses: { 204: { description: 'Deleted.' }, ...errorAnswers() },
+};
 
 /**
  * DELETE /choreos/<id>: 204, and the id is gone for reading and running. Runs already accepted

@@ -10,6 +10,22 @@ import { respond } from '../formats/respond.ts';
 import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
 import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { executionIdParamsSchema, executionQuerySchema, firstIssue } from '../formats/request-schemas.ts';
+import { ACCOUNT_SECURITY, answer, errorAnswers, type Operation } from '../openapi/operation.ts';
+import { executionStatusSchema } from '../openapi/wire-schemas.ts';
+
+export const getExecutionOperation: Operation = {
+  method: 'get',
+  path: `${BASE_PATH}/choreo-executions/{id}`,
+  operationId: 'getExecution',
+  tags: ['Executions'],
+  summary: 'Execution status',
+  description: "An execution's status; `?view=outputs` adds its outputs, `?view=steps` its step history (extensions).",
+  security: ACCOUNT_SECURITY,
+  request: { params: executionIdParamsSchema, query: executionQuerySchema },
+  responses: { 200: answer('The execution.', executionStatusSchema), ...errorAnswers() },
+};
 
 /**
  * Outputs may be 16 Mi characters: their reads go through `outputReads` when given, on a
@@ -26,8 +42,9 @@ export function getExecutionRoute(deps: {
 }) {
   return new Hono<AppEnv>().get('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
-    const view = c.req.query('view');
-    if (view !== undefined && view !== 'outputs' && view !== 'steps') throw new ApiError('BAD_REQUEST', 'view must be "outputs" or "steps" when given.');
+    const query = executionQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new ApiError('BAD_REQUEST', firstIssue(query.error));
+    const { view } = query.data;
     if (!EXECUTION_ID.test(id)) throw new ApiError('NOT_FOUND', 'No such execution.');
     const principal = c.get('principal');
     let record: ExecutionSummary | undefined;

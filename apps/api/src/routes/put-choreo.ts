@@ -11,6 +11,34 @@ import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { ChoreoWrites } from '../runs/choreo-writes.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 import { checkChoreoWrite } from './choreo-write-access.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { choreoIdParamsSchema } from '../formats/request-schemas.ts';
+import { ACCOUNT_SECURITY, answer, errorAnswers, type Operation } from '../openapi/operation.ts';
+import { choreoDetailsSchema } from '../openapi/wire-schemas.ts';
+
+export const putChoreoOperation: Operation = {
+  method: 'put',
+  path: `${BASE_PATH}/choreos/{id}`,
+  operationId: 'putChoreo',
+  tags: ['Account Choreos'],
+  summary: "Create or replace one of the account's own Choreos",
+  description:
+    'Extension. Stores the Choreo document of the body (JSON only) as a new version of the id. A document that is not one answers 400 with `problems`, each at a JSON pointer.',
+  security: ACCOUNT_SECURITY,
+  request: {
+    params: choreoIdParamsSchema,
+    body: {
+      description: 'A Choreo document (see the Choreo language documentation).',
+      required: true,
+      content: { 'application/json': { schema: { type: 'object' } } },
+    },
+  },
+  responses: {
+    200: answer('Replaced: the new version.', choreoDetailsSchema),
+    201: answer('Created; `Location` names it.', choreoDetailsSchema),
+    ...errorAnswers(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+  },
+};
 
 /** PUT /choreos/<id>: creates (201) or replaces (200) one of the account's own Choreos, as a new version. */
 export function putChoreoRoute(deps: { lookup: ChoreoLookup; writes: ChoreoWrites; basePath: string }) {

@@ -9,6 +9,26 @@ import { presetDetails } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
 import { requestBodyLimit } from '../middleware/request-body-limit.ts';
 import { PRESET_NAME, presetStoreOrUnavailable, requirePresetWriter } from '../presets/preset-access.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { presetNameParamsSchema, presetRequestBodySchema } from '../formats/request-schemas.ts';
+import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, type Operation } from '../openapi/operation.ts';
+import { presetDetailsSchema } from '../openapi/wire-schemas.ts';
+
+export const putPresetOperation: Operation = {
+  method: 'put',
+  path: `${BASE_PATH}/presets/{name}`,
+  operationId: 'putPreset',
+  tags: ['Presets'],
+  summary: 'Create or replace a preset',
+  description: 'Extension. Stores a named input set (values sealed at rest) that a run names with `preset`.',
+  security: ACCOUNT_SECURITY,
+  request: { params: presetNameParamsSchema, body: { description: 'The inputs.', required: true, content: bothFormats(presetRequestBodySchema) } },
+  responses: {
+    200: answer('Replaced; values masked.', presetDetailsSchema),
+    201: answer('Created; values masked.', presetDetailsSchema),
+    ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+  },
+};
 
 /** Creates (201) or replaces (200) a preset; answers with its inputs, values masked. */
 export function putPresetRoute(deps: { presets?: PresetStore; bodyLimitBytes: number; maxPresetsPerAccount: number }) {

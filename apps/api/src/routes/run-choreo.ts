@@ -6,24 +6,45 @@ import { requestBodyLimit } from '../middleware/request-body-limit.ts';
 import { bodyText } from '../formats/body-text.ts';
 import { runAccepted, runResult } from '../formats/representations.ts';
 import { respond } from '../formats/respond.ts';
+import { firstIssue, runHeadersSchema, runQuerySchema, runRequestBodySchema, choreoIdParamsSchema } from '../formats/request-schemas.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
+import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, RUN_ACCEPTED_HEADERS, RUN_REPLAYED_HEADERS, type Operation } from '../openapi/operation.ts';
+import { runAcceptedSchema, runResultSchema } from '../openapi/wire-schemas.ts';
+import { BASE_PATH } from '../base-path.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
 import { publicBaseUrlOf } from '../runs/public-base-url.ts';
 import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
-const SOURCE_ID = /^[\x20-\x7e]{0,256}$/;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-function wantsAsync(mode: string | undefined, prefer: string | undefined): boolean {
-  if (mode !== undefined) {
-    if (mode === 'async') return true;
-    if (mode === 'sync') return false;
-    throw new ApiError('BAD_REQUEST', 'mode must be "async" or "sync".');
-  }
+function wantsAsync(mode: 'async' | 'sync' | undefined, prefer: string | undefined): boolean {
+  if (mode !== undefined) return mode === 'async';
   return prefer?.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async') ?? false;
 }
+
+export const runChoreoOperation: Operation = {
+  method: 'post',
+  path: `${BASE_PATH}/choreos/{id}`,
+  operationId: 'runChoreo',
+  tags: ['Choreos'],
+  summary: 'Run a Choreo',
+  description:
+    'Starts a run with the inputs of the body (JSON or XML; empty for none). Waits for its end as long as the service allows and answers 200 with the outputs, ' +
+    'or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id` and `store_results` in the query; ' +
+    '`Prefer: respond-async` and `Idempotency-Key` as headers.',
+  security: ACCOUNT_SECURITY,
+  request: {
+    params: choreoIdParamsSchema,
+    query: runQuerySchema,
+    headers: runHeadersSchema,
+    body: { description: 'The inputs; optional.', required: false, content: bothFormats(runRequestBodySchema) },
+  },
+  responses: {
+    200: answer('The run ended while the request waited: its outputs.', runResultSchema, RUN_REPLAYED_HEADERS),
+    202: answer('Accepted and still going (or asked to run asynchronously).', runAcceptedSchema, RUN_ACCEPTED_HEADERS),
+    ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+  },
+};
 
 const withPublicBaseUrl = (publicBaseUrl: string | undefined) => (publicBaseUrl !== undefined ? { publicBaseUrl } : {});
 
@@ -41,14 +62,14 @@ export function runChoreoRoute(deps: {
     const principal = c.get('principal');
     const found = await deps.choreos.find(principal, choreoIdFromPath(c, deps.basePath));
     if (!found) throw new ApiError('NOT_FOUND', 'No such Choreo.');
-    const runAsync = wantsAsync(c.req.query('mode'), c.req.header('prefer'));
-    const sourceId = c.req.query('source_id') ?? '';
-    if (!SOURCE_ID.test(sourceId)) throw new ApiError('BAD_REQUEST', 'source_id must be printable ASCII, at most 256 characters.');
-    const storeResults = ['true', '1'].includes(c.req.query('store_results')?.toLowerCase() ?? '');
-    const idempotencyKey = c.req.header('idempotency-key');
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces.');
-    }
+    const query = runQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new ApiError('BAD_REQUEST', firstIssue(query.error));
+    const headers = runHeadersSchema.safeParse({ prefer: c.req.header('prefer'), 'idempotency-key': c.req.header('idempotency-key') });
+    if (!headers.success) throw new ApiError('BAD_REQUEST', firstIssue(headers.error));
+    const runAsync = wantsAsync(query.data.mode, headers.data.prefer);
+    const sourceId = query.data.source_id ?? '';
+    const storeResults = ['true', '1'].includes(query.data.store_results?.toLowerCase() ?? '');
+    const idempotencyKey = headers.data['idempotency-key'];
     const contentType = c.req.header('content-type');
     // Bytes, not c.req.text(), which would turn what is not UTF-8 into U+FFFD without a word. Its
     // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a

@@ -5,6 +5,21 @@ import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { terminateExecution } from '../runs/terminator.ts';
 import { EXECUTION_ID, isExecutionVisible } from '../runs/visibility.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { executionIdParamsSchema } from '../formats/request-schemas.ts';
+import { ACCOUNT_SECURITY, errorAnswers, type Operation } from '../openapi/operation.ts';
+
+export const terminateExecutionOperation: Operation = {
+  method: 'delete',
+  path: `${BASE_PATH}/choreo-executions/{id}`,
+  operationId: 'terminateExecution',
+  tags: ['Executions'],
+  summary: 'Terminate an execution',
+  description: 'Ends a RUNNING execution as TERMINATED_MANUALLY, after its current step; one that has ended already answers 409.',
+  security: ACCOUNT_SECURITY,
+  request: { params: executionIdParamsSchema },
+  responses: { 204: { description: 'Terminated, or its termination requested.' }, ...errorAnswers(['CONFLICT']) },
+};
 
 export function terminateExecutionRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
   return new Hono<AppEnv>().delete('/choreo-executions/:id', async (c) => {

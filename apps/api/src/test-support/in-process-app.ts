@@ -16,7 +16,7 @@ import {
   type PresetStore,
   type SecretCipher,
 } from '@ces/store';
-import { isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
+import { createResponseConformance, isolatedPrefix, deleteKeysWithPrefix, testAccounts } from '@ces/testing';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ApiMetrics } from '../api-metrics.ts';
@@ -24,6 +24,8 @@ import { type ApiConnections, type StoreWrappers, wireApi } from '../api-wiring.
 import type { AppConfig, createApp } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
 import type { OutputReadGate } from '../output-read-gate.ts';
+import { createOpenApiDocument } from '../openapi/openapi-document.ts';
+import { interfacePath } from '../interface-path.ts';
 
 export const CATALOGUE_DIR = fileURLToPath(new URL('../../../../choreos', import.meta.url));
 
@@ -61,7 +63,10 @@ export interface InProcessApp {
     /** other: a second account. */
     bob: TestCredential;
   };
-  /** A request to the interface under BASE_PATH, with Basic credentials and the domain header. */
+  /**
+   * A request to the interface under BASE_PATH, with Basic credentials and the domain header; its
+   * answer is checked against the OpenAPI document (status, Content-Type, body) before it is returned.
+   */
   call(method: string, path: string, credential: TestCredential | undefined, options?: CallOptions): Promise<Response>;
   close(): Promise<void>;
 }
@@ -144,6 +149,8 @@ export async function startInProcessApp(options: {
   });
   const { app, executions, queue, metrics, presets, callbacks } = wired;
   const redis = connections.requests;
+  // Routed as the service routes it: the doubled slashes at the joins that old clients send are dropped.
+  const conform = createResponseConformance(createOpenApiDocument(), { routedPath: interfacePath });
 
   return {
     app,
@@ -156,7 +163,7 @@ export async function startInProcessApp(options: {
     cipher,
     callbacks,
     credentials,
-    call(method, path, credential, callOptions = {}) {
+    async call(method, path, credential, callOptions = {}) {
       const headers: Record<string, string> = { accept: callOptions.accept ?? 'application/json' };
       if (credential) {
         headers.authorization = `Basic ${Buffer.from(`${credential.name}:${credential.secret}`).toString('base64')}`;
@@ -166,9 +173,14 @@ export async function startInProcessApp(options: {
       Object.assign(headers, callOptions.headers);
       for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
       const bindings = callOptions.clientAddress === undefined ? undefined : { incoming: { socket: { remoteAddress: callOptions.clientAddress } } };
-      return Promise.resolve(
-        app.request(`${BASE_PATH}${path}`, { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) }, bindings),
+      const response = await app.request(
+        `${BASE_PATH}${path}`,
+        { method, headers, ...(callOptions.body !== undefined ? { body: callOptions.body } : {}) },
+        bindings,
       );
+      const text = method.toUpperCase() === 'HEAD' ? '' : await response.clone().text();
+      conform(method, `${BASE_PATH}${path}`, { status: response.status, contentType: response.headers.get('content-type') ?? undefined, text });
+      return response;
     },
     async close() {
       await wired.close();
