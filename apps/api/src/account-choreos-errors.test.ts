@@ -1,4 +1,4 @@
-import { DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/choreos';
+import { DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/catalogue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { greeterDocument } from './test-support/choreo-documents.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';

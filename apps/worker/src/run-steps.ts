@@ -1,4 +1,4 @@
-import type { AccountState, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/language';
 import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, StepEvent } from '@ces/store';

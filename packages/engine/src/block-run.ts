@@ -1,4 +1,12 @@
 import {
+  type AccountState,
+  BLOCK_ENDED,
+  type CaughtError,
+  type ChildRuns,
+  type CompiledCondition,
+  type CompiledNode,
+  type CompiledStep,
+  type ErrorType,
   evaluateOutputValues,
   evaluateValue,
   ExpressionError,
@@ -6,10 +14,10 @@ import {
   MAX_LOOP_CONCURRENCY,
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
-  BLOCK_ENDED,
-} from '@ces/choreos';
-import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
-import type { CompiledCondition } from '@ces/choreos';
+  type StepLibrary,
+  type StepSuspension,
+  type TemplateContext,
+} from '@ces/language';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';

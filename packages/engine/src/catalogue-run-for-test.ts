@@ -1,5 +1,5 @@
-import { bindInputs } from '@ces/choreos';
-import type { Catalogue, StepLibrary } from '@ces/choreos';
+import { bindInputs, type StepLibrary } from '@ces/language';
+import type { Catalogue } from '@ces/catalogue';
 import { expect } from 'vitest';
 import type { CatalogueCase } from './catalogue-cases/catalogue-case.ts';
 import { runChoreo } from './run-choreo.ts';

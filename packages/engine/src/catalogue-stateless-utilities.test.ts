@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, it } from 'vitest';
-import { createStepLibrary, loadCatalogue } from '@ces/choreos';
-import type { Catalogue } from '@ces/choreos';
+import { createStepLibrary } from '@ces/steps';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
 import { statelessUtilityEdgeCases } from './catalogue-cases-stateless.ts';
 import { expectCaseOutcome, runCatalogueChoreo } from './catalogue-run-for-test.ts';
 import type { RunOutcome } from './run-choreo.ts';

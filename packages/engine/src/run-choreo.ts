@@ -1,5 +1,15 @@
-import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import {
+  type AccountState,
+  type ChildRuns,
+  type ChoreoDefinition,
+  compileDefinition,
+  type CompiledNode,
+  evaluateOutputs,
+  exceedsJsonLength,
+  ExpressionError,
+  jsonLength,
+  type StepLibrary,
+} from '@ces/language';
 import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
 import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
