@@ -13,6 +13,7 @@ import {
   jsonLength,
   MAX_LOOP_CONCURRENCY,
   MAX_LOOP_ITERATIONS,
+  type ProgressEntry,
   MissingTemplateValueError,
   type StepLibrary,
   type StepSuspension,
@@ -98,9 +99,6 @@ export function suspensionEntries(address: string, untilMs: number, callback: { 
   if (callback !== undefined) entries.push([callbackTokenAddress(address), callback.token]);
   return entries;
 }
-
-/** An entry of a run's progress inside a top-level block: its address and its value. */
-export type ProgressEntry = readonly [string, unknown];
 
 /**
  * What a `repeat` iteration leaves: its result, the item of the next iteration and whether its
