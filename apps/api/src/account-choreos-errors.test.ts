@@ -46,6 +46,14 @@ describe("an account's own Choreos refused", () => {
         [{ pointer: '/steps/0', message: 'unknown step kind "teleport"' }],
       ],
       [
+        'no description and an unknown step kind, both at once',
+        { ...valid, description: undefined, steps: [{ id: 'say', kind: 'teleport', args: {} }] },
+        [
+          { pointer: '/description', message: expect.any(String) },
+          { pointer: '/steps/0', message: 'unknown step kind "teleport"' },
+        ],
+      ],
+      [
         'a reference to an undeclared input',
         { ...valid, steps: [{ id: 'say', kind: 'noop', args: { text: '{{inputs.Nobody}}' } }] },
         [{ pointer: '/steps/0/args/text', message: '{{inputs.Nobody}} refers to an input that is not declared' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId, locateProblem } from './choreo-document.ts';
+import { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';
 import { createStepLibrary } from '@ces/steps';
 
 const steps = createStepLibrary();
@@ -48,6 +48,35 @@ describe('checkChoreoDocument', () => {
     ]);
   });
 
+  it('answers every problem of a document at once, each at its pointer', () => {
+    const { description: _, ...undescribed } = valid;
+    expect(problemsOf({ ...undescribed, steps: [{ ...valid.steps[0], kind: 'no.such-kind' }] })).toEqual([
+      { pointer: '/description', message: expect.any(String) },
+      { pointer: '/steps/0', message: 'unknown step kind "no.such-kind"' },
+    ]);
+    expect(
+      problemsOf({
+        ...valid,
+        description: '',
+        steps: [valid.steps[0], { id: 'hash', kind: 'hashing.hash', args: { text: '{{inputs.Nope}}', algorithm: 'crc32' }, timeoutMs: -1 }],
+      }),
+    ).toEqual([
+      { pointer: '/description', message: 'a description is required' },
+      { pointer: '/steps/1/timeoutMs', message: expect.any(String) },
+    ]);
+    expect(
+      problemsOf({
+        ...valid,
+        description: '',
+        steps: [valid.steps[0], { id: 'hash', kind: 'hashing.hash', args: { text: '{{inputs.Nope}}', algorithm: 'crc32' } }],
+      }),
+    ).toEqual([
+      { pointer: '/description', message: 'a description is required' },
+      { pointer: '/steps/1/args/text', message: '{{inputs.Nope}} refers to an input that is not declared' },
+      { pointer: '/steps/1/args/algorithm', message: expect.any(String) },
+    ]);
+  });
+
   it('judges control flow as the catalogue does, with pointers into its blocks', () => {
     const looping = {
       description: 'Encodes each item.',
@@ -86,14 +115,6 @@ describe('checkChoreoDocument', () => {
     expect(problemsOf(deep, { ...DEFAULT_CHOREO_DOCUMENT_LIMITS, maxDepth: 6 })).toEqual([
       { pointer: '/steps/0/args/a/b/c', message: 'the document nests 7 levels, more than 6' },
     ]);
-  });
-
-  it('keeps a problem it cannot place whole, at the document', () => {
-    expect(locateProblem('something odd happened')).toEqual({ pointer: '', message: 'something odd happened' });
-    expect(locateProblem('steps[2].choice[0].steps[1] (inner) choice[0].when.all[1]: nope')).toEqual({
-      pointer: '/steps/2/choice/0/steps/1/choice/0/when/all/1',
-      message: 'nope',
-    });
   });
 
   it('takes ids whose segments follow the catalogue', () => {

@@ -1,5 +1,5 @@
 import { CHOREO_ID_SEGMENT, validEntry, type ValidCatalogueEntry } from './catalogue.ts';
-import { choreoDefinitionSchema, parseDefinition, type StepLibrary } from '@ces/language';
+import { type DocumentProblem, parseDefinition, type StepLibrary, toPointer } from '@ces/language';
 
 /**
  * Bounds on a Choreo an account writes through the API. The catalogue's files are the operator's
@@ -16,12 +16,6 @@ export interface ChoreoDocumentLimits {
 }
 
 export const DEFAULT_CHOREO_DOCUMENT_LIMITS: ChoreoDocumentLimits = { maxBytes: 256 * 1024, maxSteps: 200, maxDepth: 32 };
-
-/** One thing wrong with a document: where (an RFC 6901 JSON pointer into it) and what. */
-export interface DocumentProblem {
-  pointer: string;
-  message: string;
-}
 
 export type CheckDocumentResult = { ok: true; entry: ValidCatalogueEntry } | { ok: false; tooLarge: boolean; problems: DocumentProblem[] };
 
@@ -52,11 +46,8 @@ export function checkChoreoDocument(id: string, text: string, steps: StepLibrary
     over.push({ pointer: '/steps', message: `the document has ${shape.steps} steps and blocks, more than ${limits.maxSteps}` });
   if (over.length > 0) return refuse(over);
 
-  // The schema's own issues carry exact paths; the checks after it name their place in their text.
-  const schema = choreoDefinitionSchema.safeParse(raw);
-  if (!schema.success) return refuse(schema.error.issues.map((issue) => ({ pointer: toPointer(issue.path), message: issue.message })));
   const parsed = parseDefinition(raw, steps);
-  if (!parsed.ok) return refuse(parsed.problems.map(locateProblem));
+  if (!parsed.ok) return refuse(parsed.located);
   return { ok: true, entry: validEntry(id, '', parsed.definition, steps) };
 }
 
@@ -81,21 +72,4 @@ function measure(raw: unknown): { depth: number; deepest: string; steps: number 
   };
   visit(raw, 1, [], false);
   return { depth, deepest, steps };
-}
-
-function toPointer(path: readonly PropertyKey[]): string {
-  return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-}
-
-const PATH = String.raw`[A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*`;
-/** `<path>[ (<step id>)][ <path within the step>]: <message>`, as parseDefinition writes its problems. */
-const PROBLEM = new RegExp(String.raw`^(${PATH})(?: \([\w-]+\))?(?: (${PATH}))?: ([\s\S]+)$`);
-
-/** A problem of parseDefinition with its place as a pointer; a problem it cannot place is the document's. */
-export function locateProblem(problem: string): DocumentProblem {
-  const match = PROBLEM.exec(problem);
-  if (!match) return { pointer: '', message: problem };
-  const [, place = '', within, message = ''] = match;
-  const segments = (path: string) => [...path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)].map(([, index, name]) => index ?? name ?? '');
-  return { pointer: toPointer([...segments(place), ...(within ? segments(within) : [])]), message };
 }

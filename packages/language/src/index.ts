@@ -8,6 +8,8 @@ export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './comp
 export type { CompiledNode, CompiledStep } from './compiled-definition.ts';
 export type { CompiledCondition } from './condition.ts';
 export { definitionDigest } from './definition-digest.ts';
+export { toPointer } from './document-problem.ts';
+export type { DocumentProblem } from './document-problem.ts';
 export {
   choreoDefinitionSchema,
   DEFAULT_STEP_TIMEOUT_MS,

@@ -37,7 +37,11 @@ describe('parseDefinition', () => {
         expect.stringContaining('extra'),
       ]),
     );
-    expect(problemsOf({ ...valid, inputs: { Text: { description: 'x', type: 'NUMBER' } } })).toEqual([expect.stringMatching(/^inputs\.Text\.type: /)]);
+    // The schema's problem, and what the checks after it still find: Algorithm is no longer declared.
+    expect(problemsOf({ ...valid, inputs: { Text: { description: 'x', type: 'NUMBER' } } })).toEqual([
+      expect.stringMatching(/^inputs\.Text\.type: /),
+      'steps[1] (hash) args.algorithm: {{inputs.Algorithm}} refers to an input that is not declared',
+    ]);
     expect(problemsOf('not an object')).toHaveLength(1);
   });
 
@@ -86,5 +90,58 @@ describe('parseDefinition', () => {
       'inputs.Both: an input is either required or has a default, not both',
     ]);
     expect(problemsOf({ ...valid, steps: [{ id: '__proto__', kind: 'noop' }], outputs: {} })).toEqual([expect.stringContaining('reserved')]);
+  });
+
+  it('reports every problem of a document at once, the schema refusing some of it, each at its pointer', () => {
+    const result = parseDefinition(
+      {
+        inputs: { Text: { description: 'Text.', required: true, default: 'x' }, Bad: { description: 'x', type: 'NUMBER' } },
+        outputs: { Out: { description: 'Out.', value: '{{inputs.Missing}}' } },
+        steps: [
+          { id: 'a', kind: 'no.such-kind', args: { text: '{{inputs.Text' } },
+          { id: 'b', kind: 'noop', retry: { attempts: 0 } },
+          { id: 'c', kind: 'hashing.hash', args: { text: '{{inputs.Bad}}', algorithm: 'crc32' } },
+        ],
+      },
+      steps,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.located).toEqual([
+      { pointer: '/description', message: expect.any(String) },
+      { pointer: '/inputs/Bad/type', message: expect.any(String) },
+      { pointer: '/steps/1/retry/attempts', message: expect.any(String) },
+      { pointer: '/inputs/Text', message: 'an input is either required or has a default, not both' },
+      { pointer: '/steps/0/args', message: expect.stringContaining('{{inputs.Text') },
+      { pointer: '/steps/0', message: 'unknown step kind "no.such-kind"' },
+      { pointer: '/steps/2/args/algorithm', message: expect.any(String) },
+      { pointer: '/outputs/Out/value', message: '{{inputs.Missing}} refers to an input that is not declared' },
+    ]);
+    expect(result.problems).toHaveLength(result.located.length);
+    expect(result.problems[5]).toBe('steps[0] (a): unknown step kind "no.such-kind"');
+  });
+
+  it('reports no more than the schema of what it refused: a reference may be to a step inside a refused block', () => {
+    const result = parseDefinition(
+      {
+        description: 'x',
+        inputs: 'not an object',
+        steps: [
+          { id: 'each', forEach: '{{inputs.Items}}', steps: [{ id: 'inner', kind: 'noop', retry: {} }] },
+          { id: 'after', kind: 'noop', args: { seen: '{{steps.inner.x}} {{inputs.Anything}}' } },
+        ],
+      },
+      steps,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.located.map((problem) => problem.pointer)).toEqual(['/inputs', '/steps/0/steps/0/retry/attempts']);
+  });
+
+  it('answers a document without an object the schema alone', () => {
+    const result = parseDefinition(['not', 'a', 'definition'], steps);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.located).toEqual([{ pointer: '', message: expect.any(String) }]);
   });
 });

@@ -1,5 +1,7 @@
-import { choreoDefinitionSchema } from './definition.ts';
+import { choreoDefinitionSchema, inputDefinitionSchema, nodeSchema, outputDefinitionSchema, VARIABLE_TYPE } from './definition.ts';
 import type { ChoreoDefinition, ConditionDefinition, NodeDefinition, StepDefinition } from './definition.ts';
+import { locateProblem, toPointer } from './document-problem.ts';
+import type { DocumentProblem } from './document-problem.ts';
 import type { StepLibrary } from './step-kind.ts';
 import { ExpressionSyntaxError } from './expression.ts';
 import type { CompiledExpression } from './expression.ts';
@@ -9,13 +11,109 @@ import { compileValue, expressionLocations, templateLocations } from './template
 import { walkDefinition, type NodeScope } from './walk-definition.ts';
 import type { CompiledValue } from './templated-value.ts';
 
-export type ParseDefinitionResult = { ok: true; definition: ChoreoDefinition } | { ok: false; problems: string[] };
+export type ParseDefinitionResult =
+  | { ok: true; definition: ChoreoDefinition }
+  /** `problems` in words (`steps[0] (a) args.text: …`); `located`, the same ones in the same order, each at its JSON pointer. */
+  | { ok: false; problems: string[]; located: DocumentProblem[] };
 
-/** Validates a parsed JSON document as a Choreo definition, with human-readable problems. */
+/**
+ * Validates a parsed JSON document as a Choreo definition and reports every problem at once: the
+ * schema's, then what the checks after it (step kinds, arguments, references) find in the parts of
+ * the document the schema accepts, so that whoever fixes a document sees all of it in one answer.
+ */
 export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefinitionResult {
   const parsed = choreoDefinitionSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => formatIssue(issue.path, issue.message)) };
-  const definition = parsed.data;
+  const located: DocumentProblem[] = [];
+  const problems: string[] = [];
+  let draft: Draft | undefined;
+  if (parsed.success) {
+    draft = { definition: parsed.data, inputsKnown: true, outputsKnown: true, stepsComplete: true, unjudged: new Set() };
+  } else {
+    for (const issue of parsed.error.issues) {
+      problems.push(formatIssue(issue.path, issue.message));
+      located.push({ pointer: toPointer(issue.path), message: issue.message });
+    }
+    draft = salvage(raw, new Set(parsed.error.issues.map((issue) => issue.path[0])));
+  }
+  if (draft !== undefined) {
+    for (const problem of checkDefinition(draft, steps)) {
+      problems.push(problem);
+      located.push(locateProblem(problem));
+    }
+  }
+  if (parsed.success && problems.length === 0) return { ok: true, definition: parsed.data };
+  return { ok: false, problems, located };
+}
+
+/**
+ * A definition to judge past its schema. For a document the schema refused, what it can still
+ * judge without reporting what the schema did in other words, or what is only missing because a
+ * part was refused: a name is declared when it is written, however wrongly; a refused step keeps
+ * its place (so that paths stay right) without being judged, and then a reference to an unknown
+ * step might be to one inside it.
+ */
+interface Draft {
+  readonly definition: ChoreoDefinition;
+  /** False when `inputs` is not an object: whether an input is declared cannot be told. */
+  readonly inputsKnown: boolean;
+  /** False when `outputs` is not an object. */
+  readonly outputsKnown: boolean;
+  /** False when the schema refused `steps` (none, too many, a step): the steps references name may be missing for that. */
+  readonly stepsComplete: boolean;
+  /** The refused steps' stand-ins. */
+  readonly unjudged: ReadonlySet<NodeDefinition>;
+}
+
+/** `refused`: the top-level properties the schema reported problems in. */
+function salvage(raw: unknown, refused: ReadonlySet<PropertyKey | undefined>): Draft | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const inputs = declaredParts(raw.inputs, inputDefinitionSchema, { description: '', type: VARIABLE_TYPE, required: false });
+  const outputs = declaredParts(raw.outputs, outputDefinitionSchema, { description: '', type: VARIABLE_TYPE, value: '' });
+  const unjudged = new Set<NodeDefinition>();
+  const nodes = Array.isArray(raw.steps) ? raw.steps : [];
+  const judged = nodes.map((node: unknown, index) => {
+    const parsed = nodeSchema.safeParse(node);
+    if (parsed.success) return parsed.data;
+    const id = isPlainObject(node) && typeof node.id === 'string' ? node.id : `#${index}`;
+    const standIn: StepDefinition = { id, kind: '', args: {} };
+    unjudged.add(standIn);
+    return standIn;
+  });
+  return {
+    definition: {
+      description: typeof raw.description === 'string' ? raw.description : '',
+      timeLimitSeconds: undefined,
+      inputs: inputs ?? {},
+      outputs: outputs ?? {},
+      steps: judged,
+    },
+    inputsKnown: inputs !== undefined,
+    outputsKnown: outputs !== undefined,
+    stepsComplete: !refused.has('steps'),
+    unjudged,
+  };
+}
+
+/** Each declaration the schema accepts, and a neutral stand-in for each it refuses; undefined when `value` is no object of them. */
+function declaredParts<T>(value: unknown, schema: { safeParse(item: unknown): { success: boolean; data?: T } }, standIn: T): Record<string, T> | undefined {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) return undefined;
+  const parts: Record<string, T> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (name === '__proto__') continue;
+    const parsed = schema.safeParse(item);
+    parts[name] = parsed.success ? (parsed.data as T) : standIn;
+  }
+  return parts;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The problems of a definition past its schema, in words. */
+function checkDefinition(draft: Draft, steps: StepLibrary): string[] {
+  const { definition } = draft;
   const problems: string[] = [];
 
   for (const [name, input] of Object.entries(definition.inputs)) {
@@ -27,7 +125,8 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
   const checkReference = (where: string, reference: TemplateReference, at: Position | undefined) => {
     switch (reference.type) {
       case 'input':
-        if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: {{${reference.text}}} refers to an input that is not declared`);
+        if (draft.inputsKnown && !Object.hasOwn(definition.inputs, reference.name))
+          problems.push(`${where}: {{${reference.text}}} refers to an input that is not declared`);
         return;
       case 'run':
         return;
@@ -42,7 +141,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     }
     const target = declarations.get(reference.stepId);
     if (target === undefined) {
-      problems.push(`${where}: {{${reference.text}}} refers to an unknown step "${reference.stepId}"`);
+      if (draft.stepsComplete) problems.push(`${where}: {{${reference.text}}} refers to an unknown step "${reference.stepId}"`);
       return;
     }
     if (at?.ancestors.includes(reference.stepId)) {
@@ -63,12 +162,13 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     const quoted = `expression {% ${expression.source} %}`;
     for (const reference of expression.references) {
       if (reference.type === 'input') {
-        if (!Object.hasOwn(definition.inputs, reference.name)) problems.push(`${where}: ${quoted} reads inputs.${reference.name}, which is not declared`);
+        if (draft.inputsKnown && !Object.hasOwn(definition.inputs, reference.name))
+          problems.push(`${where}: ${quoted} reads inputs.${reference.name}, which is not declared`);
         continue;
       }
       const target = declarations.get(reference.stepId);
       if (target === undefined) {
-        problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
+        if (draft.stepsComplete) problems.push(`${where}: ${quoted} reads steps.${reference.stepId}, an unknown step`);
       } else if (at?.ancestors.includes(reference.stepId)) {
         problems.push(`${where}: ${quoted} reads the block "${reference.stepId}" it is part of, whose result is only available after it`);
       } else if (at !== undefined && target.order >= at.order) {
@@ -124,12 +224,13 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
 
   const checkStep = (where: string, step: StepDefinition, at: Position) => {
     const compiled = checkValue(`${where} args`, step.args, at);
-    if (compiled === undefined) return;
     const kind = steps.get(step.kind);
     if (kind === undefined) {
       problems.push(`${where}: unknown step kind "${step.kind}"`);
       return;
     }
+    // Which arguments are templated is only known of arguments that compile.
+    if (compiled === undefined) return;
     // Templated and computed values are only known at run time; judge everything else now.
     const templated = [...templateLocations(compiled), ...expressionLocations(compiled)].map((location) => location.path);
     const result = kind.argsSchema.safeParse(step.args);
@@ -145,7 +246,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
     const where = `${path} (${node.id})`;
     const declared = declarations.get(node.id);
     // A duplicate id was reported; its references would be judged against the other step.
-    if (declared === undefined || declared.path !== path) return;
+    if (declared === undefined || declared.path !== path || draft.unjudged.has(node)) return;
     const at: Position = { ...scope, order: declared.order };
     if ('kind' in node) {
       checkStep(where, node, at);
@@ -164,7 +265,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
       if (node.repeat.nextItem !== undefined) checkValue(`${where} repeat.nextItem`, node.repeat.nextItem, after);
     } else if ('return' in node) {
       for (const [name, value] of Object.entries(node.return)) {
-        if (!Object.hasOwn(definition.outputs, name)) problems.push(`${where} return.${name}: the Choreo declares no output "${name}"`);
+        if (draft.outputsKnown && !Object.hasOwn(definition.outputs, name)) problems.push(`${where} return.${name}: the Choreo declares no output "${name}"`);
         checkValue(`${where} return.${name}`, value, at);
       }
     } else if ('fail' in node) {
@@ -174,7 +275,7 @@ export function parseDefinition(raw: unknown, steps: StepLibrary): ParseDefiniti
 
   for (const [name, output] of Object.entries(definition.outputs)) checkValue(`outputs.${name}.value`, output.value, undefined);
 
-  return problems.length === 0 ? { ok: true, definition } : { ok: false, problems };
+  return problems;
 }
 
 /** Where a value is evaluated, for what its templates may reference. */
