@@ -129,9 +129,10 @@ describe('code.javascript', () => {
       { description: 'Broken.', steps: [{ id: 'broken', kind: 'code.javascript', args: { code: 'const a = 1;\nreturn (;' } }] },
       createStepLibrary(options),
     );
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       ok: false,
       problems: [expect.stringMatching(/^steps\[0\] \(broken\) args\.code: the code does not compile: SyntaxError: Unexpected token/)],
+      located: [{ pointer: '/steps/0/args/code', message: expect.stringMatching(/^the code does not compile: /) }],
     });
     const fine = parseDefinition(
       { description: 'Fine.', steps: [{ id: 'fine', kind: 'code.javascript', args: { code: 'return input' } }] },
