@@ -23,6 +23,17 @@ beforeAll(async () => {
   await writeFile(join(dir, 'Library', 'Things', 'Good.json'), JSON.stringify(good));
   await writeFile(join(dir, 'Library', 'Things', 'Broken.json'), '{ "description": ');
   await writeFile(join(dir, 'Library', 'Things', 'Invalid.json'), JSON.stringify({ ...good, steps: [{ id: 's', kind: 'nope' }] }));
+  await writeFile(
+    join(dir, 'Library', 'Things', 'Wrong.json'),
+    JSON.stringify({
+      ...good,
+      description: '',
+      steps: [
+        { id: 's', kind: 'nope' },
+        { id: 't', kind: 'text.template', args: { text: '{{inputs.Nobody}}' } },
+      ],
+    }),
+  );
   await writeFile(join(dir, 'Library', 'Things', 'Bad name.json'), JSON.stringify(good));
   await writeFile(join(dir, 'Library', 'Things', 'notes.txt'), 'not a Choreo');
   await writeFile(join(dir, '.hidden', 'Secret.json'), JSON.stringify(good));
@@ -44,6 +55,7 @@ describe('loadCatalogue', () => {
       ['/Library/Things/Broken', false],
       ['/Library/Things/Good', true],
       ['/Library/Things/Invalid', false],
+      ['/Library/Things/Wrong', false],
     ]);
     const goodEntry = catalogue.get('/Library/Things/Good');
     expect(goodEntry?.valid && goodEntry.digest).toMatch(/^[0-9a-f]{64}$/);
@@ -52,6 +64,11 @@ describe('loadCatalogue', () => {
     expect(invalid).toMatchObject({ valid: false, description: 'Good.', problems: ['steps[0] (s): unknown step kind "nope"'] });
     expect(Object.keys(invalid?.inputs ?? {})).toEqual(['Text']);
     expect(Object.keys(invalid?.outputs ?? {})).toEqual(['Out']);
+    expect(catalogue.get('/Library/Things/Wrong')?.problems).toEqual([
+      'description: a description is required',
+      'steps[0] (s): unknown step kind "nope"',
+      'steps[1] (t) args.text: {{inputs.Nobody}} refers to an input that is not declared',
+    ]);
   });
 
   it('resolves nothing but exact ids', async () => {

@@ -99,7 +99,7 @@ describe('parseDefinition', () => {
         outputs: { Out: { description: 'Out.', value: '{{inputs.Missing}}' } },
         steps: [
           { id: 'a', kind: 'no.such-kind', args: { text: '{{inputs.Text' } },
-          { id: 'b', kind: 'noop', retry: { attempts: 0 } },
+          { id: 'b', kind: 'teleport', retry: { attempts: 0 } },
           { id: 'c', kind: 'hashing.hash', args: { text: '{{inputs.Bad}}', algorithm: 'crc32' } },
         ],
       },
@@ -114,6 +114,7 @@ describe('parseDefinition', () => {
       { pointer: '/inputs/Text', message: 'an input is either required or has a default, not both' },
       { pointer: '/steps/0/args', message: expect.stringContaining('{{inputs.Text') },
       { pointer: '/steps/0', message: 'unknown step kind "no.such-kind"' },
+      { pointer: '/steps/1', message: 'unknown step kind "teleport"' },
       { pointer: '/steps/2/args/algorithm', message: expect.any(String) },
       { pointer: '/outputs/Out/value', message: '{{inputs.Missing}} refers to an input that is not declared' },
     ]);

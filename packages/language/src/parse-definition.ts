@@ -60,7 +60,7 @@ interface Draft {
   readonly outputsKnown: boolean;
   /** False when the schema refused `steps` (none, too many, a step): the steps references name may be missing for that. */
   readonly stepsComplete: boolean;
-  /** The refused steps' stand-ins. */
+  /** The refused steps' stand-ins: only their kind is judged. */
   readonly unjudged: ReadonlySet<NodeDefinition>;
 }
 
@@ -75,7 +75,9 @@ function salvage(raw: unknown, refused: ReadonlySet<PropertyKey | undefined>): D
     const parsed = nodeSchema.safeParse(node);
     if (parsed.success) return parsed.data;
     const id = isPlainObject(node) && typeof node.id === 'string' ? node.id : `#${index}`;
-    const standIn: StepDefinition = { id, kind: '', args: {} };
+    // A refused step's kind is still judged: it is a fact of its own, whatever else is wrong.
+    const kind = isPlainObject(node) && typeof node.kind === 'string' ? node.kind : '';
+    const standIn: StepDefinition = { id, kind, args: {} };
     unjudged.add(standIn);
     return standIn;
   });
@@ -246,7 +248,11 @@ function checkDefinition(draft: Draft, steps: StepLibrary): string[] {
     const where = `${path} (${node.id})`;
     const declared = declarations.get(node.id);
     // A duplicate id was reported; its references would be judged against the other step.
-    if (declared === undefined || declared.path !== path || draft.unjudged.has(node)) return;
+    if (declared === undefined || declared.path !== path) return;
+    if (draft.unjudged.has(node)) {
+      if ('kind' in node && node.kind !== '' && steps.get(node.kind) === undefined) problems.push(`${where}: unknown step kind "${node.kind}"`);
+      return;
+    }
     const at: Position = { ...scope, order: declared.order };
     if ('kind' in node) {
       checkStep(where, node, at);
