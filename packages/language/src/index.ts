@@ -11,7 +11,6 @@ export { definitionDigest } from './definition-digest.ts';
 export { toPointer } from './document-problem.ts';
 export type { DocumentProblem } from './document-problem.ts';
 export {
-  choreoDefinitionSchema,
   DEFAULT_STEP_TIMEOUT_MS,
   inputDefinitionSchema,
   MAX_LOOP_CONCURRENCY,
