@@ -9,6 +9,10 @@ describe('locateProblem', () => {
       message: 'nope',
     });
   });
+
+  it('places a problem of a step whose id the schema refused', () => {
+    expect(locateProblem('steps[1] (not an id!): unknown step kind "x"')).toEqual({ pointer: '/steps/1', message: 'unknown step kind "x"' });
+  });
 });
 
 describe('toPointer', () => {

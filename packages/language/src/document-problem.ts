@@ -11,7 +11,8 @@ export function toPointer(path: readonly PropertyKey[]): string {
 
 const PATH = String.raw`[A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*`;
 /** `<path>[ (<step id>)][ <path within the step>]: <message>`, as parseDefinition writes its problems. */
-const PROBLEM = new RegExp(String.raw`^(${PATH})(?: \([\w-]+\))?(?: (${PATH}))?: ([\s\S]+)$`);
+// The step id between parentheses may be one the schema refused, in any characters but those.
+const PROBLEM = new RegExp(String.raw`^(${PATH})(?: \([^()]*\))?(?: (${PATH}))?: ([\s\S]+)$`);
 
 /** A problem as parseDefinition words it, with its place as a pointer; a problem it cannot place is the document's. */
 export function locateProblem(problem: string): DocumentProblem {
