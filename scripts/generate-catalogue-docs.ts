@@ -4,7 +4,7 @@
 //   node scripts/node.mjs scripts/generate-catalogue-docs.ts --check   exit 1 when it is stale
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { loadCatalogue, renderCatalogueDocs } from '@ces/choreos';
+import { loadCatalogue, renderCatalogueDocs } from '@ces/catalogue';
 
 const catalogueDir = fileURLToPath(new URL('../choreos', import.meta.url));
 const docsFile = fileURLToPath(new URL('../docs/catalogue.md', import.meta.url));

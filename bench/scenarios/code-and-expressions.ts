@@ -1,5 +1,6 @@
-import { compileExpression, createSandbox, createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from '@ces/choreos';
-import type { TemplateContext } from '@ces/choreos';
+import { compileExpression, type TemplateContext } from '@ces/language';
+import { createSandbox } from '@ces/sandbox';
+import { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from '@ces/steps';
 import { round, summarize } from '../latency-summary.ts';
 import type { Row } from '../report.ts';
 import type { ScenarioContext } from './scenario-context.ts';

@@ -1,6 +1,6 @@
-import { createStepLibrary, loadCatalogue } from '@ces/choreos';
-import type { Catalogue } from '@ces/choreos';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
 import type { RunOutcome } from '@ces/engine';
+import { createStepLibrary } from '@ces/steps';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCatalogueChoreo } from '../support/run-catalogue-choreo.ts';
 import { CATALOGUE_DIR } from '../support/stack.ts';

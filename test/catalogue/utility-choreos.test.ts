@@ -1,5 +1,5 @@
-import { createStepLibrary, loadCatalogue } from '@ces/choreos';
-import type { Catalogue } from '@ces/choreos';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
+import { createStepLibrary } from '@ces/steps';
 import type { RunOutcome } from '@ces/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChoreoCase, caseTitle } from '../cases/choreo-case.ts';

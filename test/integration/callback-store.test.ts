@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CallbackRequest } from '@ces/choreos';
+import type { CallbackRequest } from '@ces/language';
 import { createCallbackStore, MAX_CALLBACK_REQUESTS } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { bindInputs, createStepLibrary, loadCatalogue, type AccountState, type Catalogue } from '@ces/choreos';
+import { type AccountState, bindInputs } from '@ces/language';
+import { createStepLibrary } from '@ces/steps';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
 import { runChoreo, type RunOutcome } from '@ces/engine';
 import { createSecretCipher, createTokenStore } from '@ces/store';
 import { waitFor } from '@ces/testing';

@@ -1,5 +1,5 @@
-import { bindInputs } from '@ces/choreos';
-import type { Catalogue, StepLibrary } from '@ces/choreos';
+import type { Catalogue } from '@ces/catalogue';
+import { bindInputs, type StepLibrary } from '@ces/language';
 import { runChoreo } from '@ces/engine';
 import type { RunOutcome } from '@ces/engine';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/choreos';
+import { DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/catalogue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { greeterDocument } from './test-support/choreo-documents.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';
@@ -44,6 +44,14 @@ describe("an account's own Choreos refused", () => {
         'an unknown step kind',
         { ...valid, steps: [{ id: 'say', kind: 'teleport', args: {} }] },
         [{ pointer: '/steps/0', message: 'unknown step kind "teleport"' }],
+      ],
+      [
+        'no description and an unknown step kind, both at once',
+        { ...valid, description: undefined, steps: [{ id: 'say', kind: 'teleport', args: {} }] },
+        [
+          { pointer: '/description', message: expect.any(String) },
+          { pointer: '/steps/0', message: 'unknown step kind "teleport"' },
+        ],
       ],
       [
         'a reference to an undeclared input',

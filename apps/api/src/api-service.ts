@@ -1,5 +1,5 @@
 import { applyAccountsFile, createAccountStore, readAccountsFile } from '@ces/accounts';
-import { loadCatalogue } from '@ces/choreos';
+import { loadCatalogue } from '@ces/catalogue';
 import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';

@@ -1,5 +1,5 @@
 import { createAuthenticator, createCachedAccountStore, type AccountStore } from '@ces/accounts';
-import type { Catalogue } from '@ces/choreos';
+import type { Catalogue } from '@ces/catalogue';
 import type { HttpMetrics, Logger } from '@ces/observability';
 import {
   createCallbackStore,

@@ -1,4 +1,5 @@
-import { type Catalogue, type ChoreoDefinition, checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, type StepLibrary } from '@ces/choreos';
+import { type Catalogue, checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/catalogue';
+import type { ChoreoDefinition, StepLibrary } from '@ces/language';
 import type { AccountChoreoStore } from '@ces/store';
 
 /** A Choreo a run may start as a child: its definition and the digest its snapshot is stored under. */

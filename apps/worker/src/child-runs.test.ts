@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { ChildRefusedError, loadCatalogue, MAX_CHILD_DEPTH, StepAbortedError, type Catalogue } from '@ces/choreos';
+import { ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError } from '@ces/language';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
 import {
   acceptedRecord,
   createDefinitionStore,

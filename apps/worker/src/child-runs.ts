@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
-import { BLOCK_ENDED, bindInputs, ChildRefusedError, MAX_CHILD_DEPTH, StepAbortedError, StepFailedError, StepTimeoutError } from '@ces/choreos';
-import type { ChildEnd, ChildRuns } from '@ces/choreos';
+import {
+  bindInputs,
+  BLOCK_ENDED,
+  type ChildEnd,
+  ChildRefusedError,
+  type ChildRuns,
+  MAX_CHILD_DEPTH,
+  StepAbortedError,
+  StepFailedError,
+  StepTimeoutError,
+} from '@ces/language';
 import {
   isTerminal,
   sendAcceptance,

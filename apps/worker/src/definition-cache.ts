@@ -1,4 +1,4 @@
-import type { ChoreoDefinition } from '@ces/choreos';
+import type { ChoreoDefinition } from '@ces/language';
 import type { DefinitionStore } from '@ces/store';
 
 /** The definition snapshots this worker has read, parsed once: a snapshot never changes. */

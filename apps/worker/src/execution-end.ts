@@ -1,4 +1,5 @@
-import { applyOutputFilters, type Sandbox } from '@ces/choreos';
+import { applyOutputFilters } from '@ces/language';
+import type { Sandbox } from '@ces/sandbox';
 import type { RunOutcome, StopReason, SuspendedCallback } from '@ces/engine';
 import { createDirectLineWriter, jsonString, type Logger } from '@ces/observability';
 import { executionEnded, type EndRequest, type EndResult, type ExecutionEndListener, type ExecutionRecord, type TerminalStatus } from '@ces/store';

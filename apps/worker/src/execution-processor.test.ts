@@ -1,4 +1,6 @@
-import { createSandbox, createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS, definitionDigest, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
+import { createSandbox } from '@ces/sandbox';
+import { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from '@ces/steps';
+import { type ChoreoDefinition, definitionDigest, parseDefinition } from '@ces/language';
 import { createLogger } from '@ces/observability';
 import { createDefinitionStore, createExecutionStore, createKeySpace, type ExecutionStore, type NewExecution } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, must } from '@ces/testing';

@@ -1,4 +1,5 @@
-import { isInstantChoreo, type AccountState, type ChildRuns, type ChoreoDefinition, type Sandbox, type StepLibrary } from '@ces/choreos';
+import { type AccountState, type ChildRuns, type ChoreoDefinition, isInstantChoreo, type StepLibrary } from '@ces/language';
+import type { Sandbox } from '@ces/sandbox';
 import type { SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { DefinitionStore, ExecutionEndListener, ExecutionRecord, ExecutionStore, NewExecution, SecretCipher } from '@ces/store';

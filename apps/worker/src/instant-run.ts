@@ -1,4 +1,5 @@
-import type { AccountState, ChoreoDefinition, Sandbox, StepLibrary } from '@ces/choreos';
+import type { AccountState, ChoreoDefinition, StepLibrary } from '@ces/language';
+import type { Sandbox } from '@ces/sandbox';
 import type { Logger } from '@ces/observability';
 import { acceptedRecord, type EndResult, type ExecutionRecord, type ExecutionStore, type NewExecution, type TerminalStatus } from '@ces/store';
 import type { ActiveRuns } from './active-runs.ts';

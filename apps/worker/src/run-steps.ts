@@ -1,5 +1,5 @@
-import type { AccountState, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/choreos';
-import { runChoreo, type Checkpoint, type CheckpointDelta, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
+import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/language';
+import { runChoreo, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, StepEvent } from '@ces/store';
 import type { ActiveRun } from './active-runs.ts';

@@ -1,4 +1,4 @@
-import type { ChoreoDefinition, OutputFilter } from '@ces/choreos';
+import type { ChoreoDefinition, OutputFilter } from '@ces/language';
 import { sealSecretOutputs, type ExecutionRecord, type SecretCipher } from '@ces/store';
 
 /**

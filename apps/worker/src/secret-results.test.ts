@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createStepLibrary, parseDefinition, type ChoreoDefinition } from '@ces/choreos';
+import { createStepLibrary } from '@ces/steps';
+import { type ChoreoDefinition, parseDefinition } from '@ces/language';
 import { createSecretCipher } from '@ces/store';
 import { describe, expect, it } from 'vitest';
 import { isSecretEntry, resultSealing, secretResultIds } from './secret-results.ts';

@@ -1,4 +1,4 @@
-import { walkDefinition, type ChoreoDefinition, type NodeDefinition, type StepLibrary } from '@ces/choreos';
+import { type ChoreoDefinition, type NodeDefinition, type StepLibrary, walkDefinition } from '@ces/language';
 import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecretResults, type SecretCipher, type StoredProgressEntry } from '@ces/store';
 
 /**

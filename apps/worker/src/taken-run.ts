@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hasSecretOutputs, type AccountState, type ChildRuns, type Sandbox, type StepLibrary } from '@ces/choreos';
+import { type AccountState, type ChildRuns, hasSecretOutputs, type StepLibrary } from '@ces/language';
+import type { Sandbox } from '@ces/sandbox';
 import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import { openSealedOutputs, type ExecutionRecord, type ExecutionStore, type SecretCipher, type TerminalStatus } from '@ces/store';

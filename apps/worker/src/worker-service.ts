@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createSandbox, createStepLibrary, loadCatalogue, type AccountState } from '@ces/choreos';
+import { createSandbox } from '@ces/sandbox';
+import { createStepLibrary } from '@ces/steps';
+import { loadCatalogue } from '@ces/catalogue';
+import type { AccountState } from '@ces/language';
 import { forVariable } from '@ces/config';
 import type { Logger } from '@ces/observability';
 import {

@@ -1,15 +1,24 @@
 import {
+  type AccountState,
+  BLOCK_ENDED,
+  type CaughtError,
+  type ChildRuns,
+  type CompiledCondition,
+  type CompiledNode,
+  type CompiledStep,
+  type ErrorType,
   evaluateOutputValues,
   evaluateValue,
   ExpressionError,
   jsonLength,
   MAX_LOOP_CONCURRENCY,
   MAX_LOOP_ITERATIONS,
+  type ProgressEntry,
   MissingTemplateValueError,
-  BLOCK_ENDED,
-} from '@ces/choreos';
-import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
-import type { CompiledCondition } from '@ces/choreos';
+  type StepLibrary,
+  type StepSuspension,
+  type TemplateContext,
+} from '@ces/language';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -90,9 +99,6 @@ export function suspensionEntries(address: string, untilMs: number, callback: { 
   if (callback !== undefined) entries.push([callbackTokenAddress(address), callback.token]);
   return entries;
 }
-
-/** An entry of a run's progress inside a top-level block: its address and its value. */
-export type ProgressEntry = readonly [string, unknown];
 
 /**
  * What a `repeat` iteration leaves: its result, the item of the next iteration and whether its

@@ -1,5 +1,5 @@
-import { ChildFailedError, createStepLibrary, parseDefinition } from '@ces/choreos';
-import type { ChildEnd, ChildRuns, ChoreoDefinition } from '@ces/choreos';
+import { type ChildEnd, ChildFailedError, type ChildRuns, type ChoreoDefinition, parseDefinition } from '@ces/language';
+import { createStepLibrary } from '@ces/steps';
 import { describe, expect, it } from 'vitest';
 import { runChoreo } from './run-choreo.ts';
 import type { EngineHooks } from './run-choreo.ts';

@@ -3,8 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindInputs, createStepLibrary, loadCatalogue } from '@ces/choreos';
-import type { Catalogue } from '@ces/choreos';
+import { bindInputs } from '@ces/language';
+import { createStepLibrary } from '@ces/steps';
+import { type Catalogue, loadCatalogue } from '@ces/catalogue';
 import { runChoreo } from './run-choreo.ts';
 import type { CheckpointDelta, RunOutcome } from './run-choreo.ts';
 

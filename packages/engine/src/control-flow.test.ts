@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BLOCK_ENDED, createStepLibrary, defineStepKind, InvalidStepInputError, parseDefinition, StepAbortedError, StepTimeoutError } from '@ces/choreos';
-import type { ChoreoDefinition } from '@ces/choreos';
+import { BLOCK_ENDED, type ChoreoDefinition, defineStepKind, InvalidStepInputError, parseDefinition, StepAbortedError, StepTimeoutError } from '@ces/language';
+import { createStepLibrary } from '@ces/steps';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
 import type { Checkpoint, CheckpointDelta, EngineHooks, ResumePoint, RunOutcome, StopReason } from './run-choreo.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createStepLibrary, defineStepKind, parseDefinition } from '@ces/choreos';
-import type { ChoreoDefinition } from '@ces/choreos';
+import { createStepLibrary } from '@ces/steps';
+import { type ChoreoDefinition, defineStepKind, parseDefinition } from '@ces/language';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
 import type { Checkpoint, EngineHooks, ResumePoint, RunOutcome } from './run-choreo.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSandbox, createStepLibrary, DEFAULT_CODE_LIMITS, parseDefinition } from '@ces/choreos';
-import type { ChoreoDefinition } from '@ces/choreos';
+import { createSandbox, DEFAULT_CODE_LIMITS } from '@ces/sandbox';
+import { createStepLibrary } from '@ces/steps';
+import { type ChoreoDefinition, parseDefinition } from '@ces/language';
 import { runChoreo } from './run-choreo.ts';
 import type { Checkpoint, EngineHooks } from './run-choreo.ts';
 

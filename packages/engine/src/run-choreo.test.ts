@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createStepLibrary, DEFAULT_STEP_TIMEOUT_MS, defineStepKind, InvalidStepInputError, parseDefinition, StepFailedError } from '@ces/choreos';
-import type { ChoreoDefinition, StepKind } from '@ces/choreos';
+import { createStepLibrary } from '@ces/steps';
+import {
+  type ChoreoDefinition,
+  DEFAULT_STEP_TIMEOUT_MS,
+  defineStepKind,
+  InvalidStepInputError,
+  parseDefinition,
+  StepFailedError,
+  type StepKind,
+} from '@ces/language';
 import { z } from 'zod';
 import { runChoreo } from './run-choreo.ts';
 import type { Checkpoint, CheckpointDelta, EngineHooks, StepEndEvent, StopReason } from './run-choreo.ts';

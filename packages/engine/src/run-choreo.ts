@@ -1,8 +1,20 @@
-import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
-import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
+import {
+  type AccountState,
+  type Checkpoint,
+  type CheckpointDelta,
+  type ChildRuns,
+  type ChoreoDefinition,
+  compileDefinition,
+  type CompiledNode,
+  evaluateOutputs,
+  exceedsJsonLength,
+  ExpressionError,
+  jsonLength,
+  type ProgressEntry,
+  type StepLibrary,
+} from '@ces/language';
 import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
 import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
-import type { ProgressEntry } from './block-run.ts';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -11,25 +23,8 @@ import type { StopReason } from './stop-reason.ts';
 export type { StopReason } from './stop-reason.ts';
 export { stopReasonOf } from './stop-reason.ts';
 
-/** A run's progress after its completed steps: what is stored so that it can resume there. */
-export interface Checkpoint {
-  nextStep: number;
-  results: Record<string, unknown>;
-  outputs: Record<string, string>;
-}
-
-/**
- * Progress inside a top-level block (a loop, a branch…), in delta form: only what completed since
- * the last one, to be appended to what is stored (never rewriting earlier entries), so that the
- * cost of a checkpoint does not grow with the number of iterations. Entries are keyed by address
- * (`fetch`, `pages[3]`, `pages[3].fetch`; see BlockRun); the full Checkpoint after the block
- * supersedes them all.
- */
-export interface CheckpointDelta {
-  /** The top-level step the entries belong to: the stored `nextStep` stays at it. */
-  nextStep: number;
-  entries: readonly ProgressEntry[];
-}
+// Declared in the language, where the store finds them too without depending on the engine.
+export type { Checkpoint, CheckpointDelta } from '@ces/language';
 
 export interface EngineHooks {
   /**

@@ -1,18 +1,24 @@
 import {
+  type AccountState,
   ChildFailedError,
+  type ChildRuns,
   ChoreoFailError,
+  type CompiledStep,
   DEFAULT_STEP_TIMEOUT_MS,
   EgressRefusedError,
   errorMessage,
+  type ErrorType,
   evaluateValue,
   ExpressionError,
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  type StepKind,
   StepSuspendedError,
+  type StepSuspension,
   StepTimeoutError,
-} from '@ces/choreos';
-import type { AccountState, ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
+  type TemplateContext,
+} from '@ces/language';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CallbackRequest } from '@ces/choreos';
+import type { CallbackRequest } from '@ces/language';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';

@@ -1,4 +1,4 @@
-import type { OutputFilter } from '@ces/choreos';
+import type { OutputFilter } from '@ces/language';
 import type { ExecutionStatus } from './execution-status.ts';
 
 /** An execution as stored in its Redis hash, decoded. Times are epoch milliseconds. */

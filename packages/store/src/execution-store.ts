@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Checkpoint, CheckpointDelta } from '@ces/engine';
+import type { Checkpoint, CheckpointDelta } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,

@@ -1,4 +1,4 @@
-import type { AccountTokens } from '@ces/choreos';
+import type { AccountTokens } from '@ces/language';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';

@@ -1,4 +1,5 @@
-import { checkChoreoDocument, createStepLibrary, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from '@ces/choreos';
+import { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from '@ces/catalogue';
+import { createStepLibrary } from '@ces/steps';
 import { z } from 'zod';
 import { AdminError, UsageError } from './admin-error.ts';
 import { emit, table, type CommandContext } from './command-context.ts';

@@ -1,4 +1,4 @@
-import type { CatalogueEntry } from '@ces/choreos';
+import type { CatalogueEntry } from '@ces/catalogue';
 import type { ExecutionRecord, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';

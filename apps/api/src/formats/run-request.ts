@@ -1,4 +1,4 @@
-import type { OutputFilter } from '@ces/choreos';
+import type { OutputFilter } from '@ces/language';
 import { ApiError } from '../errors/api-error.ts';
 import { bodyFormat } from './negotiate.ts';
 import { parseInputsDocument } from './inputs-document.ts';

@@ -1,4 +1,4 @@
-import type { CallbackRequest } from '@ces/choreos';
+import type { CallbackRequest } from '@ces/language';
 import { CALLBACK_CAPTURE_PATH, type CallbackStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';

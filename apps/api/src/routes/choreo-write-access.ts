@@ -1,5 +1,5 @@
 import { mayAccessChoreo, type Principal } from '@ces/accounts';
-import { isValidChoreoId } from '@ces/choreos';
+import { isValidChoreoId } from '@ces/catalogue';
 import { ApiError } from '../errors/api-error.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 

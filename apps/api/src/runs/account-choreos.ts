@@ -1,4 +1,5 @@
-import { createStepLibrary, DEFAULT_CHOREO_DOCUMENT_LIMITS, type Catalogue, type ChoreoDocumentLimits } from '@ces/choreos';
+import { createStepLibrary } from '@ces/steps';
+import { type Catalogue, type ChoreoDocumentLimits, DEFAULT_CHOREO_DOCUMENT_LIMITS } from '@ces/catalogue';
 import { createAccountChoreoStore, type AccountChoreoLimits, type KeySpace } from '@ces/store';
 import type { Redis } from 'ioredis';
 import { createChoreoLookup, type ChoreoLookup } from './choreo-lookup.ts';

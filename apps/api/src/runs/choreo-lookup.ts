@@ -1,5 +1,6 @@
 import { mayAccessChoreo, type Principal } from '@ces/accounts';
-import { checkChoreoDocument, type Catalogue, type CatalogueEntry, type ChoreoDocumentLimits, type StepLibrary } from '@ces/choreos';
+import { type Catalogue, type CatalogueEntry, checkChoreoDocument, type ChoreoDocumentLimits } from '@ces/catalogue';
+import type { StepLibrary } from '@ces/language';
 import type { AccountChoreoStore } from '@ces/store';
 
 /** The shared catalogue's ids: nobody writes under it through the API. */

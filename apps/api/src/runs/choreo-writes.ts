@@ -1,5 +1,7 @@
 import type { Principal } from '@ces/accounts';
-import { checkChoreoDocument, type ChoreoDocumentLimits, type DocumentProblem, type StepLibrary, type ValidCatalogueEntry } from '@ces/choreos';
+import { checkChoreoDocument, type ChoreoDocumentLimits, type ValidCatalogueEntry } from '@ces/catalogue';
+import type { DocumentProblem } from '@ces/language';
+import type { StepLibrary } from '@ces/language';
 import type { AccountChoreoLimits, AccountChoreoStore } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
 

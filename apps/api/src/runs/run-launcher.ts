@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
-import { bindInputs, type CatalogueEntry, type ChoreoDefinition } from '@ces/choreos';
+import { bindInputs, type ChoreoDefinition } from '@ces/language';
+import type { CatalogueEntry } from '@ces/catalogue';
 import {
   acceptedRecord,
   isTerminal,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { applyAccountsFile, createAccountStore } from '@ces/accounts';
-import { loadCatalogue } from '@ces/choreos';
+import { loadCatalogue } from '@ces/catalogue';
 import { createLogger, type HttpMetrics, type Logger } from '@ces/observability';
 import {
   createKeySpace,
