@@ -1,28 +1,7 @@
-import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isLocal, launchLocalBrowser, type LocalBrowser } from '../support/local-browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-
-/** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
-/** Nothing the browser does on its own (updates, sync, safe browsing lists) may reach the network. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Whether a URL the page asked for stays on this machine. */
-function isLocal(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'data:' || protocol === 'blob:' || url === 'about:blank') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-}
 
 /** Swagger UI's own object in the page, as its start script leaves it. */
 interface SwaggerUiWindow {
@@ -32,22 +11,16 @@ interface SwaggerUiWindow {
 // A browser on a busy machine: allow for its start and its pages' scripts.
 describe('the interface reference page in a real browser', { timeout: 60_000 }, () => {
   let stack: Stack;
-  let browser: Browser;
+  let browser: LocalBrowser;
   let reader: BrowserContext;
   /** Every request the page made, in order. */
-  const requested: string[] = [];
-  const refusedByPolicy: string[] = [];
+  let requested: string[] = [];
+  let refusedByPolicy: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
     stack = await startStack({ redisUrl: inject('redisUrl'), workers: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-    // The stack's certificate is self-signed, made for this test.
-    reader = await browser.newContext({ ignoreHTTPSErrors: true });
-    reader.on('request', (request) => requested.push(request.url()));
-    reader.on('console', (message) => {
-      if (/Content.Security.Policy/i.test(message.text())) refusedByPolicy.push(message.text());
-    });
+    browser = await launchLocalBrowser();
+    ({ context: reader, requested, refusedByPolicy } = await browser.watchedContext());
   });
 
   afterAll(async () => {

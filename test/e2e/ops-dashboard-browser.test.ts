@@ -1,43 +1,20 @@
-import { existsSync } from 'node:fs';
 import { waitFor } from '@ces/testing';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isLocal, launchLocalBrowser, type LocalBrowser } from '../support/local-browser.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
-/** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
-/**
- * Nothing the browser does on its own (updates, sync, safe browsing lists) may reach the network.
- * Playwright gives every launch a fresh, temporary `--user-data-dir` of its own.
- */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const COUNTDOWN = '/Library/Utilities/Development/Countdown';
-
-/** Whether a URL the page asked for stays on this machine. */
-function isLocal(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'data:' || protocol === 'blob:' || url === 'about:blank') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-}
 
 // A browser on a busy machine: allow for its start and its pages' scripts.
 describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
   let stack: Stack;
-  let browser: Browser;
+  let browser: LocalBrowser;
   /** The operator's browser: one context, so that its requests are all recorded. */
   let operator: BrowserContext;
   /** Every request any page of the browser made, in order. */
-  const requested: string[] = [];
-  const refusedByPolicy: string[] = [];
+  let requested: string[] = [];
+  let refusedByPolicy: string[] = [];
   let executing: string;
   let queued: string;
 
@@ -45,7 +22,6 @@ describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
     `https://${encodeURIComponent(credentials.name)}:${encodeURIComponent(credentials.secret)}@127.0.0.1:${stack.port}/ops/queues${path}`;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
     // One worker running one execution at a time: a first long run is executing, a second waits.
     // Its runs wait in the worker, as waits under the durable threshold do: a suspended run holds no worker.
     stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, workerEnv: { WORKER_CONCURRENCY: '1', DURABLE_WAIT_THRESHOLD_MS: '86400000' } });
@@ -54,13 +30,8 @@ describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
     await waitFor(async () => (await stack.executions.get(executing))?.host === '10.0.0.1', { timeoutMs: 15_000, what: 'the first run to be taken' });
     queued = await stack.startRun(COUNTDOWN, stack.credentials.acmeApp, inputs);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-    // The stack's certificate is self-signed, made for this test.
-    operator = await browser.newContext({ ignoreHTTPSErrors: true });
-    operator.on('request', (request) => requested.push(request.url()));
-    operator.on('console', (message) => {
-      if (/Content.Security.Policy/i.test(message.text())) refusedByPolicy.push(message.text());
-    });
+    browser = await launchLocalBrowser();
+    ({ context: operator, requested, refusedByPolicy } = await browser.watchedContext());
   });
 
   afterAll(async () => {
@@ -109,7 +80,7 @@ describe('the queue dashboard in a real browser', { timeout: 60_000 }, () => {
    * a refused navigation fails. Resolves with the answers it got.
    */
   async function refusedNavigation(url: string): Promise<{ status: number; url: string; challenge?: string }[]> {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const context = await browser.browser.newContext({ ignoreHTTPSErrors: true });
     const answers: { status: number; url: string; challenge?: string }[] = [];
     context.on('response', (response) => answers.push({ status: response.status(), url: response.url(), challenge: response.headers()['www-authenticate'] }));
     const page = await context.newPage();

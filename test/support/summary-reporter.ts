@@ -10,13 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const testModule of testModules) {
+      let failedHere = 0;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
+        else if (state === 'failed') failedHere += 1;
         else skipped += 1;
       }
-      if (testModule.state() === 'failed' && testModule.children.size === 0) failed += 1;
+      // A file that failed outside its tests (an import, a beforeAll) counts as one failure: its
+      // tests were skipped, and a line saying "0 failed" would read as a success.
+      failed += testModule.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
