@@ -29,7 +29,7 @@ export { applyOutputFilters, OutputFilterError } from './output-filters.ts';
 export type { OutputFilter } from './output-filters.ts';
 export { definitionDigest } from './definition-digest.ts';
 export { loadCatalogue } from './catalogue.ts';
-export { isInstantChoreo } from './instant-choreo.ts';
+export { isInstantChoreo, isPureStep } from './instant-choreo.ts';
 export { hasSecretOutputs } from './secret-outputs.ts';
 export type { Catalogue, CatalogueEntry, InvalidCatalogueEntry, ValidCatalogueEntry } from './catalogue.ts';
 export { renderCatalogueDocs } from './catalogue-docs.ts';

@@ -47,16 +47,19 @@ export interface StepKind {
   /** An example `args` object, for the documentation. */
   readonly example?: Readonly<Record<string, unknown>>;
   /**
-   * Works on its arguments alone, in far less than a millisecond: no I/O, no waiting, nothing
-   * outside the run changes, so running it twice or for nothing is harmless. Absent means false.
+   * Pure: its result depends on its arguments alone (no I/O, no clock, no randomness) and nothing
+   * outside the run changes when it runs, so running it again — after a crash, or for a run that
+   * has meanwhile ended — cannot be seen outside the run. A run therefore stores the results of
+   * pure steps with its next write rather than one write each, and a Choreo made only of pure
+   * steps may run without a take (isInstantChoreo). Absent means false.
    */
-  readonly instant?: boolean;
+  readonly pure?: boolean;
   /**
-   * Instant (as above) for a run in which each of these arguments is an input's template whose
-   * input is empty: the kind then works on its arguments alone, and otherwise reaches out (a
-   * `url` to fetch). Without `instant`.
+   * Pure (as above) for a run in which each of these arguments is an input's template whose input
+   * is empty: the kind then works on its arguments alone, and otherwise reaches out (a `url` to
+   * fetch). Without `pure`.
    */
-  readonly instantUnless?: readonly string[];
+  readonly pureUnless?: readonly string[];
   /**
    * Timeout of a step of this kind that sets none, instead of the definitions' default: a kind
    * whose work is to wait may wait longer than that (the run's time limit still applies).
@@ -81,8 +84,8 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   description: string;
   argsSchema: Schema;
   example?: Readonly<Record<string, unknown>>;
-  instant?: boolean;
-  instantUnless?: readonly string[];
+  pure?: boolean;
+  pureUnless?: readonly string[];
   defaultTimeoutMs?: number;
   secretResult?: boolean;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;

@@ -68,7 +68,7 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'control.fail',
-    instant: true,
+    pure: true,
     description:
       'Ends the run as failed with `message` when `when` is "true" (the default; case and surrounding spaces ignored); any other value lets the run go on. Never retried. Result: `{ failed: false }`.',
     argsSchema: z.strictObject({ message: z.string().min(1).max(10_000), when: z.string().default('true') }),
@@ -80,7 +80,7 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'noop',
-    // Not instant, although it could be: NoOpSteps measures what a step costs a run that is
+    // Not pure, although it could be: NoOpSteps measures what a step costs a run that is
     // checkpointed after every step, which is what a Choreo with any real work in it pays.
     description: 'Does nothing and returns its (rendered) arguments; for tests and for measuring the cost of a step.',
     argsSchema: z.record(z.string(), z.unknown()),
