@@ -14,6 +14,7 @@ import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
+import type { WritePacing } from './write-pacing.ts';
 
 /**
  * How a list of steps inside a block ended:
@@ -143,8 +144,15 @@ export interface BlockRunOptions {
   /** The state of the run's account, handed to every step (StepContext `account`). */
   readonly account?: AccountState | undefined;
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
-  /** Persists entries that completed; may ask to stop. */
+  /**
+   * Persists entries that completed (possibly none: whatever the run holds back is written then
+   * too); may ask to stop.
+   */
   record(entries: ProgressEntry[]): Promise<StopReason | undefined>;
+  /** Whether a step is pure (pure-steps.ts): its entry may wait for a later write. */
+  isPure(step: CompiledStep): boolean;
+  /** When held-back entries are written anyway; shared with the top level. */
+  readonly pacing: WritePacing;
   onStepEnd?:
     | ((event: { id: string; address: string; iteration?: number; kind: string; durationMs: number; ok: boolean; attempts: readonly StepAttempt[] }) => void)
     | undefined;
@@ -160,9 +168,11 @@ export interface BlockRunOptions {
  * Every step that completes inside it, and every iteration of a loop, becomes an entry of the run's
  * progress, by address: `fetch` for a step, `pages[3]` for iteration 3 of loop `pages`, and
  * `pages[3].fetch` for a step inside that iteration (loops nest: `a[1].b[2].c`). Entries are
- * recorded in small batches, each before the next step starts: a completed iteration replaces the
- * entries of its steps in the batch, so a loop whose body is one step records one entry per
- * iteration. A step that failed is recorded as `<address>!` with its error, so that a `catch` that
+ * recorded in batches: before a step with an effect starts, before any step once one with an
+ * effect completed, and otherwise once pure work (pure-steps.ts) has gone unwritten for the
+ * pacing's bound, so a loop of pure steps records a batch per bound, not one per step, and a
+ * crash recomputes at most that much pure work. A completed iteration replaces the entries of its
+ * steps in the batch, so a loop whose body is one step records one entry per iteration. A step that failed is recorded as `<address>!` with its error, so that a `catch` that
  * took it takes it again on resume. A resumed block runs again from its start, replaying what is
  * recorded: a completed iteration is taken whole from its entry, a completed step from its own;
  * conditions are evaluated again on the same values and so choose the same branches.
@@ -170,6 +180,8 @@ export interface BlockRunOptions {
 export class BlockRun {
   private readonly options: BlockRunOptions;
   private pending: ProgressEntry[] = [];
+  /** Whether `pending` holds what a step with an effect did: it goes before the next step starts. */
+  private unwrittenEffect = false;
   private progressChars = 0;
 
   constructor(options: BlockRunOptions) {
@@ -281,7 +293,8 @@ export class BlockRun {
     const failure = progress.get(`${address}!`) as CaughtError | undefined;
     if (failure !== undefined) return { type: 'failed', error: failure };
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
-    const stop = await this.boundary();
+    const pure = this.options.isPure(step);
+    const stop = await this.boundary(pure);
     if (stop !== undefined) return { type: 'stopped', reason: stop };
     // Another branch may have ended the block while this one waited for the boundary.
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
@@ -298,6 +311,7 @@ export class BlockRun {
       { address, childRuns: this.options.childRuns, suspension, account: this.options.account },
       attempts,
     );
+    this.options.pacing.stepEnded();
     if (onStepEnd !== undefined) {
       onStepEnd({
         id: step.id,
@@ -310,6 +324,8 @@ export class BlockRun {
       });
     }
     if (outcome.type === 'stopped') return this.options.signal?.aborted !== true && isCancelled(scope.cancellation) ? { type: 'cancelled' } : outcome;
+    // What a step with an effect did, or how it failed, goes before the next step starts.
+    if (!pure) this.unwrittenEffect = true;
     if (outcome.type === 'suspended') {
       // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
       this.pending.push(...suspensionEntries(address, outcome.untilMs, outcome.callback));
@@ -484,12 +500,17 @@ export class BlockRun {
     return { type: 'iterated', result, entry };
   }
 
-  /** Records what completed since the last boundary: before the run is suspended, say. */
+  /** Records what completed since the last write, and what the run holds back: before the run is suspended, say. */
   async flush(): Promise<StopReason | undefined> {
-    if (this.pending.length === 0) return undefined;
     const entries = this.pending;
     this.pending = [];
+    this.unwrittenEffect = false;
     return this.options.record(entries);
+  }
+
+  /** Whether a step with an effect completed since the last write: the checkpoint after the block then goes at once. */
+  hasUnwrittenEffect(): boolean {
+    return this.unwrittenEffect;
   }
 
   private cancellationWithin(scope: Scope): Cancellation {
@@ -503,10 +524,15 @@ export class BlockRun {
     };
   }
 
-  /** Before a step: records what completed since the last one, then asks whether to stop. */
-  private async boundary(): Promise<StopReason | undefined> {
-    const recorded = await this.flush();
-    if (recorded !== undefined) return recorded;
+  /**
+   * Before a step (`pure` or not): records what completed since the last write when it must go now,
+   * then asks whether to stop.
+   */
+  private async boundary(pure: boolean): Promise<StopReason | undefined> {
+    if (!pure || this.unwrittenEffect || this.options.pacing.due()) {
+      const recorded = await this.flush();
+      if (recorded !== undefined) return recorded;
+    }
     const stop = await this.options.beforeStep(this.options.topIndex);
     if (stop !== undefined) return stop;
     const { signal } = this.options;

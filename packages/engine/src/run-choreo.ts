@@ -3,10 +3,12 @@ import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibra
 import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
 import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
 import type { ProgressEntry } from './block-run.ts';
+import { pureStepIds } from './pure-steps.ts';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
+import { DEFAULT_MAX_UNWRITTEN_MS, WritePacing } from './write-pacing.ts';
 
 export type { StopReason } from './stop-reason.ts';
 export { stopReasonOf } from './stop-reason.ts';
@@ -37,11 +39,17 @@ export interface EngineHooks {
    * returning a reason stops the run without running that step.
    */
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
-  /** After each completed top-level step or block, with the checkpoint to persist atomically; may return a reason to stop now. */
+  /**
+   * With the checkpoint to persist atomically, after a completed top-level step or block: at once
+   * after one with an effect, else (pure work, see pure-steps.ts) with the next boundary that needs
+   * it — before a step with an effect, before a block's first progress, past `maxUnwrittenMs`, at the
+   * end. May return a reason to stop now.
+   */
   afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
   /**
-   * Inside a block, before a step starts, with what completed since the previous one (steps,
-   * iterations) to append to the stored progress; may return a reason to stop now.
+   * Inside a block, before a step starts, with what completed since the last write (steps,
+   * iterations) to append to the stored progress: before a step with an effect, after one, and
+   * past `maxUnwrittenMs` of pure work. May return a reason to stop now.
    */
   afterProgress(delta: CheckpointDelta): Promise<StopReason | undefined>;
 }
@@ -107,6 +115,10 @@ export interface RunChoreoOptions {
    * waits for a call back; absent, every wait waits in-process and call backs fail.
    */
   suspension?: SuspensionPolicy;
+  /** Longest pure work goes unwritten (DEFAULT_MAX_UNWRITTEN_MS when absent). */
+  maxUnwrittenMs?: number;
+  /** The clock `maxUnwrittenMs` is measured on, in ms; performance.now when absent. */
+  now?: () => number;
 }
 
 /**
@@ -135,6 +147,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const { definition, inputs, hooks, signal, onStepEnd } = options;
   const limits = options.limits ?? DEFAULT_RUN_LIMITS;
   const compiled = compileDefinition(definition);
+  const pureIds = pureStepIds(definition, options.steps, inputs);
+  const pacing = new WritePacing(options.maxUnwrittenMs ?? DEFAULT_MAX_UNWRITTEN_MS, options.now);
+  /** A checkpoint after pure work, not yet handed to afterStep. */
+  let unwritten: Checkpoint | undefined;
+  const writeCheckpoint = async (): Promise<StopReason | undefined> => {
+    if (unwritten === undefined) return undefined;
+    const written = unwritten;
+    unwritten = undefined;
+    pacing.wrote();
+    return hooks.afterStep(written);
+  };
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
   // Kept as a running total: measuring all results again after every step would grow with the
@@ -172,7 +195,16 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     const node = compiled.steps[index] as CompiledNode;
     let nextResults: Record<string, unknown>;
     let nextResultsChars: number;
+    /** Whether what the node did must be written before the next step starts. */
+    let effect: boolean;
     if (node.type === 'step') {
+      effect = !pureIds.has(node.id);
+      if (effect) {
+        // What pure steps left unwritten goes before the effect: a crash during it must not
+        // make them, nor anything they fed it, compute again around a completed effect.
+        const stopWriting = await writeCheckpoint();
+        if (stopWriting !== undefined) return { kind: 'stopped', reason: stopWriting, checkpoint };
+      }
       const started = performance.now();
       const attempts: StepAttempt[] | undefined = onStepEnd && [];
       const suspension = suspensionAt(options.suspension, index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined, node.id);
@@ -184,6 +216,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         { address: node.id, childRuns: options.childRuns, suspension, account: options.account },
         attempts,
       );
+      pacing.stepEnded();
       if (onStepEnd !== undefined) {
         onStepEnd({
           index,
@@ -232,7 +265,15 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         signal,
         suspension: options.suspension,
         beforeStep: hooks.beforeStep,
-        record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
+        // The checkpoint before the block first: the stored progress belongs to the step it names.
+        record: async (entries) => {
+          const stopWriting = await writeCheckpoint();
+          if (stopWriting !== undefined || entries.length === 0) return stopWriting;
+          pacing.wrote();
+          return hooks.afterProgress({ nextStep: index, entries });
+        },
+        isPure: (step) => pureIds.has(step.id),
+        pacing,
         onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
         maxStepResultChars: limits.maxStepResultChars,
         maxProgressChars: limits.maxResultsChars,
@@ -271,6 +312,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         case 'done':
           break;
       }
+      effect = block.hasUnwrittenEffect();
       if (jsonLength(nextResults[node.id], limits.maxStepResultChars) > limits.maxStepResultChars) {
         return { kind: 'failed', error: `${node.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
       }
@@ -295,10 +337,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     resultsChars = nextResultsChars;
     nextStep = index + 1;
     checkpoint = { nextStep, results, outputs };
+    unwritten = checkpoint;
     // Honoured after the last step too: a termination the API already acknowledged must not turn
     // into a success (the checkpoint then shows every step completed).
-    const stopAfter = await hooks.afterStep(checkpoint);
-    if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
+    if (effect || pacing.due() || nextStep >= compiled.steps.length) {
+      const stopAfter = await writeCheckpoint();
+      if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
+    }
   }
   return { kind: 'completed', checkpoint };
 }
