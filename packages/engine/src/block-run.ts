@@ -508,6 +508,13 @@ export class BlockRun {
     return this.options.record(entries);
   }
 
+  /** Takes the entries not yet written, for the caller to store its own way (a top-level step's wait). */
+  takePending(): ProgressEntry[] {
+    const entries = this.pending;
+    this.pending = [];
+    return entries;
+  }
+
   /** Whether a step with an effect completed since the last write: the checkpoint after the block then goes at once. */
   hasUnwrittenEffect(): boolean {
     return this.unwrittenEffect;
