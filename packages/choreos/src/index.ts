@@ -52,9 +52,10 @@ export {
   isRetryable,
   StepAbortedError,
   StepFailedError,
-  StepSuspendedError,
   StepTimeoutError,
 } from './step-errors.ts';
+export { stepCommandOf, suspendRun } from './step-command.ts';
+export type { StepCommand } from './step-command.ts';
 export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';
 export type { CheckDocumentResult, ChoreoDocumentLimits, DocumentProblem } from './choreo-document.ts';
 export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH } from './steps/choreo-run.ts';

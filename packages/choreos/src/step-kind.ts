@@ -20,7 +20,7 @@ export interface StepContext {
   readonly account?: AccountState;
   /**
    * Present when the run can be suspended: its state stored and its worker freed while it waits. A
-   * step whose work is to wait then throws StepSuspendedError for a wait of at least `minimumMs`
+   * step whose work is to wait then returns suspendRun (step-command.ts) for a wait of at least `minimumMs`
    * rather than wait in-process.
    */
   readonly suspension?: StepSuspension;

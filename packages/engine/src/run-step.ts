@@ -9,7 +9,7 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
-  StepSuspendedError,
+  stepCommandOf,
   StepTimeoutError,
 } from '@ces/choreos';
 import type { AccountState, ChildRuns, CompiledStep, ErrorType, StepKind, StepSuspension, TemplateContext } from '@ces/choreos';
@@ -99,14 +99,16 @@ export async function runStep(
       attempts?.push({ attempt, start, end: Date.now(), durationMs: performance.now() - started, outcome, ...(error !== undefined ? { error } : {}) });
     try {
       const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place);
+      // A command is not an outcome of the attempt: the step runs again once the command is carried out.
+      const command = stepCommandOf(value);
+      if (command !== undefined) {
+        return command.callback === undefined
+          ? { type: 'suspended', untilMs: command.untilMs }
+          : { type: 'suspended', untilMs: command.untilMs, callback: command.callback };
+      }
       ended('succeeded');
       return { type: 'ok', value };
     } catch (error) {
-      if (error instanceof StepSuspendedError) {
-        return error.callback === undefined
-          ? { type: 'suspended', untilMs: error.untilMs }
-          : { type: 'suspended', untilMs: error.untilMs, callback: error.callback };
-      }
       if (signal?.aborted === true) {
         ended('stopped', errorMessage(error));
         return { type: 'stopped', reason: stopReasonOf(signal) };

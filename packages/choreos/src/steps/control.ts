@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ChoreoFailError, InvalidStepInputError, StepAbortedError, StepSuspendedError } from '../step-errors.ts';
+import { ChoreoFailError, InvalidStepInputError, StepAbortedError } from '../step-errors.ts';
+import { suspendRun } from '../step-command.ts';
 import { defineStepKind } from '../step-kind.ts';
 import type { StepKind } from '../step-kind.ts';
 import { integerArg } from './arg-types.ts';
@@ -43,7 +44,7 @@ export const controlSteps: readonly StepKind[] = [
       // waits the whole time over.
       const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.milliseconds;
       const remainingMs = wakeAtMs - Date.now();
-      if (remainingMs >= suspension.minimumMs) throw new StepSuspendedError(wakeAtMs);
+      if (remainingMs >= suspension.minimumMs) return suspendRun(wakeAtMs);
       if (remainingMs > 0) await waitFor(remainingMs, context.signal);
       return { waitedMs: args.milliseconds };
     },
@@ -63,7 +64,7 @@ export const controlSteps: readonly StepKind[] = [
       if (suspension.delivered !== undefined) return { url, timedOut: false, body: suspension.delivered.body };
       const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.timeoutSeconds * 1000;
       if (wakeAtMs <= Date.now()) return { url, timedOut: true, body: null };
-      throw new StepSuspendedError(wakeAtMs, { token, partial: { url } });
+      return suspendRun(wakeAtMs, { token, partial: { url } });
     },
   }),
   defineStepKind({
