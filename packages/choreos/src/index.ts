@@ -54,6 +54,19 @@ export {
   StepFailedError,
   StepTimeoutError,
 } from './step-errors.ts';
+export {
+  callbackAddress,
+  callbackTokenAddress,
+  enclosingLoopAddress,
+  failureAddress,
+  isInsideIteration,
+  iterationAddress,
+  loopStepAddress,
+  parseProgressAddress,
+  stepAddress,
+  wakeAddress,
+} from './progress-address.ts';
+export type { ProgressAddress } from './progress-address.ts';
 export { stepCommandOf, suspendRun } from './step-command.ts';
 export type { StepCommand } from './step-command.ts';
 export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';

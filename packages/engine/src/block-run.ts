@@ -7,6 +7,13 @@ import {
   MAX_LOOP_ITERATIONS,
   MissingTemplateValueError,
   BLOCK_ENDED,
+  callbackAddress,
+  callbackTokenAddress,
+  failureAddress,
+  isInsideIteration,
+  iterationAddress,
+  stepAddress,
+  wakeAddress,
 } from '@ces/choreos';
 import type { AccountState, CaughtError, ChildRuns, CompiledNode, CompiledStep, ErrorType, StepLibrary, StepSuspension, TemplateContext } from '@ces/choreos';
 import type { CompiledCondition } from '@ces/choreos';
@@ -46,24 +53,6 @@ export interface SuspendedCallback {
 export interface SuspensionPolicy {
   readonly minimumMs: number;
   callbackUrl(token: string): string | undefined;
-}
-
-/**
- * The address of the entry that holds when the wait of the step at `address` is due (epoch
- * milliseconds), recorded when the run is suspended for it: the step taken again ends its wait then.
- */
-export function wakeAddress(address: string): string {
-  return `${address}@`;
-}
-
-/** The address of the entry holding the token of the step's wait for a call back. */
-export function callbackTokenAddress(address: string): string {
-  return `${address}@token`;
-}
-
-/** The address of the entry a call back's body is written to (by whoever receives it). */
-export function callbackAddress(address: string): string {
-  return `${address}@callback`;
 }
 
 /** What a step at `address` may know of its suspension, from the progress recorded for it. */
@@ -126,8 +115,8 @@ interface Scope {
   readonly results: Record<string, unknown>;
   readonly loop: { readonly item: unknown; readonly index: number } | undefined;
   readonly error: CaughtError | undefined;
-  /** Address of the iteration the steps belong to, with a trailing ".", or "" at the top level. */
-  readonly prefix: string;
+  /** Address of the iteration the steps belong to (progress-address.ts), or "" at the top level. */
+  readonly within: string;
   readonly cancellation: Cancellation | undefined;
 }
 
@@ -191,7 +180,7 @@ export class BlockRun {
 
   /** Runs `node` with the top-level results (updated in place with what runs). */
   run(node: CompiledNode, results: Record<string, unknown>): Promise<Flow> {
-    return this.runNode(node, { results, loop: undefined, error: undefined, prefix: '', cancellation: undefined });
+    return this.runNode(node, { results, loop: undefined, error: undefined, within: '', cancellation: undefined });
   }
 
   private async runNodes(nodes: readonly CompiledNode[], scope: Scope): Promise<Flow> {
@@ -267,7 +256,7 @@ export class BlockRun {
         const message = await this.evaluate(node.id, scope, () => evaluateValue(node.message, this.context(scope)));
         if (message.type === 'failed') return message;
         const text = typeof message.value === 'string' ? message.value : JSON.stringify(message.value);
-        return { type: 'failed', error: { type: 'fail', message: text, step: scope.prefix + node.id } };
+        return { type: 'failed', error: { type: 'fail', message: text, step: stepAddress(scope.within, node.id) } };
       }
     }
     if (flow.type === 'done') {
@@ -283,14 +272,14 @@ export class BlockRun {
   }
 
   private async runStep(step: CompiledStep, scope: Scope): Promise<Flow> {
-    const address = scope.prefix + step.id;
+    const address = stepAddress(scope.within, step.id);
     const { progress } = this.options;
     if (progress.has(address)) {
       const value = progress.get(address);
       scope.results[step.id] = value;
       return { type: 'done', last: { value } };
     }
-    const failure = progress.get(`${address}!`) as CaughtError | undefined;
+    const failure = progress.get(failureAddress(address)) as CaughtError | undefined;
     if (failure !== undefined) return { type: 'failed', error: failure };
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
     const pure = this.options.isPure(step);
@@ -360,9 +349,9 @@ export class BlockRun {
         // reported below
       }
     }
-    if (!Array.isArray(items)) return this.failed(scope.prefix + node.id, 'invalid', 'forEach needs a JSON array');
+    if (!Array.isArray(items)) return this.failed(stepAddress(scope.within, node.id), 'invalid', 'forEach needs a JSON array');
     if (items.length > MAX_LOOP_ITERATIONS)
-      return this.failed(scope.prefix + node.id, 'limit', `forEach lists ${items.length} items, more than ${MAX_LOOP_ITERATIONS}`);
+      return this.failed(stepAddress(scope.within, node.id), 'limit', `forEach lists ${items.length} items, more than ${MAX_LOOP_ITERATIONS}`);
 
     const wanted = await this.evaluate(node.id, scope, () => evaluateValue(node.concurrency, this.context(scope)));
     if (wanted.type === 'failed') return wanted;
@@ -370,7 +359,7 @@ export class BlockRun {
       typeof wanted.value === 'number' ? wanted.value : typeof wanted.value === 'string' && wanted.value.trim() !== '' ? Number(wanted.value) : Number.NaN;
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_LOOP_CONCURRENCY) {
       return this.failed(
-        scope.prefix + node.id,
+        stepAddress(scope.within, node.id),
         'invalid',
         `concurrency must be a whole number from 1 to ${MAX_LOOP_CONCURRENCY}, not ${JSON.stringify(wanted.value)}`,
       );
@@ -392,7 +381,7 @@ export class BlockRun {
           results[index] = flow.result;
           if (size.add(flow.result)) {
             first ??= this.failed(
-              scope.prefix + node.id,
+              stepAddress(scope.within, node.id),
               'limit',
               `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`,
             );
@@ -426,7 +415,7 @@ export class BlockRun {
     const size = new LoopSize(this.options.maxStepResultChars);
     for (let index = 0; ; index++) {
       if (index >= node.maxIterations) {
-        return this.failed(scope.prefix + node.id, 'limit', `ran ${node.maxIterations} iterations (its maxIterations) without its "until" holding`);
+        return this.failed(stepAddress(scope.within, node.id), 'limit', `ran ${node.maxIterations} iterations (its maxIterations) without its "until" holding`);
       }
       const flow = await this.iteration(
         node,
@@ -452,7 +441,11 @@ export class BlockRun {
       const recorded = flow.entry as RepeatIteration;
       results.push(recorded.result);
       if (size.add(recorded.result)) {
-        return this.failed(scope.prefix + node.id, 'limit', `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`);
+        return this.failed(
+          stepAddress(scope.within, node.id),
+          'limit',
+          `the results of its iterations are longer than ${this.options.maxStepResultChars} characters`,
+        );
       }
       if (recorded.done) return { type: 'done', last: { value: results } };
       item = recorded.item;
@@ -472,7 +465,7 @@ export class BlockRun {
     resultOf: (entry: RepeatIteration) => unknown,
     finish?: (iterationScope: Scope, result: unknown) => Promise<RepeatIteration | Flow>,
   ): Promise<{ type: 'iterated'; result: unknown; entry: unknown } | Flow> {
-    const address = `${scope.prefix}${node.id}[${index}]`;
+    const address = iterationAddress(scope.within, node.id, index);
     if (this.options.progress.has(address)) {
       const entry = this.options.progress.get(address);
       return { type: 'iterated', result: finish === undefined ? entry : resultOf(entry as RepeatIteration), entry };
@@ -481,7 +474,7 @@ export class BlockRun {
       results: { ...scope.results },
       loop: { item, index },
       error: scope.error,
-      prefix: `${address}.`,
+      within: address,
       cancellation: scope.cancellation,
     };
     const flow = await this.runNodes(node.steps, iterationScope);
@@ -494,7 +487,7 @@ export class BlockRun {
       entry = finished;
     }
     // The iteration's entry stands for its steps': theirs need not be written any more.
-    this.pending = this.pending.filter(([pendingAddress]) => !pendingAddress.startsWith(iterationScope.prefix));
+    this.pending = this.pending.filter(([pendingAddress]) => !isInsideIteration(pendingAddress, address));
     const tooLong = this.append(address, entry);
     if (tooLong !== undefined) return tooLong;
     return { type: 'iterated', result, entry };
@@ -558,7 +551,7 @@ export class BlockRun {
   /** A failure, recorded (with the next batch, if the run goes on) so that a resumed run meets it again. */
   private failed(address: string, type: ErrorType, message: string): Flow {
     const error: CaughtError = { type, message, step: address };
-    this.pending.push([`${address}!`, error]);
+    this.pending.push([failureAddress(address), error]);
     return { type: 'failed', error };
   }
 
@@ -577,7 +570,7 @@ export class BlockRun {
       return { type: 'ok', value: await evaluate() };
     } catch (error) {
       if (error instanceof MissingTemplateValueError || error instanceof ExpressionError) {
-        return { type: 'failed', error: { type: 'invalid', message: error.message, step: scope.prefix + id } };
+        return { type: 'failed', error: { type: 'invalid', message: error.message, step: stepAddress(scope.within, id) } };
       }
       throw error;
     }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { callbackAddress } from '@ces/choreos';
 import type { Checkpoint, CheckpointDelta } from '@ces/engine';
 import type { Redis } from 'ioredis';
 import {
@@ -547,6 +548,7 @@ export function createExecutionStore(deps: {
           callback?.expiresAtMs ?? 0,
           keys.executionProgress(id),
           waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
+          callback ? callbackAddress(callback.address) : '',
         ],
       );
       if (reply === ScriptReply.Done) return 'suspended';
@@ -555,7 +557,7 @@ export function createExecutionStore(deps: {
     },
 
     async callbackDelivered(id, address) {
-      return (await redis.hexists(keys.executionProgress(id), `${address}@callback`)) === 1;
+      return (await redis.hexists(keys.executionProgress(id), callbackAddress(address))) === 1;
     },
 
     async deliverCallback(token, body) {
@@ -568,7 +570,7 @@ export function createExecutionStore(deps: {
       const reply = await run(
         'deliverCallback',
         [keys.execution(executionId), keys.executionProgress(executionId), entry],
-        [target, address, JSON.stringify({ body })],
+        [target, address, JSON.stringify({ body }), callbackAddress(address)],
       );
       if (reply === ScriptReply.Done) return { outcome: 'delivered', executionId };
       if (reply === ScriptReply.NotRunning) return { outcome: 'not-running' };

@@ -39,6 +39,8 @@
            again after its worker died while suspending it) is not made possible a second time
   ARGV[11] the wait's progress entries, a JSON object by address, for a top-level step ('' inside
            a block, whose progress holds them already)
+  ARGV[12] address of the call back's entry in the progress (progress-address.ts; '' when the run
+           waits for none)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
@@ -56,7 +58,7 @@ end
 if ARGV[11] and ARGV[11] ~= '' then
   redis.call('HSET', KEYS[1], 'wait', ARGV[11])
 end
-if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[8] .. '@callback') == 0 then
+if ARGV[7] ~= '' and redis.call('HEXISTS', ARGV[10], ARGV[12]) == 0 then
   redis.call('SET', ARGV[7], state[5] .. '\n' .. ARGV[8], 'PXAT', tonumber(ARGV[9]))
   redis.call('ZADD', KEYS[3], tonumber(ARGV[5]), state[5])
 end
