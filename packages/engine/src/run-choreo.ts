@@ -1,7 +1,8 @@
 import { compileDefinition, evaluateOutputs, exceedsJsonLength, ExpressionError, jsonLength } from '@ces/choreos';
 import type { AccountState, ChildRuns, ChoreoDefinition, CompiledNode, StepLibrary } from '@ces/choreos';
 import { BlockRun } from './block-run.ts';
-import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
+import type { SuspensionPolicy } from './block-run.ts';
+import type { SuspendedCallback } from './constructs/construct.ts';
 import type { ProgressEntry } from './block-run.ts';
 import { pureStepIds } from './pure-steps.ts';
 import { stopReasonOf } from './stop-reason.ts';
