@@ -243,6 +243,9 @@ export class BlockRun implements Interpreter {
       within: address,
       cancellation: scope.cancellation,
     };
+    // Where this iteration's entries start among those not yet written: before it, none are its own.
+    const batch = this.pending;
+    const firstOwn = batch.length;
     const flow = await this.runNodes(node.steps, iterationScope);
     if (flow.type !== 'done') return flow;
     const result = flow.last?.value ?? null;
@@ -252,8 +255,16 @@ export class BlockRun implements Interpreter {
       if ('type' in finished) return finished;
       entry = finished;
     }
-    // The iteration's entry stands for its steps': theirs need not be written any more.
-    this.pending = this.pending.filter(([pendingAddress]) => !isInsideIteration(pendingAddress, address));
+    // The iteration's entry stands for its steps': theirs need not be written any more. Only the
+    // entries added since it started can be theirs (unless a write took the batch meanwhile): held
+    // back pure work may hold hundreds, which a filter of them all would go through per iteration.
+    const pending = this.pending;
+    let kept = pending === batch ? firstOwn : 0;
+    for (let read = kept; read < pending.length; read++) {
+      const pendingEntry = pending[read] as ProgressEntry;
+      if (!isInsideIteration(pendingEntry[0], address)) pending[kept++] = pendingEntry;
+    }
+    pending.length = kept;
     const tooLong = this.append(address, entry);
     if (tooLong !== undefined) return tooLong;
     return { type: 'iterated', result, entry };
