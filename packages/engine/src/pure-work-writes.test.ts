@@ -139,6 +139,36 @@ describe('pure work is written with the next write, not one step at a time', () 
     expect(batches).toEqual([500, 500, { write: 'checkpoint', nextStep: 1 }]);
   });
 
+  it('still asks before every pure step whether to stop, and stops between two of them', async () => {
+    happenings = [];
+    clock = 0;
+    let asked = 0;
+    const outcome = await runChoreo({
+      definition: define([{ id: 'each', forEach: '{% [1..50] %}', steps: [template('shout')] }]),
+      inputs: {},
+      steps: library,
+      now: () => clock,
+      hooks: {
+        beforeStep: () => {
+          asked += 1;
+          return asked > 20 ? 'termination-requested' : undefined;
+        },
+        afterStep: async (checkpoint) => {
+          happenings.push({ write: 'checkpoint', nextStep: checkpoint.nextStep });
+          return undefined;
+        },
+        afterProgress: async (delta) => {
+          happenings.push({ write: 'progress', addresses: delta.entries.map(([address]) => address) });
+          return undefined;
+        },
+      },
+    });
+    expect(outcome).toMatchObject({ kind: 'stopped', reason: 'termination-requested' });
+    // Once before the loop, then before each step: the 20th step was refused.
+    expect(asked).toBe(21);
+    expect(happenings).toEqual([]);
+  });
+
   it('resumes from the last write, computing again only the pure work after it', async () => {
     const definition = [{ id: 'each', forEach: '{% [1..10] %}', steps: [{ id: 'work', kind: 'test.slow', args: { ms: '30' } }] }];
     const events: StepEndEvent[] = [];
