@@ -180,7 +180,7 @@ export class BlockRun implements Interpreter {
       { address, childRuns: this.options.childRuns, suspension, account: this.options.account },
       attempts,
     );
-    this.options.pacing.stepEnded();
+    this.options.pacing.stepEnded(attempts?.length ?? 1);
     if (onStepEnd !== undefined) {
       onStepEnd({
         id: step.id,

@@ -2,15 +2,15 @@
 export const DEFAULT_MAX_UNWRITTEN_MS = 100;
 
 /**
- * Most steps whose results (and step events) one write carries: a write is one script call, whose
- * arguments Lua unpacks on its C stack (a few thousand values at most).
+ * Most step attempts whose results and step events (one per attempt) one write carries: a write is
+ * one script call, whose arguments Lua unpacks on its C stack (a few thousand values at most).
  */
 export const MAX_UNWRITTEN_STEPS = 500;
 
 /**
  * When results held back (those of pure steps, see pure-steps.ts) are written anyway: once
  * `maxUnwrittenMs` have passed since the run's last write, so that a crash recomputes at most that
- * much work, or once MAX_UNWRITTEN_STEPS steps have ended since. Shared by the top level and its
+ * much work, or once MAX_UNWRITTEN_STEPS step attempts have ended since. Shared by the top level and its
  * blocks: either one's write counts.
  */
 export class WritePacing {
@@ -25,9 +25,9 @@ export class WritePacing {
     this.lastWriteMs = now();
   }
 
-  /** A step ended: its result and its events wait for the next write. */
-  stepEnded(): void {
-    this.unwrittenSteps += 1;
+  /** A step ended after `attempts` attempts: its result and its events wait for the next write. */
+  stepEnded(attempts: number): void {
+    this.unwrittenSteps += Math.max(1, attempts);
   }
 
   /** Whether what is held back has waited long enough, or grown large enough, to go with the next boundary. */
