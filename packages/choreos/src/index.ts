@@ -67,9 +67,9 @@ export {
   wakeAddress,
 } from './progress-address.ts';
 export type { ProgressAddress } from './progress-address.ts';
-export { stepCommandOf, suspendRun } from './step-command.ts';
+export { startChild, stepCommandOf, suspendRun } from './step-command.ts';
 export type { StepCommand } from './step-command.ts';
 export { checkChoreoDocument, DEFAULT_CHOREO_DOCUMENT_LIMITS, isValidChoreoId } from './choreo-document.ts';
 export type { CheckDocumentResult, ChoreoDocumentLimits, DocumentProblem } from './choreo-document.ts';
-export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH } from './steps/choreo-run.ts';
+export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './steps/choreo-run.ts';
 export type { ChildEnd, ChildRuns } from './steps/choreo-run.ts';

@@ -1,4 +1,3 @@
-import type { ChildRuns } from './steps/choreo-run.ts';
 import type { z } from 'zod';
 import type { AccountState } from './account-state.ts';
 
@@ -11,8 +10,6 @@ export interface StepContext {
   readonly signal: AbortSignal;
   /** Where the step is in its run (`fetch`, `pages[3].fetch`): the same on every resume. */
   readonly address?: string;
-  /** Present where child executions can be started (a worker's run): for `choreo.run`. */
-  readonly childRuns?: ChildRuns;
   /**
    * The state the run's account keeps (its stored tokens), for the steps that work on it; absent
    * where runs have none (documentation, tests of other kinds), and those steps then fail.

@@ -9,6 +9,7 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  runChild,
   stepCommandOf,
   StepTimeoutError,
 } from '@ces/choreos';
@@ -101,7 +102,7 @@ export async function runStep(
       const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place);
       // A command is not an outcome of the attempt: the step runs again once the command is carried out.
       const command = stepCommandOf(value);
-      if (command !== undefined) {
+      if (command?.type === 'suspend') {
         return command.callback === undefined
           ? { type: 'suspended', untilMs: command.untilMs }
           : { type: 'suspended', untilMs: command.untilMs, callback: command.callback };
@@ -138,16 +139,19 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([
-      kind.run(args, {
+    const attempt = async () => {
+      const value = await kind.run(args, {
         signal: controller.signal,
         address: place.address,
-        ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
         ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
         ...(place.account !== undefined ? { account: place.account } : {}),
-      }),
-      timeout,
-    ]);
+      });
+      // A child is part of its step's attempt: started and waited for under the same timeout and signal.
+      const command = stepCommandOf(value);
+      if (command?.type === 'start-child') return runChild(command, place.childRuns, place.address, controller.signal);
+      return value;
+    };
+    return await Promise.race([attempt(), timeout]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

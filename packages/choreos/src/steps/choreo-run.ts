@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { startChild } from '../step-command.ts';
 import { StepAbortedError, StepFailedError } from '../step-errors.ts';
 import { defineStepKind } from '../step-kind.ts';
 
@@ -66,13 +67,24 @@ export const choreoRunStep = defineStepKind({
   // The child's own time limit (at most the parent's) bounds the wait.
   defaultTimeoutMs: 24 * 60 * 60 * 1000,
   example: { choreo: '/Library/Utilities/Encoding/Base64Encode', inputs: { Text: '{{inputs.Text}}' } },
-  run: async (args, context) => {
-    const children = context.childRuns;
-    if (children === undefined) throw new ChildRefusedError('sub-Choreos run only on a worker');
-    const { id } = await children.start({ choreo: args.choreo, inputs: args.inputs, address: context.address ?? '' });
-    if (context.signal.aborted) throw new StepAbortedError(context.signal.reason);
-    const ended = await children.awaitEnd(id, context.signal);
-    if (ended.status !== 'SUCCESS') throw new ChildFailedError(id, ended.status, ended.error);
-    return { executionId: id, status: ended.status, outputs: ended.outputs };
-  },
+  // The interpreter starts the child and waits for it (runChild), under the step's timeout and signal.
+  run: async (args) => startChild(args.choreo, args.inputs),
 });
+
+/**
+ * Carries out a `start-child` command (step-command.ts) for the step at `address`: accepts the
+ * child, or finds the one accepted for that address already (a resumed run), and waits for its end.
+ */
+export async function runChild(
+  command: { readonly choreo: string; readonly inputs: Readonly<Record<string, string>> },
+  children: ChildRuns | undefined,
+  address: string,
+  signal: AbortSignal,
+): Promise<unknown> {
+  if (children === undefined) throw new ChildRefusedError('sub-Choreos run only on a worker');
+  const { id } = await children.start({ choreo: command.choreo, inputs: { ...command.inputs }, address });
+  if (signal.aborted) throw new StepAbortedError(signal.reason);
+  const ended = await children.awaitEnd(id, signal);
+  if (ended.status !== 'SUCCESS') throw new ChildFailedError(id, ended.status, ended.error);
+  return { executionId: id, status: ended.status, outputs: ended.outputs };
+}
