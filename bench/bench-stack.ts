@@ -75,9 +75,13 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     const keys = createKeySpace(prefix);
     const appKey = randomBytes(32).toString('base64url');
     const accountsFile = join(dataDir, 'accounts.json');
-    writeFileSync(accountsFile, JSON.stringify({ accounts: [{ name: 'bench', users: [], apps: [{ name: 'bench-app', key: appKey, choreos: ['/**'] }] }] }), {
-      mode: 0o600,
-    });
+    writeFileSync(
+      accountsFile,
+      JSON.stringify({ accounts: [{ name: 'bench', users: [], apps: [{ name: 'bench-app', key: appKey, choreos: ['/**'], rights: ['choreos'] }] }] }),
+      {
+        mode: 0o600,
+      },
+    );
     const port = await findFreePort();
     const honoPort = await findFreePort();
     const producerPort = await findFreePort();

@@ -19,6 +19,7 @@ import { cancellation } from './scenarios/cancellation.ts';
 import { codeAndExpressions } from './scenarios/code-and-expressions.ts';
 import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
+import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
@@ -63,6 +64,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 7, name: 'throughput with 1, 2 and 4 workers', run: workerScaling },
   { number: 8, name: 'code step and expression cost', run: codeAndExpressions },
   { number: 9, name: 'cost per checkpointed loop iteration', run: loopIterationCost },
+  { number: 11, name: 'pure loop against one code step', run: pureLoopCost },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
 ];
 

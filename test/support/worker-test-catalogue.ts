@@ -69,6 +69,26 @@ export const WORKER_TEST_CHOREOS: Record<string, unknown> = {
   // One counted call per iteration (its index is the item), then a wait, under a loop.
   'Test/CountedLoop': countedLoop(undefined),
   'Test/CountedLoopLimited': countedLoop(1),
+  // Pure steps around one counted call per iteration: their results wait for the call's write.
+  'Test/PureAroundCalls': {
+    description: 'A loop whose iterations compute, make one counted call and compute from its answer.',
+    inputs: { CounterURL: counterUrl, Count: { description: 'Iterations.', type: 'STRING_VARIABLE', default: '50' } },
+    outputs: {
+      Iterations: { description: 'Iterations completed.', type: 'STRING_VARIABLE', value: '{% $string($count(steps.each)) %}' },
+      Sum: { description: "The sum of every iteration's result.", type: 'STRING_VARIABLE', value: '{% $string($sum(steps.each.($number(text)))) %}' },
+    },
+    steps: [
+      {
+        id: 'each',
+        forEach: '{% [0..($number(inputs.Count) - 1)] %}',
+        steps: [
+          { id: 'label', kind: 'text.template', args: { text: '{% "item " & $string(loop.item) %}' } },
+          { id: 'call', kind: 'http.request', args: { method: 'POST', url: '{{inputs.CounterURL}}/step/{{loop.item}}', body: '{{steps.label.text}}' } },
+          { id: 'tenfold', kind: 'text.template', args: { text: '{% $string($eval(steps.call.body).step * 10) %}' } },
+        ],
+      },
+    ],
+  },
   'Test/Waits': {
     description: 'Ten waits.',
     inputs: { StepMilliseconds: stepMilliseconds },

@@ -1,4 +1,4 @@
-import { type ChoreoDefinition, type NodeDefinition, type StepLibrary, walkDefinition } from '@ces/language';
+import { type ChoreoDefinition, type NodeDefinition, parseProgressAddress, type StepLibrary, walkDefinition } from '@ces/language';
 import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecretResults, type SecretCipher, type StoredProgressEntry } from '@ces/store';
 
 /**
@@ -72,14 +72,13 @@ export function secretResultIds(definition: ChoreoDefinition, steps: StepLibrary
   return secret;
 }
 
-// A result's entry (`fetch`, `pages[3]`, `pages[3].fetch`): the id it is of, then an iteration's
-// index. Other entries (`fetch!` a failure, `fetch@…` a wait's due time, token, call back) are not results.
-const RESULT_ENTRY = /(?:^|\.)([A-Za-z_][A-Za-z0-9_-]*)(?:\[\d+\])?$/;
-
-/** Whether a progress entry at `address` is the result of a step or an iteration `secret` names. */
+/**
+ * Whether a progress entry at `address` is the result of a step or an iteration `secret` names.
+ * Other entries (a failure, a wait's due time, its token, a call back) are not results.
+ */
 export function isSecretEntry(secret: ReadonlySet<string>, address: string): boolean {
-  const id = RESULT_ENTRY.exec(address)?.[1];
-  return id !== undefined && secret.has(id);
+  const entry = parseProgressAddress(address);
+  return entry !== undefined && entry.holds === 'result' && secret.has(entry.id);
 }
 
 /**

@@ -1,3 +1,4 @@
 export { runChoreo } from './run-choreo.ts';
 export type { RunOutcome, StepAttempt, StepEndEvent, StopReason } from './run-choreo.ts';
-export type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
+export type { SuspensionPolicy } from './block-run.ts';
+export type { SuspendedCallback } from './constructs/construct.ts';

@@ -13,12 +13,14 @@ import {
   type ProgressEntry,
   type StepLibrary,
 } from '@ces/language';
-import { BlockRun, suspensionAt, suspensionEntries } from './block-run.ts';
-import type { SuspendedCallback, SuspensionPolicy } from './block-run.ts';
-import { runStep } from './run-step.ts';
-import type { StepAttempt } from './run-step.ts';
+import { BlockRun } from './block-run.ts';
+import type { SuspensionPolicy } from './block-run.ts';
+import type { SuspendedCallback } from './constructs/construct.ts';
+import { pureStepIds } from './pure-steps.ts';
 import { stopReasonOf } from './stop-reason.ts';
+import type { StepAttempt } from './run-step.ts';
 import type { StopReason } from './stop-reason.ts';
+import { DEFAULT_MAX_UNWRITTEN_MS, WritePacing } from './write-pacing.ts';
 
 export type { StopReason } from './stop-reason.ts';
 export { stopReasonOf } from './stop-reason.ts';
@@ -32,11 +34,17 @@ export interface EngineHooks {
    * returning a reason stops the run without running that step.
    */
   beforeStep(index: number): StopReason | undefined | Promise<StopReason | undefined>;
-  /** After each completed top-level step or block, with the checkpoint to persist atomically; may return a reason to stop now. */
+  /**
+   * With the checkpoint to persist atomically, after a completed top-level step or block: at once
+   * after one with an effect, else (pure work, see pure-steps.ts) with the next boundary that needs
+   * it — before a step with an effect, before a block's first progress, past `maxUnwrittenMs`, at the
+   * end. May return a reason to stop now.
+   */
   afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
   /**
-   * Inside a block, before a step starts, with what completed since the previous one (steps,
-   * iterations) to append to the stored progress; may return a reason to stop now.
+   * Inside a block, before a step starts, with what completed since the last write (steps,
+   * iterations) to append to the stored progress: before a step with an effect, after one, and
+   * past `maxUnwrittenMs` of pure work. May return a reason to stop now.
    */
   afterProgress(delta: CheckpointDelta): Promise<StopReason | undefined>;
 }
@@ -102,6 +110,10 @@ export interface RunChoreoOptions {
    * waits for a call back; absent, every wait waits in-process and call backs fail.
    */
   suspension?: SuspensionPolicy;
+  /** Longest pure work goes unwritten (DEFAULT_MAX_UNWRITTEN_MS when absent). */
+  maxUnwrittenMs?: number;
+  /** The clock `maxUnwrittenMs` is measured on, in ms; performance.now when absent. */
+  now?: () => number;
 }
 
 /**
@@ -130,6 +142,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const { definition, inputs, hooks, signal, onStepEnd } = options;
   const limits = options.limits ?? DEFAULT_RUN_LIMITS;
   const compiled = compileDefinition(definition);
+  const pureIds = pureStepIds(definition, options.steps, inputs);
+  const pacing = new WritePacing(options.maxUnwrittenMs ?? DEFAULT_MAX_UNWRITTEN_MS, options.now);
+  /** A checkpoint after pure work, not yet handed to afterStep. */
+  let unwritten: Checkpoint | undefined;
+  const writeCheckpoint = async (): Promise<StopReason | undefined> => {
+    if (unwritten === undefined) return undefined;
+    const written = unwritten;
+    unwritten = undefined;
+    pacing.wrote();
+    return hooks.afterStep(written);
+  };
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
   // Kept as a running total: measuring all results again after every step would grow with the
@@ -160,112 +183,89 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   }
 
   for (let index = nextStep; index < compiled.steps.length; index++) {
-    const stopBefore = await hooks.beforeStep(index);
-    if (stopBefore !== undefined) return { kind: 'stopped', reason: stopBefore, checkpoint };
-    if (signal?.aborted === true) return { kind: 'stopped', reason: stopReasonOf(signal), checkpoint };
-
     const node = compiled.steps[index] as CompiledNode;
-    let nextResults: Record<string, unknown>;
-    let nextResultsChars: number;
-    if (node.type === 'step') {
-      const started = performance.now();
-      const attempts: StepAttempt[] | undefined = onStepEnd && [];
-      const suspension = suspensionAt(options.suspension, index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined, node.id);
-      const outcome = await runStep(
-        node,
-        options.steps.get(node.kind),
-        { inputs, results, completedSteps: index },
-        signal,
-        { address: node.id, childRuns: options.childRuns, suspension, account: options.account },
-        attempts,
-      );
-      if (onStepEnd !== undefined) {
-        onStepEnd({
-          index,
-          id: node.id,
-          address: node.id,
-          kind: node.kind,
-          durationMs: performance.now() - started,
-          ok: outcome.type === 'ok',
-          attempts: attempts ?? [],
-        });
-      }
-      if (outcome.type === 'failed') return { kind: 'failed', error: `${node.id}: ${outcome.message}`, checkpoint };
-      if (outcome.type === 'stopped') return { kind: 'stopped', reason: outcome.reason, checkpoint };
-      if (outcome.type === 'suspended') {
-        // The wait's due time (and its token), stored with the suspension, so that the step taken
-        // again ends its wait then.
-        const waitEntries = suspensionEntries(node.id, outcome.untilMs, outcome.callback);
-        if (outcome.callback === undefined) return { kind: 'suspended', untilMs: outcome.untilMs, checkpoint, waitEntries };
-        const outputs = await outputsWhileWaiting({ ...results, [node.id]: outcome.callback.partial }, index);
+    // A step asks at its own boundary; a block asks before it evaluates anything of its own too.
+    if (node.type !== 'step') {
+      const stopBefore = await hooks.beforeStep(index);
+      if (stopBefore !== undefined) return { kind: 'stopped', reason: stopBefore, checkpoint };
+      if (signal?.aborted === true) return { kind: 'stopped', reason: stopReasonOf(signal), checkpoint };
+    }
+    // One path for every node, a step or a block: the block runner runs a step wherever it stands.
+    // Filled in by it: the node's result, and the results of the steps that run in it.
+    const nextResults: Record<string, unknown> = { ...results };
+    const block = new BlockRun({
+      inputs,
+      steps: options.steps,
+      topIndex: index,
+      progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
+      signal,
+      suspension: options.suspension,
+      beforeStep: hooks.beforeStep,
+      // The checkpoint held back first: the stored progress belongs to the step it names, and
+      // what pure steps left unwritten goes before an effect.
+      record: async (entries) => {
+        const stopWriting = await writeCheckpoint();
+        if (stopWriting !== undefined || entries.length === 0) return stopWriting;
+        pacing.wrote();
+        return hooks.afterProgress({ nextStep: index, entries });
+      },
+      isPure: (step) => pureIds.has(step.id),
+      pacing,
+      onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
+      maxStepResultChars: limits.maxStepResultChars,
+      maxProgressChars: limits.maxResultsChars,
+      childRuns: options.childRuns,
+      account: options.account,
+    });
+    const flow = await block.run(node, nextResults);
+    switch (flow.type) {
+      case 'failed':
+        return { kind: 'failed', error: `${flow.error.step}: ${flow.error.message}`, checkpoint };
+      case 'stopped':
+        return { kind: 'stopped', reason: flow.reason, checkpoint };
+      case 'suspended': {
+        // A top-level step's wait keeps its entries (its due time, its token) in the record, with
+        // the suspension: a waiting run then holds no progress of its own.
+        const waitEntries = node.type === 'step' ? block.takePending() : undefined;
+        const stop = await block.flush();
+        if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
+        const waiting = flow.callback === undefined ? checkpoint : { ...checkpoint, outputs: await outputsWhileWaiting(nextResults, index) };
         return {
           kind: 'suspended',
-          untilMs: outcome.untilMs,
-          checkpoint: { ...checkpoint, outputs },
-          callback: { token: outcome.callback.token, address: node.id },
-          waitEntries,
+          untilMs: flow.untilMs,
+          checkpoint: waiting,
+          ...(flow.callback !== undefined ? { callback: flow.callback } : {}),
+          ...(waitEntries !== undefined ? { waitEntries } : {}),
         };
       }
-
-      const resultChars = jsonLength(outcome.value, limits.maxStepResultChars);
-      if (resultChars > limits.maxStepResultChars) {
-        return { kind: 'failed', error: `${node.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
+      case 'cancelled':
+        throw new Error('a top-level block cannot be cancelled by a sibling');
+      case 'returned': {
+        let outputs: Record<string, string>;
+        try {
+          outputs = { ...(await evaluateOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 })), ...flow.outputs };
+        } catch (error) {
+          if (error instanceof ExpressionError) return { kind: 'failed', error: `${node.id}: ${error.message}`, checkpoint };
+          throw error;
+        }
+        if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
+          return { kind: 'failed', error: `${node.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
+        }
+        // Returned: the run is over, as after its last step.
+        return { kind: 'completed', checkpoint: { nextStep: compiled.steps.length, results: nextResults, outputs } };
       }
-      // Fresh objects for every checkpoint: the hook may still be persisting the previous one.
-      nextResults = { ...results, [node.id]: outcome.value };
-      // The key, its quotes, the colon and a comma; a step run again (a resumed run) replaces its
+      case 'done':
+        break;
+    }
+    /** Whether what the node did must be written before the next step starts. */
+    const effect = block.hasUnwrittenEffect();
+    let nextResultsChars: number;
+    if (node.type === 'step') {
+      // A step's result was measured against its limit as it completed. Kept as a running total:
+      // the key, its quotes, the colon and a comma; a step run again (a resumed run) replaces its
       // earlier result, which is not subtracted: the total errs long, never short.
-      nextResultsChars = resultsChars + jsonLength(node.id, Number.MAX_SAFE_INTEGER) + 2 + resultChars;
+      nextResultsChars = resultsChars + jsonLength(node.id, Number.MAX_SAFE_INTEGER) + 2 + jsonLength(nextResults[node.id], limits.maxStepResultChars);
     } else {
-      // Filled in by the block: the results of the steps that run in it, and its own.
-      nextResults = { ...results };
-      const block = new BlockRun({
-        inputs,
-        steps: options.steps,
-        topIndex: index,
-        progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
-        signal,
-        suspension: options.suspension,
-        beforeStep: hooks.beforeStep,
-        record: (entries) => hooks.afterProgress({ nextStep: index, entries }),
-        onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
-        maxStepResultChars: limits.maxStepResultChars,
-        maxProgressChars: limits.maxResultsChars,
-        childRuns: options.childRuns,
-        account: options.account,
-      });
-      const flow = await block.run(node, nextResults);
-      switch (flow.type) {
-        case 'failed':
-          return { kind: 'failed', error: `${flow.error.step}: ${flow.error.message}`, checkpoint };
-        case 'stopped':
-          return { kind: 'stopped', reason: flow.reason, checkpoint };
-        case 'suspended': {
-          const stop = await block.flush();
-          if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
-          if (flow.callback === undefined) return { kind: 'suspended', untilMs: flow.untilMs, checkpoint };
-          const outputs = await outputsWhileWaiting(nextResults, index);
-          return { kind: 'suspended', untilMs: flow.untilMs, checkpoint: { ...checkpoint, outputs }, callback: flow.callback };
-        }
-        case 'cancelled':
-          throw new Error('a top-level block cannot be cancelled by a sibling');
-        case 'returned': {
-          let outputs: Record<string, string>;
-          try {
-            outputs = { ...(await evaluateOutputs(definition, { inputs, results: nextResults, completedSteps: index + 1 })), ...flow.outputs };
-          } catch (error) {
-            if (error instanceof ExpressionError) return { kind: 'failed', error: `${node.id}: ${error.message}`, checkpoint };
-            throw error;
-          }
-          if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
-            return { kind: 'failed', error: `${node.id}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
-          }
-          // Returned: the run is over, as after its last step.
-          return { kind: 'completed', checkpoint: { nextStep: compiled.steps.length, results: nextResults, outputs } };
-        }
-        case 'done':
-          break;
-      }
       if (jsonLength(nextResults[node.id], limits.maxStepResultChars) > limits.maxStepResultChars) {
         return { kind: 'failed', error: `${node.id}: the result is longer than ${limits.maxStepResultChars} characters`, checkpoint };
       }
@@ -290,10 +290,13 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     resultsChars = nextResultsChars;
     nextStep = index + 1;
     checkpoint = { nextStep, results, outputs };
+    unwritten = checkpoint;
     // Honoured after the last step too: a termination the API already acknowledged must not turn
     // into a success (the checkpoint then shows every step completed).
-    const stopAfter = await hooks.afterStep(checkpoint);
-    if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
+    if (effect || pacing.due() || nextStep >= compiled.steps.length) {
+      const stopAfter = await writeCheckpoint();
+      if (stopAfter !== undefined) return { kind: 'stopped', reason: stopAfter, checkpoint };
+    }
   }
   return { kind: 'completed', checkpoint };
 }

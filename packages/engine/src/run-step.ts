@@ -13,8 +13,9 @@ import {
   InvalidStepInputError,
   isRetryable,
   MissingTemplateValueError,
+  runChild,
   type StepKind,
-  StepSuspendedError,
+  stepCommandOf,
   type StepSuspension,
   StepTimeoutError,
   type TemplateContext,
@@ -105,14 +106,16 @@ export async function runStep(
       attempts?.push({ attempt, start, end: Date.now(), durationMs: performance.now() - started, outcome, ...(error !== undefined ? { error } : {}) });
     try {
       const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place);
+      // A command is not an outcome of the attempt: the step runs again once the command is carried out.
+      const command = stepCommandOf(value);
+      if (command?.type === 'suspend') {
+        return command.callback === undefined
+          ? { type: 'suspended', untilMs: command.untilMs }
+          : { type: 'suspended', untilMs: command.untilMs, callback: command.callback };
+      }
       ended('succeeded');
       return { type: 'ok', value };
     } catch (error) {
-      if (error instanceof StepSuspendedError) {
-        return error.callback === undefined
-          ? { type: 'suspended', untilMs: error.untilMs }
-          : { type: 'suspended', untilMs: error.untilMs, callback: error.callback };
-      }
       if (signal?.aborted === true) {
         ended('stopped', errorMessage(error));
         return { type: 'stopped', reason: stopReasonOf(signal) };
@@ -142,16 +145,19 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
     }, timeoutMs);
   });
   try {
-    return await Promise.race([
-      kind.run(args, {
+    const attempt = async () => {
+      const value = await kind.run(args, {
         signal: controller.signal,
         address: place.address,
-        ...(place.childRuns !== undefined ? { childRuns: place.childRuns } : {}),
         ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
         ...(place.account !== undefined ? { account: place.account } : {}),
-      }),
-      timeout,
-    ]);
+      });
+      // A child is part of its step's attempt: started and waited for under the same timeout and signal.
+      const command = stepCommandOf(value);
+      if (command?.type === 'start-child') return runChild(command, place.childRuns, place.address, controller.signal);
+      return value;
+    };
+    return await Promise.race([attempt(), timeout]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

@@ -1,4 +1,4 @@
-import { StepFailedError } from './step-errors.ts';
+import { StepAbortedError, StepFailedError } from './step-errors.ts';
 
 /** Deepest nesting of sub-Choreos: a run at this depth may not start another. */
 export const MAX_CHILD_DEPTH = 8;
@@ -49,4 +49,22 @@ export class ChildFailedError extends StepFailedError {
     this.executionId = executionId;
     this.status = status;
   }
+}
+
+/**
+ * Carries out a `start-child` command (step-command.ts) for the step at `address`: accepts the
+ * child, or finds the one accepted for that address already (a resumed run), and waits for its end.
+ */
+export async function runChild(
+  command: { readonly choreo: string; readonly inputs: Readonly<Record<string, string>> },
+  children: ChildRuns | undefined,
+  address: string,
+  signal: AbortSignal,
+): Promise<unknown> {
+  if (children === undefined) throw new ChildRefusedError('sub-Choreos run only on a worker');
+  const { id } = await children.start({ choreo: command.choreo, inputs: { ...command.inputs }, address });
+  if (signal.aborted) throw new StepAbortedError(signal.reason);
+  const ended = await children.awaitEnd(id, signal);
+  if (ended.status !== 'SUCCESS') throw new ChildFailedError(id, ended.status, ended.error);
+  return { executionId: id, status: ended.status, outputs: ended.outputs };
 }

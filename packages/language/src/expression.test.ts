@@ -88,6 +88,19 @@ describe('compileExpression', () => {
     await expect(bomb).rejects.toThrow(/used more than 64 MiB of memory/);
   });
 
+  it('evaluates one compiled expression many times, at once too, each evaluation with its own bindings and guards', async () => {
+    const expression = compileExpression('{% ( $double := function($x){ $x * 2 }; $double(loop.item) ) %}');
+    const at = (item: number) => expression.evaluate({ ...context, loop: { item, index: item } });
+    expect(await Promise.all(Array.from({ length: 50 }, (_, item) => at(item)))).toEqual(Array.from({ length: 50 }, (_, item) => item * 2));
+    // The time limit counts from each evaluation's start, not from the first.
+    const limits = { ...DEFAULT_EXPRESSION_LIMITS, timeoutMs: 100 };
+    const endless = compileExpression('{% ( $f := function($x){$f($x)}; $f(1) ) %}');
+    await expect(endless.evaluate(context, limits)).rejects.toThrow(/D1012/);
+    const quick = compileExpression('{% $sum([1..1000]) %}');
+    const started = performance.now();
+    while (performance.now() - started < 150) expect(await quick.evaluate(context, limits)).toBe(500500);
+  });
+
   it('refuses a result longer than the limit', async () => {
     const limits = { ...DEFAULT_EXPRESSION_LIMITS, maxResultChars: 1000 };
     await expect(compileExpression('{% [1..1000] %}').evaluate(context, limits)).rejects.toThrow(/gives a value longer than 1000 characters of JSON/);

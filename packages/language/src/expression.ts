@@ -103,10 +103,20 @@ export function compileExpression(text: string): CompiledExpression {
   }
   const references: ExpressionReference[] = [];
   collectReferences(ast, references);
+  // Parsed once per set of limits and evaluated many times (a loop evaluates it per iteration):
+  // each evaluation gets its own frame and guards from JSONata, and its own heap guard below.
+  const parsed = new Map<ExpressionLimits, jsonata.Expression>();
   return {
     source,
     references,
-    evaluate: (context, limits = DEFAULT_EXPRESSION_LIMITS) => evaluateExpression(source, context, limits),
+    evaluate: (context, limits = DEFAULT_EXPRESSION_LIMITS) => {
+      let expression = parsed.get(limits);
+      if (expression === undefined) {
+        expression = guardedExpression(source, limits);
+        parsed.set(limits, expression);
+      }
+      return evaluateExpression(expression, source, context, limits);
+    },
   };
 }
 
@@ -135,9 +145,12 @@ function collectReferences(node: unknown, references: ExpressionReference[]): vo
   }
 }
 
-async function evaluateExpression(source: string, context: TemplateContext, limits: ExpressionLimits): Promise<unknown> {
-  // A fresh expression per evaluation: its guardrails and bindings hold per-evaluation state,
-  // and parsing costs microseconds next to the evaluation.
+/**
+ * JSONata for `source` under `limits`: its time, depth and sequence guardrails, which JSONata
+ * keeps per evaluation; the functions that would make a value depend on when it is computed
+ * refused; `$pad` bounded; and a heap guard per evaluation, made at its first node.
+ */
+function guardedExpression(source: string, limits: ExpressionLimits): jsonata.Expression {
   const expression = jsonata(source, {
     timeout: limits.timeoutMs,
     stack: limits.maxDepth,
@@ -157,8 +170,20 @@ async function evaluateExpression(source: string, context: TemplateContext, limi
     },
     '<s-ns?:s>',
   );
-  expression.assign(ENTRY_HOOK as unknown as string, heapGuard(limits.maxHeapGrowthBytes));
+  // Every frame of one evaluation names that evaluation's root frame as its `base`: the guard lives there.
+  expression.assign(ENTRY_HOOK as unknown as string, (_node: unknown, _input: unknown, environment: { base: Record<symbol, (() => void) | undefined> }) => {
+    const evaluation = environment.base;
+    let guard = evaluation[HEAP_GUARD];
+    if (guard === undefined) {
+      guard = heapGuard(limits.maxHeapGrowthBytes);
+      evaluation[HEAP_GUARD] = guard;
+    }
+    guard();
+  });
+  return expression;
+}
 
+async function evaluateExpression(expression: jsonata.Expression, source: string, context: TemplateContext, limits: ExpressionLimits): Promise<unknown> {
   let result: unknown;
   try {
     result = await expression.evaluate({
@@ -203,6 +228,8 @@ function plainData(value: unknown): unknown {
 }
 
 const ENTRY_HOOK = Symbol.for('jsonata.__evaluate_entry');
+/** Where an evaluation's root frame keeps its heap guard. */
+const HEAP_GUARD = Symbol('heap guard');
 
 /** Called before every node: measures the heap every few milliseconds and stops a growth past `maxGrowth`. */
 function heapGuard(maxGrowth: number): () => void {

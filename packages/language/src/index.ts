@@ -2,7 +2,7 @@ export type { AccountCallbacks, AccountState, AccountTokens, CallbackRequest } f
 export { bindInputs } from './bind-inputs.ts';
 export type { Checkpoint, CheckpointDelta, ProgressEntry } from './checkpoint.ts';
 export { childReferenceProblems, childReferences } from './child-references.ts';
-export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH } from './child-runs.ts';
+export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './child-runs.ts';
 export type { ChildEnd, ChildRuns } from './child-runs.ts';
 export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';
 export type { CompiledNode, CompiledStep } from './compiled-definition.ts';
@@ -19,11 +19,24 @@ export {
 } from './definition.ts';
 export type { ChoreoDefinition, ErrorType, InputDefinition, NodeDefinition, OutputDefinition } from './definition.ts';
 export { compileExpression, ExpressionError } from './expression.ts';
-export { isInstantChoreo } from './instant-choreo.ts';
+export { isInstantChoreo, isPureStep } from './instant-choreo.ts';
 export { exceedsJsonLength, jsonLength } from './json-length.ts';
 export { applyOutputFilters, OutputFilterError } from './output-filters.ts';
 export type { OutputFilter } from './output-filters.ts';
 export { parseDefinition } from './parse-definition.ts';
+export {
+  callbackAddress,
+  callbackTokenAddress,
+  enclosingLoopAddress,
+  failureAddress,
+  isInsideIteration,
+  iterationAddress,
+  loopStepAddress,
+  parseProgressAddress,
+  stepAddress,
+  wakeAddress,
+} from './progress-address.ts';
+export type { ProgressAddress } from './progress-address.ts';
 export { hasSecretOutputs } from './secret-outputs.ts';
 export {
   BLOCK_ENDED,
@@ -35,10 +48,11 @@ export {
   shorten,
   StepAbortedError,
   StepFailedError,
-  StepSuspendedError,
   StepTimeoutError,
 } from './step-errors.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
+export { startChild, stepCommandOf, suspendRun } from './step-command.ts';
+export type { StepCommand } from './step-command.ts';
 export type { StepContext, StepKind, StepLibrary, StepSuspension } from './step-kind.ts';
 export type { CaughtError, TemplateContext } from './template.ts';
 export { evaluateValue, MissingTemplateValueError } from './templated-value.ts';

@@ -40,7 +40,7 @@ describe('isInstantChoreo', () => {
   });
 });
 
-describe('isInstantChoreo with a kind instant unless an argument is given', () => {
+describe('isInstantChoreo with a kind pure unless an argument is given', () => {
   const steps = stepLibraryForTest();
   const parsed = parseDefinition(
     {

@@ -71,27 +71,6 @@ export class StepAbortedError extends Error {
   }
 }
 
-/**
- * Thrown by a step whose work is to wait, when its run can be suspended (StepContext.suspension):
- * the run is stored and its worker freed until `untilMs`, then the step runs again and completes.
- */
-export class StepSuspendedError extends Error {
-  readonly untilMs: number;
-  /**
-   * A wait for a call back: the token its URL carries (recorded, and registered by the worker so
-   * that a request to the URL wakes the run), and the step's result so far (its URL), which the
-   * outputs computed while the run waits see.
-   */
-  readonly callback: { readonly token: string; readonly partial: unknown } | undefined;
-
-  constructor(untilMs: number, callback?: { token: string; partial: unknown }) {
-    super(`suspended until ${new Date(untilMs).toISOString()}`);
-    this.name = 'StepSuspendedError';
-    this.untilMs = untilMs;
-    this.callback = callback;
-  }
-}
-
 export function isRetryable(error: unknown): boolean {
   return !(error instanceof StepFailedError) || error.retryable;
 }

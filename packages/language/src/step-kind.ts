@@ -1,4 +1,3 @@
-import type { ChildRuns } from './child-runs.ts';
 import type { z } from 'zod';
 import type { AccountState } from './account-state.ts';
 
@@ -11,8 +10,6 @@ export interface StepContext {
   readonly signal: AbortSignal;
   /** Where the step is in its run (`fetch`, `pages[3].fetch`): the same on every resume. */
   readonly address?: string;
-  /** Present where child executions can be started (a worker's run): for `choreo.run`. */
-  readonly childRuns?: ChildRuns;
   /**
    * The state the run's account keeps (its stored tokens), for the steps that work on it; absent
    * where runs have none (documentation, tests of other kinds), and those steps then fail.
@@ -20,7 +17,7 @@ export interface StepContext {
   readonly account?: AccountState;
   /**
    * Present when the run can be suspended: its state stored and its worker freed while it waits. A
-   * step whose work is to wait then throws StepSuspendedError for a wait of at least `minimumMs`
+   * step whose work is to wait then returns suspendRun (step-command.ts) for a wait of at least `minimumMs`
    * rather than wait in-process.
    */
   readonly suspension?: StepSuspension;
@@ -47,16 +44,19 @@ export interface StepKind {
   /** An example `args` object, for the documentation. */
   readonly example?: Readonly<Record<string, unknown>>;
   /**
-   * Works on its arguments alone, in far less than a millisecond: no I/O, no waiting, nothing
-   * outside the run changes, so running it twice or for nothing is harmless. Absent means false.
+   * Pure: its result depends on its arguments alone (no I/O, no clock, no randomness) and nothing
+   * outside the run changes when it runs, so running it again — after a crash, or for a run that
+   * has meanwhile ended — cannot be seen outside the run. A run therefore stores the results of
+   * pure steps with its next write rather than one write each, and a Choreo made only of pure
+   * steps may run without a take (isInstantChoreo). Absent means false.
    */
-  readonly instant?: boolean;
+  readonly pure?: boolean;
   /**
-   * Instant (as above) for a run in which each of these arguments is an input's template whose
-   * input is empty: the kind then works on its arguments alone, and otherwise reaches out (a
-   * `url` to fetch). Without `instant`.
+   * Pure (as above) for a run in which each of these arguments is an input's template whose input
+   * is empty: the kind then works on its arguments alone, and otherwise reaches out (a `url` to
+   * fetch). Without `pure`.
    */
-  readonly instantUnless?: readonly string[];
+  readonly pureUnless?: readonly string[];
   /**
    * Timeout of a step of this kind that sets none, instead of the definitions' default: a kind
    * whose work is to wait may wait longer than that (the run's time limit still applies).
@@ -81,8 +81,8 @@ export function defineStepKind<Schema extends z.ZodType>(spec: {
   description: string;
   argsSchema: Schema;
   example?: Readonly<Record<string, unknown>>;
-  instant?: boolean;
-  instantUnless?: readonly string[];
+  pure?: boolean;
+  pureUnless?: readonly string[];
   defaultTimeoutMs?: number;
   secretResult?: boolean;
   run(args: z.output<Schema>, context: StepContext): Promise<unknown>;

@@ -4,7 +4,7 @@ import type { StepLibrary } from './step-kind.ts';
 
 /**
  * A few step kinds shaped like the shipped ones (their names, their arguments, whether they are
- * instant), for the language's own tests: the shipped library is in @ces/steps, above this package.
+ * pure), for the language's own tests: the shipped library is in @ces/steps, above this package.
  * Their `run` returns the arguments; only definitions are judged with them.
  */
 export function stepLibraryForTest(): StepLibrary {
@@ -21,22 +21,22 @@ export function stepLibraryForTest(): StepLibrary {
       kind: 'hashing.hash',
       description: 'Hashes a text.',
       argsSchema: z.strictObject({ text: z.string(), algorithm: z.enum(['md5', 'sha1', 'sha256', 'sha512']) }),
-      instant: true,
+      pure: true,
       run: echo,
     }),
-    defineStepKind({ kind: 'text.template', description: 'Renders a text.', argsSchema: z.strictObject({ text: z.string() }), instant: true, run: echo }),
+    defineStepKind({ kind: 'text.template', description: 'Renders a text.', argsSchema: z.strictObject({ text: z.string() }), pure: true, run: echo }),
     defineStepKind({
       kind: 'encoding.base64-encode',
       description: 'Encodes a text.',
       argsSchema: z.strictObject({ text: z.string() }),
-      instant: true,
+      pure: true,
       run: echo,
     }),
     defineStepKind({
       kind: 'encoding.base64-encode-source',
       description: 'Encodes a text, or what a URL answers.',
       argsSchema: z.strictObject({ text: z.string().default(''), url: z.string().default('') }),
-      instantUnless: ['url'],
+      pureUnless: ['url'],
       run: echo,
     }),
     defineStepKind({ kind: 'http.request', description: 'Sends a request.', argsSchema: z.looseObject({ url: z.string() }), run: echo }),

@@ -40,7 +40,7 @@ export function checksum(bytes: Buffer, algorithm: ChecksumAlgorithm): string {
 export const checksumSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'hashing.checksum',
-    instant: true,
+    pure: true,
     description:
       'Checksum of the UTF-8 bytes of `text`, or with `base64Decode` (1 or true) of the bytes its Base64 stands for. `algorithm` is MD5+HEX (default: the MD5 digest in lower-case hexadecimal), MD5+BASE64 (in Base64) or FIX44 (the FIX protocol checksum: byte sum modulo 256, three digits). Result: `{ checksum }`.',
     argsSchema: z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChildFailedError, ChildRefusedError, defineStepKind, StepAbortedError } from '@ces/language';
+import { defineStepKind, startChild } from '@ces/language';
 
 export const choreoRunArgsSchema = z.strictObject({
   choreo: z.string().min(1).max(1000),
@@ -14,13 +14,6 @@ export const choreoRunStep = defineStepKind({
   // The child's own time limit (at most the parent's) bounds the wait.
   defaultTimeoutMs: 24 * 60 * 60 * 1000,
   example: { choreo: '/Library/Utilities/Encoding/Base64Encode', inputs: { Text: '{{inputs.Text}}' } },
-  run: async (args, context) => {
-    const children = context.childRuns;
-    if (children === undefined) throw new ChildRefusedError('sub-Choreos run only on a worker');
-    const { id } = await children.start({ choreo: args.choreo, inputs: args.inputs, address: context.address ?? '' });
-    if (context.signal.aborted) throw new StepAbortedError(context.signal.reason);
-    const ended = await children.awaitEnd(id, context.signal);
-    if (ended.status !== 'SUCCESS') throw new ChildFailedError(id, ended.status, ended.error);
-    return { executionId: id, status: ended.status, outputs: ended.outputs };
-  },
+  // The interpreter starts the child and waits for it (runChild), under the step's timeout and signal.
+  run: async (args) => startChild(args.choreo, args.inputs),
 });

@@ -23,6 +23,8 @@ function checkSyntax(code: string, context: z.RefinementCtx): void {
 export function createCodeStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'code.javascript',
+    // QuickJS is given no clock, no randomness and no I/O: the same code on the same input returns the same.
+    pure: true,
     description:
       'Runs `code`, the body of a JavaScript function of `input` (any JSON value: build it with templates or an expression), in a WebAssembly sandbox without network, files, clock or randomness, and returns what it returns (JSON data; `null` for nothing). The result is the step result: `{{steps.<id>.total}}` reads a field of a returned object.',
     argsSchema: z.strictObject({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ChoreoFailError, defineStepKind, InvalidStepInputError, StepAbortedError, type StepKind, StepSuspendedError } from '@ces/language';
+import { ChoreoFailError, defineStepKind, InvalidStepInputError, StepAbortedError, type StepKind, suspendRun } from '@ces/language';
 import { integerArg } from './arg-types.ts';
 
 const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ export const controlSteps: readonly StepKind[] = [
       // waits the whole time over.
       const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.milliseconds;
       const remainingMs = wakeAtMs - Date.now();
-      if (remainingMs >= suspension.minimumMs) throw new StepSuspendedError(wakeAtMs);
+      if (remainingMs >= suspension.minimumMs) return suspendRun(wakeAtMs);
       if (remainingMs > 0) await waitFor(remainingMs, context.signal);
       return { waitedMs: args.milliseconds };
     },
@@ -61,12 +61,12 @@ export const controlSteps: readonly StepKind[] = [
       if (suspension.delivered !== undefined) return { url, timedOut: false, body: suspension.delivered.body };
       const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.timeoutSeconds * 1000;
       if (wakeAtMs <= Date.now()) return { url, timedOut: true, body: null };
-      throw new StepSuspendedError(wakeAtMs, { token, partial: { url } });
+      return suspendRun(wakeAtMs, { token, partial: { url } });
     },
   }),
   defineStepKind({
     kind: 'control.fail',
-    instant: true,
+    pure: true,
     description:
       'Ends the run as failed with `message` when `when` is "true" (the default; case and surrounding spaces ignored); any other value lets the run go on. Never retried. Result: `{ failed: false }`.',
     argsSchema: z.strictObject({ message: z.string().min(1).max(10_000), when: z.string().default('true') }),
@@ -78,7 +78,7 @@ export const controlSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'noop',
-    // Not instant, although it could be: NoOpSteps measures what a step costs a run that is
+    // Not pure, although it could be: NoOpSteps measures what a step costs a run that is
     // checkpointed after every step, which is what a Choreo with any real work in it pays.
     description: 'Does nothing and returns its (rendered) arguments; for tests and for measuring the cost of a step.',
     argsSchema: z.record(z.string(), z.unknown()),

@@ -9,7 +9,7 @@ export function createConversionSteps(sandbox: Sandbox): StepKind[] {
   return [
     defineStepKind({
       kind: 'conversion.xml-to-json',
-      instant: true,
+      pure: true,
       description:
         'Converts the XML text `xml` to JSON: elements become properties, repeated elements arrays, attributes "@name", mixed text "#text"; all values stay strings. DOCTYPE is refused. Result: `{ json }`.',
       argsSchema: z.strictObject({ xml: text, pretty: booleanArg.default(false) }),
@@ -18,7 +18,7 @@ export function createConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.json-to-xml',
-      instant: true,
+      pure: true,
       description:
         'Converts the JSON text `json` to XML, reading "@name" properties as attributes and "#text" as text. Without `rootElement` the JSON must be an object with exactly one property, the root. Result: `{ xml }`.',
       argsSchema: z.strictObject({
@@ -36,7 +36,7 @@ export function createConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.csv-to-json',
-      instant: true,
+      pure: true,
       description:
         'Parses the CSV text `csv` (RFC 4180 quoting; `delimiter` defaults to ","). With `header` (default true) each row becomes an object keyed by the first row, otherwise an array. Result: `{ json, rows }`.',
       argsSchema: z.strictObject({

@@ -46,7 +46,6 @@ function momentOf(text: string): number {
 export const dateUtilitySteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'dates.format',
-    instant: true,
     description:
       'Formats `timestamp` (epoch milliseconds, or date text; empty: now) with the Java SimpleDateFormat pattern `format` (default yyyy-MM-dd HH:mm:ss) in `timeZone` (IANA name, GMT+hh:mm or a Java short ID; default UTC) and the locale of `localeLanguage`, `localeCountry`, `localeVariant` (default en-US), after the set*/add* adjustments. Result: `{ text, epochMs }`.',
     argsSchema: z.strictObject({
@@ -68,7 +67,6 @@ export const dateUtilitySteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'dates.timestamp',
-    instant: true,
     description:
       'The epoch time of `date` (date text such as "March 2, 2014" or ISO 8601, read in UTC unless it has an offset; epoch milliseconds; empty: now) after the set*/add* adjustments (in UTC), in `granularity` milliseconds (default) or seconds. Result: `{ timestamp }`.',
     argsSchema: z.strictObject({ date: dateText.default(''), granularity, ...adjustmentArgs }),
@@ -80,7 +78,6 @@ export const dateUtilitySteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'dates.timestamp-from-parts',
-    instant: true,
     description:
       "The epoch time of a UTC date from its parts: `year`, `month` (1-12), `day` (1-31) — each today's when not given — and `hour`, `minute`, `second`, `millisecond` (0 when not given); a day past the month's end carries over. `granularity` milliseconds (default) or seconds. Result: `{ timestamp }`.",
     argsSchema: z.strictObject({
@@ -113,7 +110,7 @@ export const dateUtilitySteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'dates.difference',
-    instant: true,
+    pure: true,
     description:
       'Milliseconds from `earlier` to `later` (date texts as dates.timestamp reads them; negative when `later` is before `earlier`). Result: `{ milliseconds }`.',
     argsSchema: z.strictObject({ earlier: dateText, later: dateText }),

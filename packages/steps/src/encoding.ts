@@ -17,7 +17,7 @@ function utf8(bytes: Buffer, what: string): string {
 function transform(kind: string, description: string, convert: (value: string) => string): StepKind {
   return defineStepKind({
     kind,
-    instant: true,
+    pure: true,
     description: `${description} Result: \`{ text }\`.`,
     argsSchema: textArgs,
     example,

@@ -17,7 +17,7 @@ export function createFindingSteps(sandbox: Sandbox): StepKind[] {
   return [
     defineStepKind({
       kind: 'text.find-substring',
-      instant: true,
+      pure: true,
       description:
         'Finds every occurrence of `substring` in `text` from the character at `start` (1 = the first, the default), left to right and not overlapping; `caseSensitive` defaults to false. Positions count characters (code points) from 1. Result: `{ positions, count }`.',
       argsSchema: z.strictObject({
@@ -34,7 +34,7 @@ export function createFindingSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'text.regex-match',
-      instant: true,
+      pure: true,
       description: `Finds the first match of the JavaScript regular expression \`pattern\` (with \`flags\` among i, m, s, u, y) in \`text\`. Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters and patterns to ${MAX_REGEX_PATTERN_LENGTH}; the search runs in the step sandbox, within its limits. Result: \`{ match, found }\` (\`match\` is empty when nothing matches).`,
       argsSchema: z.strictObject({
         text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),

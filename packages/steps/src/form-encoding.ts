@@ -22,7 +22,7 @@ export function formUrlEncode(value: string): string {
 export const formEncodingSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'encoding.form-url-encode',
-    instant: true,
+    pure: true,
     description:
       'Encodes `text` as in an HTML form (application/x-www-form-urlencoded): letters, digits and `. - * _` stay, a space becomes `+`, anything else `%XX` per UTF-8 byte. Result: `{ text }`.',
     argsSchema: z.strictObject({ text }),

@@ -9,7 +9,7 @@ const encoding = z.enum(['hex', 'base64']).default('hex');
 export const hashingSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'hashing.hash',
-    instant: true,
+    pure: true,
     description:
       'Digest of the UTF-8 bytes of `text` with `algorithm` (md5, sha1, sha256, sha512), as `encoding` (hex, the default, or base64). Result: `{ digest }`.',
     argsSchema: z.strictObject({ text, algorithm, encoding }),
@@ -18,7 +18,7 @@ export const hashingSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'hashing.hmac',
-    instant: true,
+    pure: true,
     description:
       'HMAC of the UTF-8 bytes of `text` keyed with the UTF-8 bytes of `key`, with `algorithm` and `encoding` as for hashing.hash. Result: `{ digest }`.',
     argsSchema: z.strictObject({ text, key: z.string().min(1, 'must not be empty'), algorithm, encoding }),

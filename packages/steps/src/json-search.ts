@@ -7,7 +7,7 @@ import { text } from './arg-types.ts';
 export function createJsonFindPropertyStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'json.find-property',
-    instant: true,
+    pure: true,
     description:
       'Finds every property named `property`, at any depth, in the JSON text `json`, in document order. Malformed JSON fails the step, saying what is wrong. Result: `{ result, count }`: a single scalar value is its text, anything else JSON text (an array of the values when several match, `[]` when none).',
     argsSchema: z.strictObject({ json: text, property: z.string().min(1, 'the property name is empty').max(1000) }),

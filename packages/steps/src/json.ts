@@ -8,7 +8,7 @@ import { booleanArg, integerArg, text } from './arg-types.ts';
 export function createJsonFormatStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'json.format',
-    instant: true,
+    pure: true,
     description:
       'Parses the JSON text `json` (failing with what is wrong when it is not valid) and writes it again, indented by `indent` spaces (0 = compact). Result: `{ json }`.',
     argsSchema: z.strictObject({ json: text, indent: integerArg(0, 8).default(2) }),
@@ -22,7 +22,7 @@ export function createJsonFormatStep(sandbox: Sandbox): StepKind {
 export function createJsonQueryStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'json.query',
-    instant: true,
+    pure: true,
     description:
       'Selects from the JSON text `json` with the JSONPath `path` (script expressions disabled). Result: `{ result, count }`: a single scalar match is its text, anything else JSON text.',
     argsSchema: z.strictObject({ json: text, path: z.string().max(10_000) }),
@@ -34,7 +34,7 @@ export function createJsonQueryStep(sandbox: Sandbox): StepKind {
 export const jsonSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'json.build',
-    instant: true,
+    pure: true,
     description:
       'Builds a JSON object from `fields` (name → value; templated strings stay strings) and then `entries` (a list of `{ name, value, json }`, for names that are themselves templated). Fields named in `jsonFields`, and entries with `json` "true", are parsed as JSON first, to embed numbers, arrays or objects. Result: `{ json }`.',
     argsSchema: z.strictObject({

@@ -15,7 +15,6 @@ function unitInterval(): number {
 export const randomSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'random.numbers',
-    instant: true,
     description:
       'Draws four independent random numbers: `unsignedInteger` (0 to 4294967295), `signedInteger` (-2147483648 to 2147483647), `unsignedDecimal` (0 to 1) and `signedDecimal` (-0.5 to 0.5). No arguments.',
     argsSchema: z.strictObject({}),
@@ -32,7 +31,6 @@ export const randomSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'random.guid',
-    instant: true,
     description: 'A random (version 4) UUID in lower-case hexadecimal with hyphens. No arguments. Result: `{ guid }`.',
     argsSchema: z.strictObject({}),
     example: {},

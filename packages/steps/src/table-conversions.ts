@@ -25,7 +25,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
   return [
     defineStepKind({
       kind: 'conversion.table-to-xml',
-      instant: true,
+      pure: true,
       description:
         'Converts the CSV or TSV (`format`, default csv) text `text`, whose first row names the columns, to `<rowset><row><Column>value</Column>…</row></rowset>` (names made XML names). Result: `{ xml }`.',
       argsSchema: z.strictObject({ text, format: tableFormat }),
@@ -40,7 +40,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.xml-to-table',
-      instant: true,
+      pure: true,
       description:
         'Converts the rows that the XPath `path` (default /rowset/row) selects in `xml` to CSV or TSV (`format`): a header of the attribute and child element names met, then a line per row. Result: `{ text }`.',
       argsSchema: z.strictObject({ xml: text, path: rowPath, format: tableFormat }),
@@ -51,7 +51,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.table-to-xls',
-      instant: true,
+      pure: true,
       description:
         'Writes the CSV or TSV (`format`) text `text` as an Excel workbook (.xlsx, one sheet, Sheet1; numbers as numbers), Base64-encoded. Result: `{ xls }`.',
       argsSchema: z.strictObject({ text, format: tableFormat, vaultFile }),
@@ -66,7 +66,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.xml-to-xls',
-      instant: true,
+      pure: true,
       description:
         'Writes the rows that `path` (default /rowset/row) selects in `xml` as an Excel workbook (.xlsx): a header row of the column names, then the rows. Base64-encoded. Result: `{ xls }`.',
       argsSchema: z.strictObject({ xml: text, path: rowPath }),
@@ -75,7 +75,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.xls-to-csv',
-      instant: true,
+      pure: true,
       description:
         'Reads the first sheet of the Excel workbook (.xls or .xlsx) whose Base64 is `xls` and writes it as CSV, cells as Excel shows them. Result: `{ csv }`.',
       argsSchema: z.strictObject({ xls: text, vaultFile }),
@@ -84,7 +84,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.xls-to-xml',
-      instant: true,
+      pure: true,
       description:
         'Reads the first sheet of the Excel workbook (.xls or .xlsx) whose Base64 is `xls`; its first row names the columns of `<rowset><row>…</row></rowset>`. Result: `{ xml }`.',
       argsSchema: z.strictObject({ xls: text, vaultFile }),
@@ -93,7 +93,7 @@ export function createTableConversionSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'conversion.feed-to-json',
-      instant: true,
+      pure: true,
       description:
         'Converts an RSS or Atom feed `xml` to JSON as conversion.xml-to-json does; `status`, the HTTP status it came with, must be 2xx when given. Result: `{ json }`.',
       argsSchema: z.strictObject({ xml: text, status: z.string().max(10).default('') }),

@@ -9,7 +9,7 @@ export const MAX_SUBSTITUTED_LENGTH = 16 * 1024 * 1024;
 export const textEditSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'text.substitute',
-    instant: true,
+    pure: true,
     description:
       'Replaces every occurrence of the literal text `old` in `text` with `new` (no pattern, no `$` references), left to right. Result: `{ text, count }`.',
     argsSchema: z.strictObject({
@@ -29,7 +29,7 @@ export const textEditSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'text.remove-line-breaks',
-    instant: true,
+    pure: true,
     description:
       'Removes every line break (CR, LF) and tab from `text`, then the white space at its start and end; the spaces inside stay. Result: `{ text }`.',
     argsSchema: z.strictObject({ text }),

@@ -31,7 +31,7 @@ export function createTextSteps(sandbox: Sandbox): StepKind[] {
 function createRegexReplaceStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'text.regex-replace',
-    instant: true,
+    pure: true,
     description: `Replaces matches of the JavaScript regular expression \`pattern\` (with \`flags\`, default "g") in \`text\` by \`replacement\` ($1, $<name> refer to groups). Text is limited to ${MAX_REGEX_TEXT_LENGTH} characters and patterns to ${MAX_REGEX_PATTERN_LENGTH}; the replacement runs in the step sandbox, within its time, memory and result limits. Result: \`{ text }\`.`,
     argsSchema: z.strictObject({
       text: z.string().max(MAX_REGEX_TEXT_LENGTH, `must be at most ${MAX_REGEX_TEXT_LENGTH} characters`),
@@ -58,7 +58,7 @@ function createRegexReplaceStep(sandbox: Sandbox): StepKind {
 const plainTextSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'text.template',
-    instant: true,
+    pure: true,
     description: 'Renders `text` (a template like any argument) and returns it: use it to combine inputs and step results. Result: `{ text }`.',
     argsSchema: z.strictObject({ text }),
     example: { text: 'Hello, {{inputs.Name}}!' },
@@ -66,7 +66,7 @@ const plainTextSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'text.split',
-    instant: true,
+    pure: true,
     description:
       'Splits `text` at each occurrence of `separator` (literal text; "\\n" splits lines, CRLF included). `trim` trims each item, `removeEmpty` drops empty ones, `limit` caps their number. Result: `{ items, count }` (`{{steps.x.items}}` is a JSON array).',
     argsSchema: z.strictObject({
@@ -87,7 +87,7 @@ const plainTextSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'text.length',
-    instant: true,
+    pure: true,
     description: 'Counts the characters (Unicode code points) and UTF-8 bytes of `text`. Result: `{ characters, bytes }`.',
     argsSchema: z.strictObject({ text }),
     example: { text: '{{inputs.Text}}' },
@@ -99,7 +99,7 @@ const plainTextSteps: readonly StepKind[] = [
 function createTextCaseStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'text.case',
-    instant: true,
+    pure: true,
     description: 'Changes the case of `text`: `case` is upper, lower or title (first letter of each word upper-case). Result: `{ text }`.',
     argsSchema: z.strictObject({ text, case: z.enum(['upper', 'lower', 'title']) }),
     example: { text: '{{inputs.Text}}', case: 'title' },

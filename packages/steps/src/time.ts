@@ -159,7 +159,6 @@ const UNIT_MS = { milliseconds: 1, seconds: 1000, minutes: 60_000, hours: 3_600_
 export const timeSteps: readonly StepKind[] = [
   defineStepKind({
     kind: 'time.now',
-    instant: true,
     description: 'The current time. Result: `{ epochMs, epochSeconds, iso }` (ISO 8601 in UTC).',
     argsSchema: z.strictObject({}),
     example: {},
@@ -167,7 +166,7 @@ export const timeSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'time.parse',
-    instant: true,
+    pure: true,
     description:
       'Reads `text` as a date and time: with `format` "auto" (default) epoch milliseconds (digits) or ISO 8601 / RFC 2822 text; or "epoch-ms", "epoch-seconds". Result: `{ epochMs, epochSeconds, iso }`.',
     argsSchema: z.strictObject({ text: z.string().max(200), format: inputFormat }),
@@ -176,7 +175,7 @@ export const timeSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'time.format',
-    instant: true,
+    pure: true,
     description: `Formats \`time\` (read as time.parse "auto" does) with \`format\`: one of ${NAMED_FORMATS.join(', ')} or a pattern of yyyy yy MMMM MMM MM M dd d EEEE EEE HH H hh h mm ss SSS a XXX Z and 'quoted text', in \`timeZone\` (IANA name, default UTC). Result: \`{ text }\`.`,
     argsSchema: z.strictObject({
       time: z.string().max(200),
@@ -188,7 +187,7 @@ export const timeSteps: readonly StepKind[] = [
   }),
   defineStepKind({
     kind: 'time.add',
-    instant: true,
+    pure: true,
     description:
       'Adds `amount` (negative to subtract) `unit`s (milliseconds, seconds, minutes, hours, days, weeks) to `time` (read as time.parse "auto" does). Result: `{ epochMs, epochSeconds, iso }`.',
     argsSchema: z.strictObject({

@@ -45,7 +45,7 @@ export function createValidationSteps(sandbox: Sandbox): StepKind[] {
   return [
     defineStepKind({
       kind: 'validation.format',
-      instant: true,
+      pure: true,
       description: `Checks that the whole of \`text\` has the \`format\` (${Object.keys(FORMATS).join(', ')}). Result: \`{ result }\`, "valid" or "invalid".`,
       argsSchema: z.strictObject({ text, format: z.enum(Object.keys(FORMATS) as [keyof typeof FORMATS]) }),
       example: { text: '{{inputs.ZipCode}}', format: 'us-postal-code' },
@@ -53,7 +53,7 @@ export function createValidationSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'validation.password',
-      instant: true,
+      pure: true,
       description:
         'Checks that `password` is `minLength` (default 6) to `maxLength` (default 14) characters long and holds at least one digit, one lower-case and one upper-case letter (A to Z). Result: `{ result }`, "valid" or "invalid".',
       argsSchema: z
@@ -73,7 +73,7 @@ export function createValidationSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'validation.json',
-      instant: true,
+      pure: true,
       description: 'Checks that `json` is well-formed JSON text. Result: `{ result, error }`: "valid" or "invalid", and what is wrong (empty when valid).',
       argsSchema: z.strictObject({ json: text }),
       example: { json: '{{inputs.JSON}}' },
@@ -88,7 +88,7 @@ export function createValidationSteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'validation.xml',
-      instant: true,
+      pure: true,
       description: `Checks that \`xml\` is well-formed and, when \`xsd\` is given, valid against that XML Schema, with libxml2 in the step sandbox (no file or network access: \`xs:include\` and \`xs:import\` cannot load anything). XML up to ${MAX_XML_LENGTH} characters, XSD up to ${MAX_XSD_LENGTH}; a schema that does not compile fails the step. Result: \`{ result, error }\`: "valid" or "invalid", and the problems found, one per line (empty when valid).`,
       argsSchema: z.strictObject({
         xml: z.string().max(MAX_XML_LENGTH, `must be at most ${MAX_XML_LENGTH} characters`),

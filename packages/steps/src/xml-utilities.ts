@@ -11,7 +11,7 @@ export function createXmlUtilitySteps(sandbox: Sandbox): StepKind[] {
   return [
     defineStepKind({
       kind: 'xml.get-values',
-      instant: true,
+      pure: true,
       description:
         'Every value of the elements named `node`, or of the attributes named after "@" in `node`, in the XML text `xml`, in document order (an element holding more than text gives its XML). `format` is json (default: a JSON array of strings) or csv (one line). Result: `{ result }`.',
       argsSchema: z.strictObject({ xml: text, node: z.string().max(1000), format: responseFormat }),
@@ -20,7 +20,7 @@ export function createXmlUtilitySteps(sandbox: Sandbox): StepKind[] {
     }),
     defineStepKind({
       kind: 'xml.xpath-query',
-      instant: true,
+      pure: true,
       description:
         'Runs the XPath 1.0 expression `xpath` on `xml`. `mode` select (default) keeps the first match, recursive every match. Attributes, text nodes and elements holding only text give their text; other elements an object (json) or a row of their attributes and child elements under a header line (csv). `format` json (default): select gives the value itself (an object as JSON), recursive a JSON array; csv: one value or row per line. Result: `{ result, count }`.',
       argsSchema: z.strictObject({

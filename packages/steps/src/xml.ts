@@ -7,7 +7,7 @@ import { text } from './arg-types.ts';
 export function createXpathStep(sandbox: Sandbox): StepKind {
   return defineStepKind({
     kind: 'xml.xpath',
-    instant: true,
+    pure: true,
     description:
       'Evaluates the XPath 1.0 expression `xpath` on the XML text `xml` (DOCTYPE refused). Selected attributes and text nodes give their value, elements holding only text their text, other elements their XML. Result: `{ result, count }`: a single value is its text, several are a JSON array.',
     argsSchema: z.strictObject({ xml: text, xpath: z.string().max(10_000) }),

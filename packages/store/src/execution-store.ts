@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Checkpoint, CheckpointDelta } from '@ces/language';
+import { callbackAddress, type Checkpoint, type CheckpointDelta } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -552,6 +552,7 @@ export function createExecutionStore(deps: {
             worker_executions: keys.workerExecutions(''),
             callback_entry: callback ? keys.callback(callbackTokenDigest(callback.token)) : '',
             callback_address: callback?.address ?? '',
+            callback_entry_address: callback ? callbackAddress(callback.address) : '',
             callback_expires_at: callback?.expiresAtMs ?? 0,
             progress: keys.executionProgress(id),
             wait_entries: waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
@@ -565,7 +566,7 @@ export function createExecutionStore(deps: {
     },
 
     async callbackDelivered(id, address) {
-      return (await redis.hexists(keys.executionProgress(id), `${address}@callback`)) === 1;
+      return (await redis.hexists(keys.executionProgress(id), callbackAddress(address))) === 1;
     },
 
     async deliverCallback(token, body) {
@@ -578,7 +579,7 @@ export function createExecutionStore(deps: {
       const reply = await run(
         'deliverCallback',
         [keys.execution(executionId), keys.executionProgress(executionId), entry],
-        [target, address, JSON.stringify({ body })],
+        [target, address, JSON.stringify({ body }), callbackAddress(address)],
       );
       if (reply === ScriptReply.Done) return { outcome: 'delivered', executionId };
       if (reply === ScriptReply.NotRunning) return { outcome: 'not-running' };

@@ -1,3 +1,4 @@
+import { enclosingLoopAddress, loopStepAddress } from '@ces/language';
 /**
  * An execution's step history: one event per attempt of each step that ran, in the order they
  * were written, kept in a list beside the record (keys.ts `executionSteps`) and expiring with it.
@@ -91,19 +92,15 @@ export interface PreviousStepEvent {
 
 function storedAddress(event: StepEvent): string | 0 {
   if (event.address === event.id) return 0;
-  const suffix = `].${event.id}`;
-  if (event.iteration !== undefined && event.address.endsWith(suffix)) {
-    const loopAddress = event.address.slice(0, event.address.length - suffix.length - String(event.iteration).length - 1);
-    const isLoopForm = `${loopAddress}[${event.iteration}${suffix}` === event.address;
-    if (isLoopForm && !loopAddress.endsWith(`.${event.id}`)) return loopAddress;
-  }
+  const loopAddress = event.iteration !== undefined ? enclosingLoopAddress(event.address, event.id, event.iteration) : undefined;
+  if (loopAddress !== undefined && !loopAddress.endsWith(`.${event.id}`)) return loopAddress;
   return event.address;
 }
 
 function readAddress(id: string, stored: string | 0, iteration: number): string {
   if (stored === 0) return id;
   if (stored.endsWith(`.${id}`) || iteration < 0) return stored;
-  return `${stored}[${iteration}].${id}`;
+  return loopStepAddress(stored, iteration, id);
 }
 
 /**

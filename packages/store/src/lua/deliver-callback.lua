@@ -19,6 +19,7 @@
   ARGV[1] what the entry must hold: `<execution id>\n<address of the waiting step>`
   ARGV[2] address of the waiting step
   ARGV[3] JSON `{"body": …}` of the request's body
+  ARGV[4] address of the call back's entry in the progress (progress-address.ts)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          delivered
@@ -34,6 +35,6 @@ local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'cancel')
 if state[1] ~= 'RUNNING' or termination_requested(state[2], state[3]) then
   return -5
 end
-redis.call('HSET', KEYS[2], ARGV[2] .. '@callback', ARGV[3])
-redis.call('HSET', KEYS[1], 'cursor', ARGV[2] .. '@callback')
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[3])
+redis.call('HSET', KEYS[1], 'cursor', ARGV[4])
 return 1

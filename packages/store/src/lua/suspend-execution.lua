@@ -40,6 +40,8 @@
                         possible a second time
     wait_entries        the wait's progress entries, a JSON object by address, for a top-level
                         step ('' inside a block, whose progress holds them already)
+    callback_entry_address  address of the call back's entry in the progress (progress-address.ts;
+                        '' when the run waits for none)
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again
 
@@ -61,7 +63,7 @@ end
 if args.wait_entries ~= '' then
   redis.call('HSET', KEYS[1], 'wait', args.wait_entries)
 end
-if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callback_address .. '@callback') == 0 then
+if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callback_entry_address) == 0 then
   redis.call('SET', args.callback_entry, state[5] .. '\n' .. args.callback_address, 'PXAT', args.callback_expires_at)
   redis.call('ZADD', KEYS[3], args.due, state[5])
 end
