@@ -1,6 +1,11 @@
 import type { Principal } from '@ces/accounts';
 import type { Format } from './formats/negotiate.ts';
-import type { PendingResponseHeaders } from './middleware/response-headers.ts';
+
+/** What middleware asked every answer to carry (response-headers.ts), and whether the answer already has it. */
+export interface PendingResponseHeaders {
+  values: Record<string, string>;
+  written: boolean;
+}
 
 /** The typed Hono environment: what middleware puts on the context for the routes. */
 export interface AppEnv {

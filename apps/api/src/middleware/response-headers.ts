@@ -1,11 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../app-env.ts';
-
-/** What middleware asked every answer to carry, and whether the answer already has it. */
-export interface PendingResponseHeaders {
-  values: Record<string, string>;
-  written: boolean;
-}
+import type { AppEnv, PendingResponseHeaders } from '../app-env.ts';
 
 /**
  * Headers that middleware adds to every answer (request id, HSTS, Vary) wait in a plain record
