@@ -113,7 +113,10 @@ describe('secret step results kept sealed while a run waits', { timeout: 60_000 
     expect(record.status).toBe('RUNNING');
     const results = JSON.parse(record.results ?? '{}') as Record<string, unknown>;
     expect(results).toEqual({ store: { updated: 'true' }, $sealed: expect.stringMatching(/^v1\./) });
-    expect(record.wait).toBeDefined();
+    // The wait's entries are in the progress log, like a wait's inside a block.
+    expect(record.wait).toBeUndefined();
+    expect(record.cursor).toBe('hold@token');
+    expect(Object.keys(await stack.redis.hgetall(stack.keys.executionProgress(id)))).toContain('hold@token');
     expect(await dumpRedis()).not.toContain(TOKEN);
 
     await callBack(callbackUrl);

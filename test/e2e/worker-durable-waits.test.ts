@@ -95,6 +95,24 @@ describe('durable waits', () => {
     expect(await waitingCount()).toBe(0);
   });
 
+  it('resumes a run suspended by an earlier version (its wait in the record field `wait`) to SUCCESS, running no step twice', { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const waitMs = 4_000;
+    const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor('earlier'), WaitMilliseconds: String(waitMs) });
+    await waitFor(async () => (await isWaiting(id)) && (await isDelayed(id)), { timeoutMs: 20_000, what: 'the run to be suspended' });
+    // Stored as earlier versions stored a top-level wait: its entries in the record, no progress.
+    const record = stack.keys.execution(id);
+    const progress = stack.keys.executionProgress(id);
+    const entries = await stack.redis.hgetall(progress);
+    expect(Object.keys(entries).length).toBeGreaterThan(0);
+    const earlier = Object.fromEntries(Object.entries(entries).map(([address, json]) => [address, JSON.parse(json) as unknown]));
+    await stack.redis.multi().hset(record, 'wait', JSON.stringify(earlier)).hdel(record, 'cursor').del(progress).exec();
+
+    expect((await stack.waitForEnd(id, alice, 30_000)).status, stack.logs()).toBe('SUCCESS');
+    expectRanOnceAfterTheWait('earlier', waitMs);
+    expect(await stack.redis.hexists(record, 'wait')).toBe(0);
+  });
+
   it('ends a waiting run at once on DELETE, without waiting for its timer', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor('delete'), WaitMilliseconds: '600000' });

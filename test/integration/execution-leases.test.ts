@@ -43,6 +43,24 @@ describe('execution leases and checkpoints', () => {
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
+  it('keeps of an ended run only what is read once it has ended', async () => {
+    const execution = newExecutionFixture({
+      outputFilters: [{ name: 'X', path: '$.x', variable: 'Out' }],
+      publicBaseUrl: 'https://runs.example',
+      parent: 'ab'.repeat(16),
+      depth: 1,
+    });
+    expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    expect(await store.take(execution.id, { host: '10.0.0.1', workerId: 'a', lease: 'lease-a' })).toMatchObject({ outcome: 'taken' });
+    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth')).not.toContain(null);
+    expect(await store.end(execution.id, { status: 'SUCCESS', lease: 'lease-a', nextStep: 1, outputs: { Out: 'x' } })).toEqual({
+      outcome: 'ended',
+      status: 'SUCCESS',
+    });
+    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth')).toEqual([null, null, null, null, null]);
+    expect(await store.get(execution.id)).toMatchObject({ status: 'SUCCESS', parent: execution.parent, nextStep: 1, output: { Out: 'x' }, host: '10.0.0.1' });
+  });
+
   it("publishes each take in its worker's set of executions, and takes it out at a takeover, a hand-back and an end", async () => {
     const id = await running();
     const held = (worker: string) => redis.smembers(keys.workerExecutions(worker));

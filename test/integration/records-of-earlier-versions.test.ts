@@ -48,6 +48,34 @@ describe('records and messages of earlier versions', () => {
     expect(await redis.hmget(keys.execution(id), 'released', 'letgo', 'lease')).toEqual([null, null, null]);
   });
 
+  it('resumes a top-level wait suspended the earlier way (its entries in the field `wait`), then drops the field at the checkpoint after it', async () => {
+    const id = await accept();
+    expect((await store.take(id, { host: '10.0.0.1', workerId: 'w1', lease: 'lease-w' })).outcome).toBe('taken');
+    expect(await store.checkpoint(id, { nextStep: 1, results: { first: 'done' }, outputs: {} }, 'lease-w')).toBe('continue');
+    expect(await store.suspend(id, 'lease-w', { untilMs: Date.now() + 60_000 })).toBe('suspended');
+    const due = Date.now() + 60_000;
+    await redis.hset(keys.execution(id), 'wait', JSON.stringify({ 'pause@': due }));
+
+    const taken = await store.take(id, { host: '10.0.0.2', workerId: 'w2', lease: 'lease-x' });
+    expect(taken).toMatchObject({ outcome: 'taken', record: { nextStep: 1, results: { first: 'done' }, waitEntries: { 'pause@': due } } });
+    expect(await store.checkpoint(id, { nextStep: 2, results: { first: 'done', pause: null }, outputs: {} }, 'lease-x')).toBe('continue');
+    expect(await redis.hexists(keys.execution(id), 'wait')).toBe(0);
+  });
+
+  it('appends a top-level wait to the progress, read back by the take, and deletes it with the checkpoint after the wait', async () => {
+    const id = await accept();
+    expect((await store.take(id, { host: '10.0.0.1', workerId: 'w1', lease: 'lease-p' })).outcome).toBe('taken');
+    const due = Date.now() + 60_000;
+    expect(await store.suspend(id, 'lease-p', { untilMs: due, waitEntries: [['pause@', due]] })).toBe('suspended');
+    expect(await redis.hexists(keys.execution(id), 'wait')).toBe(0);
+
+    const taken = await store.take(id, { host: '10.0.0.2', workerId: 'w2', lease: 'lease-q' });
+    expect(taken).toMatchObject({ outcome: 'taken', record: { progressCursor: 'pause@' } });
+    expect([...(await store.progress(id))]).toEqual([['pause@', due]]);
+    expect(await store.checkpoint(id, { nextStep: 1, results: { pause: null }, outputs: {} }, 'lease-q')).toBe('continue');
+    expect(await redis.exists(keys.executionProgress(id))).toBe(0);
+  });
+
   it('leaves a held run flagged the earlier way to its worker when its termination is requested again, and tells it', async () => {
     const id = await accept();
     expect((await store.take(id, { host: '10.0.0.1', workerId: 'w1', lease: 'lease-a' })).outcome).toBe('taken');

@@ -169,9 +169,10 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       results: sealing.openResults(record.results),
     };
 
-    // Inside a block, what its earlier takes completed there: replayed, not run again. The cursor
-    // says whether there is any, so that a fresh take costs no read. A top-level step's durable
-    // wait keeps its entries in the record instead.
+    // Inside a block or a top-level wait, what its earlier takes completed or recorded there:
+    // replayed, not run again. The cursor says whether there is any, so that a fresh take costs no
+    // read. Records suspended by earlier versions keep a top-level wait's entries in the field
+    // `wait`: read as well (not converted at the take), and dropped by the checkpoint after it.
     const stored = record.progressCursor !== undefined ? sealing.openEntries(await executions.progress(record.id)) : undefined;
     const progress = record.waitEntries !== undefined ? new Map([...sealing.openEntries(Object.entries(record.waitEntries)), ...(stored ?? [])]) : stored;
     const history = new PendingStepEvents(host);

@@ -30,7 +30,7 @@ export interface ExecutionRecord {
   results: Record<string, unknown>;
   /** Inside a block, once progress has been recorded there: the address of its newest entry. */
   progressCursor?: string;
-  /** The entries of the last top-level step that was suspended in a durable wait, by address (RECORD_FIELDS.waitEntries). */
+  /** A top-level wait's entries as records suspended by earlier versions keep them, by address (RECORD_FIELDS.waitEntries). */
   waitEntries?: Record<string, unknown>;
   output: Record<string, string>;
   lasterror?: string;
@@ -169,10 +169,9 @@ export const RECORD_FIELDS = {
   /** The version of an account's own Choreo the run was accepted with; absent for the catalogue's. */
   choreoVersion: 'version',
   /**
-   * The progress entries of a top-level step's durable wait (when it is due; the token of its call
-   * back), one JSON object by address, written when the run is suspended (suspend-execution.lua) and
-   * read with the record by the take that resumes it: a progress hash of its own would cost each
-   * waiting run a key. Waits inside a block keep theirs in the block's progress.
+   * The progress entries of a top-level step's durable wait, one JSON object by address, as records
+   * suspended by earlier versions keep them: read with the record by the take that resumes such a
+   * run, deleted by the checkpoint after the wait. Suspensions now append them to the progress.
    */
   waitEntries: 'wait',
   /** The public address the run's URLs are made under; absent when its API decided none. */

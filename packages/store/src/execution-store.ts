@@ -165,7 +165,7 @@ export interface SuspendRequest {
   untilMs: number;
   /** A wait for a call back: its token, its step's address, when it expires, the outputs so far (with the URL). */
   callback?: { token: string; address: string; expiresAtMs: number; outputs: Record<string, string> };
-  /** A top-level step's wait: its progress entries, kept in the record (RECORD_FIELDS.waitEntries). */
+  /** A top-level step's wait: its progress entries, appended to the progress like a block's. */
   waitEntries?: readonly (readonly [string, unknown])[];
 }
 
@@ -555,9 +555,9 @@ export function createExecutionStore(deps: {
             callback_entry_address: callback ? callbackAddress(callback.address) : '',
             callback_expires_at: callback?.expiresAtMs ?? 0,
             progress: keys.executionProgress(id),
-            wait_entries: waitEntries !== undefined && waitEntries.length > 0 ? JSON.stringify(Object.fromEntries(waitEntries)) : '',
           }),
           callback ? JSON.stringify(callback.outputs) : '',
+          ...(waitEntries ?? []).flatMap(([address, value]) => [address, JSON.stringify(value)]),
         ],
       );
       if (reply === ScriptReply.Done) return 'suspended';

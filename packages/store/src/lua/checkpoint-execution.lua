@@ -3,11 +3,12 @@
   results and outputs so far), in one step with the check of its status, its lease and its
   termination flag.
 
-  The step reached is past any block whose progress record-progress.lua kept: that progress is
-  deleted, with the record's cursor.
+  The step reached is past any block or wait whose progress record-progress.lua or
+  suspend-execution.lua kept: that progress is deleted, with the record's cursor (and the field
+  `wait`, where records suspended by earlier versions keep a top-level wait's entries).
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
-  writes `step results output`; deletes `cursor`.
+  writes `step results output`; deletes `cursor wait`.
 
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash
@@ -40,7 +41,7 @@ if state[3] ~= ARGV[4] then
 end
 redis.call('HSET', KEYS[1], 'step', ARGV[1], 'results', ARGV[2], 'output', ARGV[3])
 append_step_events(KEYS[3], tonumber(ARGV[5]), tonumber(ARGV[6]), 7, #ARGV)
-if redis.call('HDEL', KEYS[1], 'cursor') == 1 then
+if redis.call('HDEL', KEYS[1], 'cursor', 'wait') > 0 then
   redis.call('UNLINK', KEYS[2])
 end
 if termination_requested(state[2], state[4]) then

@@ -22,8 +22,8 @@
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
   idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
   `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
-  ERROR; deletes `results lease notify letgo released deferrals cursor`, and the progress hash
-  (record-progress.lua), only needed to resume. Of descendants: reads and writes as
+  ERROR; deletes `results lease notify letgo released deferrals cursor wait deadline store filters
+  base depth`, and the progress hash (record-progress.lua), only needed by a running run. Of descendants: reads and writes as
   request-termination.lua does.
 
   KEYS[1] execution hash

@@ -26,8 +26,11 @@ end
 local function end_record(ctx, id, state, status, fields, output)
   local record = ctx.record(id)
   redis.call('HSET', record, unpack(fields))
-  -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone.
-  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait')
+  -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone. What only
+  -- a running run reads (its deadline, whether to store results, the filters its end applied, the
+  -- address its URLs are made under, its depth for starting children) goes too: every retained run
+  -- would keep it for nothing.
+  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
   redis.call('UNLINK', ctx.progress(id))
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)

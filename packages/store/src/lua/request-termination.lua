@@ -18,7 +18,8 @@
   reads `status terminate lease notify idempotency worker parent deadline starttime host choreo
   cancel`, and `account` of the execution; writes `terminate cancel` (terminationRequested,
   termination-flag.lua), or ends them as end-execution.lua does (`status endtime terminate cancel`,
-  deletes `results lease notify letgo released deferrals cursor wait`).
+  deletes `results lease notify letgo released deferrals cursor wait deadline store filters base
+  depth`).
 
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)

@@ -15,12 +15,14 @@
   URL) and the entry of its token (`<execution id>\n<address of the step>` under the token's
   digest), which expires when the wait does; deliver-callback.lua uses it up.
 
-  A top-level step's wait stores its entries (when it is due, its call back's token) in the record
-  (`wait`), where the take that resumes it reads them: no key of its own for each waiting run.
+  A top-level step's wait appends its entries (when it is due, its call back's token) to the
+  execution's progress, as a wait inside a block has done already, and points the record's cursor
+  at them, so that the take reads them back with the rest of the progress: one log for every wait.
+  Records suspended by earlier versions keep them in the field `wait`, which the take still reads.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
-  starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`, `wait` for
-  a top-level step, and `output` for a call back.
+  starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`, `cursor`
+  for a top-level step's wait, and `output` for a call back.
 
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
@@ -37,13 +39,13 @@
     callback_expires_at when the call back's entry expires, epoch milliseconds
     progress            name of the execution's progress hash: a call back delivered already (to a
                         run taken again after its worker died while suspending it) is not made
-                        possible a second time
-    wait_entries        the wait's progress entries, a JSON object by address, for a top-level
-                        step ('' inside a block, whose progress holds them already)
+                        possible a second time; a top-level step's wait entries are appended to it
     callback_entry_address  address of the call back's entry in the progress (progress-address.ts;
                         '' when the run waits for none)
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again
+  ARGV[3], ARGV[4], … address, JSON value: a top-level step's wait entries to append to the
+          progress (none inside a block, whose progress holds them already)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)          suspended (now or by this very call before)
@@ -60,8 +62,9 @@ end
 if outputs ~= '' then
   redis.call('HSET', KEYS[1], 'output', outputs)
 end
-if args.wait_entries ~= '' then
-  redis.call('HSET', KEYS[1], 'wait', args.wait_entries)
+if #ARGV >= 4 then
+  redis.call('HSET', args.progress, unpack(ARGV, 3))
+  redis.call('HSET', KEYS[1], 'cursor', ARGV[#ARGV - 1])
 end
 if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callback_entry_address) == 0 then
   redis.call('SET', args.callback_entry, state[5] .. '\n' .. args.callback_address, 'PXAT', args.callback_expires_at)
