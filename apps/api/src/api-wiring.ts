@@ -15,6 +15,7 @@ import {
   type KeySpace,
   type PresetStore,
   type SecretCipher,
+  createRunHistory,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -168,6 +169,7 @@ export async function wireApi(deps: {
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     openSealedOutputs: createSealedOutputsOpener(cipher),
     executions: countEndedRuns(executions, metrics.executions),
+    history: createRunHistory({ redis: connections.requests, keys }),
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),
       gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
