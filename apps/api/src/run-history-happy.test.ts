@@ -87,4 +87,22 @@ describe('run history', () => {
     expect(body).not.toHaveProperty('next');
     expect(body.executions.every((entry: { status: string; endtime?: string }) => entry.status === 'RUNNING' && entry.endtime === undefined)).toBe(true);
   });
+
+  it('drops a run from the history once its record has expired', async () => {
+    const short = await startInProcessApp({ redisUrl: inject('redisUrl'), retentionSeconds: 1 });
+    try {
+      const base = nextSpan();
+      const [id] = await recordRuns(short.executions, base, [{ choreo: A, status: 'SUCCESS' }]);
+      const query = `/choreo-executions?since=${base}&until=${base}`;
+      expect((await (await short.call('GET', query, short.credentials.alice)).json()).executions.map((entry: { id: string }) => entry.id)).toEqual([id]);
+      const deadline = Date.now() + 5000;
+      while ((await short.redis.exists(short.keys.execution(id as string))) === 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await (await short.call('GET', query, short.credentials.alice)).json()).executions).toEqual([]);
+      expect(await short.redis.zscore(short.keys.accountHistory('acme'), id as string)).toBeNull();
+    } finally {
+      await short.close();
+    }
+  });
 });
