@@ -49,4 +49,21 @@ describe('run history with a worker', () => {
     const seen = (await stack.call('GET', `/choreo-executions?since=${since}`, stack.credentials.bob)).json();
     expect(seen.executions.map((entry: { id: string }) => entry.id)).not.toContain(mine.id);
   });
+
+  it('shows operators the runs of every account, or of one', async () => {
+    const since = Date.now();
+    const mine = await run();
+    const theirs = (
+      await stack.call('POST', `/choreos${ECHO}`, stack.credentials.bob, { body: JSON.stringify({ inputs: [{ name: 'Message', value: 'hi' }] }) })
+    ).json().execution as { id: string };
+    const { name, secret } = stack.credentials.operator;
+    const authorization = `Basic ${Buffer.from(`${name}:${secret}`).toString('base64')}`;
+    const ops = async (query: string) =>
+      (await stack.http.request('GET', `/ops/executions/history?${query}`, { headers: { authorization } })).json().executions as {
+        id: string;
+        account: string;
+      }[];
+    expect((await ops(`since=${since}`)).map((entry) => entry.id)).toEqual([theirs.id, mine.id]);
+    expect(await ops(`since=${since}&account=other`)).toEqual([expect.objectContaining({ id: theirs.id, account: 'other' })]);
+  });
 });
