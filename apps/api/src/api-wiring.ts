@@ -15,6 +15,7 @@ import {
   type KeySpace,
   type PresetStore,
   type SecretCipher,
+  createRunHistory,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -121,6 +122,7 @@ export async function wireApi(deps: {
   const storeOn = (redis: Redis) => createExecutionStore({ redis, keys, retentionSeconds });
 
   const executions = storeOn(connections.requests);
+  const history = createRunHistory({ redis: connections.requests, keys });
   const definitions = createDefinitionStore({ redis: connections.requests, keys });
   const queue = createExecutionQueue({ connection: connections.accepting, keys });
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
@@ -168,6 +170,7 @@ export async function wireApi(deps: {
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     openSealedOutputs: createSealedOutputsOpener(cipher),
     executions: countEndedRuns(executions, metrics.executions),
+    history,
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),
       gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
@@ -188,7 +191,7 @@ export async function wireApi(deps: {
     isRedisAvailable: () => [connections.requests, connections.accepting, connections.outputs].every((redis) => redis.status === 'ready'),
     logger,
     metrics: { registry: metrics.registry, http: deps.httpMetrics ? deps.httpMetrics(metrics.http) : metrics.http },
-    ops: { workers, queue, executions },
+    ops: { workers, queue, executions, history },
   });
 
   return {

@@ -1,6 +1,14 @@
 import type { Authenticator } from '@ces/accounts';
 import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
-import { CALLBACK_CAPTURE_PATH, isRedisCommandTimeout, type CallbackStore, type ExecutionJobData, type ExecutionStore, type PresetStore } from '@ces/store';
+import {
+  CALLBACK_CAPTURE_PATH,
+  isRedisCommandTimeout,
+  type CallbackStore,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type PresetStore,
+  type RunHistory,
+} from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -70,6 +78,8 @@ export interface AppDeps {
   /** The catalogue's Choreos and each account's own, for every route that names one. */
   choreos: { lookup: ChoreoLookup; writes: ChoreoWrites };
   executions: ExecutionStore;
+  /** Every retained run, for the run history. */
+  history: RunHistory;
   /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;

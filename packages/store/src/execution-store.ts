@@ -1,3 +1,4 @@
+import { historyKeyTemplates } from './history-keys.ts';
 import { hash } from 'node:crypto';
 import { callbackAddress, type Checkpoint, type CheckpointDelta } from '@ces/language';
 import type { Redis } from 'ioredis';
@@ -293,6 +294,8 @@ export function createExecutionStore(deps: {
   };
   const run = registerScripts(redis);
 
+  const historyKeys = historyKeyTemplates(keys);
+
   async function get(id: string): Promise<ExecutionRecord | undefined> {
     return decodeExecution(await redis.hgetall(keys.execution(id)));
   }
@@ -323,6 +326,9 @@ export function createExecutionStore(deps: {
             window_ms: window.lengthMs,
             window_start: window.startMs,
             request_digest: idempotency?.requestDigest ?? '',
+            account: execution.account,
+            choreo: execution.choreo,
+            history: historyKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
           }),
           ...encodeNewExecution(execution),
@@ -457,6 +463,8 @@ export function createExecutionStore(deps: {
         child_ended_channel: keys.childEndedChannel(),
         termination_channel: keys.terminationRequestedChannel(),
         legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
+        account,
+        history: historyKeys,
         history_first: bounds.first,
         history_last: bounds.last,
       };
@@ -517,6 +525,7 @@ export function createExecutionStore(deps: {
             account_executing: keys.accountExecuting(''),
             stored_bytes_before: storedBytes[0] ?? '',
             stored_bytes_after: storedBytes[1] ?? '',
+            history: historyKeys,
             worker_executions: keys.workerExecutions(''),
             termination_channel: keys.terminationRequestedChannel(),
             legacy_termination_channel: keys.legacyTerminationRequestedChannel(),

@@ -72,6 +72,17 @@ export interface KeySpace {
    * that any API reads in one command.
    */
   executionCounts(): string;
+  /**
+   * Sorted set: ids of every retained execution of all accounts, scored by start time (run
+   * history, history-index.lua): added on accept, taken out when a read finds the record expired.
+   */
+  history(): string;
+  /** Sorted set: the same, of one account. */
+  accountHistory(account: string): string;
+  /** Sorted set: the same, of one account's executions in one status (RUNNING moves on its end). */
+  accountHistoryByStatus(account: string, status: string): string;
+  /** Sorted set: the same, of one account's executions of one Choreo. */
+  accountHistoryByChoreo(account: string, choreo: string): string;
   /** String: a Choreo definition snapshot, by the sha256 of its canonical JSON. */
   definition(digest: string): string;
   /** Set: names of all accounts. */
@@ -162,6 +173,10 @@ export function createKeySpace(prefix: string): KeySpace {
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     executionCounts: () => `${prefix}:counts:executions`,
+    history: () => `${prefix}:history`,
+    accountHistory: (account) => `${prefix}:history:account:${account}`,
+    accountHistoryByStatus: (account, status) => `${prefix}:history:account:${account}:status:${status}`,
+    accountHistoryByChoreo: (account, choreo) => `${prefix}:history:account:${account}:choreo:${choreo}`,
     definition: (digest) => `${prefix}:def:${digest}`,
     accounts: () => `${prefix}:accounts`,
     account: (name) => `${prefix}:account:${name}`,

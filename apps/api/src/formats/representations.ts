@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/catalogue';
-import type { ExecutionRecord, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
+import type { ExecutionRecord, HistoryEntry, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -132,6 +132,20 @@ export function runningList(records: RunningExecution[]): Representation {
     status: record.status,
   }));
   return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
+}
+
+/** A page of the run history: entries as in the running list, with `endtime` ('' while running). */
+export function historyList(entries: HistoryEntry[], next: string | undefined): Representation {
+  const executions = entries.map((entry) => ({
+    id: entry.id,
+    choreo: entry.choreo,
+    starttime: String(entry.starttime),
+    host: entry.host,
+    status: entry.status,
+    endtime: timeText(entry.endtime),
+  }));
+  if (next === undefined) return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
+  return { json: { executions, next }, xml: { root: 'executions', tree: { execution: executions, next } } };
 }
 
 /**

@@ -126,3 +126,55 @@ export const presetQuerySchema = z.object({
 export const callbackTokenParamsSchema = z.object({
   token: z.string().meta({ description: 'The token of the call back URL the run handed out.' }),
 });
+
+const STATUSES = ['RUNNING', 'SUCCESS', 'ERROR', 'TERMINATED_MANUALLY', 'TERMINATED_LIMIT'] as const;
+const epochMs = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, `${name} must be a time in epoch milliseconds.`)
+    .transform(Number)
+    .optional();
+
+/** The cursor of the run history: `<starttime>.<id>` of the last entry shown, base64url. */
+export const historyCursorSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const decoded = Buffer.from(text, 'base64url').toString('utf8');
+    const match = /^(\d{1,15})\.([\w-]{1,64})$/.exec(decoded);
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: 'cursor must be the one a previous answer gave.' });
+      return z.NEVER;
+    }
+    return { starttime: Number(match[1]), id: match[2] as string };
+  })
+  .optional();
+
+/** The query of the run history (`GET /choreo-executions` with any of these). */
+export const historyQuerySchema = z.strictObject(
+  {
+    status: z
+      .enum([...STATUSES, 'any'], { error: `status must be one of ${STATUSES.join(', ')} or any.` })
+      .optional()
+      .meta({ description: 'Extension. Lists retained runs in this status (`any`: all); without any parameter, the running runs.' }),
+    choreo: z
+      .string()
+      .regex(/^\/[\w./-]{1,1000}$/, 'choreo must be a Choreo id.')
+      .optional()
+      .meta({ description: 'Extension. Runs of this Choreo.' }),
+    since: epochMs('since').meta({ description: 'Extension. Runs started at or after this time (epoch ms).' }),
+    until: epochMs('until').meta({ description: 'Extension. Runs started at or before this time (epoch ms).' }),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'limit must be 1 to 500.')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 500, 'limit must be 1 to 500.')
+      .optional()
+      .meta({ description: 'Extension. Entries at most (1–500, default 50).' }),
+    cursor: historyCursorSchema.meta({ description: 'Extension. `next` of the previous answer: the page after it.' }),
+  },
+  { error: 'Unknown query parameter.' },
+);
+
+export function encodeHistoryCursor(cursor: { starttime: number; id: string }): string {
+  return Buffer.from(`${cursor.starttime}.${cursor.id}`, 'utf8').toString('base64url');
+}

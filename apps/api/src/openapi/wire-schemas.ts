@@ -103,6 +103,17 @@ export const runningListSchema = z
   })
   .meta({ id: 'RunningExecutions', xml: { name: 'executions' } });
 
+export const historyPageSchema = z
+  .object({
+    executions: z.array(
+      z
+        .object({ id: z.string(), choreo: z.string(), starttime: epochText, host: z.string(), status, endtime: z.string() })
+        .meta({ xml: { name: 'execution' } }),
+    ),
+    next: z.string().optional().meta({ description: 'The cursor of the next page; absent on the last.' }),
+  })
+  .meta({ id: 'ExecutionHistory', xml: { name: 'executions' } });
+
 export const presetListSchema = z
   .object({ presets: z.array(z.string().meta({ xml: { name: 'preset' } })) })
   .meta({ id: 'PresetList', xml: { name: 'presets' } });

@@ -1,9 +1,10 @@
-import type { ExecutionJobData, ExecutionStore, WorkerRegistry } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, RunHistory, WorkerRegistry } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { Authentication } from '../auth/throttled-authentication.ts';
 import { authenticateOperator } from '../middleware/authenticate.ts';
+import { opsExecutionHistoryRoute } from './ops-execution-history.ts';
 import { opsExecutionsRoute } from './ops-executions.ts';
 import { opsQueuesRoute } from './ops-queues.ts';
 import { opsWorkersRoute } from './ops-workers.ts';
@@ -17,6 +18,8 @@ export interface OpsDeps {
   queue: Queue<ExecutionJobData>;
   /** Where the dashboard reads what its jobs' executions are: Choreo, account, host, status. */
   executions: ExecutionStore;
+  /** Every account's retained runs (`/ops/executions/history`). */
+  history: RunHistory;
 }
 
 /**
@@ -28,6 +31,7 @@ export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   const ops = new Hono<AppEnv>();
   ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
+  ops.route('/', opsExecutionHistoryRoute({ history: deps.history }));
   ops.route('/', opsExecutionsRoute({ queue: deps.queue, executions: deps.executions }));
   // The dashboard's own links are relative to `/ops/queues/`, which its router does not answer.
   ops.get('/queues/', (c) => c.redirect(DASHBOARD_PATH, 308));

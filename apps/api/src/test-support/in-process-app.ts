@@ -96,6 +96,8 @@ export async function startInProcessApp(options: {
   /** Started as a service without SECRETS_KEY: no presets. */
   withoutSecretsKey?: boolean;
   maxPresetsPerAccount?: number;
+  /** Seconds an ended run is kept; 300 without it. */
+  retentionSeconds?: number;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const connections: ApiConnections = {
@@ -131,7 +133,7 @@ export async function startInProcessApp(options: {
         defaultTimeLimitSeconds: 900,
         quotaRetryAfterSeconds: 5,
       },
-      retentionSeconds: 300,
+      retentionSeconds: options.retentionSeconds ?? 300,
       accountChoreos: { store: options.accountChoreoLimits ?? { maxCount: 100, maxBytes: 1024 * 1024 } },
       // Unbounded unless a test gives its own gate.
       outputReads: { perProcess: 1_000, perAccount: 1_000, maxWaitMs: 60_000 },

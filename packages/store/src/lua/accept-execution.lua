@@ -42,6 +42,10 @@
                     record is kept: without expiry while it runs, as the record; the record names
                     the entry (field `idempotency`), and the end of the run gives it the record's
                     expiry
+    account         the execution's account
+    choreo          the execution's Choreo id
+    history         the run history's key templates (history-index.lua), whose every index the
+                    execution enters
     list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
                     tab-separated)
   ARGV[2..] field, value, field, value … of the record: arguments of their own, so that the
@@ -60,6 +64,7 @@
                             same: 1 when it asked for the same run, 0 when for another
 ]]
 --- @include "list-row.lua"
+--- @include "history-index.lua"
 --- @include "termination-flag.lua"
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
@@ -138,6 +143,7 @@ redis.call('ZADD', KEYS[2], args.starttime, args.id)
 redis.call('SADD', KEYS[3], args.id)
 redis.call('HSET', KEYS[7], args.id, row)
 redis.call('HINCRBY', KEYS[8], 'started', 1)
+index_history(args.history, args.id, args.starttime, args.account, args.choreo)
 if redis.call('INCRBY', KEYS[4], size) == size then
   redis.call('PEXPIRE', KEYS[4], 2 * args.window_ms)
 end

@@ -65,6 +65,8 @@
     termination_channel channel on which to publish the id of a descendant whose termination is
                         requested (its name has the prefix's hash tag: the script's slot)
     legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
+    account             the execution's account
+    history             the run history's key templates (history-index.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
@@ -157,6 +159,8 @@ local ctx = {
   window_ms = args.window_ms,
   now = tonumber(args.now),
   endtime = args.now,
+  account = args.account,
+  history = args.history,
 }
 end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.

@@ -10,8 +10,10 @@
   its root's account), functions of an id `record`, `progress`, `steps`, `children`;
   `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`; `retention`
   (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
-  number would lose digits).
+  number would lose digits); `account` (the root's) and `history`, the run history's key
+  templates (history-index.lua), whose RUNNING index the record leaves for its status's.
 ]]
+--- @include "history-index.lua"
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)
   local from, to = string.find(key, id, 1, true)
@@ -39,6 +41,7 @@ local function end_record(ctx, id, state, status, fields, output)
     redis.call('EXPIRE', state[5], ctx.retention)
   end
   redis.call('ZREM', ctx.running, id)
+  index_history_end(ctx.history, id, redis.call('HGET', record, 'starttime'), ctx.account, status)
   redis.call('ZREM', ctx.waiting, id)
   redis.call('ZREM', ctx.waiting_for_call_back, id)
   redis.call('SREM', ctx.account_running, id)

@@ -45,6 +45,7 @@
     worker_executions   name of a worker's set of the executions it holds, less the worker id
     termination_channel channel on which to publish the id of a flagged execution
     legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
+    history                     the run history's key templates (history-index.lua)
     ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
     child_ended_channel channel on which to publish the end of a child execution
 
@@ -83,6 +84,8 @@ local ctx = {
   window_ms = args.window_ms,
   now = tonumber(args.now),
   endtime = args.now,
+  account = account,
+  history = args.history,
 }
 local ended = 0
 if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
