@@ -52,6 +52,7 @@ export function createScheduleFirer({ schedules, startTick, logger, leaseMs, pol
   async function fireSchedule(schedule: ClaimedSchedule): Promise<void> {
     const { timing, catchupWindowSeconds } = schedule.spec;
     let cursor = schedule.cursor;
+    let lastTick = schedule.lastTick;
     const at = now();
     const windowStart = at - catchupWindowSeconds * 1_000;
     let missed = 0;
@@ -73,7 +74,8 @@ export function createScheduleFirer({ schedules, startTick, logger, leaseMs, pol
     }
     // Oldest first, one at a time: the next tick starts only once this one's cursor has moved.
     while (cursor <= now()) {
-      const outcome = await startTick({ schedule, scheduledTime: cursor });
+      // What the tick sees of its schedule is as the ticks before it left it (its last fired tick).
+      const outcome = await startTick({ schedule: { ...schedule, cursor, ...(lastTick !== undefined ? { lastTick } : {}) }, scheduledTime: cursor });
       const next = ticksAfter(timing, cursor, 1)[0] as number;
       const moved = await schedules.advance(schedule, {
         from: cursor,
@@ -83,6 +85,7 @@ export function createScheduleFirer({ schedules, startTick, logger, leaseMs, pol
         release: next > now() || stopping,
       });
       if (moved !== 'moved' || stopping) return;
+      if (outcome === 'started') lastTick = cursor;
       cursor = next;
     }
   }

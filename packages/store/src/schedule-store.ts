@@ -8,7 +8,7 @@ export type OverlapPolicy = 'skip' | 'buffer-one' | 'allow-all';
 /** What a schedule starts and when, as its owner wrote it. */
 export interface ScheduleSpec {
   choreo: string;
-  inputs: { name: string; value: unknown }[];
+  inputs: { name: string; value: string }[];
   preset?: string;
   timing: ScheduleTiming;
   overlap: OverlapPolicy;
