@@ -1,13 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@ces/catalogue';
 import { createLogger } from '@ces/observability';
-import { createDefinitionStore, createExecutionQueue, createExecutionStore, createKeySpace, createScheduleStore, type ScheduleSpec } from '@ces/store';
+import {
+  createDefinitionStore,
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createScheduleStore,
+  tickExecutionId,
+  type ScheduleSpec,
+} from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { catalogueLookup } from './child-choreos.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
-import { createScheduleRuns, tickExecutionId } from './schedule-runs.ts';
+import { createScheduleRuns } from './schedule-runs.ts';
 
 const ENCODE = '/Library/Utilities/Encoding/Base64Encode';
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { bindInputs } from '@ces/language';
 import {
   type DefinitionStore,
@@ -8,19 +7,11 @@ import {
   type SecretCipher,
   sealRunInputs,
   sendAcceptance,
+  tickExecutionId,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
 import type { StartTick } from './schedule-firer.ts';
-
-/**
- * The id of the run a tick starts, derived from the tick's identity: a tick fired again (its firer
- * died before moving the cursor, or stalled past its lease) finds its run instead of starting a
- * second one. 32 hex characters, like every execution id.
- */
-export function tickExecutionId(account: string, schedule: string, scheduledTime: number): string {
-  return createHash('sha256').update(`schedule\n${account}\n${schedule}\n${scheduledTime}`).digest('hex').slice(0, 32);
-}
 
 export class ScheduleRefusedError extends Error {}
 

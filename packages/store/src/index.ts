@@ -94,3 +94,4 @@ export {
   type ScheduleStore,
   type StoredSchedule,
 } from './schedule-store.ts';
+export { tickExecutionId } from './tick-execution-id.ts';
