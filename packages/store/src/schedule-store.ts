@@ -93,14 +93,17 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
       const key = keys.schedule(account, name);
       // One MULTI: the hash, the account's set and the due set change together. Counters survive
       // a replace; a replace sets the cursor afresh, so a firer holding the old one changes nothing.
-      const replies = await redis
+      // A paused one leaves the due set in the same MULTI: were it put there first, a process dying
+      // before taking it out would leave a paused schedule that fires.
+      const writes = redis
         .multi()
         .exists(key)
         .hset(key, { spec: JSON.stringify(spec), cursor: String(cursor), paused: paused ? '1' : '0' })
-        .sadd(keys.accountSchedules(account), name)
-        .zadd(keys.schedulesDue(), cursor, memberOf(account, name))
-        .exec();
-      if (paused) await redis.zrem(keys.schedulesDue(), memberOf(account, name));
+        .sadd(keys.accountSchedules(account), name);
+      const replies = await (paused
+        ? writes.zrem(keys.schedulesDue(), memberOf(account, name))
+        : writes.zadd(keys.schedulesDue(), cursor, memberOf(account, name))
+      ).exec();
       const schedule = await get(account, name);
       if (!schedule) throw new Error(`schedule ${name} vanished while written`);
       return { created: replies?.[0]?.[1] === 0, schedule };
@@ -125,19 +128,10 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
     async setPaused(account, name, paused, now) {
       const schedule = await get(account, name);
       if (!schedule) return undefined;
-      const key = keys.schedule(account, name);
-      const member = memberOf(account, name);
-      if (paused) {
-        await redis.multi().hset(key, 'paused', '1').zrem(keys.schedulesDue(), member).exec();
-      } else {
-        const [cursor] = ticksAfter(schedule.spec.timing, now, 1) as [number];
-        await redis
-          .multi()
-          .hset(key, { paused: '0', cursor: String(cursor) })
-          .zadd(keys.schedulesDue(), cursor, member)
-          .exec();
-      }
-      return get(account, name);
+      const [cursor] = ticksAfter(schedule.spec.timing, now, 1) as [number];
+      // In one script: a delete between the read above and this write leaves nothing behind.
+      const changed = await run('setSchedulePaused', [keys.schedule(account, name), keys.schedulesDue()], [memberOf(account, name), paused ? 1 : 0, cursor]);
+      return changed === 1 ? get(account, name) : undefined;
     },
 
     async claimDue(now, leaseMs, limit) {

@@ -26,6 +26,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'put-preset.lua',
   'record-callback.lua',
   'reseal-field.lua',
+  'set-schedule-paused.lua',
   'set-token-validity.lua',
   'store-token.lua',
 ];

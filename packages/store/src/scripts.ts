@@ -27,6 +27,7 @@ const SCRIPTS = {
   recordCallback: 'record-callback.lua',
   claimDueSchedules: 'claim-due-schedules.lua',
   advanceSchedule: 'advance-schedule.lua',
+  setSchedulePaused: 'set-schedule-paused.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;
