@@ -1,4 +1,5 @@
 import type { StoredSchedule } from '@ces/store';
+import { SCHEDULE_NAME } from '../schedules/schedule-access.ts';
 import { AdminError, UsageError } from './admin-error.ts';
 import { emit, table, type CommandContext } from './command-context.ts';
 
@@ -7,9 +8,6 @@ import { emit, table, type CommandContext } from './command-context.ts';
  * `…/schedules/<name>/pause` and `…/resume` do. A resume starts at the first tick after now: the
  * ticks while paused are not caught up.
  */
-
-/** Letters, digits and . _ @ -, at most 128, starting with a letter or digit: safe in a URL path segment. */
-export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$/;
 
 export function checkScheduleName(name: string): void {
   if (!SCHEDULE_NAME.test(name))
