@@ -6,6 +6,7 @@
 //   BENCH_PROFILE  any of "api", "worker", "producer" (the HTTPS producer baseline), comma-separated:
 //                  run those processes with --cpu-prof
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
+//   BENCH_SCHEDULES  scenario 12's schedules every minute (default 10000, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
 //                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
 import { execFileSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
+import { scheduleTicks } from './scenarios/schedule-ticks.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
 import { stepCost } from './scenarios/step-cost.ts';
 import { syncLatency } from './scenarios/sync-latency.ts';
@@ -45,6 +47,11 @@ if (!Number.isInteger(waitRuns) || waitRuns < 1 || !Number.isFinite(waitSeconds)
   process.stderr.write('bench: BENCH_WAIT_RUNS must be a whole number from 1 and BENCH_WAIT_SECONDS a number of seconds from 10\n');
   process.exit(1);
 }
+const scheduleCount = Number(process.env.BENCH_SCHEDULES ?? '10000');
+if (!Number.isInteger(scheduleCount) || scheduleCount < 1) {
+  process.stderr.write('bench: BENCH_SCHEDULES must be a whole number from 1\n');
+  process.exit(1);
+}
 const profiled = new Set(
   (process.env.BENCH_PROFILE ?? '')
     .split(',')
@@ -66,6 +73,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 9, name: 'cost per checkpointed loop iteration', run: loopIterationCost },
   { number: 11, name: 'pure loop against one code step', run: pureLoopCost },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
+  { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

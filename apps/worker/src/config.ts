@@ -56,6 +56,16 @@ export const workerConfigSchema = z.object({
    */
   PUBLIC_BASE_URL: fields.publicBaseUrl,
   LOG_LEVEL: fields.logLevel,
+  /** The API's values, for the runs schedules start: the same limits as a run the API accepts. */
+  EXECUTION_TIME_LIMIT_SECONDS: fields.positiveInt(900),
+  MAX_RUNNING_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
+  /**
+   * How long a schedule a firer claimed is its alone: a firer that dies gives its ticks up after
+   * this, so it bounds how late a dead firer's tick starts elsewhere.
+   */
+  SCHEDULE_LEASE_MS: z.coerce.number().int().min(500).max(15_000).default(5_000),
+  /** Longest wait between two looks at the due schedules: how late a tick may start at most. */
+  SCHEDULE_POLL_MS: z.coerce.number().int().min(10).max(5_000).default(200),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -21,6 +21,7 @@ import {
   createSecretCipher,
   createTokenStore,
   createReconcilerState,
+  createScheduleStore,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_JOB_BACKOFF,
@@ -40,6 +41,8 @@ import { resolveHostAddress } from './host-address.ts';
 import { createWorkerMetrics } from './worker-metrics.ts';
 import { accountChoreoLookup, catalogueLookup, firstOfLookups } from './child-choreos.ts';
 import { createChildRunsFactory } from './child-runs.ts';
+import { createScheduleFirer } from './schedule-firer.ts';
+import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
 import { createReconciler } from './reconciler.ts';
 
@@ -157,13 +160,14 @@ export async function startWorkerService(
     },
   });
   const catalogue = await forVariable('CHOREOS_DIR', () => loadCatalogue(config.CHOREOS_DIR, steps));
+  // The Library first: an account's own Choreos never stand in for a shipped one.
+  const choreoLookup = firstOfLookups([catalogueLookup(catalogue), accountChoreoLookup(createAccountChoreoStore({ redis, keys }), steps)]);
   const childRunsFor = createChildRunsFactory({
     executions,
     definitions,
     queue,
     events,
-    // The Library first: an account's own Choreos never stand in for a shipped one.
-    lookup: firstOfLookups([catalogueLookup(catalogue), accountChoreoLookup(createAccountChoreoStore({ redis, keys }), steps)]),
+    lookup: choreoLookup,
     maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
     ...(cipher ? { cipher } : {}),
   });
@@ -309,6 +313,23 @@ export async function startWorkerService(
     }),
     onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
   });
+  const scheduleFirer = createScheduleFirer({
+    schedules: createScheduleStore({ redis, keys }),
+    startTick: createScheduleRuns({
+      executions,
+      definitions,
+      queue,
+      lookup: choreoLookup,
+      maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
+      maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
+      defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
+      ...(cipher ? { cipher } : {}),
+    }),
+    logger: log,
+    leaseMs: config.SCHEDULE_LEASE_MS,
+    pollMs: config.SCHEDULE_POLL_MS,
+    batch: 100,
+  });
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
 
   worker.run().catch((error: unknown) => {
@@ -318,6 +339,7 @@ export async function startWorkerService(
   await worker.waitUntilReady();
   await heartbeat.beat();
   reconciler.start();
+  scheduleFirer.start();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
   takingWork = true;
 
@@ -332,6 +354,7 @@ export async function startWorkerService(
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
         reconciler.stop();
+        const firerStopped = scheduleFirer.stop();
         processor.beginShutdown();
         // Runs stop at their next step boundary; past most of the grace period even waits are cut short.
         const interrupt = setTimeout(() => processor.interruptAll(), Math.max(0, config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 - 2_000));
@@ -339,6 +362,7 @@ export async function startWorkerService(
         await worker.close();
         clearTimeout(interrupt);
         await processor.endsSettled();
+        await firerStopped;
         unsubscribeTerminations();
         await heartbeat.stop();
         await events.close();

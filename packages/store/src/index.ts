@@ -85,3 +85,14 @@ export {
   type CallbackStore,
   type CallbackTarget,
 } from './callback-store.ts';
+export { parseDuration, ticksAfter, timingProblem, type ScheduleTiming } from './schedule-times.ts';
+export {
+  createScheduleStore,
+  type Advance,
+  type ClaimedSchedule,
+  type OverlapPolicy,
+  type ScheduleSpec,
+  type ScheduleStore,
+  type StoredSchedule,
+} from './schedule-store.ts';
+export { tickExecutionId } from './tick-execution-id.ts';

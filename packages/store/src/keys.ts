@@ -89,6 +89,18 @@ export interface KeySpace {
   accounts(): string;
   /** Hash: one account's metadata. */
   account(name: string): string;
+  /**
+   * Hash: one schedule (`spec` JSON, `cursor` = the scheduled time of its next tick, counters);
+   * the schedule-store module writes it, advance-schedule.lua moves its cursor.
+   */
+  schedule(account: string, name: string): string;
+  /** Set: names of one account's schedules. */
+  accountSchedules(account: string): string;
+  /**
+   * Sorted set: `<account>\n<name>` of every unpaused schedule, scored by when a firer may next
+   * take it: its next tick, or the end of the lease of the firer that claimed it.
+   */
+  schedulesDue(): string;
   /** Hash: user name → JSON credential record. */
   accountUsers(account: string): string;
   /** Hash: application name → JSON credential record. */
@@ -180,6 +192,9 @@ export function createKeySpace(prefix: string): KeySpace {
     definition: (digest) => `${prefix}:def:${digest}`,
     accounts: () => `${prefix}:accounts`,
     account: (name) => `${prefix}:account:${name}`,
+    schedule: (account, name) => `${prefix}:schedule:${account}:${name}`,
+    accountSchedules: (account) => `${prefix}:schedules:account:${account}`,
+    schedulesDue: () => `${prefix}:schedules:due`,
     accountUsers: (account) => `${prefix}:account:${account}:users`,
     accountApps: (account) => `${prefix}:account:${account}:apps`,
     operators: () => `${prefix}:operators`,

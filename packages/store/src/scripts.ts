@@ -25,6 +25,9 @@ const SCRIPTS = {
   setTokenValidity: 'set-token-validity.lua',
   deleteToken: 'delete-token.lua',
   recordCallback: 'record-callback.lua',
+  claimDueSchedules: 'claim-due-schedules.lua',
+  advanceSchedule: 'advance-schedule.lua',
+  setSchedulePaused: 'set-schedule-paused.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -17,6 +17,7 @@ import { AdminError, EXIT, UsageError } from './admin-error.ts';
 import type { CommandContext } from './command-context.ts';
 import { exportChoreos, importChoreos, listChoreos } from './choreo-commands.ts';
 import { listExecutions, terminate } from './execution-commands.ts';
+import { checkScheduleName, listSchedules, setSchedulePaused } from './schedule-commands.ts';
 import { checkPresetName, deletePreset, listPresets, putPreset, resealSecrets, showPreset } from './preset-commands.ts';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -44,6 +45,11 @@ Choreos an account wrote itself (PUT /choreos/<id>)
   choreos export <account>                       all of them as JSON on stdout
   choreos import <account>                       write those of an export read from stdin, each as its
                                                  next version; none when one is not a valid Choreo
+Schedules (PUT /schedules/<name>)
+  schedules list <account>                       their Choreos, times, states, next ticks and counts
+  schedules pause <account> <schedule>           no tick starts a run until it is resumed
+  schedules resume <account> <schedule>          ticks again from the next one (those while paused
+                                                 are not caught up)
 Presets and secrets (need SECRETS_KEY, the API's and workers' key)
   presets list <account>                         an account's presets
   presets show <account> <preset> [--values]     its inputs, values masked (--values: those not secret)
@@ -63,7 +69,8 @@ Executions
 Options
   --choreo P   a Choreo pattern such as /Library/Utilities/** (repeatable; default /**)
   --right R    a right granted to an application (repeatable): presets (write presets, see values),
-               choreos (write and delete the account's own Choreos); users hold every right
+               choreos (write and delete the account's own Choreos), schedules (write, pause,
+               resume, trigger and backfill schedules); users hold every right
   --values     show the values of a preset's inputs not marked secret
   --json       results as JSON on stdout, for scripts
   -h, --help   this text
@@ -121,6 +128,9 @@ const COMMANDS: Record<string, Command> = {
   'choreos list': { args: ['account'], run: (c, [account = '']) => listChoreos(c, account) },
   'choreos export': { args: ['account'], run: (c, [account = '']) => exportChoreos(c, account) },
   'choreos import': { args: ['account'], run: (c, [account = '']) => importChoreos(c, account) },
+  'schedules list': { args: ['account'], run: (c, [account = '']) => listSchedules(c, account) },
+  'schedules pause': { args: ['account', 'schedule'], run: (c, [account = '', schedule = '']) => setSchedulePaused(c, account, schedule, true) },
+  'schedules resume': { args: ['account', 'schedule'], run: (c, [account = '', schedule = '']) => setSchedulePaused(c, account, schedule, false) },
   'presets list': { args: ['account'], run: (c, [account = '']) => listPresets(c, account) },
   'presets show': {
     args: ['account', 'preset'],
@@ -153,6 +163,7 @@ function checkName(arg: string, value: string) {
     throw new UsageError(`"${value}" is not a name: letters, digits and . _ @ -, at most 128`);
   }
   if (arg === 'preset') checkPresetName(value);
+  if (arg === 'schedule') checkScheduleName(value);
 }
 
 function rights(parsed: Parsed): CredentialRight[] | undefined {

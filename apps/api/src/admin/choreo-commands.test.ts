@@ -1,5 +1,13 @@
 import { createAccountStore } from '@ces/accounts';
-import { createAccountChoreoStore, createExecutionStore, createKeySpace, createRedisConnection, waitUntilReady, type KeySpace } from '@ces/store';
+import {
+  createAccountChoreoStore,
+  createScheduleStore,
+  createExecutionStore,
+  createKeySpace,
+  createRedisConnection,
+  waitUntilReady,
+  type KeySpace,
+} from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -33,6 +41,7 @@ describe('admin command line: an account’s own Choreos', () => {
       accounts: createAccountStore({ redis, keys }),
       executions: createExecutionStore({ redis, keys, retentionSeconds: 300 }),
       choreos: createAccountChoreoStore({ redis, keys }),
+      schedules: createScheduleStore({ redis, keys }),
       queue: () => {
         throw new Error('no queue in these commands') as never as Queue;
       },

@@ -1,5 +1,5 @@
 import type { AccountStore } from '@ces/accounts';
-import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, TokenStore } from '@ces/store';
+import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, ScheduleStore, TokenStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { AdminIo } from './admin-io.ts';
 
@@ -9,6 +9,8 @@ export interface CommandContext {
   executions: ExecutionStore;
   /** The Choreos accounts wrote themselves. */
   choreos: AccountChoreoStore;
+  /** The accounts' schedules. */
+  schedules: ScheduleStore;
   /** Accounts' presets and stored tokens: absent without SECRETS_KEY. */
   presets?: PresetStore;
   tokens?: TokenStore;

@@ -5,6 +5,7 @@ import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
 import { readServiceRedisUrl, readServiceSecretsKey } from '@ces/local-runtime';
 import {
   createAccountChoreoStore,
+  createScheduleStore,
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
@@ -98,6 +99,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
     accounts: createAccountStore({ redis: connection, keys }),
     executions: createExecutionStore({ redis: connection, keys, retentionSeconds: config.RETENTION_SECONDS }),
     choreos: createAccountChoreoStore({ redis: connection, keys }),
+    schedules: createScheduleStore({ redis: connection, keys }),
     queue: () => (queue ??= createExecutionQueue({ connection, keys })),
     io,
     json,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { applyAccountsFile, createAccountStore } from '@ces/accounts';
 import {
   createAccountChoreoStore,
+  createScheduleStore,
   createExecutionStore,
   createKeySpace,
   createPresetStore,
@@ -44,6 +45,7 @@ describe('admin: presets and the secrets key', () => {
         accounts,
         executions: createExecutionStore({ redis, keys, retentionSeconds: 300 }),
         choreos: createAccountChoreoStore({ redis, keys }),
+        schedules: createScheduleStore({ redis, keys }),
         presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }),
         tokens: createTokenStore({ redis, keys, cipher }),
         resealExecutions: () => resealExecutionSecrets({ redis, keys, cipher }),

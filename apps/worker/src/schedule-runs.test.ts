@@ -1,0 +1,99 @@
+import { fileURLToPath } from 'node:url';
+import { loadCatalogue } from '@ces/catalogue';
+import { createLogger } from '@ces/observability';
+import {
+  createDefinitionStore,
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createScheduleStore,
+  tickExecutionId,
+  type ScheduleSpec,
+} from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { catalogueLookup } from './child-choreos.ts';
+import { createScheduleFirer } from './schedule-firer.ts';
+import { createScheduleRuns } from './schedule-runs.ts';
+
+const ENCODE = '/Library/Utilities/Encoding/Base64Encode';
+
+// Real Redis and BullMQ queue, no worker: the runs ticks start stay RUNNING, as long runs do.
+describe('schedule runs', () => {
+  const prefix = isolatedPrefix('schedule-runs');
+  const keys = createKeySpace(prefix);
+  const logger = createLogger({ name: 'schedule-runs-test', level: 'silent' });
+  let redis: Redis;
+  let queue: ReturnType<typeof createExecutionQueue>;
+  let startTick: ReturnType<typeof createScheduleRuns>;
+  const executions = () => createExecutionStore({ redis, keys, retentionSeconds: 300 });
+
+  beforeAll(async () => {
+    redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: null });
+    queue = createExecutionQueue({ connection: redis, keys });
+    const catalogue = await loadCatalogue(fileURLToPath(new URL('../../../choreos', import.meta.url)));
+    startTick = createScheduleRuns({
+      executions: executions(),
+      definitions: createDefinitionStore({ redis, keys }),
+      queue,
+      lookup: catalogueLookup(catalogue),
+      maxRunningPerAccount: 0,
+      maxStoredBytesPerAccount: 0,
+      defaultTimeLimitSeconds: 60,
+    });
+  });
+
+  afterAll(async () => {
+    await queue.close();
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  const spec = (overlap: ScheduleSpec['overlap']): ScheduleSpec => ({
+    choreo: ENCODE,
+    inputs: [{ name: 'Text', value: 'tick' }],
+    timing: { everyMs: 1_000 },
+    overlap,
+    catchupWindowSeconds: 3_600,
+  });
+
+  it('records the run of a tick under an id made of the tick, queued once however often the tick fires', async () => {
+    const schedules = createScheduleStore({ redis, keys });
+    await schedules.put('acme', 'encode', spec('allow-all'), { now: Date.now() - 1_500, paused: false });
+    const [claimed] = await schedules.claimDue(Date.now(), 5_000, 10);
+    if (!claimed) throw new Error('nothing claimed');
+    const id = tickExecutionId('acme', 'encode', claimed.cursor);
+    expect(await startTick({ schedule: claimed, scheduledTime: claimed.cursor })).toBe('started');
+    expect(await startTick({ schedule: claimed, scheduledTime: claimed.cursor })).toBe('started');
+    expect(await executions().get(id)).toMatchObject({ status: 'RUNNING', account: 'acme', choreo: ENCODE, inputs: { Text: 'tick' } });
+    expect(await queue.getJob(id)).toBeDefined();
+    expect((await executions().counts()).started).toBe(1);
+  });
+
+  it('skip: a tick while the last run is RUNNING starts nothing and is counted; allow-all starts every tick', async () => {
+    const now = Math.floor(Date.now() / 1_000) * 1_000 + 500;
+    for (const overlap of ['skip', 'allow-all'] as const) {
+      const schedules = createScheduleStore({ redis, keys });
+      await schedules.put(`overlap-${overlap}`, 'nightly', spec(overlap), { now: now - 3_000, paused: false });
+    }
+    const firer = createScheduleFirer({
+      schedules: createScheduleStore({ redis, keys }),
+      startTick,
+      logger,
+      leaseMs: 5_000,
+      pollMs: 50,
+      batch: 10,
+      now: () => now,
+    });
+    await firer.fireDue();
+    const schedules = createScheduleStore({ redis, keys });
+    expect(await schedules.get('overlap-skip', 'nightly')).toMatchObject({ fired: 1, skipped: 2, cursor: now + 500 });
+    expect(await schedules.get('overlap-allow-all', 'nightly')).toMatchObject({ fired: 3, skipped: 0, cursor: now + 500 });
+    const ticks = [now - 2_500, now - 1_500, now - 500];
+    const skipRuns = await Promise.all(ticks.map((tick) => executions().get(tickExecutionId('overlap-skip', 'nightly', tick))));
+    expect(skipRuns.map((run) => run?.status)).toEqual(['RUNNING', undefined, undefined]);
+    const allRuns = await Promise.all(ticks.map((tick) => executions().get(tickExecutionId('overlap-allow-all', 'nightly', tick))));
+    expect(allRuns.map((run) => run?.status)).toEqual(['RUNNING', 'RUNNING', 'RUNNING']);
+  });
+});

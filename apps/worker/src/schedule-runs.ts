@@ -1,0 +1,87 @@
+import { bindInputs } from '@ces/language';
+import {
+  type DefinitionStore,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type NewExecution,
+  type SecretCipher,
+  sealRunInputs,
+  sendAcceptance,
+  tickExecutionId,
+} from '@ces/store';
+import type { Queue } from 'bullmq';
+import type { ChildChoreoLookup } from './child-choreos.ts';
+import type { StartTick } from './schedule-firer.ts';
+
+export class ScheduleRefusedError extends Error {}
+
+export interface ScheduleRunsDeps {
+  executions: ExecutionStore;
+  definitions: DefinitionStore;
+  queue: Queue<ExecutionJobData>;
+  lookup: ChildChoreoLookup;
+  maxRunningPerAccount: number;
+  maxStoredBytesPerAccount: number;
+  defaultTimeLimitSeconds: number;
+  /** Seals the inputs a Choreo declares secret, as the API does; absent without SECRETS_KEY. */
+  cipher?: SecretCipher;
+  now?: () => number;
+}
+
+/**
+ * Starts the run of a tick under the schedule's overlap policy. `skip` and `buffer-one` start
+ * nothing while the run of the schedule's last fired tick is RUNNING; `allow-all` always starts.
+ */
+export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
+  const { executions, definitions, queue, lookup, now = Date.now } = deps;
+
+  return async ({ schedule, scheduledTime }) => {
+    const { account, name, spec } = schedule;
+    const id = tickExecutionId(account, name, scheduledTime);
+    // Fired again after a crash: its run exists, whatever the previous run does now.
+    if ((await executions.summary(id, { withOutputs: false })) !== undefined) return 'started';
+    if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
+      const previous = await executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false });
+      if (previous?.status === 'RUNNING') return 'skipped';
+    }
+    const choreo = await lookup.find(account, spec.choreo);
+    if (choreo === undefined) throw new ScheduleRefusedError(`no valid Choreo ${spec.choreo} is visible to account ${account}`);
+    const given = Object.fromEntries(spec.inputs.map((input) => [input.name, input.value]));
+    const bound = bindInputs(choreo.definition, given);
+    if (!bound.ok) throw new ScheduleRefusedError(`${spec.choreo}: required inputs missing: ${bound.missing.join(', ')}`);
+    await definitions.save(choreo.digest, choreo.definition);
+    const own: Record<string, string> = {};
+    const secret: Record<string, string> = {};
+    for (const [input, value] of Object.entries(bound.inputs)) {
+      if (choreo.definition.inputs[input]?.secret === true) secret[input] = value;
+      else own[input] = value;
+    }
+    const hasSecret = Object.keys(secret).length > 0;
+    if (hasSecret && deps.cipher === undefined) throw new ScheduleRefusedError(`${spec.choreo}: its secret inputs cannot be kept without SECRETS_KEY`);
+    const starttime = now();
+    const execution: NewExecution = {
+      id,
+      account,
+      choreo: choreo.id,
+      starttime,
+      sourceId: '',
+      definitionDigest: choreo.digest,
+      inputs: own,
+      ...(hasSecret && deps.cipher ? { sealedInputs: sealRunInputs(deps.cipher, id, secret) } : {}),
+      deadline: starttime + (choreo.definition.timeLimitSeconds ?? deps.defaultTimeLimitSeconds) * 1000,
+      storeResults: true,
+      outputFilters: [],
+    };
+    const sent = sendAcceptance({ executions, queue }, execution, {
+      maxRunningPerAccount: deps.maxRunningPerAccount,
+      maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
+      instant: choreo.instant && !hasSecret,
+    });
+    const result = await sent.accepted;
+    // A job that did not reach the queue is queued by the reconciler: the run is recorded.
+    await sent.queued.catch(() => {});
+    if (result.outcome === 'accepted' || result.outcome === 'exists') return 'started';
+    // Refused by the account's limits: the tick's lease ends and it is tried again.
+    throw new ScheduleRefusedError(`the run of tick ${scheduledTime} was not accepted (${result.outcome})`);
+  };
+}

@@ -1,0 +1,25 @@
+--[[
+  Pauses or resumes a schedule, only if it exists: a pause takes it out of the due set, a resume
+  sets its cursor to the next tick and puts it back there. In one script so that a schedule deleted
+  meanwhile is not brought back as a hash without its spec, which no firer could ever fire or drop.
+
+  KEYS[1] the schedule hash
+  KEYS[2] the due schedules sorted set
+
+  ARGV[1] the schedule's member in KEYS[2] (`<account>\n<name>`)
+  ARGV[2] 1 to pause, 0 to resume
+  ARGV[3] the cursor on resume: the first tick after now (epoch ms); ignored on pause
+
+  Returns 1 when changed, 0 when the schedule does not exist.
+]]
+if redis.call('HEXISTS', KEYS[1], 'spec') == 0 then
+  return 0
+end
+if ARGV[2] == '1' then
+  redis.call('HSET', KEYS[1], 'paused', '1')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'paused', '0', 'cursor', ARGV[3])
+  redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
+end
+return 1

@@ -1,0 +1,160 @@
+import type { Redis } from 'ioredis';
+import type { KeySpace } from './keys.ts';
+import { registerScripts } from './scripts.ts';
+import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
+
+export type OverlapPolicy = 'skip' | 'buffer-one' | 'allow-all';
+
+/** What a schedule starts and when, as its owner wrote it. */
+export interface ScheduleSpec {
+  choreo: string;
+  inputs: { name: string; value: string }[];
+  preset?: string;
+  timing: ScheduleTiming;
+  overlap: OverlapPolicy;
+  catchupWindowSeconds: number;
+  note?: string;
+}
+
+export interface StoredSchedule {
+  account: string;
+  name: string;
+  spec: ScheduleSpec;
+  /** Scheduled time (epoch ms) of the next tick to fire. */
+  cursor: number;
+  paused: boolean;
+  fired: number;
+  missed: number;
+  skipped: number;
+  /** Scheduled time of the last tick fired, if any. */
+  lastTick?: number;
+}
+
+/** A schedule a firer holds under lease: fire `cursor`, then `advance` from it. */
+export interface ClaimedSchedule extends StoredSchedule {
+  member: string;
+}
+
+export interface Advance {
+  /** The cursor the firer read. */
+  from: number;
+  /** The next tick to fire. */
+  to: number;
+  fired: 0 | 1;
+  missed?: number;
+  skipped?: number;
+  /** Whether the schedule goes back in the due set at `to` (false: the firer goes on holding it). */
+  release: boolean;
+}
+
+export interface ScheduleStore {
+  /** Creates or replaces a schedule; its cursor becomes its first tick after `now`. */
+  put(account: string, name: string, spec: ScheduleSpec, options: { now: number; paused: boolean }): Promise<{ created: boolean; schedule: StoredSchedule }>;
+  get(account: string, name: string): Promise<StoredSchedule | undefined>;
+  list(account: string): Promise<StoredSchedule[]>;
+  delete(account: string, name: string): Promise<boolean>;
+  /** Pauses or resumes; a resume starts from the first tick after `now` (ticks while paused are not caught up). */
+  setPaused(account: string, name: string, paused: boolean, now: number): Promise<StoredSchedule | undefined>;
+  /** Leases up to `limit` due schedules for `leaseMs`. */
+  claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
+  /** Compare-and-set of the cursor (advance-schedule.lua): 'moved', 'moved-elsewhere' or 'gone'. */
+  advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-elsewhere' | 'gone'>;
+  /** Schedules in the due set (unpaused), for metrics. */
+  countDue(): Promise<number>;
+}
+
+const memberOf = (account: string, name: string) => `${account}\n${name}`;
+
+function decode(account: string, name: string, hash: Record<string, string>): StoredSchedule | undefined {
+  if (!hash.spec || !hash.cursor) return undefined;
+  return {
+    account,
+    name,
+    spec: JSON.parse(hash.spec) as ScheduleSpec,
+    cursor: Number(hash.cursor),
+    paused: hash.paused === '1',
+    fired: Number(hash.fired ?? 0),
+    missed: Number(hash.missed ?? 0),
+    skipped: Number(hash.skipped ?? 0),
+    ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
+  };
+}
+
+/** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
+export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySpace }): ScheduleStore {
+  const run = registerScripts(redis);
+  const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
+
+  return {
+    get,
+
+    async put(account, name, spec, { now, paused }) {
+      const [cursor] = ticksAfter(spec.timing, now, 1) as [number];
+      const key = keys.schedule(account, name);
+      // One MULTI: the hash, the account's set and the due set change together. Counters survive
+      // a replace; a replace sets the cursor afresh, so a firer holding the old one changes nothing.
+      // A paused one leaves the due set in the same MULTI: were it put there first, a process dying
+      // before taking it out would leave a paused schedule that fires.
+      const writes = redis
+        .multi()
+        .exists(key)
+        .hset(key, { spec: JSON.stringify(spec), cursor: String(cursor), paused: paused ? '1' : '0' })
+        .sadd(keys.accountSchedules(account), name);
+      const replies = await (paused
+        ? writes.zrem(keys.schedulesDue(), memberOf(account, name))
+        : writes.zadd(keys.schedulesDue(), cursor, memberOf(account, name))
+      ).exec();
+      const schedule = await get(account, name);
+      if (!schedule) throw new Error(`schedule ${name} vanished while written`);
+      return { created: replies?.[0]?.[1] === 0, schedule };
+    },
+
+    async list(account) {
+      const names = (await redis.smembers(keys.accountSchedules(account))).sort();
+      const found = await Promise.all(names.map((name) => get(account, name)));
+      return found.filter((schedule): schedule is StoredSchedule => schedule !== undefined);
+    },
+
+    async delete(account, name) {
+      const replies = await redis
+        .multi()
+        .del(keys.schedule(account, name))
+        .srem(keys.accountSchedules(account), name)
+        .zrem(keys.schedulesDue(), memberOf(account, name))
+        .exec();
+      return replies?.[0]?.[1] === 1;
+    },
+
+    async setPaused(account, name, paused, now) {
+      const schedule = await get(account, name);
+      if (!schedule) return undefined;
+      const [cursor] = ticksAfter(schedule.spec.timing, now, 1) as [number];
+      // In one script: a delete between the read above and this write leaves nothing behind.
+      const changed = await run('setSchedulePaused', [keys.schedule(account, name), keys.schedulesDue()], [memberOf(account, name), paused ? 1 : 0, cursor]);
+      return changed === 1 ? get(account, name) : undefined;
+    },
+
+    async claimDue(now, leaseMs, limit) {
+      const members = (await run('claimDueSchedules', [keys.schedulesDue()], [now, leaseMs, limit])) as string[];
+      const claimed = await Promise.all(
+        members.map(async (member) => {
+          const [account = '', name = ''] = member.split('\n');
+          const schedule = await get(account, name);
+          return schedule ? { ...schedule, member } : undefined;
+        }),
+      );
+      return claimed.filter((schedule): schedule is ClaimedSchedule => schedule !== undefined);
+    },
+
+    async advance(schedule, move) {
+      const reply = await run(
+        'advanceSchedule',
+        [keys.schedule(schedule.account, schedule.name), keys.schedulesDue()],
+        [schedule.member, String(move.from), String(move.to), move.fired, move.missed ?? 0, move.skipped ?? 0, move.release ? 1 : 0],
+      );
+      return reply === 1 ? 'moved' : reply === 0 ? 'moved-elsewhere' : 'gone';
+    },
+
+    countDue: () => redis.zcard(keys.schedulesDue()),
+  };
+}
