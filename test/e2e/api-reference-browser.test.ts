@@ -33,7 +33,7 @@ describe('the interface reference page in a real browser', { timeout: 60_000 }, 
     const answer = await page.goto(`https://127.0.0.1:${stack.port}/service-api/1.0/docs`);
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toMatch(/^default-src 'self';/);
-    for (const summary of ['List Choreos', 'Choreo details', 'Run a Choreo', 'List running executions', 'Execution status', 'Terminate an execution']) {
+    for (const summary of ['List Choreos', 'Choreo details', 'Run a Choreo', 'List executions', 'Execution status', 'Terminate an execution']) {
       await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 20_000 });
     }
     await page.getByText('Create or replace a preset', { exact: true }).first().waitFor({ timeout: 5_000 });

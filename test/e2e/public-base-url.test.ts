@@ -31,12 +31,13 @@ describe('public base URL from the request when none is set', { timeout: 60_000 
     await stack?.stop();
   });
 
-  it('makes callback URLs under the Host the client used, recorded with the run', async () => {
+  it('makes callback URLs under the Host the client used', async () => {
     const { alice } = stack.credentials;
     const accountHost = `acme.choreos.test:${stack.port}`;
     const viaAccountHost = await registeredUrl(stack, alice, accountHost);
     expect(viaAccountHost.url).toMatch(new RegExp(`^https://acme\\.choreos\\.test:${stack.port}/callbacks/[A-Za-z0-9_-]{43}$`));
-    expect(await stack.redis.hget(stack.keys.execution(viaAccountHost.id), 'base')).toBe(`https://${accountHost}`);
+    // The address is the run's while it runs; the end drops it with what else only a running run reads.
+    expect(await stack.redis.hget(stack.keys.execution(viaAccountHost.id), 'base')).toBeNull();
     const viaAddress = await registeredUrl(stack, alice);
     expect(viaAddress.url).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:${stack.port}/callbacks/`));
   });
@@ -68,7 +69,6 @@ describe('public base URL from the request when none is set', { timeout: 60_000 
     expect(res.status, res.text).toBe(200);
     const { output } = res.json() as { output: { CallbackURL: string; ChildId: string } };
     expect(output.CallbackURL).toMatch(new RegExp(`^https://acme\\.choreos\\.test:${stack.port}/callbacks/`));
-    expect(await stack.redis.hget(stack.keys.execution(output.ChildId), 'base')).toBe(`https://${host}`);
   });
 
   it('makes a waiting run’s call-back URL under that Host too', async () => {
@@ -104,8 +104,7 @@ describe('public base URL set on the API', { timeout: 60_000 }, () => {
 
   it('makes callback URLs under the setting, whatever Host the client used', async () => {
     const { alice } = stack.credentials;
-    const { url, id } = await registeredUrl(stack, alice, `acme.choreos.test:${stack.port}`);
+    const { url } = await registeredUrl(stack, alice, `acme.choreos.test:${stack.port}`);
     expect(url).toMatch(/^https:\/\/choreos\.example\.com\/callbacks\/[A-Za-z0-9_-]{43}$/);
-    expect(await stack.redis.hget(stack.keys.execution(id), 'base')).toBe('https://choreos.example.com');
   });
 });
