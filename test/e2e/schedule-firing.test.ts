@@ -52,13 +52,18 @@ describe('schedules fired by worker processes', () => {
       what: 'the outage caught up',
     });
 
+    // Firing stopped, so that what is read next holds still: a firer accepts a tick's run before it
+    // moves the cursor past the tick, so the tick at the cursor may have its run already.
+    for (const worker of stack.workers) worker.kill('SIGKILL');
+    await Promise.all(stack.workers.map((worker) => worker.exited));
     const { cursor, fired, missed } = await state(schedules);
     const ticks = Array.from({ length: (cursor - first) / 1_000 }, (_, index) => first + index * 1_000);
     const runs = await Promise.all(ticks.map((tick) => stack.executions.get(tickExecutionId(account, name, tick))));
     expect(runs.filter((run) => run === undefined)).toEqual([]);
     expect(fired).toBe(ticks.length);
     expect(missed).toBe(0);
+    const acceptedAtCursor = (await stack.executions.get(tickExecutionId(account, name, cursor))) === undefined ? 0 : 1;
     // No run other than the ticks' own: the service accepted exactly one per tick.
-    expect((await stack.executions.counts()).started).toBe(ticks.length);
+    expect((await stack.executions.counts()).started).toBe(ticks.length + acceptedAtCursor);
   });
 });
