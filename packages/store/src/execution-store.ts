@@ -25,7 +25,7 @@ import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import { registerScripts } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
-import { slidingStoredBytes, storageWindow } from './storage-window.ts';
+import { slidingStoredBytes, type StorageWindow, storageWindow } from './storage-window.ts';
 import {
   decodeStepHistory,
   DEFAULT_STEP_HISTORY_BOUNDS,
@@ -295,6 +295,21 @@ export function createExecutionStore(deps: {
   const run = registerScripts(redis);
 
   const historyKeys = historyKeyTemplates(keys);
+  /**
+   * The named arguments every script that ends executions takes alike (end-execution.lua,
+   * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
+   */
+  const endingArguments = (now: number, window: StorageWindow) => ({
+    now: String(now),
+    retention_seconds: retentionSeconds,
+    window_ms: window.lengthMs,
+    worker_executions: keys.workerExecutions(''),
+    ended_channel: keys.executionEndedChannel(),
+    child_ended_channel: keys.childEndedChannel(),
+    termination_channel: keys.terminationRequestedChannel(),
+    legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
+    history: historyKeys,
+  });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
     return decodeExecution(await redis.hgetall(keys.execution(id)));
@@ -449,22 +464,14 @@ export function createExecutionStore(deps: {
       const window = storageWindow(now, retentionSeconds);
       const end = {
         status: request.status,
-        now: String(now),
-        retention_seconds: retentionSeconds,
+        ...endingArguments(now, window),
         error: request.error ?? '',
         id,
         lease: request.lease ?? '',
         next_step: request.nextStep === undefined ? '' : String(request.nextStep),
         untaken_by_host: request.untakenBy?.host ?? '',
         untaken_by_worker: request.untakenBy?.workerId ?? '',
-        window_ms: window.lengthMs,
-        worker_executions: keys.workerExecutions(''),
-        ended_channel: keys.executionEndedChannel(),
-        child_ended_channel: keys.childEndedChannel(),
-        termination_channel: keys.terminationRequestedChannel(),
-        legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
         account,
-        history: historyKeys,
         history_first: bounds.first,
         history_last: bounds.last,
       };
@@ -516,21 +523,13 @@ export function createExecutionStore(deps: {
         ],
         [
           JSON.stringify({
+            ...endingArguments(now, window),
             id,
-            now: String(now),
-            retention_seconds: retentionSeconds,
-            window_ms: window.lengthMs,
             account_rows: keys.accountRunningRows(''),
             account_running: keys.accountRunning(''),
             account_executing: keys.accountExecuting(''),
             stored_bytes_before: storedBytes[0] ?? '',
             stored_bytes_after: storedBytes[1] ?? '',
-            history: historyKeys,
-            worker_executions: keys.workerExecutions(''),
-            termination_channel: keys.terminationRequestedChannel(),
-            legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
-            ended_channel: keys.executionEndedChannel(),
-            child_ended_channel: keys.childEndedChannel(),
           }),
         ],
       )) as [string, number];
