@@ -16,8 +16,7 @@ describe('worker crash: resume on another worker', () => {
     await waitFor(() => counter.count('kill', 2) === 1, { timeoutMs: 20_000, what: 'the run to reach call2' });
     const taken = must(await harness.stack.executions.get(id));
     expect(taken).toMatchObject({ status: 'RUNNING', nextStep: 2 });
-    const victimIndex = Number(taken.host.split('.').at(-1)) - 1;
-    const victim = must(harness.stack.workers[victimIndex]);
+    const { worker: victim, index: victimIndex } = harness.stack.workerOn(taken.host);
     const survivor = must(harness.stack.workers[1 - victimIndex]);
 
     // The worker's heartbeat record says who it is and what it runs.

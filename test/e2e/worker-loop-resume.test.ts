@@ -24,9 +24,7 @@ describe('loops: every iteration checkpointed', () => {
     expect(await harness.stack.redis.hexists(progressKey, 'each[29]')).toBe(1);
     expect(await harness.stack.redis.hexists(progressKey, 'each[30]')).toBe(0);
     expect(await harness.stack.redis.hget(harness.stack.keys.execution(id), 'cursor')).toBe('each[29]');
-    const victimIndex = Number(taken?.host.split('.').at(-1)) - 1;
-    const victim = harness.stack.workers[victimIndex];
-    if (victim === undefined) throw new Error(`no worker for host ${taken?.host}`);
+    const { worker: victim, index: victimIndex } = harness.stack.workerOn(taken?.host);
 
     victim.kill('SIGKILL');
     await victim.exited;
@@ -78,8 +76,7 @@ describe('loops: every iteration checkpointed', () => {
     const id = await harness.stack.startRun('Test/CountedLoop', alice, { CounterURL: counter.urlFor('shutdown'), Count: '40', WaitMilliseconds: '100' });
     await waitFor(() => counter.count('shutdown') >= 3, { timeoutMs: 20_000, what: 'three iterations' });
     const taken = await harness.stack.executions.get(id);
-    const holder = harness.stack.workers[Number(taken?.host.split('.').at(-1)) - 1];
-    if (holder === undefined) throw new Error(`no worker for host ${taken?.host}`);
+    const holder = harness.stack.workerOn(taken?.host).worker;
     holder.kill('SIGTERM');
     await holder.exited;
     expect(holder.logs()).toMatch(new RegExp(`"executionId":"${id}".*execution handed back`));

@@ -22,8 +22,7 @@ describe('loops mixing pure steps and calls: resumed after a crash', () => {
     expect(await harness.stack.redis.hexists(progressKey, 'each[29]')).toBe(1);
     expect(await harness.stack.redis.hexists(progressKey, 'each[30].label')).toBe(1);
     expect(await harness.stack.redis.hexists(progressKey, 'each[30]')).toBe(0);
-    const victim = harness.stack.workers[Number(taken?.host.split('.').at(-1)) - 1];
-    if (victim === undefined) throw new Error(`no worker for host ${taken?.host}`);
+    const victim = harness.stack.workerOn(taken?.host).worker;
 
     victim.kill('SIGKILL');
     await victim.exited;

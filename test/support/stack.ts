@@ -130,6 +130,14 @@ export class Stack {
     return createWorkerRegistry({ redis: this.redis, keys: this.keys }).list();
   }
 
+  /** The worker whose WORKER_HOST is `host` (as addWorker numbers them), and its index in `workers`. */
+  workerOn(host: string | undefined): { worker: ServiceProcess; index: number } {
+    const index = Number(host?.split('.').at(-1)) - 1;
+    const worker = this.workers[index];
+    if (worker === undefined) throw new Error(`no worker for host ${host}`);
+    return { worker, index };
+  }
+
   addWorker(env: Record<string, string> = {}): ServiceProcess {
     const worker = new ServiceProcess(`worker-${this.workers.length + 1}`, 'worker', {
       ...this.env,
