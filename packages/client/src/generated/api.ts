@@ -1,0 +1,2275 @@
+// Generated from the service's OpenAPI document by `npm run generate -w @ces/client`; do not edit.
+// A test fails when it no longer matches the document.
+
+export interface paths {
+    "/service-api/1.0/choreos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Choreos
+         * @description The ids of the catalogue's Choreos and of the account's own, each once, as far as the credentials may see.
+         */
+        get: operations["listChoreos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/choreos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Choreo details
+         * @description A Choreo's inputs and outputs, each with its description and type; `version` for one of the account's own.
+         */
+        get: operations["getChoreo"];
+        /**
+         * Create or replace one of the account's own Choreos
+         * @description Extension. Stores the Choreo document of the body (JSON only) as a new version of the id. A document that is not one answers 400 with `problems`, each at a JSON pointer.
+         */
+        put: operations["putChoreo"];
+        /**
+         * Run a Choreo
+         * @description Starts a run with the inputs of the body (JSON or XML; empty for none). Waits for its end as long as the service allows and answers 200 with the outputs, or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id` and `store_results` in the query; `Prefer: respond-async` and `Idempotency-Key` as headers.
+         */
+        post: operations["runChoreo"];
+        /**
+         * Delete one of the account's own Choreos
+         * @description Extension. The id is gone for reading and running; runs already accepted keep the definition they were accepted with.
+         */
+        delete: operations["deleteChoreo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/choreo-executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List executions
+         * @description Without parameters, the account's executions still RUNNING, of the Choreos the credentials may see. With any parameter (extension), its retained executions newest first, in pages.
+         */
+        get: operations["listExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/choreo-executions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Execution status
+         * @description An execution's status; `?view=outputs` adds its outputs, `?view=steps` its step history (extensions).
+         */
+        get: operations["getExecution"];
+        put?: never;
+        post?: never;
+        /**
+         * Terminate an execution
+         * @description Ends a RUNNING execution as TERMINATED_MANUALLY, after its current step; one that has ended already answers 409.
+         */
+        delete: operations["terminateExecution"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's presets
+         * @description Extension. The names of the stored input sets of the account.
+         */
+        get: operations["listPresets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/presets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preset details
+         * @description Extension. A preset's inputs, values masked; `?values=shown` shows those not secret, to credentials that may write presets.
+         */
+        get: operations["getPreset"];
+        /**
+         * Create or replace a preset
+         * @description Extension. Stores a named input set (values sealed at rest) that a run names with `preset`.
+         */
+        put: operations["putPreset"];
+        post?: never;
+        /**
+         * Delete a preset
+         * @description Extension. Runs already accepted keep the inputs they took from it.
+         */
+        delete: operations["deletePreset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Visit a callback URL (GET)
+         * @description Public, no credentials: the token is the permission. Records the request — method, query, headers but credentials, body — for the account's GetCallbackData, then redirects to the forwarding URL, or answers 200. Any method is recorded; an unknown or expired token is 404.
+         */
+        get: operations["captureCallbackGet"];
+        put?: never;
+        /**
+         * Visit a callback URL (POST)
+         * @description Public, no credentials: the token is the permission. Records the request — method, query, headers but credentials, body — for the account's GetCallbackData, then redirects to the forwarding URL, or answers 200. Any method is recorded; an unknown or expired token is 404.
+         */
+        post: operations["captureCallbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run-callbacks/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a call back to a waiting run
+         * @description Public, no credentials: the unguessable token is the permission. Hands the body (JSON, else its text) to the run that waits for it, once. A forged, used or expired token is 404; a run that has ended, 409.
+         */
+        post: operations["deliverRunCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description For orchestrators: 200 while the process runs. No credentials; JSON whatever Accept says.
+         */
+        get: operations["liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description For load balancers: 200 while Redis answers, 503 otherwise; the live worker count is for people. No credentials.
+         */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 document of the service, generated from the schemas its routes validate with. No credentials.
+         */
+        get: operations["openApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The interface reference page
+         * @description This document rendered, with "Try it out" against this server; its scripts and styles are served from here, nothing from elsewhere. No credentials.
+         */
+        get: operations["apiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ChoreoList: {
+            resources: string[];
+        };
+        /** @description The one error shape; in XML `<error><code/><message/><requestId/></error>`. */
+        Error: {
+            error: {
+                message: string;
+                /** @description One of the codes under Errors in the documentation; it maps one to one to the status. */
+                code: string;
+                /** @description The X-Request-Id of the answer. */
+                requestId: string;
+                /** @description For a Choreo document that is not one: each problem at an RFC 6901 pointer. */
+                problems?: {
+                    pointer: string;
+                    message: string;
+                }[];
+            };
+        };
+        /** @description In XML, inputs and outputs are lists of `<input>`/`<output>` with `<name>`. */
+        ChoreoDetails: {
+            /** @enum {string} */
+            valid: "true" | "false";
+            /** @description Extension, for the account's own Choreos. */
+            version?: string;
+            inputs: {
+                [key: string]: {
+                    description: string;
+                    type: string;
+                };
+            };
+            outputs: {
+                [key: string]: {
+                    description: string;
+                    type: string;
+                };
+            };
+        };
+        /** @description A run that ended while the request waited. */
+        RunResult: {
+            /** @description Outputs by name. */
+            output: {
+                [key: string]: string;
+            };
+            execution: {
+                id: string;
+                /** @enum {string} */
+                status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
+                /** @description Epoch milliseconds, as text; empty while not ended. */
+                starttime: string;
+                /** @description Epoch milliseconds, as text; empty while not ended. */
+                endtime: string;
+                /** @description Extension. The version of the account's own Choreo that runs. */
+                version?: string;
+                /** @description Extension, on ERROR only. */
+                lasterror?: string;
+                /** @description Extension, on ERROR only. */
+                errortime?: string;
+            };
+        };
+        /** @description A run still going; `Location` names its status. */
+        RunAccepted: {
+            id: string;
+            execution: components["schemas"]["Execution"];
+        };
+        Execution: {
+            id: string;
+            choreo: string;
+            /** @description Epoch milliseconds, as text; empty while not ended. */
+            starttime: string;
+            /** @description Epoch milliseconds, as text; empty while not ended. */
+            endtime: string;
+            /** @description The worker that runs it; empty while it waits. */
+            host: string;
+            /** @enum {string} */
+            status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
+            /** @description Extension. The version of the account's own Choreo that runs. */
+            version?: string;
+            /** @description Extension, on ERROR only. */
+            lasterror?: string;
+            /** @description Extension, on ERROR only. */
+            errortime?: string;
+        };
+        /** @description The inputs of a run, by name. */
+        RunRequest: {
+            inputs?: {
+                name: string;
+                /** @description Numbers and booleans are taken as written. */
+                value: string | number | boolean;
+            }[];
+            /** @description Extension. Queries run on outputs after the run; each result is an output of its own. */
+            outputFilters?: {
+                name: string;
+                /** @description An XPath or JSON path run on the output. */
+                path: string;
+                /** @description The output the path is run on. */
+                variable: string;
+            }[];
+            /** @description Extension. A stored input set of the account: its inputs fill those the body does not give. */
+            preset?: string;
+        };
+        RunningExecutions: {
+            executions: {
+                id: string;
+                choreo: string;
+                /** @description Epoch milliseconds, as text; empty while not ended. */
+                starttime: string;
+                host: string;
+                /** @enum {string} */
+                status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
+            }[];
+        };
+        ExecutionHistory: {
+            executions: {
+                id: string;
+                choreo: string;
+                /** @description Epoch milliseconds, as text; empty while not ended. */
+                starttime: string;
+                host: string;
+                /** @enum {string} */
+                status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
+                endtime: string;
+            }[];
+            /** @description The cursor of the next page; absent on the last. */
+            next?: string;
+        };
+        ExecutionStatus: {
+            execution: components["schemas"]["Execution"];
+            /** @description With `?view=outputs`. */
+            output?: {
+                [key: string]: string;
+            };
+            /** @description With `?view=steps`: one entry per attempt of each step. */
+            steps?: {
+                id: string;
+                address: string;
+                iteration?: string;
+                attempt: string;
+                start: string;
+                end: string;
+                duration: string;
+                host: string;
+                outcome: string;
+                error?: string;
+            }[];
+            /** @description Events left out past the bound of the history. */
+            dropped?: {
+                count: string;
+                after: string;
+            };
+        };
+        PresetList: {
+            presets: string[];
+        };
+        Preset: {
+            name: string;
+            inputs: {
+                name: string;
+                /** @description `********` unless shown. */
+                value: string;
+                secret: boolean;
+            }[];
+        };
+        /** @description The inputs a preset stores. */
+        PresetRequest: {
+            inputs: {
+                name: string;
+                value: string | number | boolean;
+                /** @description A secret value is never shown again. */
+                secret?: boolean;
+            }[];
+        };
+        CallbackDelivered: {
+            callback: {
+                /** @enum {boolean} */
+                delivered: true;
+            };
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            /** @enum {string} */
+            redis: "up" | "down";
+            workers: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listChoreos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Choreo ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChoreoList"];
+                    "application/xml": components["schemas"]["ChoreoList"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChoreo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Choreo id without its leading slash, such as `Library/Utilities/Encoding/Base64Encode`; slashes stay as they are. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Choreo's details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChoreoDetails"];
+                    "application/xml": components["schemas"]["ChoreoDetails"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putChoreo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Choreo id without its leading slash, such as `Library/Utilities/Encoding/Base64Encode`; slashes stay as they are. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A Choreo document (see the Choreo language documentation). */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Replaced: the new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChoreoDetails"];
+                    "application/xml": components["schemas"]["ChoreoDetails"];
+                };
+            };
+            /** @description Created; `Location` names it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChoreoDetails"];
+                    "application/xml": components["schemas"]["ChoreoDetails"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runChoreo: {
+        parameters: {
+            query?: {
+                /** @description Extension. `async` answers 202 at once; `sync` waits for the end as long as the service allows. Without it, `Prefer: respond-async` decides. */
+                mode?: "async" | "sync";
+                /** @description Extension. The caller's own reference for the run, kept with it. */
+                source_id?: string;
+                /** @description Extension. `true` or `1` keeps the outputs of a synchronous run for later reads (`?view=outputs`). */
+                store_results?: string;
+            };
+            header?: {
+                /** @description Extension. `respond-async` asks for 202 at once (RFC 7240); answered with `Preference-Applied`. */
+                prefer?: string;
+                /** @description Extension. The same key with the same request answers with the first run (`Idempotent-Replayed: true`); with another request, 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The Choreo id without its leading slash, such as `Library/Utilities/Encoding/Base64Encode`; slashes stay as they are. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The inputs; optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunRequest"];
+                "application/xml": components["schemas"]["RunRequest"];
+            };
+        };
+        responses: {
+            /** @description The run ended while the request waited: its outputs. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                    "application/xml": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description Accepted and still going (or asked to run asynchronously). */
+            202: {
+                headers: {
+                    /** @description The execution status of the run. */
+                    Location?: string;
+                    /** @description `respond-async` when the run was asked to be asynchronous. */
+                    "Preference-Applied"?: string;
+                    /** @description `true` when this is the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                    "application/xml": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteChoreo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Choreo id without its leading slash, such as `Library/Utilities/Encoding/Base64Encode`; slashes stay as they are. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listExecutions: {
+        parameters: {
+            query?: {
+                /** @description Extension. Lists retained runs in this status (`any`: all); without any parameter, the running runs. */
+                status?: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT" | "any";
+                /** @description Extension. Runs of this Choreo. */
+                choreo?: string;
+                /** @description Extension. Runs started at or after this time (epoch ms). */
+                since?: string;
+                /** @description Extension. Runs started at or before this time (epoch ms). */
+                until?: string;
+                /** @description Extension. Entries at most (1–500, default 50). */
+                limit?: string;
+                /** @description Extension. `next` of the previous answer: the page after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The running executions, or a page of the retained ones. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunningExecutions"] | components["schemas"]["ExecutionHistory"];
+                    "application/xml": components["schemas"]["RunningExecutions"] | components["schemas"]["ExecutionHistory"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecution: {
+        parameters: {
+            query?: {
+                /** @description Extension. `outputs` adds the outputs of an ended run; `steps` the step history. */
+                view?: "outputs" | "steps";
+            };
+            header?: never;
+            path: {
+                /** @description The execution id: 32 lowercase hexadecimal digits. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The execution. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionStatus"];
+                    "application/xml": components["schemas"]["ExecutionStatus"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    terminateExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The execution id: 32 lowercase hexadecimal digits. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated, or its termination requested. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preset names. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresetList"];
+                    "application/xml": components["schemas"]["PresetList"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPreset: {
+        parameters: {
+            query?: {
+                /** @description Extension. `shown` shows the values of inputs not marked secret, to credentials that may write presets. */
+                values?: "shown" | "masked";
+            };
+            header?: never;
+            path: {
+                /** @description A preset name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"];
+                    "application/xml": components["schemas"]["Preset"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A preset name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The inputs. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PresetRequest"];
+                "application/xml": components["schemas"]["PresetRequest"];
+            };
+        };
+        responses: {
+            /** @description Replaced; values masked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"];
+                    "application/xml": components["schemas"]["Preset"];
+                };
+            };
+            /** @description Created; values masked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"];
+                    "application/xml": components["schemas"]["Preset"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A preset name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    captureCallbackGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the call back URL the run handed out. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; the callback has no forwarding URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Recorded; on to the forwarding URL of the callback (`Location`). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    captureCallbackPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the call back URL the run handed out. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; the callback has no forwarding URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Recorded; on to the forwarding URL of the callback (`Location`). */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deliverRunCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the call back URL the run handed out. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any body, at most 64 KiB: it becomes the result of the waiting step. */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Delivered; the run goes on. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackDelivered"];
+                    "application/xml": components["schemas"]["CallbackDelivered"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Redis does not answer (`Retry-After`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    apiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+}
