@@ -39,6 +39,7 @@ export const LAYERS: Readonly<Record<string, Layer>> = {
     uses: ['accounts', 'catalogue', 'config', 'engine', 'formats', 'language', 'local-runtime', 'observability', 'sandbox', 'steps', 'store'],
     testsUse: ['testing'],
   },
+  'apps/cli': { uses: ['client'] },
 };
 
 /** Workspaces outside the layers, which no layer may import. */

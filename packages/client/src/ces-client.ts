@@ -222,7 +222,8 @@ export function createCesClient(config: CesClientConfig) {
       let response: Response;
       try {
         response = await transport(url, {
-          headers: { ...headers, accept: 'text/event-stream', ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
+          // JSON too, for the errors: a service without the endpoint answers its 404 so.
+          headers: { ...headers, accept: 'text/event-stream, application/json;q=0.5', ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
           ...(signal ? { signal } : {}),
         });
       } catch (error) {
