@@ -98,6 +98,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/service-api/1.0/choreo-executions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run events
+         * @description Extension. The run as Server-Sent Events (`text/event-stream`), one per step and iteration start and end, wait begun and child started, then `execution.ended` with the status resource's `execution`, after which the server closes the stream. Each event has an `id`: a client that reconnects with it as `Last-Event-ID` gets exactly the events after it. A comment `: heartbeat` comes every `EVENTS_HEARTBEAT_MS` (15 s by default). For a run that has ended, what is kept is replayed, then `execution.ended`. Event types: `step.started`, `step.ended`, `iteration.started`, `iteration.ended` (data: `type`, `time`, `address`, `step` (not for iterations), `iteration` (inside a loop), `attempt`, `host`; the ends add `outcome` `succeeded`|`failed`|`stopped`, `durationMs` and `error` when failed), `wait.started` (`address`, `waitFor` `time`|`callback`, `until` when bounded), `child.started` (`address`, `child`: its execution id), `execution.ended` (`execution`). Times are epoch milliseconds as text. Errors are JSON, as the status resource answers them.
+         */
+        get: operations["getExecutionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/service-api/1.0/presets": {
         parameters: {
             query?: never;
@@ -1418,6 +1438,118 @@ export interface operations {
             };
             /** @description CONFLICT: The resource is not in a state that allows this. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecutionEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received: the stream resumes after it. */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The execution id: 32 lowercase hexadecimal digits. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run events, until the run has ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
