@@ -117,7 +117,14 @@ describe('the ces command line', { timeout: 60_000 }, () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines.filter((line) => line.type === 'step.ended').map((line) => line.address)).toEqual(['now', 'build']);
+    expect(lines.filter((line) => line.type.startsWith('step.')).map((line) => `${line.type} ${line.address}`)).toEqual([
+      'step.started now',
+      'step.ended now',
+      'step.started build',
+      'step.ended build',
+    ]);
+    // Every event but the outputs carries its id, for resuming.
+    expect(lines.slice(0, -1).every((line) => typeof line.id === 'string' && line.id !== '')).toBe(true);
     expect(lines.at(-2)).toMatchObject({ type: 'execution.ended', execution: { id: started.id, status: 'SUCCESS' } });
     expect(lines.at(-1)).toMatchObject({ type: 'outputs', output: { Message: 'later' } });
   });
@@ -125,9 +132,10 @@ describe('the ces command line', { timeout: 60_000 }, () => {
   it('draws a live line for the current step on a terminal', async () => {
     const result = await ces(['run', `${DEVELOPMENT}/Countdown`, '-i', 'StepMilliseconds=250'], { tty: true });
     expect(result.code, result.stdout).toBe(0);
-    // Under the pseudo-terminal stdout and stderr are one stream: the live line is redrawn in place
-    // (carriage return, erase line, a spinner), and every step's line still ends up on its own.
-    expect(result.stdout).toMatch(new RegExp(`\r${String.fromCharCode(27)}\\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] `));
+    // Under the pseudo-terminal stdout and stderr are one stream. The live line is redrawn in place
+    // (carriage return, erase line, a spinner, the step running and for how long), and every
+    // step's line still ends up on its own.
+    expect(result.stdout).toMatch(new RegExp(`\r${String.fromCharCode(27)}\\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] wait\\d+  \\d+ ms`));
     for (let step = 1; step <= 10; step += 1) expect(result.stdout).toMatch(new RegExp(`✓ wait${step} {2}\\d`));
     expect(result.stdout).toContain('CompletedSteps: 10');
   });

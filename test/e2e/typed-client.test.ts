@@ -43,9 +43,15 @@ describe('the typed client', { timeout: 60_000 }, () => {
     expect(accepted.output).toBeUndefined();
     const events: RunEvent[] = [];
     for await (const event of client.events(accepted.id)) events.push(event);
+    expect(events.filter((event) => event.type === 'step.started').map((event) => event.address)).toEqual(Array.from({ length: 10 }, (_, i) => `wait${i + 1}`));
     const ends = events.filter((event) => event.type === 'step.ended');
     expect(ends.map((event) => event.address)).toEqual(Array.from({ length: 10 }, (_, i) => `wait${i + 1}`));
     expect(events.at(-1)).toMatchObject({ type: 'execution.ended', execution: { id: accepted.id, status: 'SUCCESS' } });
+    // Resuming after an event gives exactly those that followed it.
+    const resumeAfter = events[5]?.id as string;
+    const rest: RunEvent[] = [];
+    for await (const event of client.events(accepted.id, { lastEventId: resumeAfter })) rest.push(event);
+    expect(rest.map((event) => event.id)).toEqual(events.slice(6).map((event) => event.id));
     const ended = await client.wait(accepted.id);
     expect(ended.output).toEqual({ CompletedSteps: '10' });
     const { steps } = await client.steps(accepted.id);

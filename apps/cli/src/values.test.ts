@@ -35,6 +35,8 @@ describe('command line values', () => {
   });
 
   it('writes durations as people read them', () => {
+    expect(formatDuration(0.399)).toBe('0.4 ms');
+    expect(formatDuration(0)).toBe('0 ms');
     expect(formatDuration(12.4)).toBe('12 ms');
     expect(formatDuration(3250)).toBe('3.3 s');
     expect(formatDuration(245_000)).toBe('4 min 05 s');

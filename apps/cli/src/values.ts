@@ -40,6 +40,8 @@ export function parseSince(text: string, now: number): number {
 
 /** Milliseconds as people read them: `840 ms`, `3.2 s`, `4 min 05 s`. */
 export function formatDuration(ms: number): string {
+  // A step that only computes takes a fraction of a millisecond: 0.4 ms says more than 0 ms.
+  if (ms < 10) return `${Number(ms.toFixed(1))} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const minutes = Math.floor(ms / 60_000);
