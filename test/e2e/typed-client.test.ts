@@ -1,10 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ApiError, type CesClient, ConnectionError, createCesClient, type RunEvent } from '@ces/client';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Credential, startStack, type Stack } from '../support/stack.ts';
 
 const DEVELOPMENT = '/Library/Utilities/Development';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
 
 // @ces/client against a real service: API and a worker over HTTPS with the service's own certificate.
 describe('the typed client', { timeout: 60_000 }, () => {
@@ -104,5 +111,31 @@ describe('the typed client', { timeout: 60_000 }, () => {
       .choreos.list()
       .catch((error: unknown) => error);
     expect(unreachable).toMatchObject({ name: 'ConnectionError', problem: 'unreachable' });
+  });
+
+  it('works in another project with nothing but its packed package', { timeout: 180_000 }, async () => {
+    const project = mkdtempSync(join(tmpdir(), 'ces-client-user-'));
+    try {
+      // npm as the machine has it; the package's scripts find the project's Node themselves.
+      const npm = 'npm';
+      // As a release packs it: built to JavaScript with its declarations, exports pointing at them.
+      await run(npm, ['pack', '-w', '@ces/client', '--pack-destination', project], { cwd: ROOT });
+      const tarball = readdirSync(project).find((name) => name.endsWith('.tgz')) as string;
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'elsewhere', private: true, type: 'module' }));
+      await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: project });
+      writeFileSync(
+        join(project, 'use.js'),
+        `import { createCesClient } from '@ces/client';
+const [url, account, name, secret, ca] = process.argv.slice(2);
+const client = createCesClient({ url, account, credentials: { name, secret }, ca });
+const result = await client.run('${DEVELOPMENT}/Echo', { Message: 'from elsewhere' });
+console.log(JSON.stringify(result.output));`,
+      );
+      const alice = stack.credentials.alice;
+      const used = await run(process.execPath, ['use.js', `https://127.0.0.1:${stack.port}`, alice.account, alice.name, alice.secret, ca], { cwd: project });
+      expect(JSON.parse(used.stdout)).toMatchObject({ Message: 'from elsewhere' });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
