@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
+import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
@@ -138,6 +139,21 @@ describe('the ces command line', { timeout: 60_000 }, () => {
     expect(result.stdout).toMatch(new RegExp(`\r${String.fromCharCode(27)}\\[2K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] wait\\d+  \\d+ ms`));
     for (let step = 1; step <= 10; step += 1) expect(result.stdout).toMatch(new RegExp(`✓ wait${step} {2}\\d`));
     expect(result.stdout).toContain('CompletedSteps: 10');
+  });
+
+  it('stops following on Ctrl-C, says how to follow again, and leaves the run going', async () => {
+    const id = (await ces(['run', `${DEVELOPMENT}/Countdown`, '-i', 'StepMilliseconds=1000', '--async'])).stdout.trim();
+    const child = spawn(process.execPath, [CES, 'runs', 'follow', id], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waitFor(() => stderr.includes('✓ wait1'), { timeoutMs: 20_000, intervalMs: 50, what: 'the first step to end' });
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toContain(`stopped following ${id}, which goes on; follow it again with: ces runs follow ${id}`);
+    const shown = JSON.parse((await ces(['runs', 'show', id, '--json'])).stdout);
+    expect(shown.execution.status).toBe('RUNNING');
+    expect((await ces(['runs', 'terminate', id])).code).toBe(0);
   });
 
   it('lists and shows runs, with their step history', async () => {

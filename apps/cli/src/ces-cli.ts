@@ -181,6 +181,8 @@ Exit status: 0 done (a run: SUCCESS), 1 failed (a run: ERROR; or the service ref
 export interface CliEnvironment {
   settings: ConnectionSettings;
   now?: () => number;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 function parse(argv: string[]) {
@@ -248,7 +250,13 @@ export async function runCli(argv: string[], environment: CliEnvironment, io: Cl
     };
     const config = await clientConfigOf(flags, environment.settings, io.readFile);
     url = config.url;
-    const context: CommandContext = { client: createCesClient(config), io, json: values.json === true, now: environment.now ?? Date.now };
+    const context: CommandContext = {
+      client: createCesClient(config),
+      io,
+      json: values.json === true,
+      now: environment.now ?? Date.now,
+      signal: environment.signal,
+    };
     return await command.run(context, args, values as Values);
   } catch (error) {
     const { message, status } = failure(error, url);

@@ -8,6 +8,8 @@ export const EXIT = {
   terminated: 2,
   /** Bad usage or configuration, no connection to the service, or credentials it refused. */
   usage: 3,
+  /** Interrupted (Ctrl-C) while following a run, which goes on: as shells report SIGINT. */
+  interrupted: 130,
 } as const;
 
 /** The command line or its configuration is wrong: exit 3 with this message and a pointer to help. */

@@ -8,6 +8,8 @@ export interface CommandContext {
   /** `--json`: results as JSON on stdout, for scripts; no progress. */
   json: boolean;
   now(): number;
+  /** Aborted when the user interrupts (Ctrl-C): a command following a run stops following. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Writes a result: its JSON form with `--json`, otherwise the lines for people. */

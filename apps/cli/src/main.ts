@@ -5,9 +5,16 @@ import { readFile } from 'node:fs/promises';
 import { runCli } from './ces-cli.ts';
 import { settingsFromEnv } from './cli-config.ts';
 
+// The first Ctrl-C stops following a run, tidily; a second one ends the process at once.
+const interrupt = new AbortController();
+process.once('SIGINT', () => {
+  interrupt.abort();
+  process.once('SIGINT', () => process.exit(130));
+});
+
 const status = await runCli(
   process.argv.slice(2),
-  { settings: settingsFromEnv(process.env) },
+  { settings: settingsFromEnv(process.env), signal: interrupt.signal },
   {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(text),

@@ -26,11 +26,17 @@ export async function followRun(context: CommandContext, id: string): Promise<nu
   const display = context.json ? undefined : createRunDisplay(context.io);
   let ended: Execution | undefined;
   try {
-    for await (const event of context.client.events(id)) {
+    for await (const event of context.client.events(id, context.signal ? { signal: context.signal } : {})) {
       if (context.json) context.io.out(JSON.stringify(event satisfies RunEvent));
       else display?.show(event);
       if (event.type === 'execution.ended') ended = event.execution;
     }
+  } catch (error) {
+    if (!context.signal?.aborted) throw error;
+    display?.close();
+    // Only the following stops: the run goes on where it runs.
+    context.io.err(`stopped following ${id}, which goes on; follow it again with: ces runs follow ${id}\n`);
+    return EXIT.interrupted;
   } finally {
     display?.close();
   }
