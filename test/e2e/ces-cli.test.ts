@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -226,6 +229,22 @@ describe('the ces command line', { timeout: 60_000 }, () => {
     const wrongUrl = await ces(['choreos', 'list'], { env: { CES_URL: `https://127.0.0.1:${nobody}` } });
     expect(wrongUrl.code).toBe(3);
     expect(wrongUrl.stderr).toContain(`cannot reach https://127.0.0.1:${nobody} (ECONNREFUSED)`);
+
+    // Something else at the address: a web server without TLS, asked over https and over http.
+    const other = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>'));
+    other.listen(0, '127.0.0.1');
+    await once(other, 'listening');
+    try {
+      const otherUrl = `127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const noTls = await ces(['choreos', 'list'], { env: { CES_URL: `https://${otherUrl}` } });
+      expect(noTls.code).toBe(3);
+      expect(noTls.stderr).toContain(`https://${otherUrl} does not speak HTTPS`);
+      const notTheService = await ces(['choreos', 'list'], { env: { CES_URL: `http://${otherUrl}` } });
+      expect(notTheService.code).toBe(3);
+      expect(notTheService.stderr).toContain(`http://${otherUrl} answered 404 Not Found without the service's error body; check the URL`);
+    } finally {
+      other.close();
+    }
 
     const untrusted = await ces(['choreos', 'list'], { env: { CES_CA_FILE: undefined } });
     expect(untrusted.code).toBe(3);

@@ -9,6 +9,11 @@ import { deletePreset, listPresets, putPreset, showPreset } from './preset-comma
 import { followRun, listRuns, run, showRun, terminateRun } from './run-commands.ts';
 import { parseInputs, parseSince } from './values.ts';
 
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('a command of the table is missing');
+  return value;
+}
+
 const STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCESS', 'ERROR', 'TERMINATED_MANUALLY', 'TERMINATED_LIMIT'];
 
 const OPTIONS = {
@@ -118,7 +123,7 @@ const COMMANDS: Record<string, Command> = {
   'choreos show': {
     args: ['choreo'],
     options: [],
-    usage: 'ces choreos show <choreo>\n  Whether it is valid, its version (for the account own), its inputs and outputs.',
+    usage: "ces choreos show <choreo>\n  Whether it is valid, its version (for the account's own), its inputs and outputs.",
     run: (context, [id = '']) => showChoreo(context, id),
   },
   'choreos push': {
@@ -193,12 +198,17 @@ function parse(argv: string[]) {
   }
 }
 
+/** The commands of a group (`runs`, `choreos`, `presets`), by their full names. */
+const groupOf = (group: string) => Object.keys(COMMANDS).filter((name) => name.startsWith(`${group} `));
+
 function commandOf(positionals: string[]): { name: string; command: Command } {
   const one = positionals[0] ?? '';
   const name = COMMANDS[one] ? one : positionals.slice(0, 2).join(' ');
   const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command "${name}"`);
-  return { name, command };
+  if (command) return { name, command };
+  const group = groupOf(one);
+  if (group.length > 0 && positionals.length === 1) throw new UsageError(`${one} needs one of: ${group.map((full) => full.slice(one.length + 1)).join(', ')}`);
+  throw new UsageError(`unknown command "${name}"`);
 }
 
 /** Why a command failed, as a message for people, and its exit status. */
@@ -226,6 +236,11 @@ export async function runCli(argv: string[], environment: CliEnvironment, io: Cl
     if (positionals.length === 0 || positionals[0] === 'help') {
       io.out(USAGE);
       return positionals.length === 0 && !values.help ? EXIT.usage : EXIT.ok;
+    }
+    const group = groupOf(positionals[0] ?? '');
+    if (values.help && positionals.length === 1 && group.length > 0) {
+      io.out(group.map((name) => must(COMMANDS[name]).usage).join('\n\n'));
+      return EXIT.ok;
     }
     const { name, command } = commandOf(positionals);
     if (values.help) {

@@ -93,8 +93,11 @@ const delay = (ms: number, signal?: AbortSignal) =>
 
 const epoch = (time: Date | number) => String(typeof time === 'number' ? time : time.getTime());
 
-/** The service's error body, or what can be said of an answer without one. */
-async function apiErrorOf(response: Response, body?: unknown): Promise<ApiError> {
+/**
+ * The service's error, from its body; an error answer without that body came from something else
+ * at the address (another server, a proxy), which says more about the URL than about the request.
+ */
+async function apiErrorOf(response: Response, origin: string, body?: unknown): Promise<ApiError | ConnectionError> {
   let parsed = body;
   if (parsed === undefined) {
     const text = await response.text().catch(() => '');
@@ -103,9 +106,16 @@ async function apiErrorOf(response: Response, body?: unknown): Promise<ApiError>
     } catch {}
   }
   const error = (parsed as { error?: { code?: string; message?: string; requestId?: string; problems?: { pointer: string; message: string }[] } })?.error;
+  if (error?.message === undefined) {
+    const problem = response.status === 502 || response.status === 503 || response.status === 504 ? 'unreachable' : 'not-the-service';
+    return new ConnectionError(
+      problem,
+      `${origin} answered ${response.status} ${response.statusText} without the service's error body; check the URL`.replace(/ {2}/, ' '),
+    );
+  }
   const retryAfter = Number(response.headers.get('retry-after'));
   return new ApiError(response.status, {
-    ...(error ?? { message: `the service answered ${response.status} ${response.statusText}`.trim() }),
+    ...error,
     ...(Number.isFinite(retryAfter) && response.headers.has('retry-after') ? { retryAfterSeconds: retryAfter } : {}),
   });
 }
@@ -149,7 +159,7 @@ export function createCesClient(config: CesClientConfig) {
         cause: error,
       });
     }
-    if (!result.response.ok) throw await apiErrorOf(result.response, result.error);
+    if (!result.response.ok) throw await apiErrorOf(result.response, origin, result.error);
     const type = result.response.headers.get('content-type') ?? '';
     if (result.response.status !== 204 && !type.includes('json')) {
       throw new ConnectionError('not-the-service', `${origin} answered ${type || 'without a content type'}, not the service's JSON; check the URL`);
@@ -243,7 +253,7 @@ export function createCesClient(config: CesClientConfig) {
         await delay(Math.min(5000, 250 * 2 ** failures), signal);
         continue;
       }
-      if (!response.ok) throw await apiErrorOf(response);
+      if (!response.ok) throw await apiErrorOf(response, origin);
       if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream') || !response.body) {
         await response.body?.cancel();
         throw new ConnectionError(
@@ -354,7 +364,7 @@ export function createCesClient(config: CesClientConfig) {
         ...(filters.limit === undefined ? {} : { limit: String(filters.limit) }),
         ...(filters.cursor ? { cursor: filters.cursor } : {}),
       };
-      const { data } = await answer(api.GET('/service-api/1.0/choreo-executions', { params: { query } as never }));
+      const { data } = await answer(api.GET('/service-api/1.0/choreo-executions', { params: { query } }));
       const page = data as Schemas['ExecutionHistory'];
       return { executions: page.executions, ...(page.next ? { next: page.next } : {}) };
     },

@@ -60,7 +60,7 @@ export function connectionErrorOf(error: unknown, origin: string): ConnectionErr
   }
   if (code === 'ETIMEDOUT' || code === 'ABORT_ERR_TIMEOUT') return new ConnectionError('timeout', `${origin} did not answer in time`, { cause: error });
   if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length/i.test(reason)) {
-    return new ConnectionError('not-the-service', `${origin} does not speak HTTPS there (${reason}); check the URL`, { cause: error });
+    return new ConnectionError('not-the-service', `${origin} does not speak HTTPS (its answer is no TLS handshake); check the URL`, { cause: error });
   }
   return new ConnectionError('unreachable', `cannot reach ${origin} (${code || reason}); check the URL and that the service runs`, { cause: error });
 }
