@@ -264,6 +264,7 @@ export function createCesClient(config: CesClientConfig) {
       connected = true;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = createSseParser();
+      let received = false;
       try {
         for (;;) {
           let timer: NodeJS.Timeout | undefined;
@@ -274,6 +275,7 @@ export function createCesClient(config: CesClientConfig) {
           if (next === 'idle' || next.done) break;
           for (const event of parser.push(next.value)) {
             if (event.id !== undefined) lastId = event.id;
+            received = true;
             failures = 0;
             const data = JSON.parse(event.data) as RunEvent;
             yield { ...data, ...(event.id === undefined ? {} : { id: event.id }) };
@@ -288,7 +290,9 @@ export function createCesClient(config: CesClientConfig) {
       } finally {
         await reader.cancel().catch(() => {});
       }
-      // The stream ended before the run did (a restarted API, a proxy's timeout): reconnect.
+      // The stream ended before the run did (a restarted API, a proxy's timeout): reconnect. Streams
+      // that keep ending with nothing in them are a failure like any other.
+      if (!received && ++failures > 8) throw new ConnectionError('unreachable', `the events of ${id} kept ending before the run did`);
       await delay(Math.min(5000, 100 * 2 ** failures), signal);
     }
   }
