@@ -6,5 +6,7 @@ export interface CliIo {
   err(text: string): void;
   /** Whether stderr is a terminal, so that a live line may be redrawn in place. */
   errIsTerminal: boolean;
+  /** The terminal's width, when stderr is one: a live line longer than it would wrap and not redraw in place. */
+  errColumns?: number | undefined;
   readFile(path: string): Promise<string>;
 }

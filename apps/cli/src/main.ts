@@ -19,6 +19,7 @@ const status = await runCli(
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(text),
     errIsTerminal: Boolean(process.stderr.isTTY),
+    errColumns: process.stderr.columns,
     readFile: (path) => readFile(path, 'utf8'),
   },
 );

@@ -56,4 +56,13 @@ describe('the run display', () => {
     display.show(started('late'));
     expect(io.written).toBe('\r\x1b[2K');
   });
+
+  it('cuts the live line to the terminal width, so that it redraws in place', () => {
+    const io = bufferIo(true);
+    io.errColumns = 20;
+    const display = createRunDisplay(io, { now: () => 0, redrawMs: 60_000 });
+    display.show(started('a-rather-long-loop[12].with-a-long-step-name'));
+    display.close();
+    expect(io.written).toBe('\r\x1b[2K⠋ a-rather-long-lo…\r\x1b[2K');
+  });
 });

@@ -55,7 +55,10 @@ export function createRunDisplay(io: CliIo, options: { now?: () => number; redra
   };
   const draw = () => {
     if (closed || !live) return;
-    io.err(`${CLEAR_LINE}${liveLine()}`);
+    const line = liveLine();
+    // A pseudo-terminal without a size says 0 columns.
+    const width = (io.errColumns || 80) - 1;
+    io.err(`${CLEAR_LINE}${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
     drawn = true;
   };
   const timer = live
