@@ -1,5 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, killTree, startService } from '../support/npm-start.ts';
 import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
@@ -71,5 +77,31 @@ describe('on a Redis Cluster', () => {
     const after = await stack.startRun('Test/Quick', alice);
     expect((await stack.waitForEnd(after, alice, 30_000)).status).toBe('SUCCESS');
     expect(stack.workers.every((worker) => worker.running)).toBe(true);
+  });
+
+  it('npm start with REDIS_CLUSTER_NODES starts no Redis of its own and serves on the Cluster, the admin command line beside it', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ces-start-cluster-'));
+    const env = { REDIS_CLUSTER_NODES: cluster.nodeList, REDIS_PREFIX: '{start-on-cluster}' };
+    const { process: start, output } = await startService({ ...env, PORT: String(await findFreePort()), WORKERS: '1', DATA_DIR: dataDir });
+    try {
+      expect(output()).toContain(`using the Redis Cluster at ${cluster.nodeList}`);
+      expect(output()).not.toContain('Redis started on');
+      expect(existsSync(join(dataDir, 'redis'))).toBe(false);
+      const curlLine = output()
+        .split('\n')
+        .find((line) => line.startsWith('curl '));
+      expect(curlLine, output()).toBeDefined();
+      const result = spawnSync('sh', ['-c', `${curlLine} --silent --show-error`], { encoding: 'utf8', timeout: 30_000 });
+      expect(result.status, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).execution.status).toBe('SUCCESS');
+      const listed = admin(['accounts', 'list', '--json'], { ...env, DATA_DIR: dataDir });
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).accounts.map((entry: { account: string }) => entry.account)).toEqual(['demo']);
+    } finally {
+      killTree(start);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
