@@ -32,9 +32,6 @@ interface Watched {
   again: boolean;
 }
 
-/** Most events one read takes; a read goes on until it has taken them all. */
-const READ_COUNT = 500;
-
 /**
  * One feed per API process, whatever the number of open event streams: the scripts that add run
  * events publish the name of the stream they added to (run-events.lua), the feed listens on the
@@ -60,19 +57,14 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
     try {
       do {
         entry.again = false;
-        let from = earliest(entry);
-        for (;;) {
-          if (entry.watchers.size === 0) return;
-          const events = await log.read(entry.executionId, from, READ_COUNT);
-          if (events.length === 0) break;
-          for (const watcher of entry.watchers) {
-            const fresh = watcher.afterId === undefined ? events : events.filter((event) => isRunEventAfter(event.id, watcher.afterId as string));
-            if (fresh.length === 0) continue;
-            watcher.afterId = (fresh.at(-1) as StoredRunEvent).id;
-            watcher.listener(fresh);
-          }
-          from = (events.at(-1) as StoredRunEvent).id;
-          if (events.length < READ_COUNT) break;
+        if (entry.watchers.size === 0) return;
+        const events = await log.read(entry.executionId, earliest(entry));
+        if (events.length === 0) continue;
+        for (const watcher of entry.watchers) {
+          const fresh = watcher.afterId === undefined ? events : events.filter((event) => isRunEventAfter(event.id, watcher.afterId as string));
+          if (fresh.length === 0) continue;
+          watcher.afterId = (fresh.at(-1) as StoredRunEvent).id;
+          watcher.listener(fresh);
         }
       } while (entry.again);
     } catch (error) {
