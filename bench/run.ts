@@ -23,6 +23,7 @@ import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
+import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { runEvents } from './scenarios/run-events.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
@@ -82,6 +83,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 13, name: 'run events to 1,000 open streams on one API', run: runEvents(eventStreams) },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
+  { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
