@@ -3,11 +3,10 @@ import type { KeySpace } from './keys.ts';
 
 /**
  * An execution's run events: what a client watching the run is sent (GET …/events), kept in a
- * Redis Stream beside the record (keys.ts `executionEvents`), written by the same scripts that
+ * list beside the record (keys.ts `executionEvents`), written by the same scripts that
  * write the progress and the end, so that an event exists exactly when what it tells is stored.
- * The events of one write share stream entries (run-events.lua), each event one field of its
- * entry: its type, and its data, the one line of JSON sent as it is. An event's id is its entry's
- * id and its place in the entry, `<ms>-<seq>-<index>`.
+ * Each is stored as its number in the run (1, 2, …), which is its id, and its data, the one line
+ * of JSON sent as it is, whose first member is its type (run-events.lua).
  */
 export type RunEventType = 'step.started' | 'step.ended' | 'iteration.started' | 'iteration.ended' | 'wait.started' | 'child.started' | 'execution.ended';
 
@@ -98,11 +97,8 @@ export function joinRunEvents(encoded: readonly string[]): string {
   return encoded.join('\n');
 }
 
-/**
- * Most entries one execution's stream keeps (about: trimmed by whole blocks), the oldest going
- * first: at least as many events, at most 4 times as many (run-events.lua).
- */
-export const DEFAULT_RUN_EVENTS_BOUND = 1000;
+/** Most events one execution keeps, the oldest going first. */
+export const DEFAULT_RUN_EVENTS_BOUND = 2000;
 
 /** One event as read back, with its id, strictly increasing per execution. */
 export interface StoredRunEvent {
@@ -112,21 +108,19 @@ export interface StoredRunEvent {
   data: string;
 }
 
-/** An event's id, `<ms>-<seq>-<index>`: what Last-Event-ID must look like. */
-export const RUN_EVENT_ID = /^\d{1,20}-\d{1,20}-\d{1,5}$/;
+/** An event's id, its number in the run: what Last-Event-ID must look like. */
+export const RUN_EVENT_ID = /^\d{1,15}$/;
 
-/** Whether event id `a` comes after `b`: their numbers compared in turn. */
+/** Whether event id `a` comes after `b`. */
 export function isAfter(a: string, b: string): boolean {
-  const left = a.split('-');
-  const right = b.split('-');
-  for (let i = 0; i < 3; i++) {
-    const x = left[i] ?? '0';
-    const y = right[i] ?? '0';
-    if (x.length !== y.length) return x.length > y.length;
-    if (x !== y) return x > y;
-  }
-  return false;
+  return Number(a) > Number(b);
 }
+
+/** The type of a stored data line: its first member. */
+const TYPE = /^\{"type":"([^"]+)"/;
+
+/** A window of the list's last events read first: as many as a few writes add. */
+const TAIL = 32;
 
 /** Reads executions' run events. */
 export interface RunEventLog {
@@ -141,18 +135,20 @@ export function createRunEventLog(deps: { redis: Redis; keys: KeySpace }): RunEv
   const { redis, keys } = deps;
   return {
     async read(executionId, afterId) {
-      // From the entry holding `afterId` on, that entry's later events among them.
-      const [entryMs, entrySeq, index] = afterId?.split('-') ?? [];
-      const from = afterId === undefined ? '-' : `${entryMs}-${entrySeq}`;
-      const entries = await redis.xrange(keys.executionEvents(executionId), from, '+');
-      const events: StoredRunEvent[] = [];
-      for (const [entry, fields] of entries) {
-        const skip = entry === from ? Number(index) + 1 : 0;
-        for (let i = 2 * skip; i + 1 < fields.length; i += 2) {
-          events.push({ id: `${entry}-${i / 2}`, type: fields[i] as RunEventType, data: fields[i + 1] as string });
-        }
-      }
-      return events;
+      const key = keys.executionEvents(executionId);
+      if (afterId === undefined) return (await redis.lrange(key, 0, -1)).map(decode);
+      const after = Number(afterId);
+      // The last few first, which is all a watcher that keeps up needs; then the whole list.
+      const tail = (await redis.lrange(key, -TAIL, -1)).map(decode);
+      const first = tail[0];
+      const events = tail.length < TAIL || (first !== undefined && Number(first.id) <= after + 1) ? tail : (await redis.lrange(key, 0, -1)).map(decode);
+      return events.filter((event) => Number(event.id) > after);
     },
   };
+}
+
+function decode(item: string): StoredRunEvent {
+  const space = item.indexOf(' ');
+  const data = item.slice(space + 1);
+  return { id: item.slice(0, space), type: (TYPE.exec(data)?.[1] ?? '') as RunEventType, data };
 }

@@ -78,8 +78,8 @@ export function runEventsRoute(deps: {
   const endFrame = async (id: string, event: StoredRunEvent | undefined, record: ExecutionSummary) => {
     const execution = (await executionNow(id)) ?? (executionStatus(record, false).json as { execution: Record<string, unknown> }).execution;
     const stored = event === undefined ? { type: 'execution.ended', time: String(record.endtime ?? '') } : (JSON.parse(event.data) as Record<string, unknown>);
-    // A run ended before its events were kept has none: its end is named after its end time.
-    return eventFrame(event?.id ?? `${record.endtime ?? 0}-0-0`, 'execution.ended', JSON.stringify({ ...stored, execution }));
+    // A run ended before its events were kept has none: its end comes first, as 0.
+    return eventFrame(event?.id ?? '0', 'execution.ended', JSON.stringify({ ...stored, execution }));
   };
 
   return new Hono<AppEnv>().get('/choreo-executions/:id/events', async (c) => {

@@ -3,35 +3,37 @@
   suspend-execution.lua, accept-execution.lua, end-execution.lua and, through end-record.lua,
   every script that ends an execution), included by each of them.
 
-  Adds run events (run-events.ts) to an execution's stream of them (keys.ts executionEvents):
-  `joined` holds the events one per line, each a JSON object whose first member is `type`. They
-  go in entries of up to RUN_EVENTS_PER_ENTRY events, each event a field (its type) and its value
-  (its line): one XADD per entry rather than per event, which is most of what writing an event
-  costs Redis (a loop of pure steps writes hundreds at once). The stream is then trimmed to about
-  `bound` entries (whole blocks at a time, the oldest first), and the stream's name is published
-  on `channel`, for the API processes that watch it (run-event-feed.ts).
+  Appends run events (run-events.ts) to an execution's list of them (keys.ts executionEvents):
+  `joined` holds the events one per line, each a JSON object. Each is stored as `<seq> <line>`,
+  `seq` its number in the run (1, 2, …: the one after the list's last), which is its id. The list
+  is then trimmed to its last `bound` events (LTRIM from the head: the cost of what it drops), and
+  the list's name is published on `channel`, for the API processes that watch it
+  (run-event-feed.ts). A list, not a stream: a stream's first node takes 4 KB however little it
+  holds, and every retained run keeps its events.
 ]]
 
--- Few enough that a stream of `bound` entries stays small whatever a run writes at once (a loop of
--- pure steps fills every entry); past 4, an entry more costs Redis little.
-local RUN_EVENTS_PER_ENTRY = 4
-
-local function add_run_events(stream, joined, bound, channel)
+local function add_run_events(list, joined, bound, channel)
   if joined == nil or joined == '' then
     return
   end
-  local fields = {}
+  local last = redis.call('LINDEX', list, -1)
+  local seq = 0
+  if last then
+    seq = tonumber(string.match(last, '^%d+'))
+  end
+  local items = {}
   for line in string.gmatch(joined, '[^\n]+') do
-    fields[#fields + 1] = string.match(line, '^{"type":"([^"]+)"')
-    fields[#fields + 1] = line
-    if #fields == 2 * RUN_EVENTS_PER_ENTRY then
-      redis.call('XADD', stream, '*', unpack(fields))
-      fields = {}
+    seq = seq + 1
+    items[#items + 1] = string.format('%d', seq) .. ' ' .. line
+    -- Lua unpacks arguments on its C stack: a few thousand at most.
+    if #items == 1000 then
+      redis.call('RPUSH', list, unpack(items))
+      items = {}
     end
   end
-  if #fields > 0 then
-    redis.call('XADD', stream, '*', unpack(fields))
+  if #items > 0 then
+    redis.call('RPUSH', list, unpack(items))
   end
-  redis.call('XTRIM', stream, 'MAXLEN', '~', bound)
-  redis.call('PUBLISH', channel, stream)
+  redis.call('LTRIM', list, -bound, -1)
+  redis.call('PUBLISH', channel, list)
 end
