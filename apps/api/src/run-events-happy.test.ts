@@ -112,6 +112,39 @@ describe('run events', () => {
     expect(await after.waitUntilClosed()).toEqual([]);
   });
 
+  it('tells a run that wrote nothing before its end (an instant run) from its step history, keeping no list for it', async () => {
+    const execution = newExecutionFixture({ account: 'acme', choreo: A });
+    await t.executions.accept(execution, { maxRunningPerAccount: 0 });
+    const stream = await openEventStream(t, execution.id, t.credentials.alice);
+    const now = Date.now();
+    const step = { id: 'encode', address: 'encode', attempt: 1, start: now, end: now + 2, durationMs: 1.25, host: HOST, outcome: 'succeeded' as const };
+    await t.executions.end(execution.id, {
+      status: 'SUCCESS',
+      untakenBy: { host: HOST, workerId: 'w1' },
+      stepEvents: [step],
+      runEvents: [started('encode', now), { ...ended('encode', now + 2), durationMs: 1.25 }],
+    });
+    const events = await stream.waitUntilClosed();
+    expect(await t.redis.exists(t.keys.executionEvents(execution.id))).toBe(0);
+    expect(events.map((frame) => [frame.id, frame.event])).toEqual([
+      ['1', 'step.started'],
+      ['2', 'step.ended'],
+      ['3', 'execution.ended'],
+    ]);
+    expect(JSON.parse(events[1]?.data ?? '')).toEqual({
+      type: 'step.ended',
+      time: String(now + 2),
+      address: 'encode',
+      step: 'encode',
+      attempt: 1,
+      host: HOST,
+      outcome: 'succeeded',
+      durationMs: 1.25,
+    });
+    const resumed = await openEventStream(t, execution.id, t.credentials.alice, '1');
+    expect((await resumed.waitUntilClosed()).map((frame) => frame.id)).toEqual(['2', '3']);
+  });
+
   it('ends the stream of a run terminated while it is watched, and replays a terminated one', async () => {
     const execution = newExecutionFixture({ account: 'acme', choreo: A });
     await t.executions.accept(execution, { maxRunningPerAccount: 0 });

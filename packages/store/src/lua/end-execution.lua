@@ -43,7 +43,9 @@
            the record
   KEYS[12] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
   KEYS[13] the execution's run events (run-events.lua): those given, then `execution.ended`
-           (end-record.lua); it expires with the record
+           (end-record.lua); it expires with the record. When it does not exist, the step
+           history went to the record's `history` field and the events given are only steps'
+           starts and ends, none is written: they are read from the history and the record
 
   ARGV[1] the end, a JSON object:
     status              terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
@@ -137,13 +139,22 @@ end
 -- which costs far less than a list of its own, when it fits the bound.
 local first_event = 4
 local events = #ARGV - first_event + 1
-if redis.call('EXISTS', KEYS[9]) == 0 and events >= 1 and events <= args.history_first + args.history_last then
-  local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
-  redis.call('HSET', KEYS[1], 'history', history)
+local history_in_record = false
+if redis.call('EXISTS', KEYS[9]) == 0 and events <= args.history_first + args.history_last then
+  history_in_record = true
+  if events >= 1 then
+    local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
+    redis.call('HSET', KEYS[1], 'history', history)
+  end
 else
   append_step_events(KEYS[9], args.history_first, args.history_last, first_event, #ARGV)
 end
-add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
+-- A run that stored no run events before its end, whose history is all in the record and whose
+-- end brings only its steps' starts and ends (an instant run), stores none: they are read from
+-- its step history and its record (run-events.ts), which saves every such retained run a list.
+if redis.call('EXISTS', KEYS[13]) == 1 or not history_in_record or string.find(ARGV[3], '{"type":"[^s]') then
+  add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
+end
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[10],

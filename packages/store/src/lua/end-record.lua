@@ -15,7 +15,8 @@
   templates (history-index.lua), whose RUNNING index the record leaves for its status's.
 
   The run's last run event, `execution.ended`, is added with the end itself: a watcher that reads
-  it finds the record ended.
+  it finds the record ended. A run whose list of events does not exist gets none: its events are
+  read from its step history and its record.
 ]]
 --- @include "history-index.lua"
 --- @include "run-events.lua"
@@ -42,9 +43,15 @@ local function end_record(ctx, id, state, status, fields, output)
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)
   local events = ctx.events(id)
-  local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
-  add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
-  redis.call('EXPIRE', events, ctx.retention)
+  if redis.call('EXISTS', events) == 1 then
+    local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
+    add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
+    redis.call('EXPIRE', events, ctx.retention)
+  else
+    -- A run without a list of events has them read from its step history and its record
+    -- (run-events.ts); its watchers are told all the same.
+    redis.call('PUBLISH', ctx.run_events_channel, events)
+  end
   redis.call('EXPIRE', ctx.children(id), ctx.retention)
   if state[5] then
     redis.call('EXPIRE', state[5], ctx.retention)
