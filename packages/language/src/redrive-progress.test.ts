@@ -33,7 +33,7 @@ describe('redriveProgress', () => {
     expect(kept).toEqual([['outer[0]', '1']]);
   });
 
-  it('keeps a completed parallel branch and runs an unfinished one again from its start', () => {
+  it('keeps a completed parallel branch, and of an unfinished one only its loops’ completed iterations', () => {
     const steps = [
       {
         id: 'both',
@@ -56,6 +56,7 @@ describe('redriveProgress', () => {
       ['a1', '1'],
       ['a2', '2'],
       ['both{0}', 'null'],
+      ['loop[0]', '4'],
     ]);
   });
 

@@ -5,10 +5,12 @@ import { walkDefinition } from './walk-definition.ts';
 /**
  * The entries of a failed run's progress (inside the top-level block it stopped in) that a redrive
  * of it starts from: the results of the steps and iterations that completed, and the markers of the
- * parallel branches that did. An iteration or a branch that did not complete runs again from its
- * start, its completed steps included (as a Map redrive of Step Functions does), so their entries
- * go; the entries inside a completed iteration go too, since the iteration's own entry stands for
- * them. How a step failed (`x!`) and what a wait left (`x@`, its token, a call back) go as well:
+ * parallel branches that did. An iteration that did not complete runs again from its start, its
+ * completed steps included (as a Map redrive of Step Functions does), so their entries go; the
+ * entries inside a completed iteration go too, since the iteration's own entry stands for them. A
+ * branch that did not complete runs again from its start too, its completed steps included, but
+ * the completed iterations of its loops are kept: an iteration is the unit a redrive reuses, and a
+ * loop of thousands in a branch must not run again whole because another step of it failed. How a step failed (`x!`) and what a wait left (`x@`, its token, a call back) go as well:
  * the failed step and the waits run again.
  *
  * Works on entries as stored (values untouched, sealed ones included), so that the kept ones can be
@@ -27,7 +29,7 @@ export function redriveProgress<Value>(definition: Pick<ChoreoDefinition, 'steps
       continue;
     }
     if (parsed === undefined || parsed.holds !== 'result') continue;
-    if (dropped.has(parsed.id)) continue;
+    if (dropped.has(parsed.id) && parsed.iteration === undefined) continue;
     kept.push([address, value]);
   }
   return kept;
