@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
 /**
- * Pages a Choreo fetches: `GET /<tag>/page/<n>` answers `{"page": n}`, or 503 from page
- * `failFrom[tag]` on while that is set; every request is counted, so a test sees which pages a
- * run and its redrives fetched.
+ * Pages a Choreo fetches: `GET /<tag>/page/<n>` answers `{"page": n}`, or drops the connection
+ * from page `failFrom[tag]` on while that is set (the fetch itself fails); every request is
+ * counted, so a test sees which pages a run and its redrives fetched.
  */
 class PageServer {
   readonly failFrom = new Map<string, number>();
@@ -18,7 +18,7 @@ class PageServer {
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
     const failing = this.failFrom.get(tag);
     if (failing !== undefined && Number(page) >= failing) {
-      res.writeHead(503).end('down');
+      req.socket.destroy();
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ page: Number(page) }));
@@ -44,18 +44,9 @@ class PageServer {
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 const times = (count: number, value: number) => Array.from({ length: count }, () => value);
 
-/** Fetches a page and fails the run unless it answered 2xx; the page's body is the result. */
+/** Fetches a page (failing when the connection drops); the page's body is the result. */
 const fetchPage = (id: string, page: string) => [
   { id: `${id}Fetch`, kind: 'http.request', args: { url: `{{inputs.BaseURL}}/page/${page}` } },
-  {
-    id: `${id}Check`,
-    choice: [
-      {
-        when: { value: `{{steps.${id}Fetch.status}}`, greaterThanOrEqual: 400 },
-        steps: [{ id: `${id}Down`, fail: `page ${page} answered {{steps.${id}Fetch.status}}` }],
-      },
-    ],
-  },
   { id: `${id}Body`, kind: 'text.template', args: { text: `{{steps.${id}Fetch.body}}` } },
 ];
 const baseUrl = { description: 'Where the pages are, with the tag.', required: true };
@@ -92,23 +83,26 @@ const NESTED = {
 };
 
 const CHILD = {
-  description: 'Fetches one page.',
-  inputs: { BaseURL: baseUrl, Page: { description: 'The page.', required: true } },
-  outputs: { Body: { description: 'The page.', value: '{{steps.oneBody.text}}' } },
-  steps: fetchPage('one', '{{inputs.Page}}'),
+  description: 'Fetches two pages.',
+  inputs: { BaseURL: baseUrl, First: { description: 'A page.', required: true }, Second: { description: 'Another.', required: true } },
+  outputs: { Body: { description: 'The second page.', value: '{{steps.twoBody.text}}' } },
+  steps: [...fetchPage('one', '{{inputs.First}}'), ...fetchPage('two', '{{inputs.Second}}')],
 };
 
+const child = (id: string, first: string, second: string) => ({
+  id,
+  kind: 'choreo.run',
+  args: { choreo: '/Redrive/Child', inputs: { BaseURL: '{{inputs.BaseURL}}', First: first, Second: second } },
+});
 const PARENT = {
-  description: 'Two children, one page each.',
+  description: 'Two children, two pages each.',
   inputs: { BaseURL: baseUrl },
   outputs: {
-    First: { description: 'Page 0.', value: '{{steps.first.outputs.Body}}' },
-    Second: { description: 'Page 1.', value: '{{steps.second.outputs.Body}}' },
+    First: { description: 'Page 1.', value: '{{steps.first.outputs.Body}}' },
+    Second: { description: 'Page 3.', value: '{{steps.second.outputs.Body}}' },
+    SecondId: { description: 'The second child.', value: '{{steps.second.executionId}}' },
   },
-  steps: [
-    { id: 'first', kind: 'choreo.run', args: { choreo: '/Redrive/Child', inputs: { BaseURL: '{{inputs.BaseURL}}', Page: '0' } } },
-    { id: 'second', kind: 'choreo.run', args: { choreo: '/Redrive/Child', inputs: { BaseURL: '{{inputs.BaseURL}}', Page: '1' } } },
-  ],
+  steps: [child('first', '0', '1'), child('second', '2', '3')],
 };
 
 // Redrive with real workers: a failed run's new execution fetches only what the first did not.
@@ -142,7 +136,7 @@ describe('redrive', () => {
     pages.failFrom.set('collect', 12);
     const first = await stack.startRun('/Redrive/CollectPages', alice, { BaseURL: `${pages.url}/collect` });
     const failed = await stack.waitForEnd(first, alice, 30_000);
-    expect(failed).toMatchObject({ status: 'ERROR', lasterror: expect.stringContaining('page 12 answered 503') });
+    expect(failed).toMatchObject({ status: 'ERROR', lasterror: expect.stringContaining('pages[12].pageFetch') });
     expect(pages.fetched('collect', range(0, 19))).toEqual([...times(13, 1), ...times(7, 0)]);
 
     // Recovered up to page 15 only: the redrive fails again, further on.
@@ -183,17 +177,29 @@ describe('redrive', () => {
     expect(await outputsOf(second)).toEqual({ Groups: '3' });
   });
 
-  it('reuses a child that succeeded and runs the failed one again', { timeout: 90_000 }, async () => {
+  it('reuses a child that succeeded and redrives the one that failed, from where it failed', { timeout: 90_000 }, async () => {
     const alice = stack.credentials.alice;
-    pages.failFrom.set('family', 1);
+    pages.failFrom.set('family', 3);
     const first = await stack.startRun('/Redrive/Parent', alice, { BaseURL: `${pages.url}/family` });
-    expect(await stack.waitForEnd(first, alice, 30_000)).toMatchObject({ status: 'ERROR', lasterror: expect.stringContaining('child execution') });
-    expect(pages.fetched('family', [0, 1])).toEqual([1, 1]);
+    const failed = await stack.waitForEnd(first, alice, 30_000);
+    expect(failed).toMatchObject({ status: 'ERROR', lasterror: expect.stringContaining('child execution') });
+    const failedChild = /child execution ([0-9a-f]{32})/.exec(failed.lasterror ?? '')?.[1] ?? '';
+    expect(pages.fetched('family', [0, 1, 2, 3])).toEqual([1, 1, 1, 1]);
     pages.failFrom.delete('family');
     const second = await redrive(first);
     expect(await stack.waitForEnd(second, alice, 30_000)).toMatchObject({ status: 'SUCCESS' });
-    expect(pages.fetched('family', [0, 1])).toEqual([1, 2]);
-    expect(await outputsOf(second)).toEqual({ First: '{"page":0}', Second: '{"page":1}' });
+    // The first child is not run again; the second's redrive fetches only the page it failed at.
+    expect(pages.fetched('family', [0, 1, 2, 3])).toEqual([1, 1, 1, 2]);
+    const outputs = await outputsOf(second);
+    expect(outputs).toMatchObject({ First: '{"page":1}', Second: '{"page":3}' });
+    expect((await stack.call('GET', `/choreo-executions/${outputs.SecondId}`, alice)).json().execution).toMatchObject({
+      status: 'SUCCESS',
+      redriveOf: failedChild,
+    });
+    expect((await stack.call('GET', `/choreo-executions/${failedChild}`, alice)).json().execution).toMatchObject({
+      status: 'ERROR',
+      redrivenBy: outputs.SecondId,
+    });
   });
 
   it('answers 409 to a redrive of a run that succeeded, and of one still running', { timeout: 30_000 }, async () => {

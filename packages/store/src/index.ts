@@ -77,6 +77,7 @@ export {
   type StoredProgressEntry,
 } from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
+export { redriveStart } from './redrive-start.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
-import { bindInputs, type ChoreoDefinition, redriveProgress } from '@ces/language';
+import { bindInputs, type ChoreoDefinition } from '@ces/language';
 import type { CatalogueEntry } from '@ces/catalogue';
 import {
   acceptedRecord,
   isTerminal,
   openRunInputs,
-  rebindSealedResults,
+  redriveStart,
   sendAcceptance,
   type AcceptOptions,
   type AcceptResult,
@@ -17,6 +17,7 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
+  type RedriveStart,
   type SecretCipher,
 } from '@ces/store';
 import type { Logger } from '@ces/observability';
@@ -267,7 +268,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
         ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
       };
-      return start(accepted, {
+      return recordAndQueue(accepted, {
         wait: options.wait,
         ...(options.idempotencyKey !== undefined
           ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
@@ -318,13 +319,13 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
         ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
       };
-      let kept: ReturnType<typeof rebindSealedResults>;
+      let start: RedriveStart;
       try {
-        kept = rebindSealedResults(deps.cipher, executionId, id, old.results, redriveProgress(definition, source.progress));
+        start = redriveStart(deps.cipher, source, definition, id);
       } catch (error) {
         throw unsealable(error);
       }
-      return start(accepted, {
+      return recordAndQueue(accepted, {
         wait: false,
         ...(options.idempotencyKey !== undefined
           ? {
@@ -339,7 +340,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           : {}),
         // Taken, never instant: it resumes from what the run it redrives completed.
         instant: false,
-        redrive: { nextStep: old.nextStep, results: kept.results, entries: kept.entries },
+        redrive: start,
       });
     },
   };
@@ -357,7 +358,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
    * Records and queues an accepted run; waits for its end when asked to. Once the record exists the
    * run is the caller's: whatever fails after that is answered as accepted, never an error.
    */
-  async function start(
+  async function recordAndQueue(
     accepted: NewExecution,
     options: { wait: boolean; instant: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive'>,
   ): Promise<LaunchResult> {
