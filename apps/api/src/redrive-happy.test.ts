@@ -1,3 +1,4 @@
+import { openRunInputs, type SecretCipher } from '@ces/store';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { failedRun } from './test-support/failed-runs.ts';
 import { startInProcessApp, type InProcessApp } from './test-support/in-process-app.ts';
@@ -92,5 +93,22 @@ describe('redrive', () => {
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(((await again.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
+  });
+
+  it('keeps the inputs the run took from a preset sealed, bound to the redrive', async () => {
+    const put = await t.call('PUT', '/presets/redrive-secret', t.credentials.alice, {
+      body: JSON.stringify({ inputs: [{ name: 'Text', value: 'from-preset' }] }),
+    });
+    expect(put.status).toBeOneOf([200, 201]);
+    const res = await t.call('POST', `/choreos${ENCODE}?mode=async`, t.credentials.alice, { body: JSON.stringify({ preset: 'redrive-secret' }) });
+    const { id: failed } = (await res.json()) as { id: string };
+    // Ended as a reconciler would: a take here would need the key to open its inputs.
+    await t.executions.end(failed, { status: 'ERROR', error: 'down' });
+
+    const { id } = (await (await redrive(failed)).json()) as { id: string };
+    const record = await t.executions.get(id);
+    expect(record?.inputs).not.toHaveProperty('Text');
+    expect(JSON.stringify(await t.redis.hgetall(t.keys.execution(id)))).not.toContain('from-preset');
+    expect(openRunInputs(t.cipher as SecretCipher, id, record?.sealedInputs ?? '')).toEqual({ Text: 'from-preset' });
   });
 });
