@@ -20,6 +20,7 @@ import {
   createCallbackStore,
   createSecretCipher,
   createTokenStore,
+  createHistorySweep,
   createReconcilerState,
   createScheduleStore,
   createWorkerRegistry,
@@ -44,6 +45,7 @@ import { createChildRunsFactory } from './child-runs.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
+import { createHistorySweeper, HISTORY_SWEEP_INTERVAL_MS } from './history-sweeper.ts';
 import { createReconciler } from './reconciler.ts';
 
 export const WORKER_VERSION = '0.1.0';
@@ -331,6 +333,11 @@ export async function startWorkerService(
     batch: 100,
   });
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
+  const historySweeper = createHistorySweeper({
+    sweep: createHistorySweep({ redis, keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
+    workerId,
+    logger: log,
+  });
 
   worker.run().catch((error: unknown) => {
     log.error({ err: error }, 'worker stopped with an error');
@@ -339,6 +346,7 @@ export async function startWorkerService(
   await worker.waitUntilReady();
   await heartbeat.beat();
   reconciler.start();
+  historySweeper.start();
   scheduleFirer.start();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
   takingWork = true;
@@ -354,6 +362,7 @@ export async function startWorkerService(
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
         reconciler.stop();
+        historySweeper.stop();
         const firerStopped = scheduleFirer.stop();
         processor.beginShutdown();
         // Runs stop at their next step boundary; past most of the grace period even waits are cut short.

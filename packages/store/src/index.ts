@@ -20,6 +20,7 @@ export {
   type CallbackDelivery,
   type TerminationRequest,
 } from './execution-store.ts';
+export { createHistorySweep, type HistorySweep, type HistorySweepReport } from './history-sweep.ts';
 export { createRunHistory, type HistoryCursor, type HistoryEntry, type HistoryPage, type HistoryQuery, type RunHistory } from './run-history.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
