@@ -154,7 +154,10 @@ const REDRIVABLE = new Set(['ERROR', 'TERMINATED_LIMIT']);
 function notRedrivable(id: string, status: string): ApiError {
   return status === ''
     ? new ApiError('NOT_FOUND', 'No such execution.')
-    : new ApiError('CONFLICT', `Execution ${id} ended ${status}: only a run that ended ERROR or TERMINATED_LIMIT can be redriven.`);
+    : new ApiError(
+        'CONFLICT',
+        `Execution ${id} ${status === 'RUNNING' ? 'is still RUNNING' : `ended ${status}`}: only a run that ended ERROR or TERMINATED_LIMIT can be redriven.`,
+      );
 }
 
 /**
