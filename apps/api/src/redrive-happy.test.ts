@@ -111,4 +111,12 @@ describe('redrive', () => {
     expect(JSON.stringify(await t.redis.hgetall(t.keys.execution(id)))).not.toContain('from-preset');
     expect(openRunInputs(t.cipher as SecretCipher, id, record?.sealedInputs ?? '')).toEqual({ Text: 'from-preset' });
   });
+
+  it('is described in the OpenAPI document, with its answers', async () => {
+    const res = await t.app.request('/service-api/1.0/openapi.json');
+    const document = (await res.json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
+    const operation = document.paths['/service-api/1.0/choreo-executions/{id}/redrive']?.post;
+    expect(operation?.operationId).toBe('redriveExecution');
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['202', '404', '409', '413', '415']));
+  });
 });

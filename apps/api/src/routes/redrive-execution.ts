@@ -8,7 +8,7 @@ import { respond } from '../formats/respond.ts';
 import { executionIdParamsSchema, firstIssue, redriveHeadersSchema, runRequestBodySchema } from '../formats/request-schemas.ts';
 import { parseRunRequest } from '../formats/run-request.ts';
 import { requestBodyLimit } from '../middleware/request-body-limit.ts';
-import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, RUN_ACCEPTED_HEADERS, type Operation } from '../openapi/operation.ts';
+import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, RUN_ACCEPTED_HEADERS, RUN_REPLAYED_HEADERS, type Operation } from '../openapi/operation.ts';
 import { runAcceptedSchema } from '../openapi/wire-schemas.ts';
 import { BASE_PATH } from '../base-path.ts';
 import { publicBaseUrlOf } from '../runs/public-base-url.ts';
@@ -33,7 +33,10 @@ export const redriveExecutionOperation: Operation = {
     body: { description: 'Inputs that replace the run’s; optional.', required: false, content: bothFormats(runRequestBodySchema) },
   },
   responses: {
-    202: answer('The redrive is accepted: its execution to poll.', runAcceptedSchema, RUN_ACCEPTED_HEADERS),
+    202: answer('The redrive is accepted: its execution to poll.', runAcceptedSchema, {
+      Location: RUN_ACCEPTED_HEADERS.Location,
+      ...RUN_REPLAYED_HEADERS,
+    }),
     ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
   },
 };
