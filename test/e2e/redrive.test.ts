@@ -61,6 +61,20 @@ const COLLECT_PAGES = {
   ],
 };
 
+/** The same pages, a pause after each, under a time limit far too short for them all. */
+const SLOW_PAGES = {
+  ...COLLECT_PAGES,
+  description: 'Fetches pages with a pause after each, under a one-second time limit.',
+  timeLimitSeconds: 1,
+  steps: [
+    {
+      id: 'pages',
+      forEach: '{% [0..($number(inputs.Count) - 1)] %}',
+      steps: [...fetchPage('page', '{{loop.item}}'), { id: 'pause', kind: 'control.wait', args: { milliseconds: 100 } }],
+    },
+  ],
+};
+
 const NESTED = {
   description: 'A loop of loops in one parallel branch, one page in the other.',
   inputs: { BaseURL: baseUrl },
@@ -113,7 +127,7 @@ describe('redrive', () => {
   beforeAll(async () => {
     await pages.start();
     stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1 });
-    for (const [id, document] of Object.entries({ CollectPages: COLLECT_PAGES, Nested: NESTED, Child: CHILD, Parent: PARENT })) {
+    for (const [id, document] of Object.entries({ CollectPages: COLLECT_PAGES, SlowPages: SLOW_PAGES, Nested: NESTED, Child: CHILD, Parent: PARENT })) {
       const res = await stack.call('PUT', `/choreos/Redrive/${id}`, stack.credentials.alice, { body: JSON.stringify(document) });
       expect(res.status, res.text).toBeOneOf([200, 201]);
     }
@@ -159,6 +173,29 @@ describe('redrive', () => {
       redriveOf: first,
       redrivenBy: third,
     });
+  });
+
+  it('goes on where a run that ran out of time stopped, redrive after redrive', { timeout: 90_000 }, async () => {
+    const alice = stack.credentials.alice;
+    let id = await stack.startRun('/Redrive/SlowPages', alice, { BaseURL: `${pages.url}/slow`, Count: '25' });
+    const statuses: string[] = [];
+    for (let round = 0; round < 10; round++) {
+      const ended = await stack.waitForEnd(id, alice, 30_000);
+      statuses.push(ended.status);
+      if (ended.status !== 'TERMINATED_LIMIT') break;
+      id = await redrive(id);
+    }
+    // Each run gets through some of the pages within its second; the last gets through the rest.
+    expect(statuses.length).toBeGreaterThan(1);
+    expect(statuses.at(-1)).toBe('SUCCESS');
+    expect(statuses.slice(0, -1).every((status) => status === 'TERMINATED_LIMIT')).toBe(true);
+    // A run stopped inside an iteration (after its page, before its pause ended) leaves that
+    // iteration incomplete: its redrive runs it again from its start, page included. No other page
+    // is fetched twice.
+    const fetched = pages.fetched('slow', range(0, 24));
+    expect(fetched.every((count) => count === 1 || count === 2)).toBe(true);
+    expect(fetched.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(25 + statuses.length - 1);
+    expect(await outputsOf(id)).toEqual({ Pages: '25' });
   });
 
   it('runs an unfinished outer iteration again from its start, and reuses the completed ones and the branch that completed', { timeout: 90_000 }, async () => {

@@ -38,6 +38,12 @@ describe('redrive refused', () => {
     expect(await t.executions.summary(failed, { withOutputs: false })).toMatchObject({ status: 'ERROR', redrivenBy: first });
   });
 
+  it('lets one of two redrives sent at once start, and answers the other 409', async () => {
+    const failed = await failedRun(t, { choreo: ENCODE, inputs: { Text: 'race' } });
+    const answers = await Promise.all([redrive(failed), redrive(failed), redrive(failed)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([202, 409, 409]);
+  });
+
   it('answers 404 for an unknown id and for what is not an id', async () => {
     expect((await redrive('0'.repeat(32))).status).toBe(404);
     expect((await redrive('not-an-id')).status).toBe(404);
