@@ -75,7 +75,8 @@ local function end_record(ctx, id, state, status, fields, output)
   if state[4] == '1' then
     -- The large fields decide first: encoding megabytes of outputs only to find them too large for
     -- the message would hold Redis, which serves every account, for nothing.
-    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs')
+    -- A failed run keeps its results (for a redrive): they count too.
+    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs') + redis.call('HSTRLEN', record, 'results')
     local encoded = ''
     if large <= 65536 then
       encoded = cjson.encode(redis.call('HGETALL', record))
