@@ -24,6 +24,7 @@ import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { redriveStart } from './scenarios/redrive-start.ts';
+import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
@@ -82,6 +83,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
+  { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -14,6 +14,7 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  redisTarget,
   callbackCaptureUrl,
   runCallbackUrl,
   callbackUrlKey,
@@ -105,8 +106,8 @@ export async function startWorkerService(
   // made: an instant run's end and its job's completion then go out in one write and come back in
   // one read, and a requeue always follows the completion it depends on. BullMQ adds its blocking
   // connection itself.
-  const redis = createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}`);
-  const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', `worker-${workerId}-events`);
+  const redis = createRedisConnection(redisTarget(config), 'durable', `worker-${workerId}`);
+  const subscriber = createRedisConnection(redisTarget(config), 'subscriber', `worker-${workerId}-events`);
   for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
@@ -146,6 +147,11 @@ export async function startWorkerService(
     keys,
     retentionSeconds: config.RETENTION_SECONDS,
     stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+    replicaAcks: {
+      replicas: config.REDIS_REPLICA_ACKS,
+      timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+      untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
+    },
     ...(cipher ? { cipher } : {}),
   });
   const definitions = createDefinitionStore({ redis, keys });

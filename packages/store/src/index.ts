@@ -1,3 +1,4 @@
+export { ReplicationShortError, type ReplicaAcks } from './scripts.ts';
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
@@ -34,7 +35,15 @@ export {
   type ExecutionJobData,
   type JobHold,
 } from './execution-queue.ts';
-export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export {
+  createRedisConnection,
+  describeRedisTarget,
+  isRedisCommandTimeout,
+  redisTarget,
+  waitUntilReady,
+  type ConnectionRole,
+  type RedisTarget,
+} from './redis-connection.ts';
 export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';
