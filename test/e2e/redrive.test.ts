@@ -181,7 +181,7 @@ describe('redrive', () => {
     const statuses: string[] = [];
     for (let round = 0; round < 10; round++) {
       const ended = await stack.waitForEnd(id, alice, 30_000);
-      statuses.push(ended.status);
+      statuses.push(ended.status ?? '');
       if (ended.status !== 'TERMINATED_LIMIT') break;
       id = await redrive(id);
     }
