@@ -53,6 +53,7 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
+import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
@@ -151,6 +152,15 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
+  api.route(
+    '/',
+    redriveExecutionRoute({
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+    }),
+  );
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));

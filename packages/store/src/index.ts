@@ -14,6 +14,8 @@ export {
   type EndRequest,
   type EndResult,
   type AcceptOptions,
+  type RedriveSource,
+  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
@@ -77,6 +79,7 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
+  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -84,6 +87,7 @@ export {
   type StoredProgressEntry,
 } from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
+export { redriveStart } from './redrive-start.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,
