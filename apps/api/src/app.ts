@@ -54,6 +54,7 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
+import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
 import type { RunEventFeed } from './events/run-event-feed.ts';
@@ -168,6 +169,15 @@ export function createApp(deps: AppDeps) {
       feed: deps.runEvents.feed,
       heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
       ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
+    }),
+  );
+  api.route(
+    '/',
+    redriveExecutionRoute({
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
     }),
   );
   api.route('/', listPresetsRoute(deps));

@@ -10,7 +10,7 @@ const A = '/Library/Utilities/Encoding/Base64Encode';
 const HOST = '10.0.0.7';
 
 const started = (address: string, time: number): RunEvent => ({ type: 'step.started', time, address, step: address, attempt: 1, host: HOST });
-const ended = (address: string, time: number): RunEvent => ({
+const ended = (address: string, time: number, durationMs = 1.5): RunEvent => ({
   type: 'step.ended',
   time,
   address,
@@ -18,7 +18,7 @@ const ended = (address: string, time: number): RunEvent => ({
   attempt: 1,
   host: HOST,
   outcome: 'succeeded',
-  durationMs: 1.5,
+  durationMs,
 });
 
 describe('run events', () => {
@@ -122,7 +122,7 @@ describe('run events', () => {
       status: 'SUCCESS',
       untakenBy: { host: HOST, workerId: 'w1' },
       stepEvents: [step],
-      runEvents: [started('encode', now), { ...ended('encode', now + 2), durationMs: 1.25 }],
+      runEvents: [started('encode', now), ended('encode', now + 2, 1.25)],
     });
     const events = await stream.waitUntilClosed();
     expect(await t.redis.exists(t.keys.executionEvents(execution.id))).toBe(0);

@@ -14,6 +14,8 @@ export {
   type EndRequest,
   type EndResult,
   type AcceptOptions,
+  type RedriveSource,
+  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
@@ -88,6 +90,7 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
+  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -95,6 +98,7 @@ export {
   type StoredProgressEntry,
 } from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
+export { redriveStart } from './redrive-start.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,

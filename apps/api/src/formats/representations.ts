@@ -21,6 +21,14 @@ function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<s
   return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
 }
 
+/** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
+function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
+  return {
+    ...(record.redriveOf !== undefined ? { redriveOf: record.redriveOf } : {}),
+    ...(record.redrivenBy !== undefined ? { redrivenBy: record.redrivenBy } : {}),
+  };
+}
+
 /** Status-response fields. */
 function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
@@ -32,6 +40,7 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     status: record.status,
     ...versionField(record),
     ...errorFields(record),
+    ...redriveFields(record),
   };
 }
 

@@ -118,6 +118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/service-api/1.0/choreo-executions/{id}/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redrive a failed execution
+         * @description Extension. Starts a new execution of a run that ended ERROR or TERMINATED_LIMIT, with the same Choreo version, options and inputs (those of the body, JSON or XML as for a run, replace theirs), reusing the results of every step and loop iteration it completed: the failed step, the iterations and parallel branches that did not complete (from their start) and what follows run. The new execution names the old one (`redriveOf`), the old one its latest redrive (`redrivenBy`) and keeps its status. One redrive of a run at a time: 409 while one has not ended, or when the run did not fail.
+         */
+        post: operations["redriveExecution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/service-api/1.0/presets": {
         parameters: {
             query?: never;
@@ -375,6 +395,10 @@ export interface components {
             lasterror?: string;
             /** @description Extension, on ERROR only. */
             errortime?: string;
+            /** @description Extension. On a redrive: the execution it redrives. */
+            redriveOf?: string;
+            /** @description Extension. On a run redriven: its latest redrive. */
+            redrivenBy?: string;
         };
         /** @description The inputs of a run, by name. */
         RunRequest: {
@@ -1550,6 +1574,159 @@ export interface operations {
             };
             /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redriveExecution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Extension. The same key with the same request answers with the first run (`Idempotent-Replayed: true`); with another request, 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The execution id: 32 lowercase hexadecimal digits. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Inputs that replace the run’s; optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RunRequest"];
+                "application/xml": components["schemas"]["RunRequest"];
+            };
+        };
+        responses: {
+            /** @description The redrive is accepted: its execution to poll. */
+            202: {
+                headers: {
+                    /** @description The execution status of the run. */
+                    Location?: string;
+                    /** @description `true` when this is the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                    "application/xml": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
