@@ -100,6 +100,19 @@ describe('the ces command line', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('ERROR: fail: broken on purpose');
   });
 
+  it('redrives a failed run: a new execution that names the old one, followed to its end', async () => {
+    const failed = JSON.parse((await ces(['run', `${DEVELOPMENT}/Fail`, '--json'])).stdout.trim().split('\n').at(-1) as string);
+    expect(failed.execution.status).toBe('ERROR');
+    const redriven = await ces(['runs', 'redrive', failed.execution.id, '-i', 'Message=failed again']);
+    // Fail fails whatever its inputs: the redrive ends ERROR too, with the input it was given.
+    expect(redriven.code, redriven.stderr).toBe(1);
+    expect(redriven.stderr).toContain(`redriving ${failed.execution.id}`);
+    expect(redriven.stderr).toContain('ERROR: fail: failed again');
+    const listed = JSON.parse((await ces(['runs', 'list', '--choreo', `${DEVELOPMENT}/Fail`, '--limit', '1', '--json'])).stdout);
+    const shown = JSON.parse((await ces(['runs', 'show', listed.executions[0].id, '--json'])).stdout);
+    expect(shown.execution.redriveOf).toBe(failed.execution.id);
+  });
+
   it('starts a run with --async, terminates it, and follows it to TERMINATED_MANUALLY: exit 2', async () => {
     const started = await ces(['run', `${DEVELOPMENT}/Countdown`, '-i', 'StepMilliseconds=400', '--async']);
     expect(started.code, started.stderr).toBe(0);

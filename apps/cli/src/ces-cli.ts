@@ -6,7 +6,7 @@ import type { CliIo } from './cli-io.ts';
 import { listChoreos, pushChoreo, showChoreo } from './choreo-commands.ts';
 import type { CommandContext } from './command-context.ts';
 import { deletePreset, listPresets, putPreset, showPreset } from './preset-commands.ts';
-import { followRun, listRuns, run, showRun, terminateRun } from './run-commands.ts';
+import { followRun, listRuns, redriveRun, run, showRun, terminateRun } from './run-commands.ts';
 import { parseInputs, parseSince } from './values.ts';
 
 function must<T>(value: T | undefined): T {
@@ -107,6 +107,17 @@ const COMMANDS: Record<string, Command> = {
   Exit status: 0 SUCCESS, 1 ERROR, 2 TERMINATED_MANUALLY or TERMINATED_LIMIT.`,
     run: (context, [id = '']) => followRun(context, id),
   },
+  'runs redrive': {
+    args: ['id'],
+    options: ['input', 'async'],
+    usage: `ces runs redrive <id> [-i Name=Value]... [--async]
+  Starts a new execution of a run that ended ERROR or TERMINATED_LIMIT, from where it failed,
+  reusing what it completed (-i inputs replace the run's), and follows it as ces run does.
+  Exit status: as ces run.`,
+    async run(context, [id = ''], values) {
+      return redriveRun(context, id, await parseInputs(values.input ?? [], context.io.readFile), { async: values.async === true });
+    },
+  },
   'runs terminate': {
     args: ['id'],
     options: [],
@@ -160,6 +171,7 @@ Runs
   runs list [--status S] [--choreo C] [--since 1h]         the account's recent runs
   runs show <id> [--steps]                                 a run's record, outputs or step history
   runs follow <id>                                         follow a run to its end
+  runs redrive <id> [-i Name=Value]... [--async]           run a failed run again from where it failed
   runs terminate <id>                                      stop a run
 Choreos
   choreos list                                             the Choreos the credentials may see

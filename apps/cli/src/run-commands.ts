@@ -68,6 +68,18 @@ export async function run(
   return followRun(context, accepted.id);
 }
 
+/** Redrives a failed run from where it failed and follows the new execution as `run` does. */
+export async function redriveRun(context: CommandContext, id: string, inputs: { name: string; value: string }[], options: { async: boolean }): Promise<number> {
+  const accepted = await context.client.redrive(id, inputs);
+  if (options.async) {
+    emit(context, { id: accepted.id, execution: accepted.execution }, [accepted.id]);
+    if (!context.json) context.io.err(`redrive of ${id} accepted; follow it with: ces runs follow ${accepted.id}\n`);
+    return EXIT.ok;
+  }
+  if (!context.json) context.io.err(`${accepted.execution.choreo}  ${accepted.id}, redriving ${id}\n`);
+  return followRun(context, accepted.id);
+}
+
 export async function listRuns(context: CommandContext, filters: { status?: ExecutionStatus | 'any'; choreo?: string; since?: number; limit?: number }) {
   const page = await context.client.history(filters);
   emit(

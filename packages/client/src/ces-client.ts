@@ -333,6 +333,21 @@ export function createCesClient(config: CesClientConfig) {
       return { id: accepted.id, ...(await wait(accepted.id)) };
     },
 
+    /**
+     * Starts a new execution of a run that ended ERROR or TERMINATED_LIMIT, from where it failed
+     * (inputs given replace the run's), and answers with it at once; `wait` or `events` follow it.
+     */
+    async redrive(id: string, inputs: Inputs = {}, options: { preset?: string; idempotencyKey?: string } = {}): Promise<RunResult> {
+      const given = inputList(inputs);
+      const { data } = await answer(
+        api.POST('/service-api/1.0/choreo-executions/{id}/redrive', {
+          params: { path: { id }, header: options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {} },
+          body: { ...(given.length > 0 ? { inputs: given } : {}), ...(options.preset ? { preset: options.preset } : {}) },
+        }),
+      );
+      return { id: data.id, execution: data.execution };
+    },
+
     wait,
     events,
 
