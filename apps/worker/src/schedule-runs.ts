@@ -71,6 +71,7 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
       deadline: starttime + (choreo.definition.timeLimitSeconds ?? deps.defaultTimeLimitSeconds) * 1000,
       storeResults: true,
       outputFilters: [],
+      schedule: { name, scheduledTime },
     };
     const sent = sendAcceptance({ executions, queue }, execution, {
       maxRunningPerAccount: deps.maxRunningPerAccount,

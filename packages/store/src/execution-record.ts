@@ -55,6 +55,14 @@ export interface ExecutionRecord {
    * execution has its parent's; absent on runs accepted without one (the worker's setting then).
    */
   publicBaseUrl?: string;
+  /** For a run a schedule started: the schedule's name and the scheduled time of its tick (epoch ms). */
+  schedule?: ScheduledBy;
+}
+
+/** The tick of a schedule that started a run. */
+export interface ScheduledBy {
+  name: string;
+  scheduledTime: number;
 }
 
 export type NewExecution = Pick<
@@ -74,12 +82,13 @@ export type NewExecution = Pick<
   | 'depth'
   | 'sealedInputs'
   | 'publicBaseUrl'
+  | 'schedule'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion'
+  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion' | 'schedule'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -176,6 +185,9 @@ export const RECORD_FIELDS = {
   waitEntries: 'wait',
   /** The public address the run's URLs are made under; absent when its API decided none. */
   publicBaseUrl: 'base',
+  /** The schedule that started the run, and its tick's scheduled time; absent on other runs. */
+  schedule: 'schedule',
+  scheduledTime: 'tick',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -194,7 +206,20 @@ export const RUNNING_FIELDS = [
 ] as const;
 
 /** The hash fields a summary is read from. */
-export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
+export const SUMMARY_FIELDS = [
+  F.id,
+  F.account,
+  F.choreo,
+  F.status,
+  F.starttime,
+  F.endtime,
+  F.host,
+  F.lasterror,
+  F.errortime,
+  F.choreoVersion,
+  F.schedule,
+  F.scheduledTime,
+] as const;
 
 /** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
@@ -243,6 +268,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
     ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
+    ...(execution.schedule !== undefined ? [F.schedule, execution.schedule.name, F.scheduledTime, String(execution.schedule.scheduledTime)] : []),
   ];
 }
 
@@ -259,6 +285,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
   const publicBaseUrl = hash[F.publicBaseUrl];
+  const schedule = hash[F.schedule];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -287,6 +314,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(schedule !== undefined ? { schedule: { name: schedule, scheduledTime: Number(hash[F.scheduledTime] ?? 0) } } : {}),
   };
 }
 

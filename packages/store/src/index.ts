@@ -6,6 +6,7 @@ export {
   type ExecutionSummary,
   type NewExecution,
   type RunningExecution,
+  type ScheduledBy,
 } from './execution-record.ts';
 export {
   createExecutionStore,

@@ -21,6 +21,11 @@ function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<s
   return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
 }
 
+/** `schedule` and `scheduledTime`: extensions present on a run a schedule started. */
+function scheduleFields(record: Pick<ExecutionSummary, 'schedule'>): Record<string, string> {
+  return record.schedule !== undefined ? { schedule: record.schedule.name, scheduledTime: String(record.schedule.scheduledTime) } : {};
+}
+
 /** Status-response fields. */
 function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
@@ -31,6 +36,7 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     host: record.host,
     status: record.status,
     ...versionField(record),
+    ...scheduleFields(record),
     ...errorFields(record),
   };
 }

@@ -21,6 +21,8 @@ const executionFields = {
   host: z.string().meta({ description: 'The worker that runs it; empty while it waits.' }),
   status,
   version: z.string().optional().meta({ description: "Extension. The version of the account's own Choreo that runs." }),
+  schedule: z.string().optional().meta({ description: 'Extension. The schedule that started the run.' }),
+  scheduledTime: z.string().optional().meta({ description: "Extension. The scheduled time of the schedule's tick that started the run, epoch ms." }),
   lasterror: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
   errortime: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
 };
