@@ -8,6 +8,7 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createPresetStore,
+  createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
   type ExecutionJobData,
@@ -165,6 +166,7 @@ export async function wireApi(deps: {
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    schedules: createScheduleStore({ redis: connections.requests, keys }),
     ...(presets ? { presets } : {}),
     ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),

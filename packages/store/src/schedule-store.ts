@@ -28,6 +28,8 @@ export interface StoredSchedule {
   skipped: number;
   /** Scheduled time of the last tick fired, if any. */
   lastTick?: number;
+  /** The note given with the last pause or resume. */
+  stateNote?: string;
 }
 
 /** A schedule a firer holds under lease: fire `cursor`, then `advance` from it. */
@@ -54,11 +56,16 @@ export interface ScheduleStore {
   list(account: string): Promise<StoredSchedule[]>;
   delete(account: string, name: string): Promise<boolean>;
   /** Pauses or resumes; a resume starts from the first tick after `now` (ticks while paused are not caught up). */
-  setPaused(account: string, name: string, paused: boolean, now: number): Promise<StoredSchedule | undefined>;
+  setPaused(account: string, name: string, paused: boolean, now: number, note?: string): Promise<StoredSchedule | undefined>;
   /** Leases up to `limit` due schedules for `leaseMs`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
   /** Compare-and-set of the cursor (advance-schedule.lua): 'moved', 'moved-elsewhere' or 'gone'. */
   advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-elsewhere' | 'gone'>;
+  /**
+   * Counts a run started outside the cursor (trigger, backfill) as fired, and makes it the last
+   * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.
+   */
+  recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
 }
@@ -77,6 +84,7 @@ function decode(account: string, name: string, hash: Record<string, string>): St
     missed: Number(hash.missed ?? 0),
     skipped: Number(hash.skipped ?? 0),
     ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
+    ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
   };
 }
 
@@ -125,12 +133,16 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
       return replies?.[0]?.[1] === 1;
     },
 
-    async setPaused(account, name, paused, now) {
+    async setPaused(account, name, paused, now, note = '') {
       const schedule = await get(account, name);
       if (!schedule) return undefined;
       const [cursor] = ticksAfter(schedule.spec.timing, now, 1) as [number];
       // In one script: a delete between the read above and this write leaves nothing behind.
-      const changed = await run('setSchedulePaused', [keys.schedule(account, name), keys.schedulesDue()], [memberOf(account, name), paused ? 1 : 0, cursor]);
+      const changed = await run(
+        'setSchedulePaused',
+        [keys.schedule(account, name), keys.schedulesDue()],
+        [memberOf(account, name), paused ? 1 : 0, cursor, note],
+      );
       return changed === 1 ? get(account, name) : undefined;
     },
 
@@ -153,6 +165,10 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
         [schedule.member, String(move.from), String(move.to), move.fired, move.missed ?? 0, move.skipped ?? 0, move.release ? 1 : 0],
       );
       return reply === 1 ? 'moved' : reply === 0 ? 'moved-elsewhere' : 'gone';
+    },
+
+    async recordRun(account, name, scheduledTime, outcome) {
+      return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;
     },
 
     countDue: () => redis.zcard(keys.schedulesDue()),

@@ -25,6 +25,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'lock-token.lua',
   'put-preset.lua',
   'record-callback.lua',
+  'record-schedule-run.lua',
   'reseal-field.lua',
   'set-schedule-paused.lua',
   'set-token-validity.lua',

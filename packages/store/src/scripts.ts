@@ -28,6 +28,7 @@ const SCRIPTS = {
   claimDueSchedules: 'claim-due-schedules.lua',
   advanceSchedule: 'advance-schedule.lua',
   setSchedulePaused: 'set-schedule-paused.lua',
+  recordScheduleRun: 'record-schedule-run.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -14,6 +14,7 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
+  type ScheduledBy,
 } from '@ces/store';
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
@@ -60,6 +61,11 @@ export interface LaunchOptions {
   choreoVersion?: number;
   /** The public address the run's URLs are made under (public-base-url.ts), recorded with the run. */
   publicBaseUrl?: string;
+  /**
+   * A schedule's tick: the run's id is derived from it (tickExecutionId), so the same tick started
+   * again answers with its run (`replayed`) and starts nothing new.
+   */
+  tick?: { executionId: string; schedule: ScheduledBy };
 }
 
 export interface LaunchResult {
@@ -221,7 +227,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
 
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
-      const id = newExecutionId();
+      const id = options.tick?.executionId ?? newExecutionId();
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
@@ -237,6 +243,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
         ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+        ...(options.tick !== undefined ? { schedule: options.tick.schedule } : {}),
       };
       // A synchronous run listens before its job exists, so its end cannot be missed and need not
       // be polled for at once.
@@ -273,7 +280,11 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           }
           replayOf = acceptance.executionId;
         }
-        if (acceptance.outcome === 'exists') throw new Error('execution id collision');
+        if (acceptance.outcome === 'exists') {
+          // A random id never collides; a tick's id exists when that tick already started its run.
+          if (options.tick === undefined) throw new Error('execution id collision');
+          replayOf = id;
+        }
       } catch (error) {
         ending?.cancel();
         throw error;
