@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@ces/catalogue';
 import { createLogger } from '@ces/observability';
@@ -6,7 +7,9 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createKeySpace,
+  createPresetStore,
   createScheduleStore,
+  createSecretCipher,
   tickExecutionId,
   type ScheduleSpec,
 } from '@ces/store';
@@ -27,6 +30,8 @@ describe('schedule runs', () => {
   let redis: Redis;
   let queue: ReturnType<typeof createExecutionQueue>;
   let startTick: ReturnType<typeof createScheduleRuns>;
+  let withPresets: ReturnType<typeof createScheduleRuns>;
+  const cipher = createSecretCipher({ current: randomBytes(32) });
   const executions = () => createExecutionStore({ redis, keys, retentionSeconds: 300 });
 
   beforeAll(async () => {
@@ -41,6 +46,17 @@ describe('schedule runs', () => {
       maxRunningPerAccount: 0,
       maxStoredBytesPerAccount: 0,
       defaultTimeLimitSeconds: 60,
+    });
+    withPresets = createScheduleRuns({
+      executions: executions(),
+      definitions: createDefinitionStore({ redis, keys }),
+      queue,
+      lookup: catalogueLookup(catalogue),
+      maxRunningPerAccount: 0,
+      maxStoredBytesPerAccount: 0,
+      defaultTimeLimitSeconds: 60,
+      cipher,
+      presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }),
     });
   });
 
@@ -95,5 +111,20 @@ describe('schedule runs', () => {
     expect(skipRuns.map((run) => run?.status)).toEqual(['RUNNING', undefined, undefined]);
     const allRuns = await Promise.all(ticks.map((tick) => executions().get(tickExecutionId('overlap-allow-all', 'nightly', tick))));
     expect(allRuns.map((run) => run?.status)).toEqual(['RUNNING', 'RUNNING', 'RUNNING']);
+  });
+
+  it("names its schedule and tick in the run's record, and takes a preset's inputs sealed, as a run naming it does", async () => {
+    await createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }).put('acme', 'signing', [{ name: 'Key', value: 'k-preset', secret: true }]);
+    const schedules = createScheduleStore({ redis, keys });
+    const hmac: ScheduleSpec = { ...spec('allow-all'), choreo: '/Library/Utilities/Hashing/HMAC', preset: 'signing' };
+    await schedules.put('acme', 'signed', hmac, { now: Date.now() - 1_500, paused: false });
+    const claimed = (await schedules.claimDue(Date.now(), 5_000, 10)).find((schedule) => schedule.name === 'signed');
+    if (!claimed) throw new Error('nothing claimed');
+    expect(await withPresets({ schedule: claimed, scheduledTime: claimed.cursor })).toBe('started');
+    const record = await executions().get(tickExecutionId('acme', 'signed', claimed.cursor));
+    expect(record).toMatchObject({ schedule: { name: 'signed', scheduledTime: claimed.cursor }, inputs: { Text: 'tick' } });
+    expect(record?.inputs.Key).toBeUndefined();
+    expect(record?.sealedInputs).toBeDefined();
+    await expect(startTick({ schedule: claimed, scheduledTime: claimed.cursor + 1_000 })).rejects.toThrow(/SECRETS_KEY/);
   });
 });
