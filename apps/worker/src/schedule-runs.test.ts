@@ -127,4 +127,30 @@ describe('schedule runs', () => {
     expect(record?.sealedInputs).toBeDefined();
     await expect(startTick({ schedule: claimed, scheduledTime: claimed.cursor + 1_000 })).rejects.toThrow(/SECRETS_KEY/);
   });
+
+  it('buffer-one: one tick waits while the last run goes on and starts once it ended; the ticks after it are skipped', async () => {
+    const aligned = Math.floor(Date.now() / 10_000) * 10_000;
+    let now = aligned + 5_000;
+    const schedules = createScheduleStore({ redis, keys });
+    await schedules.put('buffering', 'nightly', { ...spec('buffer-one'), timing: { everyMs: 10_000 } }, { now: now - 35_000, paused: false });
+    const firer = createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10, bufferRecheckMs: 1_000, now: () => now });
+    expect(await firer.fireDue()).toBe(1);
+    const [first, second] = [aligned - 20_000, aligned - 10_000];
+    expect(await schedules.get('buffering', 'nightly')).toMatchObject({ fired: 1, skipped: 1, buffered: second, lastTick: first, cursor: aligned + 10_000 });
+    // Looked at again within the recheck, not only at the next tick.
+    expect(await redis.zscore(keys.schedulesDue(), 'buffering\nnightly')).toBe(String(now + 1_000));
+    now += 1_000;
+    expect(await firer.fireDue()).toBe(1);
+    expect(await schedules.get('buffering', 'nightly')).toMatchObject({ fired: 1, buffered: second });
+    expect(await executions().get(tickExecutionId('buffering', 'nightly', second))).toBeUndefined();
+
+    await redis.hset(keys.execution(tickExecutionId('buffering', 'nightly', first)), 'status', 'SUCCESS');
+    now += 1_000;
+    expect(await firer.fireDue()).toBe(1);
+    const after = await schedules.get('buffering', 'nightly');
+    expect(after).toMatchObject({ fired: 2, skipped: 1, lastTick: second, cursor: aligned + 10_000 });
+    expect(after?.buffered).toBeUndefined();
+    expect(await redis.zscore(keys.schedulesDue(), 'buffering\nnightly')).toBe(String(aligned + 10_000));
+    expect(await executions().get(tickExecutionId('buffering', 'nightly', second))).toMatchObject({ status: 'RUNNING' });
+  });
 });

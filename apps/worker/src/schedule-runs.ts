@@ -33,7 +33,8 @@ export interface ScheduleRunsDeps {
 
 /**
  * Starts the run of a tick under the schedule's overlap policy. `skip` and `buffer-one` start
- * nothing while the run of the schedule's last fired tick is RUNNING; `allow-all` always starts.
+ * nothing while the run of the schedule's last fired tick is RUNNING (the firer skips the tick or
+ * keeps it waiting); `allow-all` always starts.
  */
 export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
   const { executions, definitions, queue, lookup, now = Date.now } = deps;
@@ -53,7 +54,7 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
     if ((await executions.summary(id, { withOutputs: false })) !== undefined) return 'started';
     if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
       const previous = await executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false });
-      if (previous?.status === 'RUNNING') return 'skipped';
+      if (previous?.status === 'RUNNING') return 'busy';
     }
     const choreo = await lookup.find(account, spec.choreo);
     if (choreo === undefined) throw new ScheduleRefusedError(`no valid Choreo ${spec.choreo} is visible to account ${account}`);

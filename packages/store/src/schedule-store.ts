@@ -30,6 +30,8 @@ export interface StoredSchedule {
   lastTick?: number;
   /** The note given with the last pause or resume. */
   stateNote?: string;
+  /** Under `buffer-one`: the scheduled time of the tick waiting for the last run to end. */
+  buffered?: number;
 }
 
 /** A schedule a firer holds under lease: fire `cursor`, then `advance` from it. */
@@ -47,6 +49,12 @@ export interface Advance {
   skipped?: number;
   /** Whether the schedule goes back in the due set at `to` (false: the firer goes on holding it). */
   release: boolean;
+  /** When it goes back in the due set, if earlier than `to` (a buffered tick to look at again). */
+  releaseAt?: number;
+  /** The tick fired, when it is not `from` (a buffered tick). */
+  firedTick?: number;
+  /** The tick left waiting under `buffer-one`, or 'clear' once it has started. */
+  buffer?: number | 'clear';
 }
 
 export interface ScheduleStore {
@@ -85,6 +93,7 @@ function decode(account: string, name: string, hash: Record<string, string>): St
     skipped: Number(hash.skipped ?? 0),
     ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
     ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
+    ...(hash.buffered ? { buffered: Number(hash.buffered) } : {}),
   };
 }
 
@@ -162,7 +171,18 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
       const reply = await run(
         'advanceSchedule',
         [keys.schedule(schedule.account, schedule.name), keys.schedulesDue()],
-        [schedule.member, String(move.from), String(move.to), move.fired, move.missed ?? 0, move.skipped ?? 0, move.release ? 1 : 0],
+        [
+          schedule.member,
+          String(move.from),
+          String(move.to),
+          move.fired,
+          move.missed ?? 0,
+          move.skipped ?? 0,
+          move.release ? 1 : 0,
+          move.firedTick === undefined ? '' : String(move.firedTick),
+          move.buffer === undefined ? '' : move.buffer === 'clear' ? '-' : String(move.buffer),
+          move.releaseAt === undefined ? '' : String(Math.min(move.releaseAt, move.to)),
+        ],
       );
       return reply === 1 ? 'moved' : reply === 0 ? 'moved-elsewhere' : 'gone';
     },

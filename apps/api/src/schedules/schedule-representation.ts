@@ -46,6 +46,7 @@ function fields(shown: ShownSchedule): Record<string, unknown> {
     fired: schedule.fired,
     skipped: schedule.skipped,
     missed: schedule.missed,
+    ...(schedule.buffered !== undefined ? { bufferedTime: String(schedule.buffered) } : {}),
     ...(lastRun !== undefined ? { lastRun: { id: lastRun.id, scheduledTime: String(lastRun.scheduledTime), status: lastRun.status } } : {}),
   };
 }

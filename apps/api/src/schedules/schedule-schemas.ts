@@ -64,6 +64,7 @@ const scheduleFields = {
   fired: z.number().int().meta({ description: 'Ticks that started a run (triggers and backfills included).' }),
   skipped: z.number().int().meta({ description: 'Ticks the overlap policy started nothing for.' }),
   missed: z.number().int().meta({ description: 'Ticks older than the catch-up window when a worker came to them.' }),
+  bufferedTime: epochText.optional().meta({ description: 'Under `buffer-one`: the tick waiting for the last run to end.' }),
   lastRun: z
     .object({ id: z.string(), scheduledTime: epochText, status: z.string().meta({ description: 'Its status, or `GONE` once no longer kept.' }) })
     .optional()
