@@ -163,4 +163,14 @@ describe('schedules in process', () => {
     expect((await t.call('DELETE', '/schedules/short-lived', alice)).status).toBe(404);
     expect((await (await t.call('GET', `/choreo-executions/${run.id}`, alice)).json()).execution.status).toBe('RUNNING');
   });
+
+  it('counts the schedules of every account, active and paused, on /metrics', async () => {
+    const { alice, bob } = t.credentials;
+    await t.call('PUT', '/schedules/held', bob, { body: hmacSchedule({ every: '1h', paused: true }) });
+    const list = (await (await t.call('GET', '/schedules', alice)).json()).schedules as { state: string }[];
+    const paused = list.filter((schedule) => schedule.state === 'paused').length + 1;
+    const text = await t.metrics.registry.getSingleMetricAsString('ces_schedules');
+    expect(text).toContain(`ces_schedules{state="active",service="api"} ${list.length + 1 - paused}`);
+    expect(text).toContain(`ces_schedules{state="paused",service="api"} ${paused}`);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Logger } from '@ces/observability';
+import type { Logger, ScheduleTickMetrics } from '@ces/observability';
 import { type ClaimedSchedule, type ScheduleStore, ticksAfter } from '@ces/store';
 
 /** One tick to start: its identity is (account, name, scheduledTime). */
@@ -27,6 +27,8 @@ export interface ScheduleFirerOptions {
   batch: number;
   /** How soon a tick waiting under `buffer-one` is looked at again, to start once the last run ends. */
   bufferRecheckMs?: number;
+  /** Counts what comes of ticks, and how late their runs start. */
+  metrics?: ScheduleTickMetrics;
   now?: () => number;
 }
 
@@ -53,6 +55,7 @@ export function createScheduleFirer({
   pollMs,
   batch,
   bufferRecheckMs = 1_000,
+  metrics,
   now = Date.now,
 }: ScheduleFirerOptions): ScheduleFirer {
   let running = false;
@@ -77,6 +80,7 @@ export function createScheduleFirer({
     if (missed > 0) {
       const moved = await schedules.advance(schedule, { from: cursor, to: walked, fired: 0, missed, release: walked > at });
       if (moved !== 'moved') return;
+      metrics?.missed(missed);
       cursor = walked;
     }
     // Under buffer-one, a tick waits while the last run goes on: it starts first once that run ended.
@@ -85,6 +89,7 @@ export function createScheduleFirer({
     if (buffered !== undefined && (await startTick({ schedule: as(lastTick), scheduledTime: buffered })) === 'started') {
       const moved = await schedules.advance(schedule, { from: cursor, to: cursor, fired: 1, firedTick: buffered, buffer: 'clear', release: false });
       if (moved !== 'moved') return;
+      metrics?.fired(now() - buffered);
       lastTick = buffered;
       buffered = undefined;
     }
@@ -113,6 +118,11 @@ export function createScheduleFirer({
         ...(buffers ? { buffer: cursor } : {}),
         ...(later !== undefined ? { releaseAt: later } : {}),
       });
+      if (moved === 'moved') {
+        if (outcome === 'started') metrics?.fired(now() - cursor);
+        else if (buffers) metrics?.buffered();
+        else metrics?.skipped(1);
+      }
       if (moved !== 'moved' || stopping) return;
       if (outcome === 'started') lastTick = cursor;
       cursor = next;

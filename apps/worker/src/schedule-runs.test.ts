@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@ces/catalogue';
-import { createLogger } from '@ces/observability';
+import { createLogger, createMetricsRegistry, createScheduleTickMetrics } from '@ces/observability';
 import {
   createDefinitionStore,
   createExecutionQueue,
@@ -131,14 +131,18 @@ describe('schedule runs', () => {
   it('buffer-one: one tick waits while the last run goes on and starts once it ended; the ticks after it are skipped', async () => {
     const aligned = Math.floor(Date.now() / 10_000) * 10_000;
     let now = aligned + 5_000;
-    const schedules = createScheduleStore({ redis, keys });
+    // Its own due set: the schedules of the tests above are not this firer's to fire and count.
+    const ownKeys = createKeySpace(isolatedPrefix('schedule-buffer'));
+    const schedules = createScheduleStore({ redis, keys: ownKeys });
     await schedules.put('buffering', 'nightly', { ...spec('buffer-one'), timing: { everyMs: 10_000 } }, { now: now - 35_000, paused: false });
-    const firer = createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10, bufferRecheckMs: 1_000, now: () => now });
+    const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
+    const metrics = createScheduleTickMetrics(registry);
+    const firer = createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10, bufferRecheckMs: 1_000, metrics, now: () => now });
     expect(await firer.fireDue()).toBe(1);
     const [first, second] = [aligned - 20_000, aligned - 10_000];
     expect(await schedules.get('buffering', 'nightly')).toMatchObject({ fired: 1, skipped: 1, buffered: second, lastTick: first, cursor: aligned + 10_000 });
     // Looked at again within the recheck, not only at the next tick.
-    expect(await redis.zscore(keys.schedulesDue(), 'buffering\nnightly')).toBe(String(now + 1_000));
+    expect(await redis.zscore(ownKeys.schedulesDue(), 'buffering\nnightly')).toBe(String(now + 1_000));
     now += 1_000;
     expect(await firer.fireDue()).toBe(1);
     expect(await schedules.get('buffering', 'nightly')).toMatchObject({ fired: 1, buffered: second });
@@ -150,7 +154,18 @@ describe('schedule runs', () => {
     const after = await schedules.get('buffering', 'nightly');
     expect(after).toMatchObject({ fired: 2, skipped: 1, lastTick: second, cursor: aligned + 10_000 });
     expect(after?.buffered).toBeUndefined();
-    expect(await redis.zscore(keys.schedulesDue(), 'buffering\nnightly')).toBe(String(aligned + 10_000));
+    expect(await redis.zscore(ownKeys.schedulesDue(), 'buffering\nnightly')).toBe(String(aligned + 10_000));
     expect(await executions().get(tickExecutionId('buffering', 'nightly', second))).toMatchObject({ status: 'RUNNING' });
+    const counted = await registry.getSingleMetricAsString('ces_schedule_ticks_total');
+    for (const [outcome, count] of [
+      ['fired', 2],
+      ['skipped', 1],
+      ['buffered', 1],
+    ] as const) {
+      expect(counted).toContain(`ces_schedule_ticks_total{outcome="${outcome}",service="worker"} ${count}`);
+    }
+    await deleteKeysWithPrefix(redis, ownKeys.prefix);
+    // Lags of 25 s (the first tick, late on purpose) and 17 s (the buffered tick, once the first ended).
+    expect(await registry.getSingleMetricAsString('ces_schedule_tick_lag_seconds')).toContain('ces_schedule_tick_lag_seconds_sum{service="worker"} 42');
   });
 });

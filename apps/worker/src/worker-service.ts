@@ -327,6 +327,7 @@ export async function startWorkerService(
       ...(cipher ? { cipher, presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }) } : {}),
     }),
     logger: log,
+    metrics: metrics.schedules,
     leaseMs: config.SCHEDULE_LEASE_MS,
     pollMs: config.SCHEDULE_POLL_MS,
     batch: 100,

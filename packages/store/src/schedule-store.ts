@@ -76,6 +76,8 @@ export interface ScheduleStore {
   recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
+  /** Schedules of one account, paused or not, for metrics. */
+  countOf(account: string): Promise<number>;
 }
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
@@ -192,5 +194,6 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
     },
 
     countDue: () => redis.zcard(keys.schedulesDue()),
+    countOf: (account) => redis.scard(keys.accountSchedules(account)),
   };
 }
