@@ -25,6 +25,11 @@ export interface ScheduleFirerOptions {
   pollMs: number;
   /** Most schedules claimed at once. */
   batch: number;
+  /**
+   * Claim-and-fire loops at once: while one waits for the slowest tick of its batch, another
+   * claims the next, so a burst of ticks due together is not fired one batch after another.
+   */
+  loops?: number;
   /** How soon a tick waiting under `buffer-one` is looked at again, to start once the last run ends. */
   bufferRecheckMs?: number;
   /** Counts what comes of ticks, and how late their runs start. */
@@ -55,14 +60,15 @@ export function createScheduleFirer({
   pollMs,
   batch,
   bufferRecheckMs = 1_000,
+  loops = 1,
   metrics,
   now = Date.now,
 }: ScheduleFirerOptions): ScheduleFirer {
   let running = false;
   // Set by stop(): a firer stopping lets go of what it holds at the next cursor move.
   let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
+  let loop: Promise<unknown> | undefined;
+  const wakes = new Set<() => void>();
 
   async function fireSchedule(schedule: ClaimedSchedule): Promise<void> {
     const { timing, catchupWindowSeconds } = schedule.spec;
@@ -148,7 +154,18 @@ export function createScheduleFirer({
       if (running) return;
       running = true;
       stopping = false;
-      loop = (async () => {
+      const pause = (ms: number) =>
+        new Promise<void>((resolve) => {
+          const wake = () => {
+            wakes.delete(wake);
+            resolve();
+          };
+          wakes.add(wake);
+          setTimeout(wake, ms);
+        });
+      const fireLoop = async (_: unknown, index: number) => {
+        // Staggered: the loops look at the due set in turn, so a tick waits pollMs / loops at most.
+        if (index > 0) await pause((pollMs * index) / loops);
         while (running) {
           let held = 0;
           try {
@@ -158,17 +175,15 @@ export function createScheduleFirer({
           }
           // A full batch may mean more are due: look again at once.
           if (held >= batch) continue;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            setTimeout(resolve, pollMs);
-          });
+          await pause(pollMs);
         }
-      })();
+      };
+      loop = Promise.all(Array.from({ length: loops }, fireLoop));
     },
     async stop() {
       running = false;
       stopping = true;
-      wake?.();
+      for (const wake of [...wakes]) wake();
       await loop;
     },
   };

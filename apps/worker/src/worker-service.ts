@@ -330,7 +330,8 @@ export async function startWorkerService(
     metrics: metrics.schedules,
     leaseMs: config.SCHEDULE_LEASE_MS,
     pollMs: config.SCHEDULE_POLL_MS,
-    batch: 100,
+    batch: config.SCHEDULE_BATCH,
+    loops: config.SCHEDULE_FIRERS,
   });
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
 
