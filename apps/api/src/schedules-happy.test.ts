@@ -128,6 +128,9 @@ describe('schedules in process', () => {
       await t.call('POST', '/schedules/every-hour/backfill', alice, { body: JSON.stringify({ from: String(from), to: String(to) }) })
     ).json();
     expect(again).toEqual({ ticks: 3, started: [], skipped: 0, existing: 3 });
+    const history = await (await t.call('GET', `/choreo-executions?status=RUNNING&choreo=${HMAC}&limit=100`, alice)).json();
+    const listed = history.executions.find((entry: { id: string }) => entry.id === body.started[0].id);
+    expect(listed).toMatchObject({ schedule: 'every-hour', scheduledTime: String(from) });
 
     await t.call('PUT', '/schedules/hourly-skip', alice, { body: hmacSchedule({ every: '1h' }) });
     const skipped = await (await t.call('POST', '/schedules/hourly-skip/backfill', alice, { body: JSON.stringify({ from, to }) })).json();

@@ -149,6 +149,7 @@ export function historyList(entries: HistoryEntry[], next: string | undefined): 
     host: entry.host,
     status: entry.status,
     endtime: timeText(entry.endtime),
+    ...scheduleFields(entry),
   }));
   if (next === undefined) return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
   return { json: { executions, next }, xml: { root: 'executions', tree: { execution: executions, next } } };

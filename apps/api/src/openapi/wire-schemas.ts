@@ -109,7 +109,16 @@ export const historyPageSchema = z
   .object({
     executions: z.array(
       z
-        .object({ id: z.string(), choreo: z.string(), starttime: epochText, host: z.string(), status, endtime: z.string() })
+        .object({
+          id: z.string(),
+          choreo: z.string(),
+          starttime: epochText,
+          host: z.string(),
+          status,
+          endtime: z.string(),
+          schedule: executionFields.schedule,
+          scheduledTime: executionFields.scheduledTime,
+        })
         .meta({ xml: { name: 'execution' } }),
     ),
     next: z.string().optional().meta({ description: 'The cursor of the next page; absent on the last.' }),
