@@ -74,8 +74,19 @@ describe('schedules: bad requests', () => {
     expect(notXml.status).toBe(400);
   });
 
-  it('refuses a body that is not JSON, none, or an unsupported type', async () => {
+  it('refuses a body that is not JSON, none, or an unsupported type, and a name that is not one', async () => {
     const { alice } = t.credentials;
+    const body = JSON.stringify({
+      choreo: HMAC,
+      every: '1h',
+      inputs: [
+        { name: 'Text', value: 'x' },
+        { name: 'Key', value: 'k' },
+      ],
+    });
+    expect((await t.call('PUT', `/schedules/${'n'.repeat(129)}`, alice, { body })).status).toBe(400);
+    expect((await t.call('PUT', '/schedules/.hidden', alice, { body })).status).toBe(400);
+    expect((await t.call('GET', '/schedules/.hidden', alice)).status).toBe(404);
     expect((await t.call('PUT', '/schedules/x', alice, { body: '{' })).status).toBe(400);
     expect((await t.call('PUT', '/schedules/x', alice, { body: '' })).status).toBe(400);
     expect((await t.call('PUT', '/schedules/x', alice, { body: 'every=1h', headers: { 'content-type': 'text/plain' } })).status).toBe(415);

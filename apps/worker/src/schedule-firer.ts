@@ -91,8 +91,9 @@ export function createScheduleFirer({
     }
     // Under buffer-one, a tick waits while the last run goes on: it starts first once that run ended.
     let buffered = schedule.buffered;
-    const as = (tickLast: number | undefined) => ({ ...schedule, cursor, ...(tickLast !== undefined ? { lastTick: tickLast } : {}) });
-    if (buffered !== undefined && (await startTick({ schedule: as(lastTick), scheduledTime: buffered })) === 'started') {
+    // What a tick sees of its schedule is as the ticks before it left it (its last fired tick).
+    const asLeftSoFar = () => ({ ...schedule, cursor, ...(lastTick !== undefined ? { lastTick } : {}) });
+    if (buffered !== undefined && (await startTick({ schedule: asLeftSoFar(), scheduledTime: buffered })) === 'started') {
       const moved = await schedules.advance(schedule, { from: cursor, to: cursor, fired: 1, firedTick: buffered, buffer: 'clear', release: false });
       if (moved !== 'moved') return;
       metrics?.fired(now() - buffered);
@@ -109,8 +110,7 @@ export function createScheduleFirer({
     }
     // Oldest first, one at a time: the next tick starts only once this one's cursor has moved.
     while (cursor <= now()) {
-      // What the tick sees of its schedule is as the ticks before it left it (its last fired tick).
-      const outcome = await startTick({ schedule: as(lastTick), scheduledTime: cursor });
+      const outcome = await startTick({ schedule: asLeftSoFar(), scheduledTime: cursor });
       const next = ticksAfter(timing, cursor, 1)[0] as number;
       const buffers = outcome === 'busy' && schedule.spec.overlap === 'buffer-one' && buffered === undefined;
       if (buffers) buffered = cursor;

@@ -2,13 +2,14 @@ import type { ScheduleStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
+import { ApiError } from '../errors/api-error.ts';
 import { readFromClient } from '../errors/client-closed-request.ts';
 import { bodyText } from '../formats/body-text.ts';
 import { respond } from '../formats/respond.ts';
 import { requestBodyLimit } from '../middleware/request-body-limit.ts';
 import { ACCOUNT_SECURITY, answer, bothFormats, errorAnswers, type Operation } from '../openapi/operation.ts';
 import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
-import { checkedScheduleName, requireScheduleWriter } from '../schedules/schedule-access.ts';
+import { requireScheduleWriter, SCHEDULE_NAME } from '../schedules/schedule-access.ts';
 import { readScheduleBody } from '../schedules/schedule-body.ts';
 import { scheduleChoreoProblems } from '../schedules/schedule-choreo-check.ts';
 import { scheduleProblems } from '../schedules/schedule-problems.ts';
@@ -40,7 +41,9 @@ export function putScheduleRoute(deps: { schedules: ScheduleStore; scheduleRuns:
   return new Hono<AppEnv>().put('/schedules/:name', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
     const principal = c.get('principal');
     requireScheduleWriter(principal, 'write schedules');
-    const name = checkedScheduleName(c.req.param('name'));
+    const name = c.req.param('name');
+    if (!SCHEDULE_NAME.test(name))
+      throw new ApiError('BAD_REQUEST', 'A schedule name is 1 to 128 letters, digits and . _ @ -, starting with a letter or digit.');
     const contentType = c.req.header('content-type');
     const document = readScheduleBody(bodyText(await readFromClient(c, () => c.req.arrayBuffer()), contentType), contentType, 'schedule');
     const checked = checkScheduleDocument(document);
