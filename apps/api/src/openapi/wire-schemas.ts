@@ -38,7 +38,7 @@ export const errorBodySchema = z
       problems: z
         .array(z.object({ pointer: z.string(), message: z.string() }))
         .optional()
-        .meta({ description: 'For a Choreo document that is not one: each problem at an RFC 6901 pointer.' }),
+        .meta({ description: 'For a document that is not one (a Choreo, a schedule, a backfill): each problem at an RFC 6901 pointer.' }),
     }),
   })
   .meta({ id: 'Error', description: 'The one error shape; in XML `<error><code/><message/><requestId/></error>`.', xml: { name: 'error' } });
