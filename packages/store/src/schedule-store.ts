@@ -118,6 +118,8 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
         .multi()
         .exists(key)
         .hset(key, { spec: JSON.stringify(spec), cursor: String(cursor), paused: paused ? '1' : '0' })
+        // A tick left waiting under the old spec is the old spec's: a replace starts afresh.
+        .hdel(key, 'buffered')
         .sadd(keys.accountSchedules(account), name);
       const replies = await (paused
         ? writes.zrem(keys.schedulesDue(), memberOf(account, name))
