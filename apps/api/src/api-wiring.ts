@@ -162,6 +162,7 @@ export async function wireApi(deps: {
       queue,
       events,
       presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
+      ...(cipher ? { cipher } : {}),
       config: config.launcher,
     }),
     metrics.executions,

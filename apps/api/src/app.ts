@@ -54,6 +54,7 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
+import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { backfillScheduleRoute } from './routes/backfill-schedule.ts';
 import { deleteScheduleRoute } from './routes/delete-schedule.ts';
@@ -162,6 +163,15 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
+  api.route(
+    '/',
+    redriveExecutionRoute({
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+    }),
+  );
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));

@@ -47,6 +47,7 @@ import { createChildRunsFactory } from './child-runs.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
+import type { CrashSeamHook } from './crash-seam.ts';
 import { createHistorySweeper, HISTORY_SWEEP_INTERVAL_MS } from './history-sweeper.ts';
 import { createReconciler } from './reconciler.ts';
 
@@ -85,11 +86,8 @@ export async function startWorkerService(
      * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
      */
     onFatal?: (error: unknown) => void;
-    /**
-     * Tests only: called when a run's suspension is stored in Redis, before its job is moved among
-     * the delayed ones; a test holds the worker there to kill it in that window.
-     */
-    afterSuspend?: (executionId: string) => Promise<void>;
+    /** Tests only: called at each crash seam a run passes; a test holds the worker there to kill it. */
+    atSeam?: CrashSeamHook;
   } = {},
 ): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -203,7 +201,7 @@ export async function startWorkerService(
     ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
-    ...(options.afterSuspend ? { afterSuspend: options.afterSuspend } : {}),
+    ...(options.atSeam ? { atSeam: options.atSeam } : {}),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,

@@ -55,6 +55,10 @@ export interface ExecutionRecord {
    * execution has its parent's; absent on runs accepted without one (the worker's setting then).
    */
   publicBaseUrl?: string;
+  /** For a redrive: the id of the execution it redrives. */
+  redriveOf?: string;
+  /** For an execution redriven: the id of its latest redrive. */
+  redrivenBy?: string;
   /** For a run a schedule started: the schedule's name and the scheduled time of its tick (epoch ms). */
   schedule?: ScheduledBy;
 }
@@ -82,13 +86,27 @@ export type NewExecution = Pick<
   | 'depth'
   | 'sealedInputs'
   | 'publicBaseUrl'
+  | 'redriveOf'
   | 'schedule'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion' | 'schedule'
+  | 'id'
+  | 'account'
+  | 'choreo'
+  | 'status'
+  | 'starttime'
+  | 'endtime'
+  | 'host'
+  | 'lasterror'
+  | 'errortime'
+  | 'output'
+  | 'choreoVersion'
+  | 'redriveOf'
+  | 'redrivenBy'
+  | 'schedule'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -185,6 +203,10 @@ export const RECORD_FIELDS = {
   waitEntries: 'wait',
   /** The public address the run's URLs are made under; absent when its API decided none. */
   publicBaseUrl: 'base',
+  /** A redrive's: the execution it redrives. */
+  redriveOf: 'redriveOf',
+  /** An execution redriven: its latest redrive (accept-execution.lua). */
+  redrivenBy: 'redrivenBy',
   /** The schedule that started the run, and its tick's scheduled time; absent on other runs. */
   schedule: 'schedule',
   scheduledTime: 'tick',
@@ -217,6 +239,8 @@ export const SUMMARY_FIELDS = [
   F.lasterror,
   F.errortime,
   F.choreoVersion,
+  F.redriveOf,
+  F.redrivenBy,
   F.schedule,
   F.scheduledTime,
 ] as const;
@@ -237,7 +261,10 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
 }
 
 /** The fields and values of a new record, as `accept` writes them. */
-export function encodeNewExecution(execution: NewExecution): string[] {
+export function encodeNewExecution(
+  execution: NewExecution,
+  redrive?: { nextStep: number; results: Record<string, unknown>; entries: readonly (readonly [string, string])[] },
+): string[] {
   return [
     F.id,
     execution.id,
@@ -258,7 +285,9 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.inputs,
     JSON.stringify(execution.inputs),
     F.nextStep,
-    '0',
+    String(redrive?.nextStep ?? 0),
+    ...(redrive !== undefined ? [F.results, JSON.stringify(redrive.results)] : []),
+    ...(redrive !== undefined && redrive.entries.length > 0 ? [F.progressCursor, (redrive.entries.at(-1) as readonly [string, string])[0]] : []),
     F.deadline,
     String(execution.deadline),
     F.storeResults,
@@ -268,6 +297,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
     ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
+    ...(execution.redriveOf !== undefined ? [F.redriveOf, execution.redriveOf] : []),
     ...(execution.schedule !== undefined ? [F.schedule, execution.schedule.name, F.scheduledTime, String(execution.schedule.scheduledTime)] : []),
   ];
 }
@@ -285,6 +315,8 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
   const publicBaseUrl = hash[F.publicBaseUrl];
+  const redriveOf = hash[F.redriveOf];
+  const redrivenBy = hash[F.redrivenBy];
   const schedule = hash[F.schedule];
   return {
     id,
@@ -314,6 +346,8 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(redriveOf ? { redriveOf } : {}),
+    ...(redrivenBy ? { redrivenBy } : {}),
     ...(schedule !== undefined ? { schedule: { name: schedule, scheduledTime: Number(hash[F.scheduledTime] ?? 0) } } : {}),
   };
 }

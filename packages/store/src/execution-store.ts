@@ -43,12 +43,34 @@ import {
  *   `retryAfterSeconds` more at least;
  * - `larger-than-budget`: the record alone is larger than the budget, and never will fit;
  * - `replay`: nothing accepted, the Idempotency-Key started `executionId` already, for the same run
- *   (`sameRequest`) or another.
+ *   (`sameRequest`) or another;
+ * - `not-redrivable`: nothing accepted, the execution to redrive has not ended ERROR or
+ *   TERMINATED_LIMIT (`status`: '' when it is gone);
+ * - `redrive-running`: nothing accepted, redrive `executionId` of it is still RUNNING.
  */
 export type AcceptResult =
   | { outcome: 'accepted' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
-  | { outcome: 'replay'; executionId: string; sameRequest: boolean };
+  | { outcome: 'replay'; executionId: string; sameRequest: boolean }
+  | { outcome: 'not-redrivable'; status: string }
+  | { outcome: 'redrive-running'; executionId: string };
+
+/**
+ * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): that run's checkpoint
+ * and the entries of its progress it keeps (redriveProgress in @ces/language), values as stored,
+ * their sealed ones bound to the new execution already.
+ */
+export interface RedriveStart {
+  nextStep: number;
+  results: Record<string, unknown>;
+  entries: readonly (readonly [string, string])[];
+}
+
+/** What a redrive starts from: the ended record, and its progress as stored (address → JSON). */
+export interface RedriveSource {
+  record: ExecutionRecord;
+  progress: [string, string][];
+}
 
 /** A client's key for retrying a run safely: one run per key and account, as long as its record is kept. */
 export interface IdempotencyOptions {
@@ -71,6 +93,8 @@ export interface AcceptOptions {
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
   idempotency?: IdempotencyOptions;
+  /** For a redrive: where it starts. */
+  redrive?: RedriveStart;
 }
 
 /**
@@ -180,6 +204,8 @@ export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
+  /** An ended record with the progress it kept (end-record.lua), read together; undefined when gone. */
+  redriveSource(id: string): Promise<RedriveSource | undefined>;
   /**
    * The fields a status answer needs (`output` only with `withOutputs`, otherwise {}): a status poll
    * then never carries the inputs, results or outputs of a run over the wire.
@@ -324,7 +350,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency, redrive }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -339,6 +365,8 @@ export function createExecutionStore(deps: {
           keys.executionCounts(),
           keys.execution(execution.parent ?? execution.id),
           keys.executionChildren(execution.parent ?? execution.id),
+          keys.execution(execution.redriveOf ?? execution.id),
+          keys.executionProgress(execution.id),
         ],
         [
           JSON.stringify({
@@ -353,9 +381,13 @@ export function createExecutionStore(deps: {
             choreo: execution.choreo,
             history: historyKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+            redrive_of: execution.redriveOf ?? '',
+            execution_prefix: keys.execution(''),
+            progress_entries: redrive?.entries.length ?? 0,
           }),
-          ...encodeNewExecution(execution),
+          ...encodeNewExecution(execution, redrive),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
+          ...(redrive?.entries.flat() ?? []),
         ],
       );
       if (reply === ScriptReply.Done) return { outcome: 'accepted' };
@@ -364,10 +396,20 @@ export function createExecutionStore(deps: {
       if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
       if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
       if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.NotRedrivable) return { outcome: 'not-redrivable', status: String(reply[1]) };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.RedriveRunning) return { outcome: 'redrive-running', executionId: String(reply[1]) };
       throw new Error(`acceptExecution answered ${JSON.stringify(reply)}`);
     },
 
     get,
+
+    async redriveSource(id) {
+      const [[recordError, hash], [progressError, progress]] = ((await redis.multi().hgetall(keys.execution(id)).hgetall(keys.executionProgress(id)).exec()) ??
+        []) as [[Error | null, Record<string, string>], [Error | null, Record<string, string>]];
+      if (recordError || progressError) throw recordError ?? progressError;
+      const record = decodeExecution(hash);
+      return record && { record, progress: Object.entries(progress) };
+    },
 
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, RECORD_FIELDS.output] : [...SUMMARY_FIELDS];

@@ -15,6 +15,8 @@ export {
   type EndRequest,
   type EndResult,
   type AcceptOptions,
+  type RedriveSource,
+  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
@@ -78,6 +80,7 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
+  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -85,6 +88,7 @@ export {
   type StoredProgressEntry,
 } from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
+export { redriveStart } from './redrive-start.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,

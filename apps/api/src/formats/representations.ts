@@ -26,6 +26,14 @@ function scheduleFields(record: Pick<ExecutionSummary, 'schedule'>): Record<stri
   return record.schedule !== undefined ? { schedule: record.schedule.name, scheduledTime: String(record.schedule.scheduledTime) } : {};
 }
 
+/** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
+function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
+  return {
+    ...(record.redriveOf !== undefined ? { redriveOf: record.redriveOf } : {}),
+    ...(record.redrivenBy !== undefined ? { redrivenBy: record.redrivenBy } : {}),
+  };
+}
+
 /** Status-response fields. */
 function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
@@ -38,6 +46,7 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     ...versionField(record),
     ...scheduleFields(record),
     ...errorFields(record),
+    ...redriveFields(record),
   };
 }
 

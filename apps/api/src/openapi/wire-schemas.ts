@@ -25,6 +25,8 @@ const executionFields = {
   scheduledTime: z.string().optional().meta({ description: "Extension. The scheduled time of the schedule's tick that started the run, epoch ms." }),
   lasterror: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
   errortime: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
+  redriveOf: z.string().optional().meta({ description: 'Extension. On a redrive: the execution it redrives.' }),
+  redrivenBy: z.string().optional().meta({ description: 'Extension. On a run redriven: its latest redrive.' }),
 };
 
 const execution = z.object(executionFields).meta({ id: 'Execution' });
