@@ -141,7 +141,7 @@ export async function wireApi(deps: {
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
-  const schedules = createScheduleStore({ redis: connections.requests, keys });
+  const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
   const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');

@@ -80,6 +80,8 @@ export interface AppConfig {
   maxAuthFailuresPerAddressPerMinute: number;
   /** Presets one account may keep (0: no limit); for the message that refuses one more. */
   maxPresetsPerAccount?: number;
+  /** Schedules one account may keep (0: no limit); for the message that refuses one more. */
+  maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
 }

@@ -121,4 +121,27 @@ describe('schedules: bad requests', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, PUT, DELETE');
   });
+
+  it('refuses a new schedule past the account limit (409), and still replaces one it keeps', async () => {
+    const limited = await startInProcessApp({ redisUrl: inject('redisUrl'), maxSchedulesPerAccount: 2 });
+    try {
+      const { alice } = limited.credentials;
+      const body = JSON.stringify({
+        choreo: HMAC,
+        every: '1h',
+        inputs: [
+          { name: 'Text', value: 'x' },
+          { name: 'Key', value: 'k' },
+        ],
+      });
+      for (const name of ['one', 'two']) expect((await limited.call('PUT', `/schedules/${name}`, alice, { body })).status).toBe(201);
+      const refused = await limited.call('PUT', '/schedules/three', alice, { body });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).error.message).toContain('2 schedules');
+      expect((await limited.call('PUT', '/schedules/two', alice, { body })).status).toBe(200);
+      expect((await limited.call('GET', '/schedules/three', alice)).status).toBe(404);
+    } finally {
+      await limited.close();
+    }
+  });
 });

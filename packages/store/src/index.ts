@@ -103,6 +103,7 @@ export {
 export { parseDuration, ticksAfter, timingProblem, type ScheduleTiming } from './schedule-times.ts';
 export {
   createScheduleStore,
+  ScheduleLimitError,
   type Advance,
   type ClaimedSchedule,
   type OverlapPolicy,

@@ -58,7 +58,10 @@ export interface Advance {
 }
 
 export interface ScheduleStore {
-  /** Creates or replaces a schedule; its cursor becomes its first tick after `now`. */
+  /**
+   * Creates or replaces a schedule; its cursor becomes its first tick after `now`. A new one past
+   * the account's limit throws ScheduleLimitError.
+   */
   put(account: string, name: string, spec: ScheduleSpec, options: { now: number; paused: boolean }): Promise<{ created: boolean; schedule: StoredSchedule }>;
   get(account: string, name: string): Promise<StoredSchedule | undefined>;
   list(account: string): Promise<StoredSchedule[]>;
@@ -78,6 +81,17 @@ export interface ScheduleStore {
   countDue(): Promise<number>;
   /** Schedules of one account, paused or not, for metrics. */
   countOf(account: string): Promise<number>;
+}
+
+/** A new schedule refused: its account already keeps as many as it may. */
+export class ScheduleLimitError extends Error {
+  readonly maxPerAccount: number;
+
+  constructor(maxPerAccount: number) {
+    super(`the account already keeps ${maxPerAccount} schedules`);
+    this.name = 'ScheduleLimitError';
+    this.maxPerAccount = maxPerAccount;
+  }
 }
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
@@ -100,7 +114,7 @@ function decode(account: string, name: string, hash: Record<string, string>): St
 }
 
 /** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
-export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySpace }): ScheduleStore {
+export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
   const run = registerScripts(redis);
   const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
 
@@ -110,24 +124,16 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
     async put(account, name, spec, { now, paused }) {
       const [cursor] = ticksAfter(spec.timing, now, 1) as [number];
       const key = keys.schedule(account, name);
-      // One MULTI: the hash, the account's set and the due set change together. Counters survive
-      // a replace; a replace sets the cursor afresh, so a firer holding the old one changes nothing.
-      // A paused one leaves the due set in the same MULTI: were it put there first, a process dying
-      // before taking it out would leave a paused schedule that fires.
-      const writes = redis
-        .multi()
-        .exists(key)
-        .hset(key, { spec: JSON.stringify(spec), cursor: String(cursor), paused: paused ? '1' : '0' })
-        // A tick left waiting under the old spec is the old spec's: a replace starts afresh.
-        .hdel(key, 'buffered')
-        .sadd(keys.accountSchedules(account), name);
-      const replies = await (paused
-        ? writes.zrem(keys.schedulesDue(), memberOf(account, name))
-        : writes.zadd(keys.schedulesDue(), cursor, memberOf(account, name))
-      ).exec();
+      // A replace sets the cursor afresh, so a firer holding the old one changes nothing.
+      const reply = await run(
+        'putSchedule',
+        [key, keys.accountSchedules(account), keys.schedulesDue()],
+        [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
+      );
+      if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
       const schedule = await get(account, name);
       if (!schedule) throw new Error(`schedule ${name} vanished while written`);
-      return { created: replies?.[0]?.[1] === 0, schedule };
+      return { created: reply === 1, schedule };
     },
 
     async list(account) {

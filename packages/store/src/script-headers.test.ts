@@ -24,6 +24,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'delete-token.lua',
   'lock-token.lua',
   'put-preset.lua',
+  'put-schedule.lua',
   'record-callback.lua',
   'record-schedule-run.lua',
   'reseal-field.lua',

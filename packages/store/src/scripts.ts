@@ -29,6 +29,7 @@ const SCRIPTS = {
   advanceSchedule: 'advance-schedule.lua',
   setSchedulePaused: 'set-schedule-paused.lua',
   recordScheduleRun: 'record-schedule-run.lua',
+  putSchedule: 'put-schedule.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -1,4 +1,4 @@
-import type { ScheduleStore } from '@ces/store';
+import { ScheduleLimitError, type ScheduleStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
@@ -32,7 +32,7 @@ export const putScheduleOperation: Operation = {
   responses: {
     200: answer('Replaced: the schedule and its next five ticks.', scheduleSchema),
     201: answer('Created: the schedule and its next five ticks.', scheduleSchema),
-    ...errorAnswers(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
+    ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']),
   },
 };
 
@@ -50,7 +50,14 @@ export function putScheduleRoute(deps: { schedules: ScheduleStore; scheduleRuns:
     if (!checked.ok) return respond(c, 400, scheduleProblems(checked.problems, c.get('requestId') ?? ''));
     const refused = await scheduleChoreoProblems(deps.lookup, principal, checked.spec);
     if (refused.length > 0) return respond(c, 400, scheduleProblems(refused, c.get('requestId') ?? ''));
-    const { created, schedule } = await deps.schedules.put(principal.account, name, checked.spec, { now: Date.now(), paused: checked.paused });
+    let written: Awaited<ReturnType<ScheduleStore['put']>>;
+    try {
+      written = await deps.schedules.put(principal.account, name, checked.spec, { now: Date.now(), paused: checked.paused });
+    } catch (error) {
+      if (error instanceof ScheduleLimitError) throw new ApiError('CONFLICT', `This account already keeps ${error.maxPerAccount} schedules; delete one first.`);
+      throw error;
+    }
+    const { created, schedule } = written;
     return respond(c, created ? 201 : 200, scheduleDetails(await deps.scheduleRuns.show(schedule)));
   });
 }
