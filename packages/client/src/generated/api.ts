@@ -186,6 +186,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/service-api/1.0/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's schedules
+         * @description Extension. Every schedule of the account, by name, with its state, next ticks, last run and counts.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/schedules/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schedule details
+         * @description Extension. The schedule, its state, its next five ticks, its last run and its status, and its fired, skipped and missed counts.
+         */
+        get: operations["getSchedule"];
+        /**
+         * Create or replace a schedule
+         * @description Extension. Runs a Choreo at the times of a cron expression in a time zone, or every fixed interval; each tick starts one run. A replace starts from the first tick after now. A document that is not one answers 400 with `problems`, each at a JSON pointer.
+         */
+        put: operations["putSchedule"];
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description Extension. No tick fires after it; a run in flight is left alone.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/schedules/{name}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a schedule
+         * @description Extension. No tick fires until it is resumed; a run in flight goes on. The optional note says why.
+         */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/schedules/{name}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a schedule
+         * @description Extension. Fires again from the first tick after now: the ticks while it was paused are not caught up. The optional note says why.
+         */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/schedules/{name}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a schedule now
+         * @description Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. Under `skip` and `buffer-one`, while the run of its last tick goes on, it starts nothing and answers 409 (counted as skipped).
+         */
+        post: operations["triggerSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/schedules/{name}/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the ticks of a past range
+         * @description Extension. Starts each tick of the schedule between `from` and `to` (epoch ms, both inclusive, any past range) once, oldest first, under the overlap policy; a tick whose run started before starts nothing. At most 1000 ticks a request.
+         */
+        post: operations["backfillSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/callbacks/{token}": {
         parameters: {
             query?: never;
@@ -325,7 +453,7 @@ export interface components {
                 code: string;
                 /** @description The X-Request-Id of the answer. */
                 requestId: string;
-                /** @description For a Choreo document that is not one: each problem at an RFC 6901 pointer. */
+                /** @description For a document that is not one (a Choreo, a schedule, a backfill): each problem at an RFC 6901 pointer. */
                 problems?: {
                     pointer: string;
                     message: string;
@@ -391,6 +519,10 @@ export interface components {
             status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
             /** @description Extension. The version of the account's own Choreo that runs. */
             version?: string;
+            /** @description Extension. The schedule that started the run. */
+            schedule?: string;
+            /** @description Extension. The scheduled time of the schedule's tick that started the run, epoch ms. */
+            scheduledTime?: string;
             /** @description Extension, on ERROR only. */
             lasterror?: string;
             /** @description Extension, on ERROR only. */
@@ -439,6 +571,10 @@ export interface components {
                 /** @enum {string} */
                 status: "RUNNING" | "SUCCESS" | "ERROR" | "TERMINATED_MANUALLY" | "TERMINATED_LIMIT";
                 endtime: string;
+                /** @description Extension. The schedule that started the run. */
+                schedule?: string;
+                /** @description Extension. The scheduled time of the schedule's tick that started the run, epoch ms. */
+                scheduledTime?: string;
             }[];
             /** @description The cursor of the next page; absent on the last. */
             next?: string;
@@ -488,6 +624,133 @@ export interface components {
                 /** @description A secret value is never shown again. */
                 secret?: boolean;
             }[];
+        };
+        ScheduleList: {
+            schedules: {
+                name: string;
+                choreo: string;
+                inputs: {
+                    name: string;
+                    value: string;
+                }[];
+                preset?: string;
+                cron?: string;
+                timezone?: string;
+                every?: string;
+                /** @enum {string} */
+                overlap: "skip" | "buffer-one" | "allow-all";
+                catchupWindowSeconds: number;
+                note?: string;
+                /** @enum {string} */
+                state: "active" | "paused";
+                /** @description The note of the last pause or resume. */
+                stateNote?: string;
+                /** @description The next five ticks; empty while paused. */
+                nextTimes: string[];
+                /** @description Ticks that started a run (triggers and backfills included). */
+                fired: number;
+                /** @description Ticks the overlap policy started nothing for. */
+                skipped: number;
+                /** @description Ticks older than the catch-up window when a worker came to them. */
+                missed: number;
+                /** @description Under `buffer-one`: the tick waiting for the last run to end. */
+                bufferedTime?: string;
+                /** @description The run of the last tick that started one. */
+                lastRun?: {
+                    id: string;
+                    /** @description Epoch milliseconds, as text. */
+                    scheduledTime: string;
+                    /** @description Its status, or `GONE` once no longer kept. */
+                    status: string;
+                };
+            }[];
+        };
+        Schedule: {
+            name: string;
+            choreo: string;
+            inputs: {
+                name: string;
+                value: string;
+            }[];
+            preset?: string;
+            cron?: string;
+            timezone?: string;
+            every?: string;
+            /** @enum {string} */
+            overlap: "skip" | "buffer-one" | "allow-all";
+            catchupWindowSeconds: number;
+            note?: string;
+            /** @enum {string} */
+            state: "active" | "paused";
+            /** @description The note of the last pause or resume. */
+            stateNote?: string;
+            /** @description The next five ticks; empty while paused. */
+            nextTimes: string[];
+            /** @description Ticks that started a run (triggers and backfills included). */
+            fired: number;
+            /** @description Ticks the overlap policy started nothing for. */
+            skipped: number;
+            /** @description Ticks older than the catch-up window when a worker came to them. */
+            missed: number;
+            /** @description Under `buffer-one`: the tick waiting for the last run to end. */
+            bufferedTime?: string;
+            /** @description The run of the last tick that started one. */
+            lastRun?: {
+                id: string;
+                /** @description Epoch milliseconds, as text. */
+                scheduledTime: string;
+                /** @description Its status, or `GONE` once no longer kept. */
+                status: string;
+            };
+        };
+        /** @description What a schedule runs and when. */
+        ScheduleRequest: {
+            /** @description The id of the Choreo each tick runs, such as `/Library/Utilities/Encoding/Base64Encode`. */
+            choreo: string;
+            inputs?: {
+                name: string;
+                value: string | number | boolean;
+            }[];
+            /** @description A preset of the account whose inputs fill those not given (as a run's `preset`). */
+            preset?: string;
+            /** @description A cron expression of 5 fields, or 6 with seconds first. Exactly one of `cron` and `every`. */
+            cron?: string;
+            /** @description A fixed interval such as `1s`, `30s`, `5m`, `1h`, aligned on the epoch. */
+            every?: string;
+            /** @description The IANA time zone of `cron`; `UTC` when left out. */
+            timezone?: string;
+            /**
+             * @description A tick while the last run goes on: `skip` (default) starts nothing, `buffer-one` keeps one to start when it ends, `allow-all` starts it.
+             * @enum {string}
+             */
+            overlap?: "skip" | "buffer-one" | "allow-all";
+            /** @description Ticks missed (no worker, outage) within this many seconds are started late; older ones are counted as missed. 3600 when left out. */
+            catchupWindowSeconds?: number;
+            paused?: boolean;
+            note?: string;
+        };
+        ScheduleStateChange: {
+            /** @description Why; shown with the schedule as `stateNote`. */
+            note?: string;
+        };
+        Backfill: {
+            /** @description Ticks of the range. */
+            ticks: number;
+            started: {
+                id: string;
+                /** @description Epoch milliseconds, as text. */
+                scheduledTime: string;
+            }[];
+            /** @description Ticks the overlap policy started nothing for. */
+            skipped: number;
+            /** @description Ticks whose run had started before (a backfill given twice). */
+            existing: number;
+        };
+        BackfillRequest: {
+            /** @description Epoch ms, inclusive. */
+            from: number | string;
+            /** @description Epoch ms, inclusive; not in the future. */
+            to: number | string;
         };
         CallbackDelivered: {
             callback: {
@@ -2210,6 +2473,1026 @@ export interface operations {
             };
             /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                    "application/xml": components["schemas"]["ScheduleList"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                    "application/xml": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The schedule. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleRequest"];
+                "application/xml": components["schemas"]["ScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Replaced: the schedule and its next five ticks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                    "application/xml": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Created: the schedule and its next five ticks. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                    "application/xml": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description An optional note. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScheduleStateChange"];
+                "application/xml": components["schemas"]["ScheduleStateChange"];
+            };
+        };
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                    "application/xml": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description An optional note. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScheduleStateChange"];
+                "application/xml": components["schemas"]["ScheduleStateChange"];
+            };
+        };
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                    "application/xml": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    triggerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Started; `Location` names the run. */
+            202: {
+                headers: {
+                    /** @description The execution status of the run. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunAccepted"];
+                    "application/xml": components["schemas"]["RunAccepted"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    backfillSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A schedule name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The range. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackfillRequest"];
+                "application/xml": components["schemas"]["BackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description The runs started, and the ticks that started none. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Backfill"];
+                    "application/xml": components["schemas"]["Backfill"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
