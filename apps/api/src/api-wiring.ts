@@ -8,6 +8,7 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createPresetStore,
+  createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
   type ExecutionJobData,
@@ -146,7 +147,8 @@ export async function wireApi(deps: {
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
   const runEventLog = createRunEventLog({ redis: connections.requests, keys });
   const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keys, logger });
-  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
+  const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
+  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');
   metrics.redis.instrument(connections.events, 'api-events');
@@ -175,6 +177,7 @@ export async function wireApi(deps: {
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    schedules,
     ...(presets ? { presets } : {}),
     ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),

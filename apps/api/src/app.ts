@@ -10,6 +10,7 @@ import {
   type PresetStore,
   type RunEventLog,
   type RunHistory,
+  type ScheduleStore,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
@@ -58,6 +59,14 @@ import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
 import type { RunEventFeed } from './events/run-event-feed.ts';
+import { backfillScheduleRoute } from './routes/backfill-schedule.ts';
+import { deleteScheduleRoute } from './routes/delete-schedule.ts';
+import { getScheduleRoute } from './routes/get-schedule.ts';
+import { listSchedulesRoute } from './routes/list-schedules.ts';
+import { pauseScheduleRoutes } from './routes/pause-schedule.ts';
+import { putScheduleRoute } from './routes/put-schedule.ts';
+import { triggerScheduleRoute } from './routes/trigger-schedule.ts';
+import { createScheduleRuns } from './schedules/schedule-runs.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -74,6 +83,8 @@ export interface AppConfig {
   maxAuthFailuresPerAddressPerMinute: number;
   /** Presets one account may keep (0: no limit); for the message that refuses one more. */
   maxPresetsPerAccount?: number;
+  /** Schedules one account may keep (0: no limit); for the message that refuses one more. */
+  maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
   /** EVENTS_HEARTBEAT_MS: how often an open run events stream gets a heartbeat (15 s when omitted). */
@@ -93,6 +104,8 @@ export interface AppDeps {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
+  /** Accounts' schedules. */
+  schedules: ScheduleStore;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
   /** What callback URLs stand for; absent without SECRETS_KEY (every callback URL is then 404). */
@@ -184,6 +197,18 @@ export function createApp(deps: AppDeps) {
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
   api.route('/', deletePresetRoute(deps));
+  const schedules = {
+    schedules: deps.schedules,
+    scheduleRuns: createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup, launcher: deps.launcher }),
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+  };
+  api.route('/', listSchedulesRoute(schedules));
+  api.route('/', getScheduleRoute(schedules));
+  api.route('/', putScheduleRoute({ ...schedules, lookup }));
+  api.route('/', deleteScheduleRoute(schedules));
+  api.route('/', pauseScheduleRoutes(schedules));
+  api.route('/', triggerScheduleRoute(schedules));
+  api.route('/', backfillScheduleRoute(schedules));
   app.route(BASE_PATH, api);
 
   app.notFound((c) => {

@@ -15,6 +15,9 @@ export const ROUTES: readonly { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+/redrive$`), methods: ['POST'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules/[^/]+/(pause|resume|trigger|backfill)$`), methods: ['POST'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
   { pattern: new RegExp(`^${RUN_CALLBACK_PATH}/[^/]+$`), methods: ['POST'] },
 ];

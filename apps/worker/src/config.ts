@@ -69,6 +69,10 @@ export const workerConfigSchema = z.object({
   SCHEDULE_LEASE_MS: z.coerce.number().int().min(500).max(15_000).default(5_000),
   /** Longest wait between two looks at the due schedules: how late a tick may start at most. */
   SCHEDULE_POLL_MS: z.coerce.number().int().min(10).max(5_000).default(200),
+  /** Most due schedules one claim takes; a burst of ticks due together is fired in batches of this. */
+  SCHEDULE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Claim-and-fire loops per worker: the next batch is claimed while the last one's slowest ticks finish. */
+  SCHEDULE_FIRERS: z.coerce.number().int().min(1).max(16).default(2),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

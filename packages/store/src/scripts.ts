@@ -28,6 +28,8 @@ const SCRIPTS = {
   claimDueSchedules: 'claim-due-schedules.lua',
   advanceSchedule: 'advance-schedule.lua',
   setSchedulePaused: 'set-schedule-paused.lua',
+  recordScheduleRun: 'record-schedule-run.lua',
+  putSchedule: 'put-schedule.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -16,6 +16,7 @@ import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
 import { runEventsOperation } from '../routes/run-events.ts';
 import { callbackOperations } from './callback-operations.ts';
+import { scheduleOperations } from './schedule-operations.ts';
 import type { Operation } from './operation.ts';
 import { interfaceDocumentOperations } from './interface-document-operations.ts';
 
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly Operation[] = [
   getPresetOperation,
   putPresetOperation,
   deletePresetOperation,
+  ...scheduleOperations,
   ...callbackOperations,
   ...healthOperations,
   ...interfaceDocumentOperations,
@@ -72,6 +74,7 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Executions', description: 'Runs, while and after they go.' },
       { name: 'Account Choreos', description: "Extension: the account's own Choreos." },
       { name: 'Presets', description: 'Extension: stored input sets.' },
+      { name: 'Schedules', description: 'Extension: runs started at set times.' },
       { name: 'Callbacks', description: 'Public URLs that runs hand out.' },
       { name: 'Service', description: 'Probes and this document.' },
     ],
