@@ -75,7 +75,7 @@
     history             the run history's key templates (history-index.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
-    run_events_bound    run events: about how many the stream keeps
+    run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
           outputs are not escaped into ARGV[1] and decoded out of it again

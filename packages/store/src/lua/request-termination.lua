@@ -49,7 +49,7 @@
     history                     the run history's key templates (history-index.lua)
     ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
     child_ended_channel channel on which to publish the end of a child execution
-    run_events_bound    run events: about how many a stream keeps
+    run_events_bound    run events: how many a list keeps
     run_events_channel  run events: the channel on which to publish that some were added
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
