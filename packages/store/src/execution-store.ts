@@ -70,6 +70,8 @@ export interface AcceptOptions {
   notifyEnd?: boolean;
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
+  /** The run's own call-back (`?notify=`), to which its end is delivered signed (webhook-outbox.lua). */
+  notifyUrl?: string;
   idempotency?: IdempotencyOptions;
 }
 
@@ -295,6 +297,7 @@ export function createExecutionStore(deps: {
   const run = registerScripts(redis);
 
   const historyKeys = historyKeyTemplates(keys);
+  const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -309,6 +312,7 @@ export function createExecutionStore(deps: {
     termination_channel: keys.terminationRequestedChannel(),
     legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
     history: historyKeys,
+    webhooks: webhookKeys,
   });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -316,7 +320,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, notifyUrl, idempotency }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -344,10 +348,12 @@ export function createExecutionStore(deps: {
             account: execution.account,
             choreo: execution.choreo,
             history: historyKeys,
+            webhooks: webhookKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
           }),
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
+          ...(notifyUrl ? [RECORD_FIELDS.notifyUrl, notifyUrl] : []),
         ],
       );
       if (reply === ScriptReply.Done) return { outcome: 'accepted' };

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/catalogue';
-import type { ExecutionRecord, HistoryEntry, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
+import { executionStatusFields, type ExecutionRecord, type HistoryEntry, type ExecutionSummary, type RunningExecution, type StepHistory } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -11,29 +11,18 @@ function outputsXml(output: Record<string, string>): XmlTree {
 
 const timeText = (epochMs: number | undefined) => (epochMs === undefined ? '' : String(epochMs));
 
-/** `lasterror` and `errortime`: extensions present on ERROR only. */
-function errorFields(record: ExecutionSummary): Record<string, string> {
-  return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
-}
-
 /** `version`: an extension present when the run was of one of the account's own Choreos. */
 function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<string, string> {
   return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
 }
 
-/** Status-response fields. */
-function executionFields(record: ExecutionSummary): Record<string, string> {
-  return {
-    id: record.id,
-    choreo: record.choreo,
-    starttime: String(record.starttime),
-    endtime: timeText(record.endtime),
-    host: record.host,
-    status: record.status,
-    ...versionField(record),
-    ...errorFields(record),
-  };
+/** `lasterror` and `errortime`: extensions present on ERROR only. */
+function errorFields(record: ExecutionSummary): Record<string, string> {
+  return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
 }
+
+/** Status-response fields (webhook deliveries carry the same). */
+const executionFields = executionStatusFields;
 
 export function choreoList(ids: string[]): Representation {
   return { json: { resources: ids }, xml: { root: 'resources', tree: { resource: ids } } };
