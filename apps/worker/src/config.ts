@@ -66,6 +66,21 @@ export const workerConfigSchema = z.object({
   SCHEDULE_LEASE_MS: z.coerce.number().int().min(500).max(15_000).default(5_000),
   /** Longest wait between two looks at the due schedules: how late a tick may start at most. */
   SCHEDULE_POLL_MS: z.coerce.number().int().min(10).max(5_000).default(200),
+  /** The first delay before a failed webhook delivery is sent again; each delay after it doubles (with jitter). */
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /** How long a webhook delivery is tried, from its event (or its redelivery); then it is dead. */
+  WEBHOOK_RETRY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(86_400),
+  /** Webhook deliveries one worker sends at once, apart from its runs. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Of those, most to one subscription: a slow or dead endpoint holds no more slots than this. */
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Longest wait between two looks at the webhook outbox: how late a delivery may start at most. */
+  WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(5).max(5_000).default(50),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

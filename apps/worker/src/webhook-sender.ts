@@ -1,0 +1,125 @@
+import type { Logger } from '@ces/observability';
+import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type WebhookDeliveries, type WebhookStore } from '@ces/store';
+import { webhookSignature } from './webhook-signature.ts';
+
+/** What an endpoint must answer within: a slower one is tried again later. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+
+export type PostWebhook = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
+
+export interface WebhookRetryPolicy {
+  /** The first delay; each after it doubles. */
+  initialMs: number;
+  /** How long after its round began a delivery is tried at most; then it is dead. */
+  maxSeconds: number;
+}
+
+/**
+ * - `done`: nothing more to send in this round (delivered, dead, or no longer this job's);
+ * - `retry`: recorded as failed, to be sent again at `at`;
+ * - `busy`: not sent, its subscription has its most deliveries in flight here; try again at `at`.
+ */
+export type SendOutcome = { kind: 'done' } | { kind: 'retry'; at: number } | { kind: 'busy'; at: number };
+
+export interface WebhookSender {
+  send(deliveryId: string, round: number): Promise<SendOutcome>;
+}
+
+/** The delay before attempt `attempts + 1`: `initialMs` doubling, with up to a fifth either way of jitter so retries spread out. */
+export function retryDelayMs(initialMs: number, attempts: number, random: () => number = Math.random): number {
+  const base = initialMs * 2 ** Math.min(Math.max(attempts - 1, 0), 30);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Sends one round of a delivery: signed afresh at each attempt (a new `webhook-timestamp`, the
+ * same `webhook-id` and body), and the attempt recorded by the delivery's script, which keeps a
+ * delivered or dead delivery final. A subscription deleted meanwhile ends its deliveries dead; a
+ * disabled one, too.
+ */
+export function createWebhookSender(deps: {
+  webhooks: WebhookStore;
+  deliveries: WebhookDeliveries;
+  post: PostWebhook;
+  retry: WebhookRetryPolicy;
+  /** Most deliveries of one subscription sent at once by this worker, so that a dead endpoint holds few of its slots. */
+  perWebhook: number;
+  logger: Logger;
+  now?: () => number;
+}): WebhookSender {
+  const { webhooks, deliveries, post, retry, logger, now = Date.now } = deps;
+  const inFlight = new Map<string, number>();
+
+  const record = (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) =>
+    deliveries.recordAttempt(delivery.id, { ...attempt, round: delivery.round, now: now() });
+
+  async function attempt(delivery: Delivery): Promise<SendOutcome> {
+    const notify = delivery.webhook === NOTIFY_WEBHOOK;
+    const subscription = notify ? undefined : await webhooks.get(delivery.account, delivery.webhook);
+    const secrets = await webhooks.signingSecrets(delivery.account, delivery.webhook);
+    if ((!notify && !subscription) || !secrets) {
+      await record(delivery, { status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
+      return { kind: 'done' };
+    }
+    if (subscription?.disabled) {
+      await record(delivery, { status: 0, error: `the subscription is disabled: ${subscription.disabled.reason}`, outcome: 'dead' });
+      return { kind: 'done' };
+    }
+    // A subscription's URL as it is now: an owner who moved the endpoint gets the retries there.
+    const url = subscription?.url ?? delivery.url;
+    const timestamp = Math.floor(now() / 1000);
+    let status = 0;
+    let error = '';
+    try {
+      ({ status } = await post(url, {
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': webhookSignature(secrets, delivery.id, timestamp, delivery.body),
+        },
+        body: delivery.body,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+      }));
+      if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    if (error === '') {
+      await record(delivery, { status, error, outcome: 'delivered' });
+      return { kind: 'done' };
+    }
+    if (status === 410 && !notify) {
+      await record(delivery, { status, error, outcome: 'gone' });
+      return { kind: 'done' };
+    }
+    const at = now() + retryDelayMs(retry.initialMs, delivery.attempts + 1);
+    if (at > delivery.since + retry.maxSeconds * 1000) {
+      await record(delivery, { status, error, outcome: 'dead' });
+      return { kind: 'done' };
+    }
+    const recorded = await record(delivery, { status, error, outcome: 'retry', nextAttempt: at });
+    return recorded ? { kind: 'retry', at } : { kind: 'done' };
+  }
+
+  return {
+    async send(deliveryId, round) {
+      const delivery = await deliveries.get(deliveryId);
+      if (delivery?.state !== 'pending' || delivery.round !== round) return { kind: 'done' };
+      const key = `${delivery.account}\n${delivery.webhook}`;
+      const busy = inFlight.get(key) ?? 0;
+      if (busy >= deps.perWebhook) return { kind: 'busy', at: now() + 1_000 };
+      inFlight.set(key, busy + 1);
+      try {
+        return await attempt(delivery);
+      } catch (error) {
+        logger.warn({ err: error, deliveryId }, 'webhook delivery attempt not recorded');
+        throw error;
+      } finally {
+        const left = (inFlight.get(key) ?? 1) - 1;
+        if (left === 0) inFlight.delete(key);
+        else inFlight.set(key, left);
+      }
+    },
+  };
+}
