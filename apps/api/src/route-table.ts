@@ -13,6 +13,11 @@ export const ROUTES: readonly { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+$`), methods: ['GET', 'DELETE'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/rotate-secret$`), methods: ['POST'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/deliveries$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/deliveries/[^/]+/redeliver$`), methods: ['POST'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
   { pattern: new RegExp(`^${RUN_CALLBACK_PATH}/[^/]+$`), methods: ['POST'] },
 ];

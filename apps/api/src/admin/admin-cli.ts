@@ -70,7 +70,8 @@ Options
   --choreo P   a Choreo pattern such as /Library/Utilities/** (repeatable; default /**)
   --right R    a right granted to an application (repeatable): presets (write presets, see values),
                choreos (write and delete the account's own Choreos), schedules (write, pause,
-               resume, trigger and backfill schedules); users hold every right
+               resume, trigger and backfill schedules), webhooks (write and read webhooks, their
+               secrets and deliveries); users hold every right
   --values     show the values of a preset's inputs not marked secret
   --json       results as JSON on stdout, for scripts
   -h, --help   this text

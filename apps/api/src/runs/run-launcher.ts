@@ -60,6 +60,8 @@ export interface LaunchOptions {
   choreoVersion?: number;
   /** The public address the run's URLs are made under (public-base-url.ts), recorded with the run. */
   publicBaseUrl?: string;
+  /** The run's own call-back (`?notify=`): its end is delivered there, signed with the account's notify secret. */
+  notifyUrl?: string;
 }
 
 export interface LaunchResult {
@@ -253,6 +255,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           maxRunningPerAccount: config.maxRunningPerAccount,
           maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
           notifyEnd: options.wait,
+          ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
           ...(options.idempotencyKey !== undefined
             ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
             : {}),
