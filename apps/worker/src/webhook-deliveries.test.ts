@@ -172,6 +172,18 @@ describe('webhook deliveries', () => {
     expect(recent.map((delivery) => delivery.executionId)).toEqual([id]);
   });
 
+  it('delivers a start to a subscription that lists execution.started, apart from the end', async () => {
+    await subscribe('starts', { events: ['execution.started', 'execution.ended'] });
+    const id = await run('SUCCESS');
+    await dispatcher().dispatch();
+    await waitFor(() => received.length === 2, { what: 'the start and the end' });
+    const types = received.map((request) => JSON.parse(request.body).type as string).sort();
+    expect(types).toEqual(['execution.ended', 'execution.started']);
+    expect(new Set(received.map((request) => request.headers['webhook-id']))).toEqual(
+      new Set([webhookDeliveryId(account, 'starts', id, 'start'), webhookDeliveryId(account, 'starts', id, 'end')]),
+    );
+  });
+
   it('retries with backoff until a 2xx, keeping the webhook-id, and records each attempt', async () => {
     await subscribe('flaky');
     answers = [500, 503, 500];
