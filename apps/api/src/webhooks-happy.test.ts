@@ -112,7 +112,7 @@ describe('webhooks in process', () => {
       { id, account: 'acme', webhook: 'delivered', executionId: 'e'.repeat(32), type: 'execution.ended', url: 'https://x.example', body: '{}' },
       1_000,
     );
-    await deliveries.recordAttempt(id, { round: 0, now: 2_000, status: 0, error: 'unreachable', outcome: 'dead' });
+    await deliveries.recordAttempt({ id, account: 'acme' }, { round: 0, now: 2_000, status: 0, error: 'unreachable', outcome: 'dead' });
     const list = await (await t.call('GET', '/webhooks/delivered/deliveries', alice)).json();
     expect(list.deliveries).toEqual([
       { id, event: 'execution.ended', execution: 'e'.repeat(32), state: 'dead', attempts: '1', created: '1000', lastStatus: '0', lastError: 'unreachable' },

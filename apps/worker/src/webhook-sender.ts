@@ -5,6 +5,12 @@ import { webhookSignature } from './webhook-signature.ts';
 /** What an endpoint must answer within: a slower one is tried again later. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
+/** A request unanswered this long counts against its webhook's share of the slots. */
+export const SLOW_MS = 1_000;
+
+/** How long a delivery of a webhook at its share waits before it is tried again, at most (jittered). */
+export const BUSY_DELAY_MS = 5_000;
+
 export type PostWebhook = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
 
 export interface WebhookRetryPolicy {
@@ -42,22 +48,28 @@ export function createWebhookSender(deps: {
   deliveries: WebhookDeliveries;
   post: PostWebhook;
   retry: WebhookRetryPolicy;
-  /** Most deliveries of one subscription sent at once by this worker, so that a dead endpoint holds few of its slots. */
+  /**
+   * Most deliveries of one subscription this worker lets wait longer than SLOW_MS for their answer:
+   * past that, its next ones wait among the delayed jobs, so that a slow or dead endpoint holds a
+   * few slots, while a quick one is sent as much as the worker sends.
+   */
   perWebhook: number;
   logger: Logger;
   now?: () => number;
 }): WebhookSender {
   const { webhooks, deliveries, post, retry, logger, now = Date.now } = deps;
-  const inFlight = new Map<string, number>();
+  // Per webhook, the start time of each of its requests in flight here, by a number of its own.
+  const inFlight = new Map<string, Map<number, number>>();
+  let requests = 0;
 
   const record = (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) =>
-    deliveries.recordAttempt(delivery.id, { ...attempt, round: delivery.round, now: now() });
+    deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
 
   async function attempt(delivery: Delivery): Promise<SendOutcome> {
     const notify = delivery.webhook === NOTIFY_WEBHOOK;
-    const subscription = notify ? undefined : await webhooks.get(delivery.account, delivery.webhook);
-    const secrets = await webhooks.signingSecrets(delivery.account, delivery.webhook);
-    if ((!notify && !subscription) || !secrets) {
+    const target = await webhooks.signingTarget(delivery.account, delivery.webhook);
+    const subscription = target?.webhook;
+    if (!target) {
       await record(delivery, { status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
       return { kind: 'done' };
     }
@@ -76,7 +88,7 @@ export function createWebhookSender(deps: {
           'content-type': 'application/json',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': webhookSignature(secrets, delivery.id, timestamp, delivery.body),
+          'webhook-signature': webhookSignature(target.secrets, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -107,18 +119,23 @@ export function createWebhookSender(deps: {
       const delivery = await deliveries.get(deliveryId);
       if (delivery?.state !== 'pending' || delivery.round !== round) return { kind: 'done' };
       const key = `${delivery.account}\n${delivery.webhook}`;
-      const busy = inFlight.get(key) ?? 0;
-      if (busy >= deps.perWebhook) return { kind: 'busy', at: now() + 1_000 };
-      inFlight.set(key, busy + 1);
+      const started = now();
+      const flying = inFlight.get(key) ?? new Map<number, number>();
+      let slow = 0;
+      for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
+      if (slow >= deps.perWebhook) return { kind: 'busy', at: started + Math.round(BUSY_DELAY_MS * (0.5 + Math.random() / 2)) };
+      requests += 1;
+      const mark = requests;
+      flying.set(mark, started);
+      inFlight.set(key, flying);
       try {
         return await attempt(delivery);
       } catch (error) {
         logger.warn({ err: error, deliveryId }, 'webhook delivery attempt not recorded');
         throw error;
       } finally {
-        const left = (inFlight.get(key) ?? 1) - 1;
-        if (left === 0) inFlight.delete(key);
-        else inFlight.set(key, left);
+        flying.delete(mark);
+        if (flying.size === 0) inFlight.delete(key);
       }
     },
   };

@@ -65,7 +65,7 @@ export interface WebhookDeliveries {
   /** A subscription's recent deliveries, newest first. */
   recent(account: string, webhook: string, limit: number): Promise<Delivery[]>;
   /** Records an attempt, unless the delivery is final or in another round: whether it did. */
-  recordAttempt(id: string, attempt: DeliveryAttempt): Promise<boolean>;
+  recordAttempt(delivery: Pick<Delivery, 'id' | 'account'>, attempt: DeliveryAttempt): Promise<boolean>;
   /** A new round, sent again with the same id: its number, or 0 when there is no such delivery. */
   redeliver(id: string, now: number): Promise<number>;
 }
@@ -169,12 +169,10 @@ export function createWebhookDeliveries(deps: {
       return found.filter((delivery): delivery is Delivery => delivery !== undefined);
     },
 
-    async recordAttempt(id, attempt) {
-      const delivery = await redis.hget(keys.webhookDelivery(id), 'account');
-      if (delivery === null) return false;
+    async recordAttempt({ id, account }, attempt) {
       const reply = await run(
         'recordWebhookAttempt',
-        [keys.webhookDelivery(id), keys.accountWebhooks(delivery)],
+        [keys.webhookDelivery(id), keys.accountWebhooks(account)],
         [
           JSON.stringify({
             round: attempt.round,

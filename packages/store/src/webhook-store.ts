@@ -56,8 +56,11 @@ export interface WebhookStore {
   delete(account: string, name: string): Promise<boolean>;
   /** A new secret; the one it replaces signs beside it for SECRET_OVERLAP_MS. Undefined: no such subscription. */
   rotateSecret(account: string, name: string): Promise<string | undefined>;
-  /** The secrets that sign a delivery now, current first (NOTIFY_WEBHOOK: the notify secret). */
-  signingSecrets(account: string, name: string): Promise<string[] | undefined>;
+  /**
+   * What a delivery to `name` needs, in one read: the subscription (none for NOTIFY_WEBHOOK) and the
+   * secrets that sign now, current first. Undefined when it is gone.
+   */
+  signingTarget(account: string, name: string): Promise<{ webhook?: WebhookDescription; secrets: string[] } | undefined>;
   /** Creates the notify secret: the new secret, or undefined when the account has one already. */
   createNotifySecret(account: string): Promise<string | undefined>;
   /** Whether the account has a notify secret, and until when a rotated one still signs. */
@@ -70,6 +73,9 @@ export interface WebhookStore {
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
+
+/** Opened secrets a process keeps, so that a busy webhook's deliveries do not each decrypt its secret. */
+const MAX_SECRETS_REMEMBERED = 10_000;
 
 /** Bound to its account and subscription: a sealed secret copied elsewhere does not open. */
 const secretContext = (account: string, name: string) => `webhook\0${account}\0${name}`;
@@ -116,11 +122,23 @@ export function createWebhookStore(deps: {
       [keys.accountWebhooks(account), keys.accountWebhookEvents(account)],
       [name, JSON.stringify(webhook), onlyExisting ? 0 : deps.maxWebhooksPerAccount, onlyExisting ? 1 : 0],
     );
+  // Every delivery is signed: its secrets are opened once per sealed value, not once per delivery.
+  const openedSecrets = new Map<string, string>();
+  const open = (sealed: string, context: string) => {
+    const key = `${context}\n${sealed}`;
+    let plain = openedSecrets.get(key);
+    if (plain === undefined) {
+      plain = cipher.open(sealed, context);
+      if (openedSecrets.size >= MAX_SECRETS_REMEMBERED) openedSecrets.clear();
+      openedSecrets.set(key, plain);
+    }
+    return plain;
+  };
   const opened = (account: string, name: string, secrets: { secret: string; previous?: string; previousuntil?: string }) => {
     const context = secretContext(account, name);
-    const current = cipher.open(secrets.secret, context);
+    const current = open(secrets.secret, context);
     const overlapping = secrets.previous !== undefined && Number(secrets.previousuntil ?? 0) > now();
-    return overlapping && secrets.previous ? [current, cipher.open(secrets.previous, context)] : [current];
+    return overlapping && secrets.previous ? [current, open(secrets.previous, context)] : [current];
   };
   const rotated = <T extends { secret: string; previous?: string; previousuntil?: string }>(account: string, name: string, secrets: T) => {
     const secret = generateWebhookSecret();
@@ -182,13 +200,13 @@ export function createWebhookStore(deps: {
       return (await write(account, name, next, true)) === 0 ? secret : undefined;
     },
 
-    async signingSecrets(account, name) {
+    async signingTarget(account, name) {
       if (name === NOTIFY_WEBHOOK) {
         const notify = (await redis.hgetall(keys.accountWebhookNotify(account))) as Partial<StoredNotify>;
-        return notify.secret ? opened(account, NOTIFY_WEBHOOK, notify as StoredNotify) : undefined;
+        return notify.secret ? { secrets: opened(account, NOTIFY_WEBHOOK, notify as StoredNotify) } : undefined;
       }
       const found = await stored(account, name);
-      return found ? opened(account, name, found) : undefined;
+      return found ? { webhook: describe(name, found), secrets: opened(account, name, found) } : undefined;
     },
 
     async createNotifySecret(account) {
