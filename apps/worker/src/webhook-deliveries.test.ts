@@ -39,6 +39,9 @@ describe('webhook deliveries', () => {
   let url = '';
   let received: Received[] = [];
   let answers: number[] = [];
+  /** Requests to `/slow`, held unanswered until a test lets them go. */
+  const held: { release: () => void }[] = [];
+  let holding = true;
   let worker: WebhookWorker;
   let account = '';
   const executions = () => createExecutionStore({ redis, keys, retentionSeconds: 300 });
@@ -73,6 +76,10 @@ describe('webhook deliveries', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
+        if (request.url === '/slow' && holding) {
+          held.push({ release: () => response.end() });
+          return;
+        }
         received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         response.statusCode = answers.shift() ?? 204;
         response.end();
@@ -241,6 +248,20 @@ describe('webhook deliveries', () => {
     await waitFor(() => received.length === 1, { what: 'the notify delivery' });
     const headers = received[0]?.headers as Record<string, string>;
     expect(new Webhook(secret as string).verify(received[0]?.body ?? '', headers)).toMatchObject({ type: 'execution.ended' });
+  });
+
+  it("a slow endpoint holds few of the worker's slots: another webhook's deliveries go on meanwhile", async () => {
+    await subscribe('slow', { url: url.replace('/hook', '/slow') });
+    await subscribe('quick');
+    for (let index = 0; index < 12; index += 1) await run('SUCCESS');
+    await dispatcher().dispatch();
+    // Eight slots, at most four of them to one webhook: the twelve quick ones pass the held ones.
+    await waitFor(() => received.length === 12, { what: "the quick webhook's deliveries" });
+    expect(held.length).toBeLessThanOrEqual(4);
+    // Let go: what is left of the slow webhook's deliveries is answered at once.
+    holding = false;
+    for (const request of held.splice(0)) request.release();
+    expect(await webhooks().delete(account, 'slow')).toBe(true);
   });
 
   it('a delivery whose subscription was deleted ends dead, and the counts leave the runs out of the outbox', async () => {

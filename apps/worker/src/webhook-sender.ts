@@ -8,8 +8,11 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 /** A request unanswered this long counts against its webhook's share of the slots. */
 export const SLOW_MS = 1_000;
 
-/** How long a delivery of a webhook at its share waits before it is tried again, at most (jittered). */
-export const BUSY_DELAY_MS = 5_000;
+/** How long a delivery of a slow webhook waits before it is tried again, at most (jittered). */
+export const SLOW_DELAY_MS = 5_000;
+
+/** How long a delivery of a webhook with its most requests in flight (all quick) waits, at most. */
+export const FULL_DELAY_MS = 200;
 
 export type PostWebhook = (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number }>;
 
@@ -49,9 +52,9 @@ export function createWebhookSender(deps: {
   post: PostWebhook;
   retry: WebhookRetryPolicy;
   /**
-   * Most deliveries of one subscription this worker lets wait longer than SLOW_MS for their answer:
-   * past that, its next ones wait among the delayed jobs, so that a slow or dead endpoint holds a
-   * few slots, while a quick one is sent as much as the worker sends.
+   * Most deliveries of one subscription this worker sends at once, and a quarter of that (at least
+   * one) the most it lets wait longer than SLOW_MS for their answer: past either, its next ones
+   * wait among the delayed jobs, so that a slow or dead endpoint holds a few of the worker's slots.
    */
   perWebhook: number;
   logger: Logger;
@@ -123,7 +126,9 @@ export function createWebhookSender(deps: {
       const flying = inFlight.get(key) ?? new Map<number, number>();
       let slow = 0;
       for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
-      if (slow >= deps.perWebhook) return { kind: 'busy', at: started + Math.round(BUSY_DELAY_MS * (0.5 + Math.random() / 2)) };
+      const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
+      if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
+      if (flying.size >= deps.perWebhook) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
       requests += 1;
       const mark = requests;
       flying.set(mark, started);
