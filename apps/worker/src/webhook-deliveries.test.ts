@@ -19,7 +19,7 @@ import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createWebhookDispatcher } from './webhook-dispatcher.ts';
-import { createWebhookSender } from './webhook-sender.ts';
+import { createWebhookSender, type WebhookSender } from './webhook-sender.ts';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.ts';
 
 interface Received {
@@ -49,11 +49,13 @@ describe('webhook deliveries', () => {
   const deliveries = () => createWebhookDeliveries({ redis, keys, retentionSeconds: 300 });
   let queue: ReturnType<typeof createWebhookQueue>;
 
+  let sender: WebhookSender;
   const dispatcher = () =>
     createWebhookDispatcher({
       executions: executions(),
       webhooks: webhooks(),
       deliveries: deliveries(),
+      sender,
       queue,
       logger,
       leaseMs: 1_000,
@@ -87,22 +89,15 @@ describe('webhook deliveries', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    worker = startWebhookWorker({
-      connection: redis,
-      keys,
-      concurrency: 8,
-      lockDurationMs: 5_000,
-      stalledIntervalMs: 5_000,
-      sender: createWebhookSender({
-        webhooks: webhooks(),
-        deliveries: deliveries(),
-        post: createHttpPoster({ allowPrivateNetworks: true, timeoutMs: 15_000, maxResponseBytes: 65_536 }),
-        retry: { initialMs: 50, maxSeconds: 5 },
-        perWebhook: 4,
-        logger,
-      }),
+    sender = createWebhookSender({
+      webhooks: webhooks(),
+      deliveries: deliveries(),
+      post: createHttpPoster({ allowPrivateNetworks: true, timeoutMs: 15_000, maxResponseBytes: 65_536 }),
+      retry: { initialMs: 50, maxSeconds: 5 },
+      perWebhook: 4,
       logger,
     });
+    worker = startWebhookWorker({ connection: redis, keys, concurrency: 8, lockDurationMs: 5_000, stalledIntervalMs: 5_000, sender, logger });
     await worker.started();
   });
 
@@ -254,13 +249,17 @@ describe('webhook deliveries', () => {
     await subscribe('slow', { url: url.replace('/hook', '/slow') });
     await subscribe('quick');
     for (let index = 0; index < 12; index += 1) await run('SUCCESS');
-    await dispatcher().dispatch();
-    // Eight slots, at most four of them to one webhook: the twelve quick ones pass the held ones.
+    // As a worker dispatches: events are claimed as others settle, the first attempts sent at once.
+    const loop = dispatcher();
+    loop.start();
+    // At most four requests of one webhook at once, here and in the queue's worker: the twelve quick
+    // ones pass the held ones.
     await waitFor(() => received.length === 12, { what: "the quick webhook's deliveries" });
     expect(held.length).toBeLessThanOrEqual(4);
     // Let go: what is left of the slow webhook's deliveries is answered at once.
     holding = false;
     for (const request of held.splice(0)) request.release();
+    await loop.stop();
     expect(await webhooks().delete(account, 'slow')).toBe(true);
   });
 

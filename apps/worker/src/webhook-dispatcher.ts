@@ -15,18 +15,25 @@ import {
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { webhookBody } from './webhook-body.ts';
+import type { WebhookSender } from './webhook-sender.ts';
 
 export interface WebhookDispatcherOptions {
   executions: ExecutionStore;
   webhooks: WebhookStore;
   deliveries: WebhookDeliveries;
   queue: Queue<WebhookJobData>;
+  /** Sends each delivery's first attempt at once; only one it does not settle gets a job. */
+  sender: WebhookSender;
   logger: Logger;
-  /** How long a claimed event is this dispatcher's alone; a dead dispatcher's events are taken after it. */
+  /**
+   * How long a claimed event is this dispatcher's alone; a dead dispatcher's events are taken after
+   * it. Longer than an attempt may take (DELIVERY_TIMEOUT_MS), so that an event whose first attempt
+   * is on its way is not taken twice.
+   */
   leaseMs: number;
   /** Longest wait between two looks at the outbox. */
   pollMs: number;
-  /** Most events claimed at once. */
+  /** Most events claimed at once, and most being dispatched at once. */
   batch: number;
   now?: () => number;
 }
@@ -34,7 +41,7 @@ export interface WebhookDispatcherOptions {
 export interface WebhookDispatcher {
   start(): void;
   stop(): Promise<void>;
-  /** One pass over the outbox: the number of events it settled. */
+  /** One pass over the outbox, to its end: the number of events it settled. */
   dispatch(): Promise<number>;
 }
 
@@ -56,15 +63,33 @@ const wants = (webhook: WebhookDescription, choreo: string) =>
  * ids: nothing is sent twice for it.
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { executions, webhooks, deliveries, queue, logger, leaseMs, pollMs, batch, now = Date.now } = options;
+  const { executions, webhooks, deliveries, queue, sender, logger, leaseMs, pollMs, batch, now = Date.now } = options;
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  // Events being dispatched by the loop, which claims more as they settle.
+  let dispatching = 0;
 
   async function open(event: WebhookEvent, record: ExecutionRecord, webhook: string, type: WebhookEventType, url: string): Promise<void> {
-    const id = webhookDeliveryId(event.account, webhook, event.executionId, event.kind);
-    await deliveries.open({ id, account: event.account, webhook, executionId: event.executionId, type, url, body: webhookBody(type, record) }, now());
-    await enqueueDelivery(queue, id, 0);
+    const delivery = {
+      id: webhookDeliveryId(event.account, webhook, event.executionId, event.kind),
+      account: event.account,
+      webhook,
+      executionId: event.executionId,
+      type,
+      url,
+      body: webhookBody(type, record),
+    };
+    const at = now();
+    if (!(await deliveries.open(delivery, at))) {
+      // Opened by a dispatcher that died before the event settled: its job may never have been
+      // queued. The job's id is the delivery's, and a job finds a delivery sent already done.
+      await enqueueDelivery(queue, delivery.id, 0);
+      return;
+    }
+    // Most deliveries are delivered by their first attempt: sent here, they cost no job.
+    const outcome = await sender.sendOpened({ ...delivery, created: at, since: at, state: 'pending', round: 0, attempts: 0, nextAttempt: at });
+    if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
   }
 
   async function dispatchEvent(event: WebhookEvent, subscriptions: WebhookDescription[]): Promise<void> {
@@ -82,9 +107,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     await deliveries.settleEvent(event);
   }
 
-  async function dispatch(): Promise<number> {
-    const events = await deliveries.claimEvents(now(), leaseMs, batch);
-    // An account's subscriptions are read once per pass, however many of its runs ended.
+  /** Claims up to `limit` events and starts each: a promise per event, true once it settled. */
+  async function claimAndStart(limit: number): Promise<Promise<boolean>[]> {
+    const events = await deliveries.claimEvents(now(), leaseMs, limit);
+    // An account's subscriptions are read once per claim, however many of its runs ended.
     const byAccount = new Map<string, Promise<WebhookDescription[]>>();
     const subscriptionsOf = (account: string) => {
       let found = byAccount.get(account);
@@ -94,31 +120,45 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       }
       return found;
     };
-    const settled = await Promise.all(
-      events.map(async (event) => {
-        try {
-          await dispatchEvent(event, await subscriptionsOf(event.account));
-          return 1;
-        } catch (error) {
-          // Left in the outbox: claimed again once the lease ends.
-          logger.warn({ err: error, executionId: event.executionId, kind: event.kind }, 'webhook event not dispatched');
-          return 0;
-        }
-      }),
-    );
-    return settled.reduce<number>((sum, one) => sum + one, 0);
+    return events.map(async (event) => {
+      try {
+        await dispatchEvent(event, await subscriptionsOf(event.account));
+        return true;
+      } catch (error) {
+        // Left in the outbox: claimed again once the lease ends.
+        logger.warn({ err: error, executionId: event.executionId, kind: event.kind }, 'webhook event not dispatched');
+        return false;
+      }
+    });
+  }
+
+  async function dispatch(): Promise<number> {
+    const settled = await Promise.all(await claimAndStart(batch));
+    return settled.filter(Boolean).length;
   }
 
   async function runLoop(): Promise<void> {
     while (running) {
-      let full = false;
+      // Events are claimed as others settle, so an endpoint slow to answer a first attempt holds
+      // back no other event: only its own place among the `batch` being dispatched.
+      let claimed = 0;
       try {
-        full = (await dispatch()) >= batch;
+        if (dispatching < batch) {
+          const started = await claimAndStart(batch - dispatching);
+          claimed = started.length;
+          dispatching += claimed;
+          for (const one of started)
+            void one.finally(() => {
+              dispatching -= 1;
+              // Room again after being full: claim now rather than at the next poll.
+              if (dispatching === batch - 1) wake?.();
+            });
+        }
       } catch (error) {
         logger.warn({ err: error }, 'webhook dispatch pass failed');
       }
       if (!running) break;
-      if (full) continue;
+      if (claimed > 0 && dispatching < batch) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
         wake = () => {
@@ -141,6 +181,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       running = false;
       wake?.();
       await loop;
+      // The first attempts under way end (within their timeout) before the connection closes.
+      while (dispatching > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     },
   };
 }

@@ -31,7 +31,10 @@ export interface WebhookRetryPolicy {
 export type SendOutcome = { kind: 'done' } | { kind: 'retry'; at: number } | { kind: 'busy'; at: number };
 
 export interface WebhookSender {
+  /** A round of a delivery, as its job asks: read, then sent when it is pending in that round and due. */
   send(deliveryId: string, round: number): Promise<SendOutcome>;
+  /** A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails). */
+  sendOpened(delivery: Delivery): Promise<SendOutcome>;
 }
 
 /** The delay before attempt `attempts + 1`: `initialMs` doubling, with up to a fifth either way of jitter so retries spread out. */
@@ -117,31 +120,39 @@ export function createWebhookSender(deps: {
     return recorded ? { kind: 'retry', at } : { kind: 'done' };
   }
 
+  /** Sends one attempt, unless its webhook has its most requests in flight here or too many slow ones. */
+  async function limited(delivery: Delivery): Promise<SendOutcome> {
+    const key = `${delivery.account}\n${delivery.webhook}`;
+    const started = now();
+    const flying = inFlight.get(key) ?? new Map<number, number>();
+    let slow = 0;
+    for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
+    const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
+    if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
+    if (flying.size >= deps.perWebhook) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
+    requests += 1;
+    const mark = requests;
+    flying.set(mark, started);
+    inFlight.set(key, flying);
+    try {
+      return await attempt(delivery);
+    } catch (error) {
+      logger.warn({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt not recorded');
+      throw error;
+    } finally {
+      flying.delete(mark);
+      if (flying.size === 0) inFlight.delete(key);
+    }
+  }
+
   return {
     async send(deliveryId, round) {
       const delivery = await deliveries.get(deliveryId);
       if (delivery?.state !== 'pending' || delivery.round !== round) return { kind: 'done' };
-      const key = `${delivery.account}\n${delivery.webhook}`;
-      const started = now();
-      const flying = inFlight.get(key) ?? new Map<number, number>();
-      let slow = 0;
-      for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
-      const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
-      if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
-      if (flying.size >= deps.perWebhook) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
-      requests += 1;
-      const mark = requests;
-      flying.set(mark, started);
-      inFlight.set(key, flying);
-      try {
-        return await attempt(delivery);
-      } catch (error) {
-        logger.warn({ err: error, deliveryId }, 'webhook delivery attempt not recorded');
-        throw error;
-      } finally {
-        flying.delete(mark);
-        if (flying.size === 0) inFlight.delete(key);
-      }
+      // A job early for its attempt (queued again after a dispatcher's crash) waits for it.
+      if (delivery.nextAttempt !== undefined && delivery.nextAttempt > now()) return { kind: 'retry', at: delivery.nextAttempt };
+      return limited(delivery);
     },
+    sendOpened: limited,
   };
 }

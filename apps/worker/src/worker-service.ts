@@ -344,38 +344,42 @@ export async function startWorkerService(
     keys,
     retentionSeconds: Math.max(config.RETENTION_SECONDS, config.WEBHOOK_RETRY_MAX_SECONDS) + 86_400,
   });
+  const webhookSender = webhooks
+    ? createWebhookSender({
+        webhooks,
+        deliveries,
+        post: createHttpPoster({
+          allowPrivateNetworks: config.HTTP_ALLOW_PRIVATE_NETWORKS,
+          timeoutMs: config.HTTP_STEP_TIMEOUT_MS,
+          maxResponseBytes: config.HTTP_MAX_RESPONSE_BYTES,
+        }),
+        retry: { initialMs: config.WEBHOOK_RETRY_INITIAL_MS, maxSeconds: config.WEBHOOK_RETRY_MAX_SECONDS },
+        perWebhook: config.WEBHOOK_CONCURRENCY_PER_WEBHOOK,
+        logger: log,
+      })
+    : undefined;
   const webhookDispatcher =
-    webhooks && webhookQueue
+    webhooks && webhookQueue && webhookSender
       ? createWebhookDispatcher({
           executions,
           webhooks,
           deliveries,
           queue: webhookQueue,
+          sender: webhookSender,
           logger: log,
-          leaseMs: 10_000,
+          leaseMs: 30_000,
           pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
           batch: 200,
         })
       : undefined;
-  const webhookWorker = webhooks
+  const webhookWorker = webhookSender
     ? startWebhookWorker({
         connection: redis,
         keys,
         concurrency: config.WEBHOOK_CONCURRENCY,
         lockDurationMs: LOCK_DURATION_MS,
         stalledIntervalMs: STALLED_INTERVAL_MS,
-        sender: createWebhookSender({
-          webhooks,
-          deliveries,
-          post: createHttpPoster({
-            allowPrivateNetworks: config.HTTP_ALLOW_PRIVATE_NETWORKS,
-            timeoutMs: config.HTTP_STEP_TIMEOUT_MS,
-            maxResponseBytes: config.HTTP_MAX_RESPONSE_BYTES,
-          }),
-          retry: { initialMs: config.WEBHOOK_RETRY_INITIAL_MS, maxSeconds: config.WEBHOOK_RETRY_MAX_SECONDS },
-          perWebhook: config.WEBHOOK_CONCURRENCY_PER_WEBHOOK,
-          logger: log,
-        }),
+        sender: webhookSender,
         logger: log,
       })
     : undefined;

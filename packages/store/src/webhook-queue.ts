@@ -9,8 +9,8 @@ export interface WebhookJobData {
 }
 
 /**
- * A job per round of a delivery: the first round's id is the delivery's, so a dispatcher that
- * queues it twice queues one job. Retries are the delivery's own (its record counts attempts and
+ * A job per round of a delivery that its first attempt did not settle: the first round's id is the
+ * delivery's, so a dispatcher that queues it twice queues one job. Retries are the delivery's own (its record counts attempts and
  * the job waits among the delayed ones between them); BullMQ's attempts cover a worker that died
  * holding the job.
  */
@@ -29,6 +29,7 @@ export function createWebhookQueue(deps: { connection: Redis; keys: KeySpace }):
   return new Queue<WebhookJobData>(WEBHOOK_QUEUE, { connection: deps.connection, prefix: deps.keys.prefix, defaultJobOptions: WEBHOOK_JOB_OPTIONS });
 }
 
-export function enqueueDelivery(queue: Queue<WebhookJobData>, deliveryId: string, round: number) {
-  return queue.add('deliver', { deliveryId, round }, { jobId: webhookJobId(deliveryId, round) });
+/** Queues a round of a delivery, to be taken at once or, with `delayMs`, that much later. */
+export function enqueueDelivery(queue: Queue<WebhookJobData>, deliveryId: string, round: number, delayMs = 0) {
+  return queue.add('deliver', { deliveryId, round }, { jobId: webhookJobId(deliveryId, round), ...(delayMs > 0 ? { delay: delayMs } : {}) });
 }
