@@ -76,12 +76,12 @@ export const workerConfigSchema = z.object({
     .max(30 * 86_400)
     .default(86_400),
   /** Webhook deliveries one worker sends at once, apart from its runs. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /**
    * Of those, most to one subscription at once, and a quarter of it the most that may go unanswered
    * for a second: a slow or dead endpoint holds no more slots than this, and soon a quarter.
    */
-  WEBHOOK_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000).default(64),
   /** Longest wait between two looks at the webhook outbox: how late a delivery may start at most. */
   WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(5).max(5_000).default(50),
 });
