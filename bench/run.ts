@@ -24,6 +24,7 @@ import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
+import { webhookDeliveries } from './scenarios/webhook-deliveries.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
 import { stepCost } from './scenarios/step-cost.ts';
 import { syncLatency } from './scenarios/sync-latency.ts';
@@ -74,6 +75,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 11, name: 'pure loop against one code step', run: pureLoopCost },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
+  { number: 14, name: 'webhook on every run: throughput beside none, end to receipt', run: webhookDeliveries },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
