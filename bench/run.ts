@@ -9,6 +9,7 @@
 //   BENCH_SCHEDULES  scenario 12's schedules every minute (default 10000, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
 //                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
+//   BENCH_REDRIVE_ITERATIONS  scenario 16's loop, which fails at 90 % of it (default 10000)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -22,6 +23,8 @@ import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
+import { redriveStart } from './scenarios/redrive-start.ts';
+import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
 import { webhookDeliveries } from './scenarios/webhook-deliveries.ts';
@@ -53,6 +56,11 @@ if (!Number.isInteger(scheduleCount) || scheduleCount < 1) {
   process.stderr.write('bench: BENCH_SCHEDULES must be a whole number from 1\n');
   process.exit(1);
 }
+const redriveIterations = Number(process.env.BENCH_REDRIVE_ITERATIONS ?? '10000');
+if (!Number.isInteger(redriveIterations) || redriveIterations < 10) {
+  process.stderr.write('bench: BENCH_REDRIVE_ITERATIONS must be a whole number from 10\n');
+  process.exit(1);
+}
 const profiled = new Set(
   (process.env.BENCH_PROFILE ?? '')
     .split(',')
@@ -76,6 +84,8 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
   { number: 14, name: 'webhook on every run: throughput beside none, end to receipt', run: webhookDeliveries },
+  { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
+  { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

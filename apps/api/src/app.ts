@@ -3,6 +3,7 @@ import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
 import {
   CALLBACK_CAPTURE_PATH,
   isRedisCommandTimeout,
+  ReplicationShortError,
   type CallbackStore,
   type ExecutionJobData,
   type ExecutionStore,
@@ -52,6 +53,7 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
+import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { deleteWebhookRoute } from './routes/delete-webhook.ts';
 import { getWebhookRoute } from './routes/get-webhook.ts';
@@ -163,6 +165,15 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
+  api.route(
+    '/',
+    redriveExecutionRoute({
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+    }),
+  );
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
@@ -205,7 +216,7 @@ function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   } else if (error instanceof HTTPException && error.status < 500) {
     code = codeForStatus(error.status) ?? 'BAD_REQUEST';
     message = error.message || ERROR_CATALOGUE[code].message;
-  } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error)) {
+  } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error) || error instanceof ReplicationShortError) {
     code = 'SERVICE_UNAVAILABLE';
     message = ERROR_CATALOGUE.SERVICE_UNAVAILABLE.message;
     headers = { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS };

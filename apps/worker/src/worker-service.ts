@@ -14,12 +14,14 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  redisTarget,
   callbackCaptureUrl,
   runCallbackUrl,
   callbackUrlKey,
   createCallbackStore,
   createSecretCipher,
   createTokenStore,
+  createHistorySweep,
   createReconcilerState,
   createScheduleStore,
   createWorkerRegistry,
@@ -47,6 +49,8 @@ import { createChildRunsFactory } from './child-runs.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
+import type { CrashSeamHook } from './crash-seam.ts';
+import { createHistorySweeper, HISTORY_SWEEP_INTERVAL_MS } from './history-sweeper.ts';
 import { createReconciler } from './reconciler.ts';
 import { createWebhookDispatcher } from './webhook-dispatcher.ts';
 import { createWebhookSender } from './webhook-sender.ts';
@@ -87,11 +91,8 @@ export async function startWorkerService(
      * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
      */
     onFatal?: (error: unknown) => void;
-    /**
-     * Tests only: called when a run's suspension is stored in Redis, before its job is moved among
-     * the delayed ones; a test holds the worker there to kill it in that window.
-     */
-    afterSuspend?: (executionId: string) => Promise<void>;
+    /** Tests only: called at each crash seam a run passes; a test holds the worker there to kill it. */
+    atSeam?: CrashSeamHook;
   } = {},
 ): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -109,8 +110,8 @@ export async function startWorkerService(
   // made: an instant run's end and its job's completion then go out in one write and come back in
   // one read, and a requeue always follows the completion it depends on. BullMQ adds its blocking
   // connection itself.
-  const redis = createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}`);
-  const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', `worker-${workerId}-events`);
+  const redis = createRedisConnection(redisTarget(config), 'durable', `worker-${workerId}`);
+  const subscriber = createRedisConnection(redisTarget(config), 'subscriber', `worker-${workerId}-events`);
   for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
@@ -150,6 +151,11 @@ export async function startWorkerService(
     keys,
     retentionSeconds: config.RETENTION_SECONDS,
     stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+    replicaAcks: {
+      replicas: config.REDIS_REPLICA_ACKS,
+      timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+      untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
+    },
     ...(cipher ? { cipher } : {}),
   });
   const definitions = createDefinitionStore({ redis, keys });
@@ -200,7 +206,7 @@ export async function startWorkerService(
     ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
-    ...(options.afterSuspend ? { afterSuspend: options.afterSuspend } : {}),
+    ...(options.atSeam ? { atSeam: options.atSeam } : {}),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
@@ -384,6 +390,11 @@ export async function startWorkerService(
       })
     : undefined;
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
+  const historySweeper = createHistorySweeper({
+    sweep: createHistorySweep({ redis, keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
+    workerId,
+    logger: log,
+  });
 
   worker.run().catch((error: unknown) => {
     log.error({ err: error }, 'worker stopped with an error');
@@ -392,6 +403,7 @@ export async function startWorkerService(
   await worker.waitUntilReady();
   await heartbeat.beat();
   reconciler.start();
+  historySweeper.start();
   scheduleFirer.start();
   webhookDispatcher?.start();
   await webhookWorker?.started();
@@ -409,6 +421,7 @@ export async function startWorkerService(
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
         reconciler.stop();
+        historySweeper.stop();
         const firerStopped = scheduleFirer.stop();
         const dispatcherStopped = webhookDispatcher?.stop();
         // Deliveries in flight end (within their timeout) before the connection they record on closes.

@@ -57,6 +57,10 @@ export interface ExecutionRecord {
    * execution has its parent's; absent on runs accepted without one (the worker's setting then).
    */
   publicBaseUrl?: string;
+  /** For a redrive: the id of the execution it redrives. */
+  redriveOf?: string;
+  /** For an execution redriven: the id of its latest redrive. */
+  redrivenBy?: string;
 }
 
 export type NewExecution = Pick<
@@ -76,12 +80,25 @@ export type NewExecution = Pick<
   | 'depth'
   | 'sealedInputs'
   | 'publicBaseUrl'
+  | 'redriveOf'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion'
+  | 'id'
+  | 'account'
+  | 'choreo'
+  | 'status'
+  | 'starttime'
+  | 'endtime'
+  | 'host'
+  | 'lasterror'
+  | 'errortime'
+  | 'output'
+  | 'choreoVersion'
+  | 'redriveOf'
+  | 'redrivenBy'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -180,6 +197,10 @@ export const RECORD_FIELDS = {
   waitEntries: 'wait',
   /** The public address the run's URLs are made under; absent when its API decided none. */
   publicBaseUrl: 'base',
+  /** A redrive's: the execution it redrives. */
+  redriveOf: 'redriveOf',
+  /** An execution redriven: its latest redrive (accept-execution.lua). */
+  redrivenBy: 'redrivenBy',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -198,7 +219,20 @@ export const RUNNING_FIELDS = [
 ] as const;
 
 /** The hash fields a summary is read from. */
-export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
+export const SUMMARY_FIELDS = [
+  F.id,
+  F.account,
+  F.choreo,
+  F.status,
+  F.starttime,
+  F.endtime,
+  F.host,
+  F.lasterror,
+  F.errortime,
+  F.choreoVersion,
+  F.redriveOf,
+  F.redrivenBy,
+] as const;
 
 /** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
@@ -216,7 +250,10 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
 }
 
 /** The fields and values of a new record, as `accept` writes them. */
-export function encodeNewExecution(execution: NewExecution): string[] {
+export function encodeNewExecution(
+  execution: NewExecution,
+  redrive?: { nextStep: number; results: Record<string, unknown>; entries: readonly (readonly [string, string])[] },
+): string[] {
   return [
     F.id,
     execution.id,
@@ -237,7 +274,9 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.inputs,
     JSON.stringify(execution.inputs),
     F.nextStep,
-    '0',
+    String(redrive?.nextStep ?? 0),
+    ...(redrive !== undefined ? [F.results, JSON.stringify(redrive.results)] : []),
+    ...(redrive !== undefined && redrive.entries.length > 0 ? [F.progressCursor, (redrive.entries.at(-1) as readonly [string, string])[0]] : []),
     F.deadline,
     String(execution.deadline),
     F.storeResults,
@@ -247,6 +286,7 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
     ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
+    ...(execution.redriveOf !== undefined ? [F.redriveOf, execution.redriveOf] : []),
   ];
 }
 
@@ -264,6 +304,8 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const sealedInputs = hash[F.sealedInputs];
   const notifyUrl = hash[F.notifyUrl];
   const publicBaseUrl = hash[F.publicBaseUrl];
+  const redriveOf = hash[F.redriveOf];
+  const redrivenBy = hash[F.redrivenBy];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -293,6 +335,8 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(redriveOf ? { redriveOf } : {}),
+    ...(redrivenBy ? { redrivenBy } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '@ces/catalogue';
-import { executionStatusFields, type ExecutionRecord, type HistoryEntry, type ExecutionSummary, type RunningExecution, type StepHistory } from '@ces/store';
+import type { ExecutionRecord, HistoryEntry, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -11,18 +11,38 @@ function outputsXml(output: Record<string, string>): XmlTree {
 
 const timeText = (epochMs: number | undefined) => (epochMs === undefined ? '' : String(epochMs));
 
-/** `version`: an extension present when the run was of one of the account's own Choreos. */
-function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<string, string> {
-  return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
-}
-
 /** `lasterror` and `errortime`: extensions present on ERROR only. */
 function errorFields(record: ExecutionSummary): Record<string, string> {
   return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
 }
 
-/** Status-response fields (webhook deliveries carry the same). */
-const executionFields = executionStatusFields;
+/** `version`: an extension present when the run was of one of the account's own Choreos. */
+function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<string, string> {
+  return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
+}
+
+/** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
+function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
+  return {
+    ...(record.redriveOf !== undefined ? { redriveOf: record.redriveOf } : {}),
+    ...(record.redrivenBy !== undefined ? { redrivenBy: record.redrivenBy } : {}),
+  };
+}
+
+/** Status-response fields. */
+function executionFields(record: ExecutionSummary): Record<string, string> {
+  return {
+    id: record.id,
+    choreo: record.choreo,
+    starttime: String(record.starttime),
+    endtime: timeText(record.endtime),
+    host: record.host,
+    status: record.status,
+    ...versionField(record),
+    ...errorFields(record),
+    ...redriveFields(record),
+  };
+}
 
 export function choreoList(ids: string[]): Representation {
   return { json: { resources: ids }, xml: { root: 'resources', tree: { resource: ids } } };

@@ -51,6 +51,8 @@ export const runHeadersSchema = z.object({
     }),
 });
 
+export const redriveHeadersSchema = runHeadersSchema.pick({ 'idempotency-key': true });
+
 const runInputSchema = z
   .object({
     name: z.string().min(1).max(MAX_NAME_LENGTH),

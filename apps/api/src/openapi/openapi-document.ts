@@ -11,6 +11,7 @@ import { listExecutionsOperation } from '../routes/list-executions.ts';
 import { listPresetsOperation } from '../routes/list-presets.ts';
 import { putChoreoOperation } from '../routes/put-choreo.ts';
 import { putPresetOperation } from '../routes/put-preset.ts';
+import { redriveExecutionOperation } from '../routes/redrive-execution.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
 import { deleteWebhookOperation } from '../routes/delete-webhook.ts';
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly Operation[] = [
   listExecutionsOperation,
   getExecutionOperation,
   terminateExecutionOperation,
+  redriveExecutionOperation,
   listPresetsOperation,
   getPresetOperation,
   putPresetOperation,

@@ -23,6 +23,8 @@ const executionFields = {
   version: z.string().optional().meta({ description: "Extension. The version of the account's own Choreo that runs." }),
   lasterror: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
   errortime: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
+  redriveOf: z.string().optional().meta({ description: 'Extension. On a redrive: the execution it redrives.' }),
+  redrivenBy: z.string().optional().meta({ description: 'Extension. On a run redriven: its latest redrive.' }),
 };
 
 const execution = z.object(executionFields).meta({ id: 'Execution' });

@@ -19,6 +19,13 @@
   worker was starting it when the request came) is accepted with its own termination requested
   instead: whoever takes it ends it before its first step, and its parent, stopping, ends it.
 
+  A redrive (`redrive_of` given) is accepted only while the execution it redrives has ended ERROR
+  or TERMINATED_LIMIT and no earlier redrive of it is still RUNNING (one at a time); the record it
+  redrives then names it (`redrivenBy`, the latest), and the new one starts from the progress given
+  (the entries of the old run's progress a redrive keeps, redrive-progress.ts), which count against
+  the budget like the record's values. Of the redriven record: reads `status redrivenBy`, writes
+  `redrivenBy`; of its previous redrive: reads `status`.
+
   KEYS[1] execution hash
   KEYS[2] running sorted set (all accounts)
   KEYS[3] running set of the execution's account
@@ -29,6 +36,8 @@
   KEYS[8] the service's execution counters (field `started` counts this acceptance)
   KEYS[9] the parent's execution hash (untouched unless the execution is a child)
   KEYS[10] the parent's set of running children (untouched unless the execution is a child)
+  KEYS[11] the redriven execution's hash (untouched unless the execution is a redrive)
+  KEYS[12] the execution's progress hash (untouched unless the execution is a redrive)
 
   ARGV[1] the acceptance, a JSON object:
     id              execution id
@@ -50,8 +59,12 @@
                     wants it (webhook-outbox.lua)
     list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
                     tab-separated)
+    redrive_of      the id of the execution this one redrives ('' for none)
+    execution_prefix  the name of an execution's hash less its id (its previous redrive's)
+    progress_entries  how many progress entries end ARGV (0 for none)
   ARGV[2..] field, value, field, value … of the record: arguments of their own, so that the
-          inputs are not escaped into ARGV[1] and decoded out of it again
+          inputs are not escaped into ARGV[1] and decoded out of it again; then, for a redrive,
+          address, value, address, value … of its progress entries (progress_entries of them)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                 accepted, or accepted already by this very call: a client that lost
@@ -64,6 +77,9 @@
    LargerThanBudget (-4)    the record alone is larger than the budget: it would never fit
    {Replay (3), id, same}   nothing accepted: the Idempotency-Key started execution `id` already;
                             same: 1 when it asked for the same run, 0 when for another
+   {NotRedrivable (-9), status}  nothing accepted: the execution to redrive is not ERROR or
+                            TERMINATED_LIMIT (status '' when it is gone)
+   {RedriveRunning (-10), id}  nothing accepted: redrive `id` of it is still RUNNING
 ]]
 --- @include "list-row.lua"
 --- @include "history-index.lua"
@@ -72,6 +88,8 @@
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
 local FIRST_FIELD = 2
+-- The last of the record's values; the redrive's progress entries follow.
+local LAST_FIELD = #ARGV - 2 * (args.progress_entries or 0)
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'starttime') == args.starttime then
     return 1
@@ -87,13 +105,26 @@ if args.request_digest ~= '' then
   end
   entry = args.id .. ' ' .. args.request_digest
 end
+local redrive_of = args.redrive_of or ''
+if redrive_of ~= '' then
+  local redriven = redis.call('HMGET', KEYS[11], 'status', 'redrivenBy')
+  if redriven[1] ~= 'ERROR' and redriven[1] ~= 'TERMINATED_LIMIT' then
+    return { -9, redriven[1] or '' }
+  end
+  if redriven[2] and redis.call('HGET', args.execution_prefix .. redriven[2], 'status') == 'RUNNING' then
+    return { -10, redriven[2] }
+  end
+end
 local quota = args.max_running
 if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
   return -2
 end
 local budget = args.budget
 local size = 0
-for i = FIRST_FIELD + 1, #ARGV, 2 do
+for i = FIRST_FIELD + 1, LAST_FIELD, 2 do
+  size = size + string.len(ARGV[i])
+end
+for i = LAST_FIELD + 1, #ARGV do
   size = size + string.len(ARGV[i])
 end
 if entry then
@@ -122,9 +153,16 @@ if budget > 0 then
     return { -3, math.max(1, math.ceil(wait / 1000)) }
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, FIRST_FIELD))
+redis.call('HSET', KEYS[1], unpack(ARGV, FIRST_FIELD, LAST_FIELD))
+if redrive_of ~= '' then
+  redis.call('HSET', KEYS[11], 'redrivenBy', args.id)
+  -- In slices: unpack of many thousand arguments would overflow Lua's stack.
+  for first = LAST_FIELD + 1, #ARGV, 2000 do
+    redis.call('HSET', KEYS[12], unpack(ARGV, first, math.min(first + 1999, #ARGV)))
+  end
+end
 local row = args.list_row
-for i = FIRST_FIELD, #ARGV, 2 do
+for i = FIRST_FIELD, LAST_FIELD, 2 do
   if ARGV[i] == 'parent' then
     local parent = redis.call('HMGET', KEYS[9], 'status', 'terminate', 'cancel')
     -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.

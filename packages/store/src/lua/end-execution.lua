@@ -23,7 +23,9 @@
   idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
   `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
   ERROR; deletes `results lease notify letgo released deferrals cursor wait deadline store filters
-  base depth`, and the progress hash (record-progress.lua), only needed by a running run. Of descendants: reads and writes as
+  base depth`, and the progress hash (record-progress.lua), only needed by a running run — but an
+  end in ERROR or TERMINATED_LIMIT keeps `results store filters` and the progress (which then
+  expires with the record), from which a redrive starts. Of descendants: reads and writes as
   request-termination.lua does.
 
   KEYS[1] execution hash

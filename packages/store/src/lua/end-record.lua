@@ -33,9 +33,16 @@ local function end_record(ctx, id, state, status, fields, output)
   -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone. What only
   -- a running run reads (its deadline, whether to store results, the filters its end applied, the
   -- address its URLs are made under, its depth for starting children) goes too: every retained run
-  -- would keep it for nothing.
-  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
-  redis.call('UNLINK', ctx.progress(id))
+  -- would keep it for nothing. A run that failed or ran out of time may be redriven
+  -- (accept-execution.lua): it keeps what it completed (its checkpoint's results, its progress)
+  -- and the options it ran with, for as long as it is retained.
+  if status == 'ERROR' or status == 'TERMINATED_LIMIT' then
+    redis.call('HDEL', record, 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'base', 'depth')
+    redis.call('EXPIRE', ctx.progress(id), ctx.retention)
+  else
+    redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
+    redis.call('UNLINK', ctx.progress(id))
+  end
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)
   redis.call('EXPIRE', ctx.children(id), ctx.retention)
@@ -76,7 +83,8 @@ local function end_record(ctx, id, state, status, fields, output)
   if state[4] == '1' then
     -- The large fields decide first: encoding megabytes of outputs only to find them too large for
     -- the message would hold Redis, which serves every account, for nothing.
-    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs')
+    -- A failed run keeps its results (for a redrive): they count too.
+    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs') + redis.call('HSTRLEN', record, 'results')
     local encoded = ''
     if large <= 65536 then
       encoded = cjson.encode(redis.call('HGETALL', record))
