@@ -97,7 +97,16 @@ describe('webhook deliveries', () => {
       perWebhook: 4,
       logger,
     });
-    worker = startWebhookWorker({ connection: redis, keys, concurrency: 8, lockDurationMs: 5_000, stalledIntervalMs: 5_000, sender, logger });
+    worker = startWebhookWorker({
+      connection: redis,
+      keys,
+      concurrency: 8,
+      lockDurationMs: 5_000,
+      stalledIntervalMs: 5_000,
+      sender,
+      deliveries: deliveries(),
+      logger,
+    });
     await worker.started();
   });
 
@@ -261,6 +270,42 @@ describe('webhook deliveries', () => {
     for (const request of held.splice(0)) request.release();
     await loop.stop();
     expect(await webhooks().delete(account, 'slow')).toBe(true);
+  });
+
+  it('a delivery whose job fails for good ends dead, not pending with nothing to send it', async () => {
+    await subscribe('unlucky');
+    const id = await run('SUCCESS');
+    const deliveryId = webhookDeliveryId(account, 'unlucky', id, 'end');
+    await deliveries().open({ id: deliveryId, account, webhook: 'unlucky', executionId: id, type: 'execution.ended', url, body: '{}' }, Date.now());
+    // Its own queue and worker, whose sender fails as one does when Redis keeps failing it.
+    const own = createKeySpace(`${prefix}-failing`);
+    const failing = startWebhookWorker({
+      connection: redis,
+      keys: own,
+      concurrency: 1,
+      lockDurationMs: 5_000,
+      stalledIntervalMs: 5_000,
+      sender: {
+        send: () => Promise.reject(new Error('Redis is gone')),
+        sendOpened: () => Promise.reject(new Error('Redis is gone')),
+      },
+      deliveries: deliveries(),
+      logger,
+    });
+    await failing.started();
+    const ownQueue = createWebhookQueue({ connection: redis, keys: own });
+    await ownQueue.add('deliver', { deliveryId, round: 0 }, { jobId: deliveryId, attempts: 1 });
+    const dead = await waitFor(
+      async () => {
+        const delivery = await deliveries().get(deliveryId);
+        return delivery?.state === 'dead' && delivery;
+      },
+      { what: 'the delivery to end dead' },
+    );
+    expect(dead.lastError).toBe('not sent: Redis is gone');
+    await failing.close();
+    await ownQueue.close();
+    await deleteKeysWithPrefix(redis, own.prefix);
   });
 
   it('a delivery whose subscription was deleted ends dead, and the counts leave the runs out of the outbox', async () => {

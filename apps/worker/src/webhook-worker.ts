@@ -1,5 +1,5 @@
 import type { Logger } from '@ces/observability';
-import { type KeySpace, WEBHOOK_QUEUE, type WebhookJobData } from '@ces/store';
+import { type KeySpace, WEBHOOK_QUEUE, type WebhookDeliveries, type WebhookJobData } from '@ces/store';
 import { DelayedError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WebhookSender } from './webhook-sender.ts';
@@ -24,6 +24,8 @@ export function startWebhookWorker(deps: {
   lockDurationMs: number;
   stalledIntervalMs: number;
   sender: WebhookSender;
+  /** Where a delivery whose job failed for good is recorded dead. */
+  deliveries: WebhookDeliveries;
   logger: Logger;
 }): WebhookWorker {
   const worker = new Worker<WebhookJobData>(
@@ -46,7 +48,21 @@ export function startWebhookWorker(deps: {
     },
   );
   worker.on('error', (error) => deps.logger.warn({ err: error.message }, 'webhook worker error'));
-  worker.on('failed', (job, error) => deps.logger.warn({ deliveryId: job?.data.deliveryId, err: error.message }, 'webhook delivery job failed'));
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    deps.logger.warn({ deliveryId: job.data.deliveryId, err: error.message, attemptsMade: job.attemptsMade }, 'webhook delivery job failed');
+    // Out of the job's own retries (Redis failing it again and again): the delivery must not stay
+    // pending with nothing left to send it.
+    if (job.finishedOn === undefined) return;
+    const { deliveryId, round } = job.data;
+    deps.deliveries
+      .get(deliveryId)
+      .then(
+        (delivery) =>
+          delivery && deps.deliveries.recordAttempt(delivery, { round, now: Date.now(), status: 0, error: `not sent: ${error.message}`, outcome: 'dead' }),
+      )
+      .catch((recordError: unknown) => deps.logger.error({ err: recordError, deliveryId }, 'could not record the failed delivery'));
+  });
   worker.run().catch((error: unknown) => deps.logger.error({ err: error }, 'webhook worker stopped with an error'));
   return {
     started: () => worker.waitUntilReady().then(() => undefined),

@@ -386,6 +386,7 @@ export async function startWorkerService(
         lockDurationMs: LOCK_DURATION_MS,
         stalledIntervalMs: STALLED_INTERVAL_MS,
         sender: webhookSender,
+        deliveries,
         logger: log,
       })
     : undefined;
