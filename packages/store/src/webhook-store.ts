@@ -67,6 +67,8 @@ export interface WebhookStore {
   notifySecret(account: string): Promise<{ created: number; previousSecretUntil?: number } | undefined>;
   rotateNotifySecret(account: string): Promise<string | undefined>;
   deleteNotifySecret(account: string): Promise<boolean>;
+  /** Seals again under the current key every secret of the account sealed with a previous one; returns how many webhooks (and notify) it changed. */
+  reseal(account: string): Promise<number>;
 }
 
 /** `whsec_` and the key in Base64, as the Standard Webhooks libraries read it. */
@@ -235,6 +237,32 @@ export function createWebhookStore(deps: {
 
     async deleteNotifySecret(account) {
       return (await redis.del(keys.accountWebhookNotify(account))) === 1;
+    },
+
+    async reseal(account) {
+      const renew = (sealed: string | undefined, context: string) =>
+        sealed !== undefined && cipher.sealedWithOldKey(sealed) ? cipher.seal(cipher.open(sealed, context), context) : sealed;
+      let resealed = 0;
+      const all = await redis.hgetall(keys.accountWebhooks(account));
+      for (const [name, json] of Object.entries(all)) {
+        const webhook = JSON.parse(json) as StoredWebhook;
+        if (!cipher.sealedWithOldKey(webhook.secret) && !(webhook.previous && cipher.sealedWithOldKey(webhook.previous))) continue;
+        const context = secretContext(account, name);
+        const previous = renew(webhook.previous, context);
+        const renewed: StoredWebhook = { ...webhook, secret: renew(webhook.secret, context) as string, ...(previous ? { previous } : {}) };
+        // Only where it was not written meanwhile: a rotation or a replace keeps what it wrote.
+        resealed += Number(await run('resealField', [keys.accountWebhooks(account)], [name, json, JSON.stringify(renewed)]));
+      }
+      const notifyKey = keys.accountWebhookNotify(account);
+      const notify = (await redis.hgetall(notifyKey)) as Partial<StoredNotify>;
+      const context = secretContext(account, NOTIFY_WEBHOOK);
+      let notifyResealed = 0;
+      for (const field of ['secret', 'previous'] as const) {
+        const sealed = notify[field];
+        if (sealed === undefined || !cipher.sealedWithOldKey(sealed)) continue;
+        notifyResealed = Math.max(notifyResealed, Number(await run('resealField', [notifyKey], [field, sealed, renew(sealed, context) as string])));
+      }
+      return resealed + notifyResealed;
     },
   };
 }

@@ -58,8 +58,8 @@ Presets and secrets (need SECRETS_KEY, the API's and workers' key)
   presets delete <account> <preset>
   secrets reseal                                 after a key rotation (new key in SECRETS_KEY, old
                                                  ones in SECRETS_KEY_PREVIOUS): seal every preset value,
-                                                 stored token and execution's sealed inputs and
-                                                 secret outputs again under the new key
+                                                 stored token, webhook secret and execution's sealed
+                                                 inputs and secret outputs again under the new key
 
 Executions
   executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
