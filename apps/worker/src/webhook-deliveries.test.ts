@@ -272,6 +272,34 @@ describe('webhook deliveries', () => {
     expect(await webhooks().delete(account, 'slow')).toBe(true);
   });
 
+  it('a delivery the egress policy refuses ends dead at once: no retry could deliver it', async () => {
+    await subscribe('inside');
+    const id = await run('SUCCESS');
+    const deliveryId = webhookDeliveryId(account, 'inside', id, 'end');
+    // A worker that may not reach private networks, as by default.
+    const guarded = createWebhookSender({
+      webhooks: webhooks(),
+      deliveries: deliveries(),
+      post: createHttpPoster({ allowPrivateNetworks: false, timeoutMs: 15_000, maxResponseBytes: 65_536 }),
+      retry: { initialMs: 50, maxSeconds: 5 },
+      perWebhook: 4,
+      logger,
+    });
+    await createWebhookDispatcher({
+      executions: executions(),
+      webhooks: webhooks(),
+      deliveries: deliveries(),
+      queue,
+      sender: guarded,
+      logger,
+      leaseMs: 1_000,
+      pollMs: 20,
+      batch: 100,
+    }).dispatch();
+    expect(await deliveries().get(deliveryId)).toMatchObject({ state: 'dead', attempts: 1, lastError: expect.stringContaining('not allowed') });
+    expect(received).toHaveLength(0);
+  });
+
   it('a delivery whose job fails for good ends dead, not pending with nothing to send it', async () => {
     await subscribe('unlucky');
     const id = await run('SUCCESS');

@@ -1,3 +1,4 @@
+import { EgressRefusedError } from '@ces/language';
 import type { Logger } from '@ces/observability';
 import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type WebhookDeliveries, type WebhookStore } from '@ces/store';
 import { webhookSignature } from './webhook-signature.ts';
@@ -88,6 +89,7 @@ export function createWebhookSender(deps: {
     const timestamp = Math.floor(now() / 1000);
     let status = 0;
     let error = '';
+    let refused = false;
     try {
       ({ status } = await post(url, {
         headers: {
@@ -102,9 +104,15 @@ export function createWebhookSender(deps: {
       if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
     } catch (failure) {
       error = (failure as Error).message;
+      // The egress policy will refuse it as long as the URL stays: no retry can deliver it.
+      refused = failure instanceof EgressRefusedError || (failure as Error).cause instanceof EgressRefusedError;
     }
     if (error === '') {
       await record(delivery, { status, error, outcome: 'delivered' });
+      return { kind: 'done' };
+    }
+    if (refused) {
+      await record(delivery, { status, error, outcome: 'dead' });
       return { kind: 'done' };
     }
     if (status === 410 && !notify) {
