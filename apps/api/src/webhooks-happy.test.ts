@@ -99,6 +99,19 @@ describe('webhooks in process', () => {
     expect(run.status).toBe(202);
     const { id } = await run.json();
     expect((await t.executions.get(id))?.notifyUrl).toBe(url);
+
+    // Where its end goes is part of what a run asks for: an Idempotency-Key given again with another is refused.
+    const keyed = (notify: string) =>
+      t.call('POST', `${ENCODE}?mode=async&notify=${encodeURIComponent(notify)}`, alice, {
+        body: JSON.stringify({ inputs: [{ name: 'Text', value: 'x' }] }),
+        headers: { 'idempotency-key': 'notify-key-1' },
+      });
+    const first = await keyed(url);
+    expect(first.status).toBe(202);
+    const replayed = await keyed(url);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect((await replayed.json()).id).toBe((await first.json()).id);
+    expect((await keyed('https://hooks.example.com/elsewhere')).status).toBe(409);
   });
 
   it("lists a webhook's deliveries and sends one again with the same id", async () => {

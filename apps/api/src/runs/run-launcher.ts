@@ -277,7 +277,12 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         wait: options.wait,
         ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
         ...(options.idempotencyKey !== undefined
-          ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
+          ? {
+              idempotency: {
+                key: options.idempotencyKey,
+                requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed), options.notifyUrl),
+              },
+            }
           : {}),
         // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
         instant: entry.instant && accepted.sealedInputs === undefined,
