@@ -144,6 +144,16 @@ describe('webhook deliveries', () => {
     await redis.del(keys.webhookOutbox());
   });
 
+  it('a run terminated while it waits for a worker is queued for its webhooks as its end, like any other end', async () => {
+    await subscribe('terminations');
+    const execution = newExecutionFixture({ account });
+    await executions().accept(execution, { maxRunningPerAccount: 0 });
+    expect((await executions().requestTermination(execution.id))?.ended).toBe(true);
+    expect((await executions().get(execution.id))?.status).toBe('TERMINATED_MANUALLY');
+    expect(await redis.zscore(keys.webhookOutbox(), `end\n${account}\n${execution.id}`)).not.toBeNull();
+    await redis.del(keys.webhookOutbox());
+  });
+
   it('delivers an end signed as Standard Webhooks verify it, without the secret outputs, once however often it is dispatched', async () => {
     const secret = await subscribe('signed');
     const id = await run('SUCCESS', { Result: 'ok', [SEALED_OUTPUTS]: 'sealed-bytes' });
