@@ -42,6 +42,8 @@ describe('webhook deliveries', () => {
   /** Requests to `/slow`, held unanswered until a test lets them go. */
   const held: { release: () => void }[] = [];
   let holding = true;
+  /** The outcomes the sender told its metrics, in order. */
+  let outcomes: string[] = [];
   let worker: WebhookWorker;
   let account = '';
   const executions = () => createExecutionStore({ redis, keys, retentionSeconds: 300 });
@@ -96,6 +98,7 @@ describe('webhook deliveries', () => {
       retry: { initialMs: 50, maxSeconds: 5 },
       perWebhook: 4,
       logger,
+      onAttempt: (outcome) => outcomes.push(outcome),
     });
     worker = startWebhookWorker({
       connection: redis,
@@ -114,6 +117,7 @@ describe('webhook deliveries', () => {
     account = `acct-${randomBytes(4).toString('hex')}`;
     received = [];
     answers = [];
+    outcomes = [];
   });
 
   afterAll(async () => {
@@ -219,6 +223,7 @@ describe('webhook deliveries', () => {
       { what: 'the delivery after three failures' },
     );
     expect(delivered).toMatchObject({ attempts: 4, lastStatus: 204 });
+    expect(outcomes).toEqual(['retry', 'retry', 'retry', 'delivered']);
     expect(received.map((request) => request.headers['webhook-id'])).toEqual([deliveryId, deliveryId, deliveryId, deliveryId]);
   });
 

@@ -1,5 +1,5 @@
 import { EgressRefusedError } from '@ces/language';
-import type { Logger } from '@ces/observability';
+import type { Logger, WebhookAttemptOutcome } from '@ces/observability';
 import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type WebhookDeliveries, type WebhookStore } from '@ces/store';
 import { webhookSignature } from './webhook-signature.ts';
 
@@ -62,6 +62,8 @@ export function createWebhookSender(deps: {
    */
   perWebhook: number;
   logger: Logger;
+  /** Told each attempt's outcome, for metrics. */
+  onAttempt?: (outcome: WebhookAttemptOutcome) => void;
   now?: () => number;
 }): WebhookSender {
   const { webhooks, deliveries, post, retry, logger, now = Date.now } = deps;
@@ -69,8 +71,11 @@ export function createWebhookSender(deps: {
   const inFlight = new Map<string, Map<number, number>>();
   let requests = 0;
 
-  const record = (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) =>
-    deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
+  const record = async (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) => {
+    const recorded = await deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
+    if (recorded) deps.onAttempt?.(attempt.outcome);
+    return recorded;
+  };
 
   async function attempt(delivery: Delivery): Promise<SendOutcome> {
     const notify = delivery.webhook === NOTIFY_WEBHOOK;

@@ -362,6 +362,7 @@ export async function startWorkerService(
         retry: { initialMs: config.WEBHOOK_RETRY_INITIAL_MS, maxSeconds: config.WEBHOOK_RETRY_MAX_SECONDS },
         perWebhook: config.WEBHOOK_CONCURRENCY_PER_WEBHOOK,
         logger: log,
+        onAttempt: (outcome) => metrics.webhooks.attempted(outcome),
       })
     : undefined;
   const webhookDispatcher =
