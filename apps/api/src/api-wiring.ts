@@ -11,6 +11,7 @@ import {
   createWebhookDeliveries,
   createWebhookQueue,
   createWebhookStore,
+  createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
   type ExecutionJobData,
@@ -143,7 +144,8 @@ export async function wireApi(deps: {
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
-  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
+  const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
+  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');
   metrics.redis.instrument(connections.events, 'api-events');
@@ -180,6 +182,7 @@ export async function wireApi(deps: {
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    schedules,
     ...(presets ? { presets } : {}),
     ...(webhooks ? { webhooks } : {}),
     ...(callbacks ? { callbacks } : {}),

@@ -9,6 +9,7 @@ import {
   type ExecutionStore,
   type PresetStore,
   type RunHistory,
+  type ScheduleStore,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
@@ -63,6 +64,14 @@ import { putWebhookRoute } from './routes/put-webhook.ts';
 import { redeliverWebhookRoute } from './routes/redeliver-webhook.ts';
 import { rotateWebhookSecretRoute } from './routes/rotate-webhook-secret.ts';
 import type { WebhookRouteDeps } from './routes/webhook-deps.ts';
+import { backfillScheduleRoute } from './routes/backfill-schedule.ts';
+import { deleteScheduleRoute } from './routes/delete-schedule.ts';
+import { getScheduleRoute } from './routes/get-schedule.ts';
+import { listSchedulesRoute } from './routes/list-schedules.ts';
+import { pauseScheduleRoutes } from './routes/pause-schedule.ts';
+import { putScheduleRoute } from './routes/put-schedule.ts';
+import { triggerScheduleRoute } from './routes/trigger-schedule.ts';
+import { createScheduleRuns } from './schedules/schedule-runs.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -79,6 +88,8 @@ export interface AppConfig {
   maxAuthFailuresPerAddressPerMinute: number;
   /** Presets one account may keep (0: no limit); for the message that refuses one more. */
   maxPresetsPerAccount?: number;
+  /** Schedules one account may keep (0: no limit); for the message that refuses one more. */
+  maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
   /** Webhooks one account may keep (0: no limit); for the message that refuses one more. */
@@ -96,6 +107,8 @@ export interface AppDeps {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
+  /** Accounts' schedules. */
+  schedules: ScheduleStore;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
   /** Accounts' webhooks and their deliveries; absent without SECRETS_KEY (the webhook routes answer 503). */
@@ -185,6 +198,18 @@ export function createApp(deps: AppDeps) {
   api.route('/', rotateWebhookSecretRoute(deps));
   api.route('/', listWebhookDeliveriesRoute(deps));
   api.route('/', redeliverWebhookRoute(deps));
+  const schedules = {
+    schedules: deps.schedules,
+    scheduleRuns: createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup, launcher: deps.launcher }),
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+  };
+  api.route('/', listSchedulesRoute(schedules));
+  api.route('/', getScheduleRoute(schedules));
+  api.route('/', putScheduleRoute({ ...schedules, lookup }));
+  api.route('/', deleteScheduleRoute(schedules));
+  api.route('/', pauseScheduleRoutes(schedules));
+  api.route('/', triggerScheduleRoute(schedules));
+  api.route('/', backfillScheduleRoute(schedules));
   app.route(BASE_PATH, api);
 
   app.notFound((c) => {

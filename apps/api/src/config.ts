@@ -48,6 +48,8 @@ export const apiConfigSchema = z
     MAX_PRESETS_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
     /** Webhooks one account may keep (0: no limit): each is read at every end of the account's runs. */
     MAX_WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().min(0).default(20),
+    /** Schedules one account may keep: each costs Redis memory and every worker's firer its ticks. */
+    MAX_SCHEDULES_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
     /** The public address runs' URLs are made under; without it, https:// and each run's request Host. */
     PUBLIC_BASE_URL: fields.publicBaseUrl,
     LOG_LEVEL: fields.logLevel,

@@ -19,6 +19,9 @@ export const ROUTES: readonly { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/rotate-secret$`), methods: ['POST'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/deliveries$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/webhooks/[^/]+/deliveries/[^/]+/redeliver$`), methods: ['POST'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules$`), methods: ['GET'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/schedules/[^/]+/(pause|resume|trigger|backfill)$`), methods: ['POST'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },
   { pattern: new RegExp(`^${RUN_CALLBACK_PATH}/[^/]+$`), methods: ['POST'] },
 ];

@@ -87,6 +87,10 @@ export const workerConfigSchema = z.object({
   WEBHOOK_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000).default(64),
   /** Longest wait between two looks at the webhook outbox: how late a delivery may start at most. */
   WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(5).max(5_000).default(50),
+  /** Most due schedules one claim takes; a burst of ticks due together is fired in batches of this. */
+  SCHEDULE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Claim-and-fire loops per worker: the next batch is claimed while the last one's slowest ticks finish. */
+  SCHEDULE_FIRERS: z.coerce.number().int().min(1).max(16).default(2),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -3,11 +3,13 @@ import {
   createWebhookMetrics,
   createMetricsRegistry,
   createRedisMetrics,
+  createScheduleTickMetrics,
   registerWorkerMetrics,
   type ExecutionMetrics,
   type MetricsRegistry,
   type RedisMetrics,
   type WebhookMetrics,
+  type ScheduleTickMetrics,
   type WorkerTakeMetrics,
 } from '@ces/observability';
 
@@ -17,11 +19,19 @@ export interface WorkerMetrics {
   redis: RedisMetrics;
   takes: WorkerTakeMetrics;
   webhooks: WebhookMetrics;
+  schedules: ScheduleTickMetrics;
 }
 
-/** A worker's metrics: the executions and steps it runs, its capacity and load, its Redis connections, its webhook attempts. */
+/** A worker's metrics: the executions and steps it runs, its capacity and load, its Redis connections, the ticks it fires, its webhook attempts. */
 export function createWorkerMetrics(sources: { concurrency: number; activeCount: () => number }): WorkerMetrics {
   const registry = createMetricsRegistry({ service: 'worker' });
   const takes = registerWorkerMetrics(registry, sources);
-  return { registry, executions: createExecutionMetrics(registry), redis: createRedisMetrics(registry), takes, webhooks: createWebhookMetrics(registry) };
+  return {
+    registry,
+    executions: createExecutionMetrics(registry),
+    redis: createRedisMetrics(registry),
+    takes,
+    schedules: createScheduleTickMetrics(registry),
+    webhooks: createWebhookMetrics(registry),
+  };
 }

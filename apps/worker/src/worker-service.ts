@@ -24,6 +24,7 @@ import {
   createHistorySweep,
   createReconcilerState,
   createScheduleStore,
+  createPresetStore,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_JOB_BACKOFF,
@@ -335,12 +336,14 @@ export async function startWorkerService(
       maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
       maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
       defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
-      ...(cipher ? { cipher } : {}),
+      ...(cipher ? { cipher, presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }) } : {}),
     }),
     logger: log,
+    metrics: metrics.schedules,
     leaseMs: config.SCHEDULE_LEASE_MS,
     pollMs: config.SCHEDULE_POLL_MS,
-    batch: 100,
+    batch: config.SCHEDULE_BATCH,
+    loops: config.SCHEDULE_FIRERS,
   });
   // Webhooks need the key their secrets are sealed with; without it no account can have any.
   const webhookQueue = cipher ? createWebhookQueue({ connection: redis, keys }) : undefined;

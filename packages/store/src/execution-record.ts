@@ -61,6 +61,14 @@ export interface ExecutionRecord {
   redriveOf?: string;
   /** For an execution redriven: the id of its latest redrive. */
   redrivenBy?: string;
+  /** For a run a schedule started: the schedule's name and the scheduled time of its tick (epoch ms). */
+  schedule?: ScheduledBy;
+}
+
+/** The tick of a schedule that started a run. */
+export interface ScheduledBy {
+  name: string;
+  scheduledTime: number;
 }
 
 export type NewExecution = Pick<
@@ -81,6 +89,7 @@ export type NewExecution = Pick<
   | 'sealedInputs'
   | 'publicBaseUrl'
   | 'redriveOf'
+  | 'schedule'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
@@ -99,6 +108,7 @@ export type ExecutionSummary = Pick<
   | 'choreoVersion'
   | 'redriveOf'
   | 'redrivenBy'
+  | 'schedule'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -201,6 +211,9 @@ export const RECORD_FIELDS = {
   redriveOf: 'redriveOf',
   /** An execution redriven: its latest redrive (accept-execution.lua). */
   redrivenBy: 'redrivenBy',
+  /** The schedule that started the run, and its tick's scheduled time; absent on other runs. */
+  schedule: 'schedule',
+  scheduledTime: 'tick',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -232,6 +245,8 @@ export const SUMMARY_FIELDS = [
   F.choreoVersion,
   F.redriveOf,
   F.redrivenBy,
+  F.schedule,
+  F.scheduledTime,
 ] as const;
 
 /** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
@@ -287,6 +302,7 @@ export function encodeNewExecution(
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
     ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
     ...(execution.redriveOf !== undefined ? [F.redriveOf, execution.redriveOf] : []),
+    ...(execution.schedule !== undefined ? [F.schedule, execution.schedule.name, F.scheduledTime, String(execution.schedule.scheduledTime)] : []),
   ];
 }
 
@@ -306,6 +322,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const publicBaseUrl = hash[F.publicBaseUrl];
   const redriveOf = hash[F.redriveOf];
   const redrivenBy = hash[F.redrivenBy];
+  const schedule = hash[F.schedule];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -337,6 +354,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(redriveOf ? { redriveOf } : {}),
     ...(redrivenBy ? { redrivenBy } : {}),
+    ...(schedule !== undefined ? { schedule: { name: schedule, scheduledTime: Number(hash[F.scheduledTime] ?? 0) } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ export {
   type ExecutionSummary,
   type NewExecution,
   type RunningExecution,
+  type ScheduledBy,
 } from './execution-record.ts';
 export {
   createExecutionStore,
@@ -102,6 +103,7 @@ export {
 export { parseDuration, ticksAfter, timingProblem, type ScheduleTiming } from './schedule-times.ts';
 export {
   createScheduleStore,
+  ScheduleLimitError,
   type Advance,
   type ClaimedSchedule,
   type OverlapPolicy,

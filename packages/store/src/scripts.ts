@@ -34,6 +34,8 @@ const SCRIPTS = {
   openWebhookDelivery: 'open-webhook-delivery.lua',
   recordWebhookAttempt: 'record-webhook-attempt.lua',
   redeliverWebhook: 'redeliver-webhook.lua',
+  recordScheduleRun: 'record-schedule-run.lua',
+  putSchedule: 'put-schedule.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -21,6 +21,11 @@ function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<s
   return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
 }
 
+/** `schedule` and `scheduledTime`: extensions present on a run a schedule started. */
+function scheduleFields(record: Pick<ExecutionSummary, 'schedule'>): Record<string, string> {
+  return record.schedule !== undefined ? { schedule: record.schedule.name, scheduledTime: String(record.schedule.scheduledTime) } : {};
+}
+
 /** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
 function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
   return {
@@ -39,6 +44,7 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     host: record.host,
     status: record.status,
     ...versionField(record),
+    ...scheduleFields(record),
     ...errorFields(record),
     ...redriveFields(record),
   };
@@ -152,6 +158,7 @@ export function historyList(entries: HistoryEntry[], next: string | undefined): 
     host: entry.host,
     status: entry.status,
     endtime: timeText(entry.endtime),
+    ...scheduleFields(entry),
   }));
   if (next === undefined) return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
   return { json: { executions, next }, xml: { root: 'executions', tree: { execution: executions, next } } };

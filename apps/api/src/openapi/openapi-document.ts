@@ -22,6 +22,7 @@ import { putWebhookOperation } from '../routes/put-webhook.ts';
 import { redeliverWebhookOperation } from '../routes/redeliver-webhook.ts';
 import { rotateWebhookSecretOperation } from '../routes/rotate-webhook-secret.ts';
 import { callbackOperations } from './callback-operations.ts';
+import { scheduleOperations } from './schedule-operations.ts';
 import type { Operation } from './operation.ts';
 import { interfaceDocumentOperations } from './interface-document-operations.ts';
 
@@ -47,6 +48,7 @@ export const OPERATIONS: readonly Operation[] = [
   rotateWebhookSecretOperation,
   listWebhookDeliveriesOperation,
   redeliverWebhookOperation,
+  ...scheduleOperations,
   ...callbackOperations,
   ...healthOperations,
   ...interfaceDocumentOperations,
@@ -85,6 +87,7 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Account Choreos', description: "Extension: the account's own Choreos." },
       { name: 'Presets', description: 'Extension: stored input sets.' },
       { name: 'Webhooks', description: "Extension: runs' events sent to the account's endpoints, signed as Standard Webhooks." },
+      { name: 'Schedules', description: 'Extension: runs started at set times.' },
       { name: 'Callbacks', description: 'Public URLs that runs hand out.' },
       { name: 'Service', description: 'Probes and this document.' },
     ],

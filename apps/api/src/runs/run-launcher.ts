@@ -18,6 +18,7 @@ import {
   type ExecutionStore,
   type NewExecution,
   type RedriveStart,
+  type ScheduledBy,
   type SecretCipher,
 } from '@ces/store';
 import type { Logger } from '@ces/observability';
@@ -70,6 +71,11 @@ export interface LaunchOptions {
   publicBaseUrl?: string;
   /** The run's own call-back (`?notify=`): its end is delivered there, signed with the account's notify secret. */
   notifyUrl?: string;
+  /**
+   * A schedule's tick: the run's id is derived from it (tickExecutionId), so the same tick started
+   * again answers with its run (`replayed`) and starts nothing new.
+   */
+  tick?: { executionId: string; schedule: ScheduledBy };
 }
 
 export interface RedriveOptions {
@@ -256,7 +262,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
 
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
-      const id = newExecutionId();
+      const id = options.tick?.executionId ?? newExecutionId();
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
@@ -272,6 +278,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
         ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+        ...(options.tick !== undefined ? { schedule: options.tick.schedule } : {}),
       };
       return recordAndQueue(accepted, {
         wait: options.wait,
@@ -286,6 +293,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
           : {}),
         // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
         instant: entry.instant && accepted.sealedInputs === undefined,
+        ...(options.tick !== undefined ? { derivedId: true } : {}),
       });
     },
 
@@ -371,7 +379,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
    */
   async function recordAndQueue(
     accepted: NewExecution,
-    options: { wait: boolean; instant: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive' | 'notifyUrl'>,
+    options: { wait: boolean; instant: boolean; derivedId?: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive' | 'notifyUrl'>,
   ): Promise<LaunchResult> {
     const id = accepted.id;
     // A synchronous run listens before its job exists, so its end cannot be missed and need not
@@ -415,7 +423,11 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         }
         replayOf = acceptance.executionId;
       }
-      if (acceptance.outcome === 'exists') throw new Error('execution id collision');
+      if (acceptance.outcome === 'exists') {
+        // A random id never collides; a tick's id exists when that tick already started its run.
+        if (!options.derivedId) throw new Error('execution id collision');
+        replayOf = id;
+      }
     } catch (error) {
       ending?.cancel();
       throw error;
