@@ -64,6 +64,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
         maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
         maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT,
+        maxWebhooksPerAccount: config.MAX_WEBHOOKS_PER_ACCOUNT,
         maxSchedulesPerAccount: config.MAX_SCHEDULES_PER_ACCOUNT,
         ...(config.PUBLIC_BASE_URL !== undefined ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
       },

@@ -92,6 +92,8 @@ export interface AcceptOptions {
   notifyEnd?: boolean;
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
+  /** The run's own call-back (`?notify=`), to which its end is delivered signed (webhook-outbox.lua). */
+  notifyUrl?: string;
   idempotency?: IdempotencyOptions;
   /** For a redrive: where it starts. */
   redrive?: RedriveStart;
@@ -329,6 +331,7 @@ export function createExecutionStore(deps: {
   });
 
   const historyKeys = historyKeyTemplates(keys);
+  const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -343,6 +346,7 @@ export function createExecutionStore(deps: {
     termination_channel: keys.terminationRequestedChannel(),
     legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
     history: historyKeys,
+    webhooks: webhookKeys,
   });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -350,7 +354,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency, redrive }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, notifyUrl, idempotency, redrive }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -380,6 +384,7 @@ export function createExecutionStore(deps: {
             account: execution.account,
             choreo: execution.choreo,
             history: historyKeys,
+            webhooks: webhookKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
             redrive_of: execution.redriveOf ?? '',
             execution_prefix: keys.execution(''),
@@ -387,6 +392,7 @@ export function createExecutionStore(deps: {
           }),
           ...encodeNewExecution(execution, redrive),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
+          ...(notifyUrl ? [RECORD_FIELDS.notifyUrl, notifyUrl] : []),
           ...(redrive?.entries.flat() ?? []),
         ],
       );

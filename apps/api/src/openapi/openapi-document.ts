@@ -14,6 +14,13 @@ import { putPresetOperation } from '../routes/put-preset.ts';
 import { redriveExecutionOperation } from '../routes/redrive-execution.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
+import { deleteWebhookOperation } from '../routes/delete-webhook.ts';
+import { getWebhookOperation } from '../routes/get-webhook.ts';
+import { listWebhookDeliveriesOperation } from '../routes/list-webhook-deliveries.ts';
+import { listWebhooksOperation } from '../routes/list-webhooks.ts';
+import { putWebhookOperation } from '../routes/put-webhook.ts';
+import { redeliverWebhookOperation } from '../routes/redeliver-webhook.ts';
+import { rotateWebhookSecretOperation } from '../routes/rotate-webhook-secret.ts';
 import { callbackOperations } from './callback-operations.ts';
 import { scheduleOperations } from './schedule-operations.ts';
 import type { Operation } from './operation.ts';
@@ -34,6 +41,13 @@ export const OPERATIONS: readonly Operation[] = [
   getPresetOperation,
   putPresetOperation,
   deletePresetOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  putWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  listWebhookDeliveriesOperation,
+  redeliverWebhookOperation,
   ...scheduleOperations,
   ...callbackOperations,
   ...healthOperations,
@@ -72,6 +86,7 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Executions', description: 'Runs, while and after they go.' },
       { name: 'Account Choreos', description: "Extension: the account's own Choreos." },
       { name: 'Presets', description: 'Extension: stored input sets.' },
+      { name: 'Webhooks', description: "Extension: runs' events sent to the account's endpoints, signed as Standard Webhooks." },
       { name: 'Schedules', description: 'Extension: runs started at set times.' },
       { name: 'Callbacks', description: 'Public URLs that runs hand out.' },
       { name: 'Service', description: 'Probes and this document.' },
