@@ -20,6 +20,7 @@ import {
   type PresetStore,
   type SecretCipher,
   createRunHistory,
+  createRunEventLog,
   type ReplicaAcks,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
@@ -34,6 +35,7 @@ import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createSealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
+import { createRunEventFeed, type RunEventFeed } from './events/run-event-feed.ts';
 
 /** The API's Redis connections, each named by the work it carries. */
 export interface ApiConnections {
@@ -53,7 +55,7 @@ export interface ApiConnections {
    * status poll behind it.
    */
   outputs: Redis;
-  /** Pub/sub: the ends of runs waited for, and credential changes. */
+  /** Pub/sub: the ends of runs waited for, credential changes, and the run events watched. */
   events: Redis;
 }
 
@@ -98,6 +100,8 @@ export interface WiredApi {
   callbacks: CallbackStore | undefined;
   queue: Queue<ExecutionJobData>;
   metrics: ApiMetrics;
+  /** The process's one feed of run events: the console's live pages use it too. */
+  runEvents: RunEventFeed;
   /** Stops listening and closes the queue; the connections are the caller's to close. */
   close(): Promise<void>;
 }
@@ -144,6 +148,8 @@ export async function wireApi(deps: {
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
+  const runEventLog = createRunEventLog({ redis: connections.requests, keys });
+  const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keys, logger });
   const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
   const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
@@ -190,6 +196,7 @@ export async function wireApi(deps: {
     openSealedOutputs: createSealedOutputsOpener(cipher),
     executions: countEndedRuns(executions, metrics.executions),
     history,
+    runEvents: { log: runEventLog, feed: runEvents },
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),
       gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
@@ -220,7 +227,9 @@ export async function wireApi(deps: {
     callbacks,
     queue,
     metrics,
+    runEvents,
     async close() {
+      await runEvents.close();
       await credentials.close();
       await events.close();
       await queue.close();

@@ -8,6 +8,7 @@ import {
   type ExecutionJobData,
   type ExecutionStore,
   type PresetStore,
+  type RunEventLog,
   type RunHistory,
   type ScheduleStore,
 } from '@ces/store';
@@ -56,6 +57,8 @@ import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
 import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
+import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
+import type { RunEventFeed } from './events/run-event-feed.ts';
 import { deleteWebhookRoute } from './routes/delete-webhook.ts';
 import { getWebhookRoute } from './routes/get-webhook.ts';
 import { listWebhookDeliveriesRoute } from './routes/list-webhook-deliveries.ts';
@@ -92,6 +95,8 @@ export interface AppConfig {
   maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
+  /** EVENTS_HEARTBEAT_MS: how often an open run events stream gets a heartbeat (15 s when omitted). */
+  eventsHeartbeatMs?: number;
   /** Webhooks one account may keep (0: no limit); for the message that refuses one more. */
   maxWebhooksPerAccount?: number;
 }
@@ -103,6 +108,8 @@ export interface AppDeps {
   executions: ExecutionStore;
   /** Every retained run, for the run history. */
   history: RunHistory;
+  /** Runs' events: read, and fed live to the open streams (one feed per process). */
+  runEvents: { log: RunEventLog; feed: RunEventFeed };
   /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
@@ -136,7 +143,9 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
-  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH] }));
+  app.use(
+    negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH], ownFormatsMatching: [RUN_EVENTS_PATH] }),
+  );
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {
@@ -178,6 +187,16 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
+  api.route(
+    '/',
+    runEventsRoute({
+      executions: deps.executions,
+      runEvents: deps.runEvents.log,
+      feed: deps.runEvents.feed,
+      heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
+      ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
+    }),
+  );
   api.route(
     '/',
     redriveExecutionRoute({

@@ -90,6 +90,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       outputs: Record<string, string>;
       callback: SuspendedCallback | undefined;
       waitEntries: readonly (readonly [string, unknown])[] | undefined;
+      history: PendingStepEvents;
     },
     log: () => Logger,
     sealOutputs: (outputs: Record<string, string>) => Record<string, string>,
@@ -104,6 +105,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
       ...(waitEntries !== undefined ? { waitEntries } : {}),
+      runEvents: suspension.history.takeRunEvents(),
       ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs } } : {}),
     });
     if (suspended !== 'suspended') {
@@ -135,7 +137,8 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     // Sealed after the output filters, which read the secret outputs and may be secret themselves.
     const request = ending.outputs !== undefined ? { ...ending, outputs: sealOutputs(ending.outputs) } : ending;
     const stepEvents = history?.take() ?? [];
-    const ended = deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents }));
+    const runEvents = history?.takeRunEvents() ?? [];
+    const ended = deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents }));
     await deps.atSeam?.('ended', record.id);
     return ended;
   }
@@ -188,6 +191,11 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
       ...(deps.accountState ? { account: deps.accountState(record.account, record.publicBaseUrl) } : {}),
+      writeRunEvents: async () => {
+        // What it finds (the run ended or taken over) the next write finds too, and stops the run.
+        const result = await executions.recordRunEvents(record.id, lease, history.takeRunEvents());
+        if (result === 'termination-requested') run.stop = 'termination-requested';
+      },
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';
@@ -203,6 +211,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
           { ...checkpoint, results: sealing.sealResults(checkpoint.results), outputs: sealOutputs(checkpoint.outputs) },
           lease,
           history.take(),
+          history.takeRunEvents(),
         );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
@@ -210,7 +219,13 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         return run.stop;
       },
       afterProgress: async (delta) => {
-        const result = await executions.recordProgress(record.id, { ...delta, entries: sealing.sealEntries(delta.entries) }, lease, history.take());
+        const result = await executions.recordProgress(
+          record.id,
+          { ...delta, entries: sealing.sealEntries(delta.entries) },
+          lease,
+          history.take(),
+          history.takeRunEvents(),
+        );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
@@ -225,7 +240,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         record,
         lease,
         context,
-        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
+        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries, history },
         log,
         sealOutputs,
         sealing,

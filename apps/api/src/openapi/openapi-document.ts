@@ -14,6 +14,7 @@ import { putPresetOperation } from '../routes/put-preset.ts';
 import { redriveExecutionOperation } from '../routes/redrive-execution.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
+import { runEventsOperation } from '../routes/run-events.ts';
 import { deleteWebhookOperation } from '../routes/delete-webhook.ts';
 import { getWebhookOperation } from '../routes/get-webhook.ts';
 import { listWebhookDeliveriesOperation } from '../routes/list-webhook-deliveries.ts';
@@ -36,6 +37,7 @@ export const OPERATIONS: readonly Operation[] = [
   listExecutionsOperation,
   getExecutionOperation,
   terminateExecutionOperation,
+  runEventsOperation,
   redriveExecutionOperation,
   listPresetsOperation,
   getPresetOperation,

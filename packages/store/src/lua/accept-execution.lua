@@ -38,6 +38,7 @@
   KEYS[10] the parent's set of running children (untouched unless the execution is a child)
   KEYS[11] the redriven execution's hash (untouched unless the execution is a redrive)
   KEYS[12] the execution's progress hash (untouched unless the execution is a redrive)
+  KEYS[13] the parent's run events (run-events.lua): a child accepted here adds `child_event`
 
   ARGV[1] the acceptance, a JSON object:
     id              execution id
@@ -59,6 +60,9 @@
                     wants it (webhook-outbox.lua)
     list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
                     tab-separated)
+    child_event     a child's `child.started` run event for its parent ('' for none)
+    run_events_bound    run events: how many the list keeps
+    run_events_channel  run events: the channel on which to publish that some were added
     redrive_of      the id of the execution this one redrives ('' for none)
     execution_prefix  the name of an execution's hash less its id (its previous redrive's)
     progress_entries  how many progress entries end ARGV (0 for none)
@@ -84,6 +88,7 @@
 --- @include "list-row.lua"
 --- @include "history-index.lua"
 --- @include "termination-flag.lua"
+--- @include "run-events.lua"
 --- @include "webhook-outbox.lua"
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
@@ -168,6 +173,7 @@ for i = FIRST_FIELD, LAST_FIELD, 2 do
     -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
     if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
       redis.call('SADD', KEYS[10], args.id)
+      add_run_events(KEYS[13], args.child_event, args.run_events_bound, args.run_events_channel)
     else
       redis.call('HSET', KEYS[1], 'terminate', '1', 'cancel', '1')
       local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
