@@ -29,6 +29,7 @@ import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { runEvents } from './scenarios/run-events.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
+import { webhookDeliveries } from './scenarios/webhook-deliveries.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
 import { stepCost } from './scenarios/step-cost.ts';
 import { syncLatency } from './scenarios/sync-latency.ts';
@@ -90,6 +91,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 13, name: 'run events to 1,000 open streams on one API', run: runEvents(eventStreams) },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
+  { number: 14, name: 'webhook on every run: throughput beside none, end to receipt', run: webhookDeliveries },
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];

@@ -8,6 +8,9 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createPresetStore,
+  createWebhookDeliveries,
+  createWebhookQueue,
+  createWebhookStore,
   createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
@@ -158,6 +161,14 @@ export async function wireApi(deps: {
   const presets = cipher
     ? createPresetStore({ redis: connections.requests, keys, cipher, maxPresetsPerAccount: config.app.maxPresetsPerAccount ?? 0 })
     : undefined;
+  const webhooks = cipher
+    ? {
+        store: createWebhookStore({ redis: connections.requests, keys, cipher, maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0 }),
+        deliveries: createWebhookDeliveries({ redis: connections.requests, keys, retentionSeconds }),
+        queue: createWebhookQueue({ connection: connections.accepting, keys }),
+      }
+    : undefined;
+  webhooks?.queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'webhook queue error'));
   const callbacks = deps.secrets ? createCallbackStore({ redis: connections.requests, keys, urlKey: deps.secrets.callbackUrlKey }) : undefined;
   const launcher = countStartedRuns(
     createRunLauncher({
@@ -179,6 +190,7 @@ export async function wireApi(deps: {
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
     schedules,
     ...(presets ? { presets } : {}),
+    ...(webhooks ? { webhooks } : {}),
     ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     openSealedOutputs: createSealedOutputsOpener(cipher),
@@ -221,6 +233,7 @@ export async function wireApi(deps: {
       await credentials.close();
       await events.close();
       await queue.close();
+      await webhooks?.queue.close();
     },
   };
 }

@@ -59,6 +59,14 @@ import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
 import type { RunEventFeed } from './events/run-event-feed.ts';
+import { deleteWebhookRoute } from './routes/delete-webhook.ts';
+import { getWebhookRoute } from './routes/get-webhook.ts';
+import { listWebhookDeliveriesRoute } from './routes/list-webhook-deliveries.ts';
+import { listWebhooksRoute } from './routes/list-webhooks.ts';
+import { putWebhookRoute } from './routes/put-webhook.ts';
+import { redeliverWebhookRoute } from './routes/redeliver-webhook.ts';
+import { rotateWebhookSecretRoute } from './routes/rotate-webhook-secret.ts';
+import type { WebhookRouteDeps } from './routes/webhook-deps.ts';
 import { backfillScheduleRoute } from './routes/backfill-schedule.ts';
 import { deleteScheduleRoute } from './routes/delete-schedule.ts';
 import { getScheduleRoute } from './routes/get-schedule.ts';
@@ -89,6 +97,8 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** EVENTS_HEARTBEAT_MS: how often an open run events stream gets a heartbeat (15 s when omitted). */
   eventsHeartbeatMs?: number;
+  /** Webhooks one account may keep (0: no limit); for the message that refuses one more. */
+  maxWebhooksPerAccount?: number;
 }
 
 export interface AppDeps {
@@ -108,6 +118,8 @@ export interface AppDeps {
   schedules: ScheduleStore;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
+  /** Accounts' webhooks and their deliveries; absent without SECRETS_KEY (the webhook routes answer 503). */
+  webhooks?: WebhookRouteDeps;
   /** What callback URLs stand for; absent without SECRETS_KEY (every callback URL is then 404). */
   callbacks?: CallbackStore;
   /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
@@ -166,6 +178,7 @@ export function createApp(deps: AppDeps) {
       basePath: BASE_PATH,
       bodyLimitBytes: deps.config.bodyLimitBytes,
       openSealedOutputs: openOutputs,
+      ...(deps.webhooks ? { webhooks: deps.webhooks.store } : {}),
       ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
     }),
   );
@@ -197,6 +210,13 @@ export function createApp(deps: AppDeps) {
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
   api.route('/', deletePresetRoute(deps));
+  api.route('/', listWebhooksRoute(deps));
+  api.route('/', getWebhookRoute(deps));
+  api.route('/', putWebhookRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxWebhooksPerAccount: deps.config.maxWebhooksPerAccount ?? 0 }));
+  api.route('/', deleteWebhookRoute(deps));
+  api.route('/', rotateWebhookSecretRoute(deps));
+  api.route('/', listWebhookDeliveriesRoute(deps));
+  api.route('/', redeliverWebhookRoute(deps));
   const schedules = {
     schedules: deps.schedules,
     scheduleRuns: createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup, launcher: deps.launcher }),

@@ -1,5 +1,6 @@
 import {
   createExecutionMetrics,
+  createWebhookMetrics,
   createMetricsRegistry,
   createRedisMetrics,
   createScheduleTickMetrics,
@@ -7,6 +8,7 @@ import {
   type ExecutionMetrics,
   type MetricsRegistry,
   type RedisMetrics,
+  type WebhookMetrics,
   type ScheduleTickMetrics,
   type WorkerTakeMetrics,
 } from '@ces/observability';
@@ -16,10 +18,11 @@ export interface WorkerMetrics {
   executions: ExecutionMetrics;
   redis: RedisMetrics;
   takes: WorkerTakeMetrics;
+  webhooks: WebhookMetrics;
   schedules: ScheduleTickMetrics;
 }
 
-/** A worker's metrics: the executions and steps it runs, its capacity and load, its Redis connections, the ticks it fires. */
+/** A worker's metrics: the executions and steps it runs, its capacity and load, its Redis connections, the ticks it fires, its webhook attempts. */
 export function createWorkerMetrics(sources: { concurrency: number; activeCount: () => number }): WorkerMetrics {
   const registry = createMetricsRegistry({ service: 'worker' });
   const takes = registerWorkerMetrics(registry, sources);
@@ -29,5 +32,6 @@ export function createWorkerMetrics(sources: { concurrency: number; activeCount:
     redis: createRedisMetrics(registry),
     takes,
     schedules: createScheduleTickMetrics(registry),
+    webhooks: createWebhookMetrics(registry),
   };
 }

@@ -25,6 +25,8 @@ export interface ExecutionRecord {
    * secrets key opens them into `inputs` when a worker takes the run.
    */
   sealedInputs?: string;
+  /** The run's own call-back (`?notify=`), to which its end is delivered. */
+  notifyUrl?: string;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
@@ -177,6 +179,8 @@ export const RECORD_FIELDS = {
   legacyTerminationRequested: 'cancel',
   /** '1' while a synchronous caller waits for the end, which is then published. */
   notifyEnd: 'notify',
+  /** The run's own call-back (`?notify=`): the URL its end is delivered to (webhook-outbox.lua). */
+  notifyUrl: 'webhook',
   /** The key of the run's Idempotency-Key entry, which expires with the record. */
   idempotencyEntry: 'idempotency',
   /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
@@ -314,6 +318,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const waitEntries = hash[F.waitEntries];
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
+  const notifyUrl = hash[F.notifyUrl];
   const publicBaseUrl = hash[F.publicBaseUrl];
   const redriveOf = hash[F.redriveOf];
   const redrivenBy = hash[F.redrivenBy];
@@ -331,6 +336,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     ...(choreoVersion ? { choreoVersion: Number(choreoVersion) } : {}),
     inputs: parseJson(hash[F.inputs], {}),
     ...(sealedInputs !== undefined ? { sealedInputs } : {}),
+    ...(notifyUrl !== undefined ? { notifyUrl } : {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
     ...(progressCursor ? { progressCursor } : {}),

@@ -93,6 +93,8 @@ export interface AcceptOptions {
   notifyEnd?: boolean;
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
+  /** The run's own call-back (`?notify=`), to which its end is delivered signed (webhook-outbox.lua). */
+  notifyUrl?: string;
   idempotency?: IdempotencyOptions;
   /** A child's: the address of the step that starts it, for its parent's `child.started` run event. */
   childOf?: { address: string };
@@ -353,6 +355,7 @@ export function createExecutionStore(deps: {
   });
 
   const historyKeys = historyKeyTemplates(keys);
+  const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -369,6 +372,7 @@ export function createExecutionStore(deps: {
     history: historyKeys,
     run_events_bound: runEventsBound,
     run_events_channel: runEventsChannel,
+    webhooks: webhookKeys,
   });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -376,7 +380,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency, childOf, redrive }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, notifyUrl, idempotency, childOf, redrive }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -407,6 +411,7 @@ export function createExecutionStore(deps: {
             account: execution.account,
             choreo: execution.choreo,
             history: historyKeys,
+            webhooks: webhookKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
             child_event:
               execution.parent !== undefined && childOf !== undefined
@@ -420,6 +425,7 @@ export function createExecutionStore(deps: {
           }),
           ...encodeNewExecution(execution, redrive),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
+          ...(notifyUrl ? [RECORD_FIELDS.notifyUrl, notifyUrl] : []),
           ...(redrive?.entries.flat() ?? []),
         ],
       );

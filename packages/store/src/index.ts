@@ -1,5 +1,5 @@
 export { ReplicationShortError, type ReplicaAcks } from './scripts.ts';
-export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
+export { createKeySpace, EXECUTION_QUEUE, type KeySpace, WEBHOOK_QUEUE } from './keys.ts';
 export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
@@ -123,3 +123,28 @@ export {
   type StoredSchedule,
 } from './schedule-store.ts';
 export { tickExecutionId } from './tick-execution-id.ts';
+export {
+  createWebhookStore,
+  generateWebhookSecret,
+  NOTIFY_WEBHOOK,
+  SECRET_OVERLAP_MS,
+  WEBHOOK_EVENT_TYPES,
+  type PutWebhookResult,
+  type WebhookDescription,
+  type WebhookEventType,
+  type WebhookSpec,
+  type WebhookStore,
+} from './webhook-store.ts';
+export {
+  createWebhookDeliveries,
+  DELIVERY_ID,
+  webhookDeliveryId,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type NewDelivery,
+  type WebhookDeliveries,
+  type WebhookEvent,
+} from './webhook-deliveries.ts';
+export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
+export { executionStatusFields } from './execution-status-fields.ts';

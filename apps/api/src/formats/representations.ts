@@ -183,8 +183,12 @@ export function errorBody(code: string, message: string, requestId: string): Rep
  * 400 for a Choreo document that is not one: the error body with every problem, each at an RFC
  * 6901 JSON pointer into the document ("" for the document itself).
  */
-export function documentProblems(problems: readonly { pointer: string; message: string }[], requestId: string): Representation {
-  const message = `The Choreo document has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was stored.`;
+export function documentProblems(
+  problems: readonly { pointer: string; message: string }[],
+  requestId: string,
+  document = 'The Choreo document',
+): Representation {
+  const message = `${document} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was stored.`;
   const list = problems.map(({ pointer, message }) => ({ pointer, message }));
   return {
     json: { error: { message, code: 'BAD_REQUEST', requestId, problems: list } },

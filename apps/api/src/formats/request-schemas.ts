@@ -35,6 +35,9 @@ export const runQuerySchema = z.object({
     .string()
     .optional()
     .meta({ description: 'Extension. `true` or `1` keeps the outputs of a synchronous run for later reads (`?view=outputs`).' }),
+  notify: z.string().max(2048, 'notify must be an https URL of at most 2048 characters.').optional().meta({
+    description: "Extension. An `https` URL the run's end is delivered to as a webhook, signed with the account's notify secret (`PUT /webhooks/notify`).",
+  }),
 });
 
 export const runHeadersSchema = z.object({

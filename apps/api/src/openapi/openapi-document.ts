@@ -15,6 +15,13 @@ import { redriveExecutionOperation } from '../routes/redrive-execution.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
 import { runEventsOperation } from '../routes/run-events.ts';
+import { deleteWebhookOperation } from '../routes/delete-webhook.ts';
+import { getWebhookOperation } from '../routes/get-webhook.ts';
+import { listWebhookDeliveriesOperation } from '../routes/list-webhook-deliveries.ts';
+import { listWebhooksOperation } from '../routes/list-webhooks.ts';
+import { putWebhookOperation } from '../routes/put-webhook.ts';
+import { redeliverWebhookOperation } from '../routes/redeliver-webhook.ts';
+import { rotateWebhookSecretOperation } from '../routes/rotate-webhook-secret.ts';
 import { callbackOperations } from './callback-operations.ts';
 import { scheduleOperations } from './schedule-operations.ts';
 import type { Operation } from './operation.ts';
@@ -36,6 +43,13 @@ export const OPERATIONS: readonly Operation[] = [
   getPresetOperation,
   putPresetOperation,
   deletePresetOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  putWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  listWebhookDeliveriesOperation,
+  redeliverWebhookOperation,
   ...scheduleOperations,
   ...callbackOperations,
   ...healthOperations,
@@ -74,6 +88,7 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Executions', description: 'Runs, while and after they go.' },
       { name: 'Account Choreos', description: "Extension: the account's own Choreos." },
       { name: 'Presets', description: 'Extension: stored input sets.' },
+      { name: 'Webhooks', description: "Extension: runs' events sent to the account's endpoints, signed as Standard Webhooks." },
       { name: 'Schedules', description: 'Extension: runs started at set times.' },
       { name: 'Callbacks', description: 'Public URLs that runs hand out.' },
       { name: 'Service', description: 'Probes and this document.' },

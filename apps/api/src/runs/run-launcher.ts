@@ -69,6 +69,8 @@ export interface LaunchOptions {
   choreoVersion?: number;
   /** The public address the run's URLs are made under (public-base-url.ts), recorded with the run. */
   publicBaseUrl?: string;
+  /** The run's own call-back (`?notify=`): its end is delivered there, signed with the account's notify secret. */
+  notifyUrl?: string;
   /**
    * A schedule's tick: the run's id is derived from it (tickExecutionId), so the same tick started
    * again answers with its run (`replayed`) and starts nothing new.
@@ -280,8 +282,14 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       };
       return recordAndQueue(accepted, {
         wait: options.wait,
+        ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
         ...(options.idempotencyKey !== undefined
-          ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
+          ? {
+              idempotency: {
+                key: options.idempotencyKey,
+                requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed), options.notifyUrl),
+              },
+            }
           : {}),
         // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
         instant: entry.instant && accepted.sealedInputs === undefined,
@@ -371,7 +379,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
    */
   async function recordAndQueue(
     accepted: NewExecution,
-    options: { wait: boolean; instant: boolean; derivedId?: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive'>,
+    options: { wait: boolean; instant: boolean; derivedId?: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive' | 'notifyUrl'>,
   ): Promise<LaunchResult> {
     const id = accepted.id;
     // A synchronous run listens before its job exists, so its end cannot be missed and need not
@@ -389,6 +397,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         maxRunningPerAccount: config.maxRunningPerAccount,
         maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
         notifyEnd: options.wait,
+        ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
         ...(options.idempotency !== undefined ? { idempotency: options.idempotency } : {}),
         ...(options.redrive !== undefined ? { redrive: options.redrive } : {}),
         instant: options.instant,

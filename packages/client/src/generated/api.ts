@@ -41,7 +41,7 @@ export interface paths {
         put: operations["putChoreo"];
         /**
          * Run a Choreo
-         * @description Starts a run with the inputs of the body (JSON or XML; empty for none). Waits for its end as long as the service allows and answers 200 with the outputs, or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id` and `store_results` in the query; `Prefer: respond-async` and `Idempotency-Key` as headers.
+         * @description Starts a run with the inputs of the body (JSON or XML; empty for none). Waits for its end as long as the service allows and answers 200 with the outputs, or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id`, `store_results` and `notify` in the query; `Prefer: respond-async` and `Idempotency-Key` as headers.
          */
         post: operations["runChoreo"];
         /**
@@ -181,6 +181,114 @@ export interface paths {
          * @description Extension. Runs already accepted keep the inputs they took from it.
          */
         delete: operations["deletePreset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description Extension. The account's subscriptions by name, never their secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/webhooks/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a webhook
+         * @description Extension. A subscription as written, whether a 410 disabled it, and whether a rotated secret still signs; never its secret.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Create or replace a webhook
+         * @description Extension. Subscribes an `https` URL to runs’ events (`execution.started`, `execution.ended`, `execution.failed`), signed as Standard Webhooks. Created (201), the answer holds its signing secret, never shown again; replaced (200), it keeps its secret and is enabled again. `notify` with `{}` creates the secret that signs runs’ own call-backs (`?notify=`).
+         */
+        put: operations["putWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Extension. Nothing more is sent to it; its pending deliveries end dead. `notify` deletes the notify secret.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/webhooks/{name}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Extension. A new signing secret, answered once; the one it replaces still signs beside it for 24 hours. `notify` rotates the notify secret.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/webhooks/{name}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's recent deliveries
+         * @description Extension. Newest first: event, execution, attempts, last status and error, next attempt, delivered or dead.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/service-api/1.0/webhooks/{name}/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Extension. Sends the delivery again, with the same `webhook-id` and body, retried as a new one would be, whatever it came to before.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -624,6 +732,117 @@ export interface components {
                 /** @description A secret value is never shown again. */
                 secret?: boolean;
             }[];
+        };
+        WebhookList: {
+            webhooks: {
+                name: string;
+                url: string;
+                events: ("execution.started" | "execution.ended" | "execution.failed")[];
+                choreos?: string[];
+                /** @description Epoch milliseconds, as text. */
+                created: string;
+                /** @description Epoch milliseconds, as text. */
+                updated: string;
+                /** @description Present once the endpoint answered 410: nothing is sent until the webhook is written again. */
+                disabled?: {
+                    /** @description Epoch milliseconds, as text. */
+                    at: string;
+                    reason: string;
+                };
+                /** @description While a rotated secret still signs beside the new one: until when. */
+                previousSecretUntil?: string;
+            }[];
+        };
+        /** @description A subscription; `secret` only in the answer that created it. */
+        Webhook: {
+            name: string;
+            url: string;
+            events: ("execution.started" | "execution.ended" | "execution.failed")[];
+            choreos?: string[];
+            /** @description Epoch milliseconds, as text. */
+            created: string;
+            /** @description Epoch milliseconds, as text. */
+            updated: string;
+            /** @description Present once the endpoint answered 410: nothing is sent until the webhook is written again. */
+            disabled?: {
+                /** @description Epoch milliseconds, as text. */
+                at: string;
+                reason: string;
+            };
+            /** @description While a rotated secret still signs beside the new one: until when. */
+            previousSecretUntil?: string;
+            /** @description The signing secret (`whsec_…`): answered once, when it is made. */
+            secret?: string;
+        };
+        /** @description The secret that signs runs' own call-backs (`?notify=`). */
+        NotifySecret: {
+            /** @enum {string} */
+            name: "notify";
+            /** @description Epoch milliseconds, as text. */
+            created: string;
+            /** @description While a rotated secret still signs beside the new one: until when. */
+            previousSecretUntil?: string;
+            /** @description The signing secret (`whsec_…`): answered once, when it is made. */
+            secret?: string;
+        };
+        /** @description A subscription; for `notify`, an empty object. XML: `<webhook><url/><events><event/></events><choreos><choreo/></choreos></webhook>`. */
+        WebhookRequest: {
+            /** @description Where deliveries are POSTed: an `https` URL. */
+            url: string;
+            events: ("execution.started" | "execution.ended" | "execution.failed")[];
+            /** @description Choreo patterns of the runs it wants; every run its writer may see without them. */
+            choreos?: string[];
+        };
+        /** @description The new secret; the one it replaces signs beside it until `previousSecretUntil`. */
+        RotatedSecret: {
+            name: string;
+            /** @description The signing secret (`whsec_…`): answered once, when it is made. */
+            secret: string;
+            /** @description Epoch milliseconds, as text. */
+            previousSecretUntil: string;
+        };
+        /** @description Newest first. */
+        WebhookDeliveries: {
+            deliveries: {
+                /** @description The `webhook-id` of every attempt. */
+                id: string;
+                /** @enum {string} */
+                event: "execution.started" | "execution.ended" | "execution.failed";
+                /** @description The execution id. */
+                execution: string;
+                /** @enum {string} */
+                state: "pending" | "delivered" | "dead";
+                attempts: string;
+                /** @description Epoch milliseconds, as text. */
+                created: string;
+                /** @description The endpoint's last HTTP status; 0 when it did not answer. */
+                lastStatus?: string;
+                lastError?: string;
+                /** @description While pending. */
+                nextAttempt?: string;
+                /** @description Epoch milliseconds, as text. */
+                deliveredAt?: string;
+            }[];
+        };
+        WebhookDelivery: {
+            /** @description The `webhook-id` of every attempt. */
+            id: string;
+            /** @enum {string} */
+            event: "execution.started" | "execution.ended" | "execution.failed";
+            /** @description The execution id. */
+            execution: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "dead";
+            attempts: string;
+            /** @description Epoch milliseconds, as text. */
+            created: string;
+            /** @description The endpoint's last HTTP status; 0 when it did not answer. */
+            lastStatus?: string;
+            lastError?: string;
+            /** @description While pending. */
+            nextAttempt?: string;
+            /** @description Epoch milliseconds, as text. */
+            deliveredAt?: string;
         };
         ScheduleList: {
             schedules: {
@@ -1145,6 +1364,8 @@ export interface operations {
                 source_id?: string;
                 /** @description Extension. `true` or `1` keeps the outputs of a synchronous run for later reads (`?view=outputs`). */
                 store_results?: string;
+                /** @description Extension. An `https` URL the run's end is delivered to as a webhook, signed with the account's notify secret (`PUT /webhooks/notify`). */
+                notify?: string;
             };
             header?: {
                 /** @description Extension. `respond-async` asks for 202 at once (RFC 7240); answered with `Preference-Applied`. */
@@ -2428,6 +2649,818 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                    "application/xml": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                    "application/xml": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The subscription. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+                "application/xml": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Replaced (or, for `notify`, kept as it was). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                    "application/xml": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                };
+            };
+            /** @description Created, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                    "application/xml": components["schemas"]["Webhook"] | components["schemas"]["NotifySecret"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: The resource is not in a state that allows this. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body, or what it would store, is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Content-Type is not one the body may have. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                    "application/xml": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                    "application/xml": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: Missing or wrong credentials (with `WWW-Authenticate`). */
+            401: {
+                headers: {
+                    /** @description `Basic realm="…", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: The credentials may not do this, or the request came over plain HTTP behind a proxy. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: Nothing here for these credentials. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept names neither JSON nor XML. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_REQUESTS: A limit refused it for now (`Retry-After`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: A fault of the service; the request id finds it in the logs. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Redis, or what the request needs, is briefly unavailable (`Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/xml": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook name: 1 to 128 letters, digits and . _ @ -, starting with a letter or digit; `notify` names the notify secret. */
+                name: string;
+                /** @description A delivery id (its `webhook-id`): `msg_` and 32 lowercase hexadecimal digits. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/xml": components["schemas"]["WebhookDelivery"];
+                };
             };
             /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */
             400: {

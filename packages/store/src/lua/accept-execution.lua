@@ -56,6 +56,8 @@
     choreo          the execution's Choreo id
     history         the run history's key templates (history-index.lua), whose every index the
                     execution enters
+    webhooks        where the start is queued for the account's webhooks, when one of them
+                    wants it (webhook-outbox.lua)
     list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
                     tab-separated)
     child_event     a child's `child.started` run event for its parent ('' for none)
@@ -87,6 +89,7 @@
 --- @include "history-index.lua"
 --- @include "termination-flag.lua"
 --- @include "run-events.lua"
+--- @include "webhook-outbox.lua"
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
 local FIRST_FIELD = 2
@@ -188,6 +191,7 @@ redis.call('SADD', KEYS[3], args.id)
 redis.call('HSET', KEYS[7], args.id, row)
 redis.call('HINCRBY', KEYS[8], 'started', 1)
 index_history(args.history, args.id, args.starttime, args.account, args.choreo)
+queue_webhook_event(args.webhooks, 'start', args.account, args.id, { 'execution.started' }, KEYS[1], args.starttime)
 if redis.call('INCRBY', KEYS[4], size) == size then
   redis.call('PEXPIRE', KEYS[4], 2 * args.window_ms)
 end

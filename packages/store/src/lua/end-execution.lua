@@ -73,6 +73,7 @@
     legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
     account             the execution's account
     history             the run history's key templates (history-index.lua)
+    webhooks            the webhook outbox and the accounts' event counts (webhook-outbox.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
     run_events_bound    run events: how many the list keeps
@@ -184,6 +185,7 @@ local ctx = {
   endtime = args.now,
   account = args.account,
   history = args.history,
+  webhooks = args.webhooks,
 }
 end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.

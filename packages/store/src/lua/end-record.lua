@@ -12,13 +12,15 @@
   `run_events_channel` and `run_events_bound` (run-events.lua); `retention`
   (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
   number would lose digits); `account` (the root's) and `history`, the run history's key
-  templates (history-index.lua), whose RUNNING index the record leaves for its status's.
+  templates (history-index.lua), whose RUNNING index the record leaves for its status's;
+  `webhooks`, where the end is queued for webhooks when something may want it (webhook-outbox.lua).
 
   The run's last run event, `execution.ended`, is added with the end itself: a watcher that reads
   it finds the record ended. A run whose list of events does not exist gets none: its events are
   read from its step history and its record.
 ]]
 --- @include "history-index.lua"
+--- @include "webhook-outbox.lua"
 --- @include "run-events.lua"
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)
@@ -70,6 +72,12 @@ local function end_record(ctx, id, state, status, fields, output)
   redis.call('SREM', ctx.account_running, id)
   redis.call('HDEL', ctx.rows, id)
   redis.call('HINCRBY', ctx.counts, 'ended:' .. status, 1)
+  -- ERROR and TERMINATED_LIMIT are failures too: a subscription to either type wants them.
+  local types = { 'execution.ended' }
+  if status == 'ERROR' or status == 'TERMINATED_LIMIT' then
+    types[2] = 'execution.failed'
+  end
+  queue_webhook_event(ctx.webhooks, 'end', ctx.account, id, types, record, ctx.endtime)
   -- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
   if state[3] ~= false then
     redis.call('SREM', ctx.executing, id)
