@@ -4,6 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
+COPY apps/cli/package.json apps/cli/
 COPY packages/ packages/
 COPY scripts/package.json scripts/
 COPY test/package.json test/

@@ -30,6 +30,7 @@ export const LAYERS: Readonly<Record<string, Layer>> = {
   'packages/testing': { uses: ['local-runtime', 'store'] },
   'packages/accounts': { uses: ['store'], testsUse: ['testing'] },
   'packages/engine': { uses: ['language'], testsUse: ['formats', 'sandbox', 'steps', 'catalogue'] },
+  'packages/client': { uses: [] },
   'apps/api': {
     uses: ['accounts', 'catalogue', 'config', 'engine', 'formats', 'language', 'local-runtime', 'observability', 'sandbox', 'steps', 'store'],
     testsUse: ['testing'],
@@ -38,6 +39,7 @@ export const LAYERS: Readonly<Record<string, Layer>> = {
     uses: ['accounts', 'catalogue', 'config', 'engine', 'formats', 'language', 'local-runtime', 'observability', 'sandbox', 'steps', 'store'],
     testsUse: ['testing'],
   },
+  'apps/cli': { uses: ['client'] },
 };
 
 /** Workspaces outside the layers, which no layer may import. */

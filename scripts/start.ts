@@ -154,6 +154,13 @@ try {
         `-d '{"inputs":[{"name":"Text","value":"hello"}]}' ` +
         `https://localhost:${config.PORT}/service-api/1.0/choreos/Library/Utilities/Encoding/Base64Encode\n`,
     );
+    // Shell words in single quotes: a path or a generated secret passes through as it is.
+    const word = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+    say('or with the command line (npx ces --help), once these are set:');
+    process.stdout.write(
+      `export CES_URL=${scheme}://localhost:${config.PORT} CES_ACCOUNT=demo CES_USER=admin CES_PASSWORD=${word(demo.password)}` +
+        `${caFile ? ` CES_CA_FILE=${word(caFile)}` : ''}\n`,
+    );
   }
   say('Ctrl-C stops everything');
 } catch (error) {

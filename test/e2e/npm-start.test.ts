@@ -40,6 +40,19 @@ describe('npm start', () => {
     expect(answer.execution.status).toBe('SUCCESS');
   });
 
+  it('prints the lines that configure the ces command line for the demo account', () => {
+    const exportLine = output.split('\n').find((line) => line.startsWith('export CES_URL='));
+    expect(exportLine, output).toBeDefined();
+    const ces = join(ROOT, 'apps/cli/src/main.ts');
+    const result = spawnSync('sh', ['-c', `${exportLine}; "${process.execPath}" "${ces}" run /Library/Utilities/Encoding/Base64Encode -i Text=hello`], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CES_'))),
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`Base64EncodedText: ${Buffer.from('hello').toString('base64')}\n`);
+  });
+
   it('keeps its certificate and demo account under the data folder, and names the operator', () => {
     expect(output).toContain(join(dataDir, 'tls'));
     expect(output).toMatch(/demo account "demo"/);
