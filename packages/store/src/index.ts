@@ -1,5 +1,5 @@
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
-export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
   type ExecutionRecord,
@@ -96,3 +96,9 @@ export {
   type StoredSchedule,
 } from './schedule-store.ts';
 export { tickExecutionId } from './tick-execution-id.ts';
+export {
+  createConsoleSessionStore,
+  type ConsoleSession,
+  type ConsoleSessionIdentity,
+  type ConsoleSessionStore,
+} from './console-session-store.ts';
