@@ -16,6 +16,7 @@ import {
   type PresetStore,
   type SecretCipher,
   createRunHistory,
+  createConsoleSessionStore,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -29,6 +30,10 @@ import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createSealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
+import { createRunWatch } from './console/run-watch.ts';
+
+/** How long a console session lasts when the configuration does not say. */
+const DEFAULT_CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
 
 /** The API's Redis connections, each named by the work it carries. */
 export interface ApiConnections {
@@ -162,6 +167,7 @@ export async function wireApi(deps: {
     metrics.executions,
   );
 
+  const watch = createRunWatch({ executions });
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
@@ -192,6 +198,16 @@ export async function wireApi(deps: {
     logger,
     metrics: { registry: metrics.registry, http: deps.httpMetrics ? deps.httpMetrics(metrics.http) : metrics.http },
     ops: { workers, queue, executions, history },
+    console: {
+      sessions: {
+        store: createConsoleSessionStore({ redis: connections.requests, keys }),
+        credentials,
+        lifetimeMs: config.app.consoleSessionMs ?? DEFAULT_CONSOLE_SESSION_MS,
+      },
+      workers,
+      watch,
+      ...(cipher ? { cipher } : {}),
+    },
   });
 
   return {
@@ -202,6 +218,7 @@ export async function wireApi(deps: {
     queue,
     metrics,
     async close() {
+      watch.close();
       await credentials.close();
       await events.close();
       await queue.close();

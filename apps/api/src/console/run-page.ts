@@ -1,0 +1,82 @@
+import type { Principal } from '@ces/accounts';
+import type { ExecutionRecord, ExecutionStore, SecretCipher } from '@ces/store';
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import type { AppEnv } from '../app-env.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { MASKED_VALUE } from '../formats/representations.ts';
+import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
+import type { Html } from './console-html.ts';
+import { runPath } from './console-path.ts';
+import { formatDuration, formatTime } from './console-times.ts';
+import { pageLayout } from './page-layout.ts';
+import { checkRunId, mayTerminateRun, mayViewRun } from './run-access.ts';
+import { type ShownValues, shownInputs, shownOutputs } from './shown-values.ts';
+import { stepTimeline } from './step-timeline.ts';
+
+export interface RunPageDeps {
+  executions: ExecutionStore;
+  /** Masks a failed run's sealed inputs in its error, as the status resource does. */
+  maskSealedInputs?: SealedErrorMask;
+  /** Only to learn the names of a run's secret inputs and outputs; no value is ever shown. */
+  cipher?: SecretCipher;
+}
+
+function valuesTable(caption: string, shown: ShownValues): Html {
+  const hidden = shown.hidden ? html`<p>Some values are secret and not shown.</p>` : '';
+  if (shown.values.length === 0) return html`<h2>${caption}</h2><p>None.</p>${hidden}`;
+  return html`<h2>${caption}</h2>
+<table class="values"><thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead><tbody>${shown.values.map(
+    (entry) =>
+      html`<tr><th scope="row">${entry.name}</th><td>${entry.masked ? html`<span class="masked" title="secret">${MASKED_VALUE}</span>` : html`<pre>${entry.value}</pre>`}</td></tr>`,
+  )}</tbody></table>${hidden}`;
+}
+
+function facts(record: ExecutionRecord, principal: Principal, now: number): Html {
+  const running = record.status === 'RUNNING';
+  const duration = formatDuration((record.endtime ?? now) - record.starttime);
+  return html`<dl class="facts">
+<dt>Status</dt><dd><span class="status status-${record.status.toLowerCase()}" id="run-status">${record.status}</span>${
+    record.terminationRequested && running ? ' (termination requested)' : ''
+  }</dd>
+<dt>Choreo</dt><dd>${record.choreo}${record.choreoVersion !== undefined ? html` <span class="version">version ${record.choreoVersion}</span>` : ''}</dd>
+${principal.kind === 'operator' ? html`<dt>Account</dt><dd>${record.account}</dd>` : ''}
+<dt>Started</dt><dd>${formatTime(record.starttime)}</dd>
+<dt>Ended</dt><dd>${running ? 'not yet' : formatTime(record.endtime)}</dd>
+<dt>Duration</dt><dd>${duration}${running ? ' so far' : ''}</dd>
+<dt>Host</dt><dd>${record.host || (running ? 'waiting for a worker' : '')}</dd>
+${record.parent ? html`<dt>Started by</dt><dd><a href="${runPath(record.parent)}"><code>${record.parent}</code></a></dd>` : ''}
+<dt>Last error</dt><dd>${record.lasterror ? html`<pre class="error">${record.lasterror}</pre>` : 'none'}</dd>
+</dl>`;
+}
+
+/** `GET /console/runs/<id>`: one run, its inputs and outputs (secrets masked) and its step timeline. */
+export function runPage(deps: RunPageDeps) {
+  return new Hono<AppEnv>().get('/runs/:id', async (c) => {
+    const id = c.req.param('id');
+    checkRunId(id);
+    const principal = c.get('principal');
+    const stored = await deps.executions.get(id);
+    if (!stored || !mayViewRun(principal, stored)) throw new ApiError('NOT_FOUND', 'No such run.');
+    const record = deps.maskSealedInputs ? await deps.maskSealedInputs(stored) : stored;
+    const history = await deps.executions.stepHistory(id);
+    const now = Date.now();
+    const running = record.status === 'RUNNING';
+    const page = Number(c.req.query('steps') ?? '1') || 1;
+    const timeline = stepTimeline(history, { page, now, running, pageLink: (n) => `${runPath(id)}?steps=${n}#steps` });
+    const terminate =
+      running && mayTerminateRun(principal, record)
+        ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
+        : '';
+    const body = html`<div id="run" class="run"${running ? html` data-live="${runPath(id)}/live"` : ''}>
+<p class="run-id">Run <code>${id}</code></p>
+${terminate}
+${facts(record, principal, now)}
+${valuesTable('Inputs', shownInputs(record, deps.cipher))}
+${running ? '' : valuesTable('Outputs', shownOutputs(record, deps.cipher))}
+<h2 id="steps">Steps</h2>
+${timeline}
+</div>`;
+    return c.html(pageLayout({ title: `Run of ${record.choreo}`, section: 'runs', signedIn: { principal, csrf: c.get('consoleSession').csrf }, body }));
+  });
+}
