@@ -64,6 +64,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         maxAuthFailuresPerMinute: config.MAX_AUTH_FAILURES_PER_MINUTE,
         maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
         maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT,
+        eventsHeartbeatMs: config.EVENTS_HEARTBEAT_MS,
         ...(config.PUBLIC_BASE_URL !== undefined ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
       },
       launcher: {
@@ -109,6 +110,8 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   return {
     port: server.port,
     async close() {
+      // Open event streams end first: the server waits for its connections.
+      await wired.runEvents.close();
       await server.close();
       await wired.close();
       await Promise.all(all.map((connection) => connection.quit().catch(() => connection.disconnect())));

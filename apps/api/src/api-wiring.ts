@@ -17,6 +17,7 @@ import {
   type SecretCipher,
   createRunHistory,
   createConsoleSessionStore,
+  createRunEventLog,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -30,7 +31,7 @@ import { createSealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createSealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
-import { createRunWatch } from './console/run-watch.ts';
+import { createRunEventFeed, type RunEventFeed } from './events/run-event-feed.ts';
 
 /** How long a console session lasts when the configuration does not say. */
 const DEFAULT_CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
@@ -53,7 +54,7 @@ export interface ApiConnections {
    * status poll behind it.
    */
   outputs: Redis;
-  /** Pub/sub: the ends of runs waited for, and credential changes. */
+  /** Pub/sub: the ends of runs waited for, credential changes, and the run events watched. */
   events: Redis;
 }
 
@@ -96,6 +97,8 @@ export interface WiredApi {
   callbacks: CallbackStore | undefined;
   queue: Queue<ExecutionJobData>;
   metrics: ApiMetrics;
+  /** The process's one feed of run events: the console's live pages use it too. */
+  runEvents: RunEventFeed;
   /** Stops listening and closes the queue; the connections are the caller's to close. */
   close(): Promise<void>;
 }
@@ -142,6 +145,8 @@ export async function wireApi(deps: {
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
+  const runEventLog = createRunEventLog({ redis: connections.requests, keys });
+  const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keys, logger });
   const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');
@@ -167,7 +172,6 @@ export async function wireApi(deps: {
     metrics.executions,
   );
 
-  const watch = createRunWatch({ executions });
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
@@ -177,6 +181,7 @@ export async function wireApi(deps: {
     openSealedOutputs: createSealedOutputsOpener(cipher),
     executions: countEndedRuns(executions, metrics.executions),
     history,
+    runEvents: { log: runEventLog, feed: runEvents },
     outputReads: {
       executions: (wrap.outputReads ?? same)(outputs),
       gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
@@ -205,7 +210,6 @@ export async function wireApi(deps: {
         lifetimeMs: config.app.consoleSessionMs ?? DEFAULT_CONSOLE_SESSION_MS,
       },
       workers,
-      watch,
       ...(cipher ? { cipher } : {}),
     },
   });
@@ -217,8 +221,9 @@ export async function wireApi(deps: {
     callbacks,
     queue,
     metrics,
+    runEvents,
     async close() {
-      watch.close();
+      await runEvents.close();
       await credentials.close();
       await events.close();
       await queue.close();

@@ -7,6 +7,7 @@ import {
   type ExecutionJobData,
   type ExecutionStore,
   type PresetStore,
+  type RunEventLog,
   type RunHistory,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
@@ -53,6 +54,8 @@ import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
+import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
+import type { RunEventFeed } from './events/run-event-feed.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -76,6 +79,8 @@ export interface AppConfig {
   consoleSessionMs?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
+  /** EVENTS_HEARTBEAT_MS: how often an open run events stream gets a heartbeat (15 s when omitted). */
+  eventsHeartbeatMs?: number;
 }
 
 export interface AppDeps {
@@ -85,6 +90,8 @@ export interface AppDeps {
   executions: ExecutionStore;
   /** Every retained run, for the run history. */
   history: RunHistory;
+  /** Runs' events: read, and fed live to the open streams (one feed per process). */
+  runEvents: { log: RunEventLog; feed: RunEventFeed };
   /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
@@ -107,7 +114,7 @@ export interface AppDeps {
   /** `/ops` for operators; omitted in tests that do not need it. */
   ops?: OpsDeps;
   /** The console at `/console`; omitted in tests that do not need it. */
-  console?: Pick<ConsoleDeps, 'sessions' | 'workers' | 'watch' | 'cipher'>;
+  console?: Pick<ConsoleDeps, 'sessions' | 'workers' | 'cipher'>;
 }
 
 export function createApp(deps: AppDeps) {
@@ -117,7 +124,12 @@ export function createApp(deps: AppDeps) {
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
   if (deps.console) app.use(rootRedirect());
-  app.use(negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CONSOLE_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH] }));
+  app.use(
+    negotiate({
+      ownFormatsUnder: [DASHBOARD_PATH, CONSOLE_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH],
+      ownFormatsMatching: [RUN_EVENTS_PATH],
+    }),
+  );
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', callbackCaptureRoute(deps));
   const authentication: Authentication = {
@@ -140,6 +152,8 @@ export function createApp(deps: AppDeps) {
         executions: deps.executions,
         history: deps.history,
         queue: deps.queue,
+        feed: deps.runEvents.feed,
+        heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
         logger: deps.logger,
         ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
       }),
@@ -172,6 +186,16 @@ export function createApp(deps: AppDeps) {
   api.route('/', listExecutionsRoute(deps));
   api.route('/', getExecutionRoute({ ...deps, openSealedOutputs: openOutputs }));
   api.route('/', terminateExecutionRoute(deps));
+  api.route(
+    '/',
+    runEventsRoute({
+      executions: deps.executions,
+      runEvents: deps.runEvents.log,
+      feed: deps.runEvents.feed,
+      heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
+      ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
+    }),
+  );
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));

@@ -46,6 +46,8 @@ export const apiConfigSchema = z
     /** The public address runs' URLs are made under; without it, https:// and each run's request Host. */
     PUBLIC_BASE_URL: fields.publicBaseUrl,
     LOG_LEVEL: fields.logLevel,
+    /** How often an open run events stream gets a heartbeat comment, so that proxies keep it open. */
+    EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   })
   .superRefine((config, context) => {
     if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {

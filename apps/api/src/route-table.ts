@@ -11,6 +11,7 @@ export const ROUTES: readonly { pattern: RegExp; methods: string[] }[] = [
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreos/.+$`), methods: ['GET', 'POST', 'PUT', 'DELETE'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+$`), methods: ['GET', 'DELETE'] },
+  { pattern: new RegExp(`^${BASE_PATH_PATTERN}/choreo-executions/[^/]+/events$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets$`), methods: ['GET'] },
   { pattern: new RegExp(`^${BASE_PATH_PATTERN}/presets/[^/]+$`), methods: ['GET', 'PUT', 'DELETE'] },
   { pattern: /^\/(healthz|readyz)$/, methods: ['GET'] },

@@ -110,6 +110,8 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         maxRunningPerAccount: 0,
         maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
         notifyParent: true,
+        // Its parent's watchers see it start, in the script that accepts it.
+        childOf: { address },
         // A job carries no sealed inputs: a child with secret inputs is taken, where they are opened.
         instant: child.instant && !hasSecret,
       });

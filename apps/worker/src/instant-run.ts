@@ -68,7 +68,8 @@ export function createInstantRuns(deps: InstantRunDeps) {
     const untakenBy = { host: deps.host, workerId: deps.workerId };
     // The whole history goes with the end: an instant run writes once.
     const stepEvents = history.take();
-    settleInBackground(record, executions.end(record.id, { ...request, account: record.account, untakenBy, stepEvents }), context);
+    const runEvents = history.takeRunEvents();
+    settleInBackground(record, executions.end(record.id, { ...request, account: record.account, untakenBy, stepEvents, runEvents }), context);
     return 'ended';
   }
 

@@ -1,7 +1,7 @@
 import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/language';
-import { runChoreo, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
+import { type ProgressEvent, runChoreo, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
-import type { ExecutionRecord, StepEvent } from '@ces/store';
+import type { ExecutionRecord, RunEvent, StepEvent } from '@ces/store';
 import type { ActiveRun } from './active-runs.ts';
 
 /** setTimeout's longest delay; a later deadline is still caught by the check between steps. */
@@ -12,10 +12,13 @@ export type StepEndListener = (event: { choreo: string; kind: string; durationMs
 /**
  * The step events of one run not yet written: one per attempt of each step, collected as steps
  * end and taken by whichever write goes next (a checkpoint, progress inside a block, the end), so
- * that the history costs no write of its own.
+ * that the history costs no write of its own; and its run events (starts and ends of steps and
+ * iterations, waits begun), in the order they happened, taken the same way, so that a run event
+ * is stored with what it tells of, never before it.
  */
 export class PendingStepEvents {
   private events: StepEvent[] = [];
+  private runEvents: RunEvent[] = [];
   private readonly host: string;
 
   constructor(host: string) {
@@ -23,6 +26,22 @@ export class PendingStepEvents {
   }
 
   add(step: StepEndEvent): void {
+    const { host } = this;
+    const place = { address: step.address, step: step.id, ...(step.iteration !== undefined ? { iteration: step.iteration } : {}) };
+    for (const attempt of step.attempts) {
+      // The engine tells the first attempt's start as it happens; a retry's only with its end.
+      if (attempt.attempt > 1) this.runEvents.push({ type: 'step.started', time: attempt.start, ...place, attempt: attempt.attempt, host });
+      this.runEvents.push({
+        type: 'step.ended',
+        time: attempt.end,
+        ...place,
+        attempt: attempt.attempt,
+        host,
+        outcome: attempt.outcome,
+        durationMs: attempt.durationMs,
+        ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+      });
+    }
     for (const attempt of step.attempts) {
       this.events.push({
         id: step.id,
@@ -39,10 +58,60 @@ export class PendingStepEvents {
     }
   }
 
+  /** A start, an iteration's end or a wait, as the engine tells it. */
+  progress(event: ProgressEvent): void {
+    const { host } = this;
+    switch (event.type) {
+      case 'step.started':
+        this.runEvents.push({
+          type: event.type,
+          time: event.time,
+          address: event.address,
+          step: event.id,
+          ...(event.iteration !== undefined ? { iteration: event.iteration } : {}),
+          attempt: event.attempt,
+          host,
+        });
+        return;
+      case 'iteration.started':
+        this.runEvents.push({ type: event.type, time: event.time, address: event.address, iteration: event.iteration, attempt: 1, host });
+        return;
+      case 'iteration.ended':
+        this.runEvents.push({
+          type: event.type,
+          time: event.time,
+          address: event.address,
+          iteration: event.iteration,
+          attempt: 1,
+          host,
+          outcome: event.outcome,
+          durationMs: event.durationMs,
+          ...(event.error !== undefined ? { error: event.error } : {}),
+        });
+        return;
+      case 'wait.started':
+        this.runEvents.push({
+          type: event.type,
+          time: event.time,
+          address: event.address,
+          waitFor: event.waitFor,
+          ...(event.untilMs !== undefined ? { until: event.untilMs } : {}),
+        });
+        return;
+    }
+  }
+
   /** The events collected since the last call, in the order their attempts ended. */
   take(): StepEvent[] {
     const taken = this.events;
     this.events = [];
+    return taken;
+  }
+
+  /** The run events collected since the last call, in the order they happened. */
+  takeRunEvents(): RunEvent[] {
+    const taken = this.runEvents;
+    this.runEvents = [];
     return taken;
   }
 }
@@ -72,6 +141,11 @@ export async function runSteps(options: {
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
   /** The progress stored inside the block the execution is in. */
   progress?: ReadonlyMap<string, unknown>;
+  /**
+   * Stores the run events collected so far at once, when a step with an effect starts (its start
+   * is then stored before the effect); absent, they wait for the next write.
+   */
+  writeRunEvents?: () => Promise<void>;
   /** How the run may be suspended (the outcome says until when); absent: it never is. */
   suspension?: SuspensionPolicy;
 }): Promise<RunOutcome> {
@@ -106,6 +180,11 @@ export async function runSteps(options: {
         beforeStep: () => run.stop ?? options.beforeStep(),
         afterStep: options.afterStep,
         afterProgress: options.afterProgress,
+      },
+      onProgress: (event) => {
+        options.history.progress(event);
+        if (event.type === 'step.started' && !event.pure && options.writeRunEvents !== undefined) return options.writeRunEvents();
+        return undefined;
       },
       onStepEnd: (event) => {
         options.history.add(event);

@@ -92,6 +92,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       outputs: Record<string, string>;
       callback: SuspendedCallback | undefined;
       waitEntries: readonly (readonly [string, unknown])[] | undefined;
+      history: PendingStepEvents;
     },
     log: () => Logger,
     sealOutputs: (outputs: Record<string, string>) => Record<string, string>,
@@ -106,6 +107,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
       ...(waitEntries !== undefined ? { waitEntries } : {}),
+      runEvents: suspension.history.takeRunEvents(),
       ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs } } : {}),
     });
     if (suspended !== 'suspended') {
@@ -137,7 +139,8 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     // Sealed after the output filters, which read the secret outputs and may be secret themselves.
     const request = ending.outputs !== undefined ? { ...ending, outputs: sealOutputs(ending.outputs) } : ending;
     const stepEvents = history?.take() ?? [];
-    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents }));
+    const runEvents = history?.takeRunEvents() ?? [];
+    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents }));
   }
 
   async function execute(record: ExecutionRecord, lease: string, run: ActiveRun, context: ProcessingContext): Promise<ProcessResult> {
@@ -188,6 +191,11 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
       history,
       ...(deps.accountState ? { account: deps.accountState(record.account, record.publicBaseUrl) } : {}),
+      writeRunEvents: async () => {
+        // What it finds (the run ended or taken over) the next write finds too, and stops the run.
+        const result = await executions.recordRunEvents(record.id, lease, history.takeRunEvents());
+        if (result === 'termination-requested') run.stop = 'termination-requested';
+      },
       beforeStep: () => {
         if (deps.isShuttingDown()) return 'shutdown';
         if (pastDeadline(record)) return 'time-limit';
@@ -203,13 +211,20 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
           { ...checkpoint, results: sealing.sealResults(checkpoint.results), outputs: sealOutputs(checkpoint.outputs) },
           lease,
           history.take(),
+          history.takeRunEvents(),
         );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
       },
       afterProgress: async (delta) => {
-        const result = await executions.recordProgress(record.id, { ...delta, entries: sealing.sealEntries(delta.entries) }, lease, history.take());
+        const result = await executions.recordProgress(
+          record.id,
+          { ...delta, entries: sealing.sealEntries(delta.entries) },
+          lease,
+          history.take(),
+          history.takeRunEvents(),
+        );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
         return run.stop;
@@ -224,7 +239,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         record,
         lease,
         context,
-        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries },
+        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries, history },
         log,
         sealOutputs,
         sealing,

@@ -26,6 +26,7 @@ import type {
 import { isCancelled } from './constructs/construct.ts';
 import type { Cancellation, Flow, Interpreter, RepeatIteration, Scope } from './constructs/construct.ts';
 import { CONSTRUCTS } from './constructs/constructs.ts';
+import type { ProgressListener } from './progress-events.ts';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
 import { stopReasonOf } from './stop-reason.ts';
@@ -89,6 +90,8 @@ export interface BlockRunOptions {
   onStepEnd?:
     | ((event: { id: string; address: string; iteration?: number; kind: string; durationMs: number; ok: boolean; attempts: readonly StepAttempt[] }) => void)
     | undefined;
+  /** Told the starts of steps and iterations, the ends of iterations, the waits begun. */
+  onProgress?: ProgressListener | undefined;
   readonly maxStepResultChars: number;
   /** Longest total of the entries recorded for the block. */
   readonly maxProgressChars: number;
@@ -166,8 +169,21 @@ export class BlockRun implements Interpreter {
     // Another branch may have ended the block while this one waited for the boundary.
     if (isCancelled(scope.cancellation)) return { type: 'cancelled' };
 
+    const { onStepEnd, onProgress } = this.options;
+    if (onProgress !== undefined) {
+      const told = onProgress({
+        type: 'step.started',
+        index: this.options.topIndex,
+        id: step.id,
+        address,
+        ...(scope.loop !== undefined ? { iteration: scope.loop.index } : {}),
+        attempt: 1,
+        time: Date.now(),
+        pure,
+      });
+      if (told !== undefined) await told;
+    }
     const started = performance.now();
-    const { onStepEnd } = this.options;
     const attempts: StepAttempt[] | undefined = onStepEnd && [];
     const suspension = suspensionAt(this.options.suspension, progress, address);
     const outcome = await runStep(
@@ -194,6 +210,17 @@ export class BlockRun implements Interpreter {
     // What a step with an effect did, or how it failed, goes before the next step starts.
     if (!pure) this.unwrittenEffect = true;
     if (outcome.type === 'suspended') {
+      if (onProgress !== undefined) {
+        const told = onProgress({
+          type: 'wait.started',
+          index: this.options.topIndex,
+          address,
+          waitFor: outcome.callback === undefined ? 'time' : 'callback',
+          ...(Number.isFinite(outcome.untilMs) ? { untilMs: outcome.untilMs } : {}),
+          time: Date.now(),
+        });
+        if (told !== undefined) await told;
+      }
       // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
       this.pending.push(...suspensionEntries(address, outcome.untilMs, outcome.callback));
       if (outcome.callback === undefined) return { type: 'suspended', untilMs: outcome.untilMs };
@@ -244,7 +271,26 @@ export class BlockRun implements Interpreter {
     // Where this iteration's entries start among those not yet written: before it, none are its own.
     const batch = this.pending;
     const firstOwn = batch.length;
+    const { onProgress } = this.options;
+    const started = performance.now();
+    if (onProgress !== undefined) {
+      const told = onProgress({ type: 'iteration.started', index: this.options.topIndex, address, iteration: index, time: Date.now() });
+      if (told !== undefined) await told;
+    }
     const flow = await this.runNodes(node.steps, iterationScope);
+    if (onProgress !== undefined && flow.type !== 'suspended') {
+      const told = onProgress({
+        type: 'iteration.ended',
+        index: this.options.topIndex,
+        address,
+        iteration: index,
+        time: Date.now(),
+        outcome: flow.type === 'done' ? 'succeeded' : flow.type === 'failed' ? 'failed' : 'stopped',
+        durationMs: performance.now() - started,
+        ...(flow.type === 'failed' ? { error: `${flow.error.step}: ${flow.error.message}` } : {}),
+      });
+      if (told !== undefined) await told;
+    }
     if (flow.type !== 'done') return flow;
     const result = flow.last?.value ?? null;
     let entry: unknown = result;

@@ -16,6 +16,7 @@ import {
 import { BlockRun } from './block-run.ts';
 import type { SuspensionPolicy } from './block-run.ts';
 import type { SuspendedCallback } from './constructs/construct.ts';
+import type { ProgressListener } from './progress-events.ts';
 import { pureStepIds } from './pure-steps.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StepAttempt } from './run-step.ts';
@@ -69,6 +70,7 @@ export type RunOutcome =
   | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback; waitEntries?: readonly ProgressEntry[] };
 
 export type { StepAttempt } from './run-step.ts';
+export type { ProgressEvent, ProgressListener } from './progress-events.ts';
 
 /** A step that ran (for metrics and the execution's step history). */
 export interface StepEndEvent {
@@ -101,6 +103,8 @@ export interface RunChoreoOptions {
   account?: AccountState;
   /** For metrics. */
   onStepEnd?: (event: StepEndEvent) => void;
+  /** Told the starts of steps and iterations, the ends of iterations and the waits begun, as they happen. */
+  onProgress?: ProgressListener;
   /** Sizes a run may reach; DEFAULT_RUN_LIMITS when absent. */
   limits?: RunLimits;
   /** Starts child executions for `choreo.run` steps; without it those steps fail. */
@@ -212,6 +216,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       isPure: (step) => pureIds.has(step.id),
       pacing,
       onStepEnd: onStepEnd && ((event) => onStepEnd({ index, ...event })),
+      onProgress: options.onProgress,
       maxStepResultChars: limits.maxStepResultChars,
       maxProgressChars: limits.maxResultsChars,
       childRuns: options.childRuns,

@@ -35,6 +35,7 @@ import {
   type StepHistory,
   type StepHistoryBounds,
 } from './step-history.ts';
+import { DEFAULT_RUN_EVENTS_BOUND, encodeRunEvent, joinRunEvents, type RunEvent } from './run-events.ts';
 
 /**
  * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
@@ -71,6 +72,8 @@ export interface AcceptOptions {
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
   idempotency?: IdempotencyOptions;
+  /** A child's: the address of the step that starts it, for its parent's `child.started` run event. */
+  childOf?: { address: string };
 }
 
 /**
@@ -128,6 +131,8 @@ export interface EndRequest {
   untakenBy?: { host: string; workerId: string };
   /** Step events not yet written, appended to the step history with the end. */
   stepEvents?: readonly StepEvent[];
+  /** Run events not yet written, added before `execution.ended`. */
+  runEvents?: readonly RunEvent[];
 }
 
 /**
@@ -168,6 +173,8 @@ export interface SuspendRequest {
   callback?: { token: string; address: string; expiresAtMs: number; outputs: Record<string, string> };
   /** A top-level step's wait: its progress entries, appended to the progress like a block's. */
   waitEntries?: readonly (readonly [string, unknown])[];
+  /** Run events not yet written (the wait's `wait.started` among them). */
+  runEvents?: readonly RunEvent[];
 }
 
 /**
@@ -196,13 +203,24 @@ export interface ExecutionStore {
    * Records progress after a step, atomically with the checks of status, lease and termination,
    * and appends the step events given to the step history.
    */
-  checkpoint(id: string, checkpoint: Checkpoint, lease: string, stepEvents?: readonly StepEvent[]): Promise<CheckpointResult>;
+  checkpoint(id: string, checkpoint: Checkpoint, lease: string, stepEvents?: readonly StepEvent[], runEvents?: readonly RunEvent[]): Promise<CheckpointResult>;
   /**
    * Appends progress inside a block (steps and iterations completed since the last call), with
    * the same checks: what is stored already is never written again. The step events given are
    * appended to the step history.
    */
-  recordProgress(id: string, delta: CheckpointDelta, lease: string, stepEvents?: readonly StepEvent[]): Promise<CheckpointResult>;
+  recordProgress(
+    id: string,
+    delta: CheckpointDelta,
+    lease: string,
+    stepEvents?: readonly StepEvent[],
+    runEvents?: readonly RunEvent[],
+  ): Promise<CheckpointResult>;
+  /**
+   * Adds run events alone (the start of a step with an effect, before it runs), with the same
+   * checks as a checkpoint.
+   */
+  recordRunEvents(id: string, lease: string, runEvents: readonly RunEvent[]): Promise<CheckpointResult>;
   /** The execution's step history, in the order written (empty when it has none, or it expired). */
   stepHistory(id: string): Promise<StepHistory>;
   /** The progress stored inside the block an execution is in, by address (empty outside blocks). */
@@ -271,11 +289,17 @@ export function createExecutionStore(deps: {
   retentionSeconds: number;
   /** How much of each execution's step history is kept (DEFAULT_STEP_HISTORY_BOUNDS when absent). */
   stepHistoryBounds?: StepHistoryBounds;
+  /** About how many run events each execution's stream keeps (DEFAULT_RUN_EVENTS_BOUND when absent). */
+  runEventsBound?: number;
   /** Opens the inputs a run took from a preset when a worker takes it; a worker's store has it. */
   cipher?: SecretCipher;
 }): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
+  const runEventsBound = deps.runEventsBound ?? DEFAULT_RUN_EVENTS_BOUND;
+  const runEventsChannel = keys.runEventsChannel();
+  const joinedRunEvents = (events: readonly RunEvent[] | undefined) =>
+    events === undefined || events.length === 0 ? '' : joinRunEvents(events.map(encodeRunEvent));
   // The event each take in this process wrote last to its execution's history, by execution: its
   // next events are written relative to it (step-history.ts). Forgotten when the run ends here; a
   // take that leaves otherwise (handed back, superseded) is forgotten with the rest when there are
@@ -309,6 +333,8 @@ export function createExecutionStore(deps: {
     termination_channel: keys.terminationRequestedChannel(),
     legacy_termination_channel: keys.legacyTerminationRequestedChannel(),
     history: historyKeys,
+    run_events_bound: runEventsBound,
+    run_events_channel: runEventsChannel,
   });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -316,7 +342,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency, childOf }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -331,6 +357,7 @@ export function createExecutionStore(deps: {
           keys.executionCounts(),
           keys.execution(execution.parent ?? execution.id),
           keys.executionChildren(execution.parent ?? execution.id),
+          keys.executionEvents(execution.parent ?? execution.id),
         ],
         [
           JSON.stringify({
@@ -345,6 +372,12 @@ export function createExecutionStore(deps: {
             choreo: execution.choreo,
             history: historyKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+            child_event:
+              execution.parent !== undefined && childOf !== undefined
+                ? encodeRunEvent({ type: 'child.started', time: execution.starttime, address: childOf.address, child: execution.id })
+                : '',
+            run_events_bound: runEventsBound,
+            run_events_channel: runEventsChannel,
           }),
           ...encodeNewExecution(execution),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
@@ -406,10 +439,10 @@ export function createExecutionStore(deps: {
       return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
     },
 
-    async checkpoint(id, checkpoint, lease, stepEvents) {
+    async checkpoint(id, checkpoint, lease, stepEvents, runEvents) {
       const reply = await run(
         'checkpointExecution',
-        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id)],
+        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)],
         [
           checkpoint.nextStep,
           JSON.stringify(checkpoint.results),
@@ -417,6 +450,9 @@ export function createExecutionStore(deps: {
           lease,
           bounds.first,
           bounds.last,
+          joinedRunEvents(runEvents),
+          runEventsBound,
+          runEventsChannel,
           ...encodeEvents(id, lease, stepEvents),
         ],
       );
@@ -428,12 +464,35 @@ export function createExecutionStore(deps: {
       throw new Error(`checkpointExecution answered ${JSON.stringify(reply)}`);
     },
 
-    async recordProgress(id, delta, lease, stepEvents) {
+    async recordProgress(id, delta, lease, stepEvents, runEvents) {
       const events = encodeEvents(id, lease, stepEvents);
-      const args: (string | number)[] = [lease, delta.entries.at(-1)?.[0] ?? '', events.length, bounds.first, bounds.last, ...events];
+      const args: (string | number)[] = [
+        lease,
+        delta.entries.at(-1)?.[0] ?? '',
+        events.length,
+        bounds.first,
+        bounds.last,
+        joinedRunEvents(runEvents),
+        runEventsBound,
+        runEventsChannel,
+        ...events,
+      ];
       for (const [address, value] of delta.entries) args.push(address, JSON.stringify(value));
-      const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id)], args);
+      const reply = await run('recordProgress', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)], args);
       if (reply === ScriptReply.Done || reply === ScriptReply.DoneTerminationRequested) eventsWritten(id, lease, stepEvents);
+      if (reply === ScriptReply.Done) return 'continue';
+      if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
+      if (reply === ScriptReply.Superseded) return 'superseded';
+      if (reply === ScriptReply.NotRunning) return 'not-running';
+      throw new Error(`recordProgress answered ${JSON.stringify(reply)}`);
+    },
+
+    async recordRunEvents(id, lease, runEvents) {
+      const reply = await run(
+        'recordProgress',
+        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)],
+        [lease, '', 0, bounds.first, bounds.last, joinedRunEvents(runEvents), runEventsBound, runEventsChannel],
+      );
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
       if (reply === ScriptReply.Superseded) return 'superseded';
@@ -490,8 +549,14 @@ export function createExecutionStore(deps: {
           keys.waiting(),
           keys.executionChildren(id),
           keys.waitingForCallBack(),
+          keys.executionEvents(id),
         ],
-        [JSON.stringify(end), request.outputs ? JSON.stringify(request.outputs) : '', ...encodeEvents(id, request.lease, request.stepEvents)],
+        [
+          JSON.stringify(end),
+          request.outputs ? JSON.stringify(request.outputs) : '',
+          joinedRunEvents(request.runEvents),
+          ...encodeEvents(id, request.lease, request.stepEvents),
+        ],
       )) as [number, string];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
@@ -520,6 +585,7 @@ export function createExecutionStore(deps: {
           keys.executionSteps(id),
           keys.executionChildren(id),
           keys.waitingForCallBack(),
+          keys.executionEvents(id),
         ],
         [
           JSON.stringify({
@@ -547,10 +613,10 @@ export function createExecutionStore(deps: {
       return 'not-running';
     },
 
-    async suspend(id, lease, { untilMs, callback, waitEntries }) {
+    async suspend(id, lease, { untilMs, callback, waitEntries, runEvents }) {
       const reply = await run(
         'suspendExecution',
-        [keys.execution(id), keys.waiting(), keys.waitingForCallBack()],
+        [keys.execution(id), keys.waiting(), keys.waitingForCallBack(), keys.executionEvents(id)],
         [
           JSON.stringify({
             lease,
@@ -563,6 +629,9 @@ export function createExecutionStore(deps: {
             callback_entry_address: callback ? callbackAddress(callback.address) : '',
             callback_expires_at: callback?.expiresAtMs ?? 0,
             progress: keys.executionProgress(id),
+            run_events: joinedRunEvents(runEvents),
+            run_events_bound: runEventsBound,
+            run_events_channel: runEventsChannel,
           }),
           callback ? JSON.stringify(callback.outputs) : '',
           ...(waitEntries ?? []).flatMap(([address, value]) => [address, JSON.stringify(value)]),

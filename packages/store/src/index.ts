@@ -44,6 +44,17 @@ export {
   type StoredChoreo,
 } from './account-choreo-store.ts';
 export { sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
+export {
+  createRunEventLog,
+  DEFAULT_RUN_EVENTS_BOUND,
+  isAfter as isRunEventAfter,
+  RUN_EVENT_ID,
+  RUN_EVENT_TYPES,
+  type RunEvent,
+  type RunEventLog,
+  type RunEventType,
+  type StoredRunEvent,
+} from './run-events.ts';
 export { DEFAULT_STEP_HISTORY_BOUNDS, type StepEvent, type StepHistory, type StepHistoryBounds } from './step-history.ts';
 export { CALLBACK_TOKEN_PATTERN, callbackTokenDigest } from './callbacks.ts';
 export { CALLBACK_CAPTURE_PATH, callbackCaptureUrl, RUN_CALLBACK_PATH, runCallbackUrl, withoutCallbackToken } from './callback-paths.ts';

@@ -20,6 +20,12 @@ export interface KeySpace {
    */
   executionSteps(id: string): string;
   /**
+   * Stream: the execution's run events (run-events.ts), each entry `t` (its type) and `d` (its
+   * data, one line of JSON), written by the scripts that write its progress and its end, bounded;
+   * no TTL while it runs, the record's once it ends. An entry's id is the event's id.
+   */
+  executionEvents(id: string): string;
+  /**
    * Set: ids of the execution's child executions still RUNNING (accept-execution.lua adds, the
    * child's end takes out), through which a termination or an end reaches them
    * (terminate-descendants.lua); no TTL while it runs, the record's once it ends.
@@ -154,6 +160,8 @@ export interface KeySpace {
   reconcilerCursor(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
+  /** Pub/sub channel: an execution id, published when run events were added to its stream. */
+  runEventsChannel(): string;
   /** Pub/sub channel: the id of a child execution (notify `parent`), published when it ends. */
   childEndedChannel(): string;
   /** Pub/sub channel: an execution id, published when termination is requested. */
@@ -179,6 +187,7 @@ export function createKeySpace(prefix: string): KeySpace {
     execution: (id) => `${prefix}:exec:${id}`,
     executionProgress: (id) => `${prefix}:exec:${id}:progress`,
     executionSteps: (id) => `${prefix}:exec:${id}:steps`,
+    executionEvents: (id) => `${prefix}:exec:${id}:events`,
     executionChildren: (id) => `${prefix}:exec:${id}:children`,
     running: () => `${prefix}:running`,
     waiting: () => `${prefix}:waiting`,
@@ -217,6 +226,7 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
+    runEventsChannel: () => `${prefix}:events:run-events`,
     childEndedChannel: () => `${prefix}:events:child-ended`,
     terminationRequestedChannel: () => `${prefix}:events:termination-requested`,
     legacyTerminationRequestedChannel: () => `${prefix}:events:cancel-requested`,

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
 import type { Authentication } from '../auth/throttled-authentication.ts';
+import type { RunEventFeed } from '../events/run-event-feed.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
 import { consoleAssets } from './console-assets.ts';
@@ -16,7 +17,6 @@ import { pageLayout } from './page-layout.ts';
 import { queuesPage } from './queues-page.ts';
 import { runLive } from './run-live.ts';
 import { runPage } from './run-page.ts';
-import type { RunWatch } from './run-watch.ts';
 import { runsPage } from './runs-page.ts';
 import { signInRoutes } from './sign-in-page.ts';
 import { terminateRun } from './terminate-run.ts';
@@ -29,8 +29,10 @@ export interface ConsoleDeps {
   history: RunHistory;
   queue: Queue<ExecutionJobData>;
   workers: WorkerRegistry;
-  /** Follows open run pages' runs. */
-  watch: RunWatch;
+  /** The process's one feed of run events, which open run pages follow. */
+  feed: RunEventFeed;
+  /** How often an open run page's stream gets a heartbeat. */
+  heartbeatMs: number;
   maskSealedInputs?: SealedErrorMask;
   /** Only to learn the names of secret inputs and outputs, which are shown masked. */
   cipher?: SecretCipher;

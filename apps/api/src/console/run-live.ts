@@ -3,47 +3,63 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import type { RunEventFeed } from '../events/run-event-feed.ts';
+import { eventFrame, HEARTBEAT_FRAME } from '../events/sse-frames.ts';
 import { checkRunId, mayViewRun } from './run-access.ts';
-import type { RunWatch } from './run-watch.ts';
-
-/** A comment now and then keeps proxies from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
 
 /**
- * `GET /console/runs/<id>/live`: Server-Sent Events for an open run page, under the session
- * cookie (EventSource cannot send Basic credentials): `changed` when the run's record changes,
- * `execution.ended` once when it ends, after which the stream closes.
+ * `GET /console/runs/<id>/live`: an open run page's Server-Sent Events, under the session cookie
+ * (EventSource cannot send Basic credentials). The run's events as the events endpoint sends them,
+ * from the process's one feed, starting with those added after the page was read (the page's
+ * script asks for them after its last event); the stream closes after `execution.ended`. A run
+ * that has already ended answers its end alone: the page already shows everything else.
  */
-export function runLive(deps: { executions: ExecutionStore; watch: RunWatch }) {
+export function runLive(deps: { executions: ExecutionStore; feed: RunEventFeed; heartbeatMs: number }) {
   return new Hono<AppEnv>().get('/runs/:id/live', async (c) => {
     const id = c.req.param('id');
     checkRunId(id);
     const record = await deps.executions.summary(id, { withOutputs: false });
     if (!record || !mayViewRun(c.get('principal'), record)) throw new ApiError('NOT_FOUND', 'No such run.');
+    const after = c.req.header('last-event-id')?.trim() || c.req.query('after') || undefined;
+    c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      let serial = 0;
-      const send = (event: string, status: string) => {
-        serial += 1;
-        return stream.writeSSE({ id: String(serial), event, data: JSON.stringify({ type: event, status }) });
+      let writing: Promise<unknown> = Promise.resolve();
+      let finish: () => void = () => {};
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const write = (frame: string) => {
+        writing = writing.then(() => stream.write(frame)).catch(() => finish());
+        return writing;
       };
+      stream.onAbort(() => finish());
       if (record.status !== 'RUNNING') {
-        await send('execution.ended', record.status);
+        await write(eventFrame(`${record.endtime ?? 0}-0`, 'execution.ended', JSON.stringify({ type: 'execution.ended', status: record.status })));
         return;
       }
-      await new Promise<void>((resolve) => {
-        const stop = deps.watch.watch(id, (change) => {
-          void send(change.type === 'ended' ? 'execution.ended' : 'changed', change.record.status).then(() => {
-            if (change.type === 'ended') finish();
-          });
-        });
-        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
-        function finish() {
-          stop();
-          clearInterval(heartbeat);
-          resolve();
-        }
-        stream.onAbort(finish);
-      });
+      const heartbeat = setInterval(() => void write(HEARTBEAT_FRAME), deps.heartbeatMs);
+      let unsubscribe: () => void = () => {};
+      try {
+        unsubscribe = await deps.feed.subscribe(
+          id,
+          after,
+          (events) => {
+            for (const event of events) {
+              void write(eventFrame(event.id, event.type, event.data));
+              if (event.type === 'execution.ended') {
+                void writing.then(() => finish());
+                return;
+              }
+            }
+          },
+          () => finish(),
+        );
+        await finished;
+      } finally {
+        clearInterval(heartbeat);
+        unsubscribe();
+      }
+      await writing;
     });
   });
 }

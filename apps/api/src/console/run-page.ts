@@ -14,6 +14,9 @@ import { checkRunId, mayTerminateRun, mayViewRun } from './run-access.ts';
 import { type ShownValues, shownInputs, shownOutputs } from './shown-values.ts';
 import { stepTimeline } from './step-timeline.ts';
 
+/** How far before a page's read its live stream starts: events are named by Redis's clock, the page by this process's. */
+const LIVE_OVERLAP_MS = 2_000;
+
 export interface RunPageDeps {
   executions: ExecutionStore;
   /** Masks a failed run's sealed inputs in its error, as the status resource does. */
@@ -56,11 +59,11 @@ export function runPage(deps: RunPageDeps) {
     const id = c.req.param('id');
     checkRunId(id);
     const principal = c.get('principal');
+    const now = Date.now();
     const stored = await deps.executions.get(id);
     if (!stored || !mayViewRun(principal, stored)) throw new ApiError('NOT_FOUND', 'No such run.');
     const record = deps.maskSealedInputs ? await deps.maskSealedInputs(stored) : stored;
     const history = await deps.executions.stepHistory(id);
-    const now = Date.now();
     const running = record.status === 'RUNNING';
     const page = Number(c.req.query('steps') ?? '1') || 1;
     const timeline = stepTimeline(history, { page, now, running, pageLink: (n) => `${runPath(id)}?steps=${n}#steps` });
@@ -68,7 +71,9 @@ export function runPage(deps: RunPageDeps) {
       running && mayTerminateRun(principal, record)
         ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
         : '';
-    const body = html`<div id="run" class="run"${running ? html` data-live="${runPath(id)}/live"` : ''}>
+    // Events from a little before this read on: one the page already shows only refreshes it again.
+    const live = `${runPath(id)}/live?after=${now - LIVE_OVERLAP_MS}-0`;
+    const body = html`<div id="run" class="run"${running ? html` data-live="${live}"` : ''}>
 <p class="run-id">Run <code>${id}</code></p>
 ${terminate}
 ${facts(record, principal, now)}

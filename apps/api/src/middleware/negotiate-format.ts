@@ -9,13 +9,15 @@ const REMEMBERED_ACCEPT_HEADERS = 256;
 
 /**
  * Sets the response format from Accept; 406 (in JSON) when nothing acceptable can be produced.
- * Paths under `ownFormatsUnder` serve formats of their own (a dashboard's page, scripts and
- * styles; a callback URL, which answers whoever visits it): they are never refused, and their
- * errors are answered in JSON.
+ * Paths under `ownFormatsUnder`, or matching `ownFormatsMatching`, serve formats of their own (a
+ * dashboard's page, scripts and styles; a callback URL, which answers whoever visits it; a run's
+ * events): they are never refused, and their errors are answered in JSON.
  */
-export function negotiate(options: { ownFormatsUnder?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
+export function negotiate(options: { ownFormatsUnder?: readonly string[]; ownFormatsMatching?: readonly RegExp[] } = {}): MiddlewareHandler<AppEnv> {
   const own = options.ownFormatsUnder ?? [];
-  const servesOwnFormats = (path: string) => own.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  const matching = options.ownFormatsMatching ?? [];
+  const servesOwnFormats = (path: string) =>
+    own.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || matching.some((pattern) => pattern.test(path));
   // Parsing Accept cost more than anything else this middleware does, and every client repeats
   // its own header on each request.
   const formats = new Map<string, Format | undefined>();

@@ -13,6 +13,7 @@ import { putChoreoOperation } from '../routes/put-choreo.ts';
 import { putPresetOperation } from '../routes/put-preset.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
+import { runEventsOperation } from '../routes/run-events.ts';
 import { callbackOperations } from './callback-operations.ts';
 import type { Operation } from './operation.ts';
 import { interfaceDocumentOperations } from './interface-document-operations.ts';
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   listExecutionsOperation,
   getExecutionOperation,
   terminateExecutionOperation,
+  runEventsOperation,
   listPresetsOperation,
   getPresetOperation,
   putPresetOperation,

@@ -24,6 +24,7 @@ import { type ApiConnections, type StoreWrappers, wireApi } from '../api-wiring.
 import type { AppConfig, createApp } from '../app.ts';
 import { BASE_PATH } from '../base-path.ts';
 import type { OutputReadGate } from '../output-read-gate.ts';
+import type { RunEventFeed } from '../events/run-event-feed.ts';
 import { createOpenApiDocument } from '../openapi/openapi-document.ts';
 import { interfacePath } from '../interface-path.ts';
 
@@ -50,6 +51,8 @@ export interface InProcessApp {
   executions: ExecutionStore;
   queue: Queue<ExecutionJobData>;
   metrics: ApiMetrics;
+  /** The process's feed of run events. */
+  runEvents: RunEventFeed;
   /** The accounts' presets, sealed with the app's secrets key (absent with `withoutSecretsKey`). */
   presets: PresetStore | undefined;
   cipher: SecretCipher | undefined;
@@ -149,7 +152,7 @@ export async function startInProcessApp(options: {
     ...(options.outputReadGate ? { outputReadGate: options.outputReadGate } : {}),
     ...(options.httpMetrics ? { httpMetrics: options.httpMetrics } : {}),
   });
-  const { app, executions, queue, metrics, presets, callbacks } = wired;
+  const { app, executions, queue, metrics, presets, callbacks, runEvents } = wired;
   const redis = connections.requests;
   // Routed as the service routes it: the doubled slashes at the joins that old clients send are dropped.
   const conform = createResponseConformance(createOpenApiDocument(), { routedPath: interfacePath });
@@ -161,6 +164,7 @@ export async function startInProcessApp(options: {
     executions,
     queue,
     metrics,
+    runEvents,
     presets,
     cipher,
     callbacks,

@@ -29,6 +29,7 @@
   KEYS[8] the service's execution counters (field `started` counts this acceptance)
   KEYS[9] the parent's execution hash (untouched unless the execution is a child)
   KEYS[10] the parent's set of running children (untouched unless the execution is a child)
+  KEYS[11] the parent's run events (run-events.lua): a child accepted here adds `child_event`
 
   ARGV[1] the acceptance, a JSON object:
     id              execution id
@@ -48,6 +49,9 @@
                     execution enters
     list_row        the execution's list row (starttime, host, worker, termination flag, choreo,
                     tab-separated)
+    child_event     a child's `child.started` run event for its parent ('' for none)
+    run_events_bound    run events: about how many the stream keeps
+    run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2..] field, value, field, value … of the record: arguments of their own, so that the
           inputs are not escaped into ARGV[1] and decoded out of it again
 
@@ -66,6 +70,7 @@
 --- @include "list-row.lua"
 --- @include "history-index.lua"
 --- @include "termination-flag.lua"
+--- @include "run-events.lua"
 local args = cjson.decode(ARGV[1])
 -- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
 local FIRST_FIELD = 2
@@ -127,6 +132,7 @@ for i = FIRST_FIELD, #ARGV, 2 do
     -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
     if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
       redis.call('SADD', KEYS[10], args.id)
+      add_run_events(KEYS[11], args.child_event, args.run_events_bound, args.run_events_channel)
     else
       redis.call('HSET', KEYS[1], 'terminate', '1', 'cancel', '1')
       local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')

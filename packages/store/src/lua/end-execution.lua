@@ -17,7 +17,7 @@
   Whatever the status it ends in, its descendants still RUNNING are terminated with it
   (terminate-descendants.lua): a child of a failed, terminated or limited parent must not run on,
   and a parent that ends SUCCESS has waited for its children, so finds none. Their keys are named
-  like KEYS[1], KEYS[8], KEYS[9] and KEYS[11] with their ids in place of the execution's.
+  like KEYS[1], KEYS[8], KEYS[9], KEYS[11] and KEYS[13] with their ids in place of the execution's.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
   idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
@@ -42,6 +42,8 @@
   KEYS[11] the execution's set of running children (accept-execution.lua), which expires with
            the record
   KEYS[12] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
+  KEYS[13] the execution's run events (run-events.lua): those given, then `execution.ended`
+           (end-record.lua); it expires with the record
 
   ARGV[1] the end, a JSON object:
     status              terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
@@ -69,9 +71,12 @@
     history             the run history's key templates (history-index.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
+    run_events_bound    run events: about how many the stream keeps
+    run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
           outputs are not escaped into ARGV[1] and decoded out of it again
-  ARGV[3], ARGV[4], … step events since the last write, JSON (none or more)
+  ARGV[3] run events since the last write, one per line ('' for none)
+  ARGV[4], ARGV[5], … step events since the last write, JSON (none or more)
 
   Returns { code, status } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
@@ -81,6 +86,7 @@
    status   the execution's status ('' when it does not exist)
 ]]
 --- @include "step-history.lua"
+--- @include "run-events.lua"
 --- @include "end-record.lua"
 --- @include "terminate-descendants.lua"
 --- @include "termination-flag.lua"
@@ -129,7 +135,7 @@ if status == 'ERROR' then
 end
 -- A run that wrote no history before its end (an instant run) keeps it in a field of the record,
 -- which costs far less than a list of its own, when it fits the bound.
-local first_event = 3
+local first_event = 4
 local events = #ARGV - first_event + 1
 if redis.call('EXISTS', KEYS[9]) == 0 and events >= 1 and events <= args.history_first + args.history_last then
   local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
@@ -137,6 +143,7 @@ if redis.call('EXISTS', KEYS[9]) == 0 and events >= 1 and events <= args.history
 else
   append_step_events(KEYS[9], args.history_first, args.history_last, first_event, #ARGV)
 end
+add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[10],
@@ -150,9 +157,12 @@ local ctx = {
   progress = key_like(KEYS[8], args.id),
   steps = key_like(KEYS[9], args.id),
   children = key_like(KEYS[11], args.id),
+  events = key_like(KEYS[13], args.id),
   worker_executions = args.worker_executions,
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
+  run_events_channel = args.run_events_channel,
+  run_events_bound = args.run_events_bound,
   termination_channel = args.termination_channel,
   legacy_termination_channel = args.legacy_termination_channel,
   retention = args.retention_seconds,

@@ -7,13 +7,18 @@
 
   `ctx` names the keys: `running`, `waiting`, `waiting_for_call_back`, `counts` (all accounts),
   `account_running`, `stored_bytes`, `executing`, `rows` (the account's: every descendant runs for
-  its root's account), functions of an id `record`, `progress`, `steps`, `children`;
-  `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`; `retention`
+  its root's account), functions of an id `record`, `progress`, `steps`, `children`, `events`;
+  `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`,
+  `run_events_channel` and `run_events_bound` (run-events.lua); `retention`
   (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
   number would lose digits); `account` (the root's) and `history`, the run history's key
   templates (history-index.lua), whose RUNNING index the record leaves for its status's.
+
+  The run's last run event, `execution.ended`, is added with the end itself: a watcher that reads
+  it finds the record ended.
 ]]
 --- @include "history-index.lua"
+--- @include "run-events.lua"
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)
   local from, to = string.find(key, id, 1, true)
@@ -36,6 +41,10 @@ local function end_record(ctx, id, state, status, fields, output)
   redis.call('UNLINK', ctx.progress(id))
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)
+  local events = ctx.events(id)
+  local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
+  add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
+  redis.call('EXPIRE', events, ctx.retention)
   redis.call('EXPIRE', ctx.children(id), ctx.retention)
   if state[5] then
     redis.call('EXPIRE', state[5], ctx.retention)

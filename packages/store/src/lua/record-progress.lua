@@ -5,7 +5,8 @@
   the cost does not grow with the number of iterations), and the record's small cursor (the
   address of the newest entry), in one step with the check of its status, its lease and its
   termination flag. The progress hash is deleted by checkpoint-execution.lua once the block has
-  completed, and by end-execution.lua.
+  completed, and by end-execution.lua. Called with no entries it only adds run events (the start
+  of a step with an effect, written before the step runs), with the same checks.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
   writes `cursor`.
@@ -13,14 +14,18 @@
   KEYS[1] execution hash
   KEYS[2] the execution's progress hash (address → JSON)
   KEYS[3] the execution's step history (step-history.lua)
+  KEYS[4] the execution's run events (run-events.lua)
 
   ARGV[1] lease token of the caller
   ARGV[2] cursor: the address of the newest entry
-  ARGV[3] how many step events follow ARGV[5] (n)
+  ARGV[3] how many step events follow ARGV[8] (n)
   ARGV[4] step history: how many of the first events to keep, with ARGV[5]
   ARGV[5] step history: how many of the last events to keep
-  ARGV[6] … ARGV[5 + n] step events since the last write, JSON: appended to the step history
-  ARGV[6 + n], ARGV[7 + n], … address, JSON value: the entries to append (at least one)
+  ARGV[6] run events since the last write, one per line ('' for none): added to KEYS[4]
+  ARGV[7] run events: about how many the stream keeps
+  ARGV[8] run events: the channel on which to publish that some were added
+  ARGV[9] … ARGV[8 + n] step events since the last write, JSON: appended to the step history
+  ARGV[9 + n], ARGV[10 + n], … address, JSON value: the entries to append (none or more)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                      recorded; carry on
@@ -29,6 +34,7 @@
    Superseded (-6)               not recorded: the caller's lease is void
 ]]
 --- @include "step-history.lua"
+--- @include "run-events.lua"
 --- @include "termination-flag.lua"
 local state = redis.call('HMGET', KEYS[1], 'status', 'terminate', 'lease', 'cancel')
 if state[1] ~= 'RUNNING' then
@@ -38,9 +44,12 @@ if state[3] ~= ARGV[1] then
   return -6
 end
 local events = tonumber(ARGV[3])
-redis.call('HSET', KEYS[2], unpack(ARGV, 6 + events))
-append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 6, 5 + events)
-redis.call('HSET', KEYS[1], 'cursor', ARGV[2])
+if #ARGV >= 9 + events then
+  redis.call('HSET', KEYS[2], unpack(ARGV, 9 + events))
+  redis.call('HSET', KEYS[1], 'cursor', ARGV[2])
+end
+append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 9, 8 + events)
+add_run_events(KEYS[4], ARGV[6], ARGV[7], ARGV[8])
 if termination_requested(state[2], state[4]) then
   return 2
 end

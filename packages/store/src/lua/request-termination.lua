@@ -9,7 +9,7 @@
 
   The request goes down to its descendants still RUNNING (terminate-descendants.lua), whether or
   not the execution itself is on a worker now, so that no child outlives its parent's termination.
-  Their keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7] with their ids in place of `id`,
+  Their keys are named like KEYS[1], KEYS[5], KEYS[6], KEYS[7], KEYS[9] with their ids in place of `id`,
   and their account's keys like the execution's (a child runs for its parent's account). An
   execution that has ended passes the request on too: its end did already, so it finds none but a
   straggler.
@@ -29,6 +29,7 @@
   KEYS[6] the execution's step history
   KEYS[7] the execution's set of running children (accept-execution.lua)
   KEYS[8] waiting-for-call-back sorted set (suspend-execution.lua)
+  KEYS[9] the execution's run events (run-events.lua), where what it ends gets `execution.ended`
 
   ARGV[1] the request, a JSON object:
     id                  execution id
@@ -48,6 +49,8 @@
     history                     the run history's key templates (history-index.lua)
     ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
     child_ended_channel channel on which to publish the end of a child execution
+    run_events_bound    run events: about how many a stream keeps
+    run_events_channel  run events: the channel on which to publish that some were added
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
   it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
@@ -75,9 +78,12 @@ local ctx = {
   progress = key_like(KEYS[5], args.id),
   steps = key_like(KEYS[6], args.id),
   children = key_like(KEYS[7], args.id),
+  events = key_like(KEYS[9], args.id),
   worker_executions = args.worker_executions,
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
+  run_events_channel = args.run_events_channel,
+  run_events_bound = args.run_events_bound,
   termination_channel = args.termination_channel,
   legacy_termination_channel = args.legacy_termination_channel,
   retention = args.retention_seconds,

@@ -27,6 +27,7 @@
   KEYS[1] execution hash
   KEYS[2] waiting sorted set (all accounts)
   KEYS[3] waiting-for-call-back sorted set (all accounts): the runs of KEYS[2] that wait for a call back
+  KEYS[4] the execution's run events (run-events.lua): the wait's `wait.started` among them
 
   ARGV[1] the suspension, a JSON object:
     lease               lease token of the worker suspending it
@@ -42,6 +43,9 @@
                         possible a second time; a top-level step's wait entries are appended to it
     callback_entry_address  address of the call back's entry in the progress (progress-address.ts;
                         '' when the run waits for none)
+    run_events          run events since the last write, one per line ('' for none)
+    run_events_bound    run events: about how many the stream keeps
+    run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again
   ARGV[3], ARGV[4], … address, JSON value: a top-level step's wait entries to append to the
@@ -53,6 +57,7 @@
    Superseded (-6)   nothing changed: another take has happened since
 ]]
 --- @include "let-go-of-execution.lua"
+--- @include "run-events.lua"
 local args = cjson.decode(ARGV[1])
 local outputs = ARGV[2]
 local reply, state = let_go_of_execution(KEYS[1], args.lease, args.account_executing, args.account_rows, args.worker_executions)
@@ -71,4 +76,5 @@ if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callb
   redis.call('ZADD', KEYS[3], args.due, state[5])
 end
 redis.call('ZADD', KEYS[2], args.due, state[5])
+add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel)
 return 1

@@ -1,0 +1,170 @@
+import type { Logger } from '@ces/observability';
+import { isRunEventAfter, type KeySpace, type RunEventLog, type StoredRunEvent } from '@ces/store';
+import type { Redis } from 'ioredis';
+
+/** Told the events of one execution as they are read, oldest first, each once. */
+export type RunEventListener = (events: readonly StoredRunEvent[]) => void;
+
+export interface RunEventFeed {
+  /**
+   * Tells `listener` the execution's events after `afterId` (from the first kept when absent), then
+   * every later one as it is added, until the returned function is called. `onClosed` is called
+   * when the feed closes first (the process stops).
+   */
+  subscribe(executionId: string, afterId: string | undefined, listener: RunEventListener, onClosed?: () => void): Promise<() => void>;
+  /** How many subscriptions are open. */
+  size(): number;
+  /** Ends every subscription (their `onClosed`) and stops listening. */
+  close(): Promise<void>;
+}
+
+interface Watcher {
+  afterId: string | undefined;
+  listener: RunEventListener;
+  onClosed: (() => void) | undefined;
+}
+
+/** The watchers of one execution, and its reads: one at a time, another after it when more came meanwhile. */
+interface Watched {
+  executionId: string;
+  watchers: Set<Watcher>;
+  reading: boolean;
+  again: boolean;
+}
+
+/** Most events one read takes; a read goes on until it has taken them all. */
+const READ_COUNT = 500;
+
+/**
+ * One feed per API process, whatever the number of open event streams: the scripts that add run
+ * events publish the name of the stream they added to (run-events.lua), the feed listens on the
+ * process's one subscriber connection only while someone watches, and reads (XRANGE) only the
+ * streams watched here. An idle stream costs nothing until something is added to it; every
+ * `recheckMs` each watched stream is read once anyway, so that a message lost while the
+ * subscriber reconnected delays its events, never loses them.
+ */
+export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; keys: KeySpace; logger: Logger; recheckMs?: number }): RunEventFeed {
+  const { subscriber, log, keys, logger } = deps;
+  const channel = keys.runEventsChannel();
+  /** By the name of the execution's stream, which is what is published. */
+  const watched = new Map<string, Watched>();
+  let subscribed: Promise<unknown> | undefined;
+  let closed = false;
+
+  const read = async (entry: Watched) => {
+    if (entry.reading) {
+      entry.again = true;
+      return;
+    }
+    entry.reading = true;
+    try {
+      do {
+        entry.again = false;
+        let from = earliest(entry);
+        for (;;) {
+          if (entry.watchers.size === 0) return;
+          const events = await log.read(entry.executionId, from, READ_COUNT);
+          if (events.length === 0) break;
+          for (const watcher of entry.watchers) {
+            const fresh = watcher.afterId === undefined ? events : events.filter((event) => isRunEventAfter(event.id, watcher.afterId as string));
+            if (fresh.length === 0) continue;
+            watcher.afterId = (fresh.at(-1) as StoredRunEvent).id;
+            watcher.listener(fresh);
+          }
+          from = (events.at(-1) as StoredRunEvent).id;
+          if (events.length < READ_COUNT) break;
+        }
+      } while (entry.again);
+    } catch (error) {
+      // Read again at the next message or recheck.
+      logger.warn({ executionId: entry.executionId, err: (error as Error).message }, 'could not read run events');
+    } finally {
+      entry.reading = false;
+    }
+  };
+
+  const onMessage = (from: string, stream: string) => {
+    if (from !== channel) return;
+    const entry = watched.get(stream);
+    if (entry !== undefined) void read(entry);
+  };
+  const readAll = () => {
+    for (const entry of watched.values()) void read(entry);
+  };
+  subscriber.on('message', onMessage);
+  // Messages published while the connection was down are lost: what they announced is read now.
+  subscriber.on('ready', readAll);
+  const recheck = setInterval(readAll, deps.recheckMs ?? 15_000);
+  recheck.unref();
+
+  const listen = () => {
+    subscribed ??= subscriber.subscribe(channel).catch((error: unknown) => {
+      subscribed = undefined;
+      throw error;
+    });
+    return subscribed;
+  };
+  const stopListening = () => {
+    if (subscribed === undefined) return;
+    subscribed = undefined;
+    subscriber.unsubscribe(channel).catch(() => {});
+  };
+
+  return {
+    async subscribe(executionId, afterId, listener, onClosed) {
+      if (closed) throw new Error('the run event feed is closed');
+      const stream = keys.executionEvents(executionId);
+      let entry = watched.get(stream);
+      if (entry === undefined) {
+        entry = { executionId, watchers: new Set(), reading: false, again: false };
+        watched.set(stream, entry);
+      }
+      const watcher: Watcher = { afterId, listener, onClosed };
+      entry.watchers.add(watcher);
+      const unsubscribe = () => {
+        const current = watched.get(stream);
+        if (current === undefined || !current.watchers.delete(watcher)) return;
+        if (current.watchers.size === 0) watched.delete(stream);
+        if (watched.size === 0) stopListening();
+      };
+      try {
+        // Listening before the first read: an event added in between is then announced after it.
+        await listen();
+      } catch (error) {
+        unsubscribe();
+        throw error;
+      }
+      void read(entry);
+      return unsubscribe;
+    },
+
+    size() {
+      let count = 0;
+      for (const entry of watched.values()) count += entry.watchers.size;
+      return count;
+    },
+
+    async close() {
+      closed = true;
+      clearInterval(recheck);
+      subscriber.off('message', onMessage);
+      subscriber.off('ready', readAll);
+      const watchers = [...watched.values()].flatMap((entry) => [...entry.watchers]);
+      watched.clear();
+      stopListening();
+      for (const watcher of watchers) watcher.onClosed?.();
+    },
+  };
+}
+
+/** Where a read of `entry` starts: after the event its furthest-behind watcher has. */
+function earliest(entry: Watched): string | undefined {
+  let from: string | undefined;
+  let first = true;
+  for (const watcher of entry.watchers) {
+    if (watcher.afterId === undefined) return undefined;
+    if (first || isRunEventAfter(from as string, watcher.afterId)) from = watcher.afterId;
+    first = false;
+  }
+  return from;
+}
