@@ -25,6 +25,19 @@ const secretsChoreo = {
   steps: [{ id: 'first', kind: 'noop', args: { text: '{{inputs.Secret}}' } }],
 };
 
+const PARENT_CHOREO = '/Mine/ConsoleParent';
+
+/** Starts a child run, then waits for a call back. */
+const parentChoreo = {
+  description: 'Runs a child, then waits for a call back.',
+  inputs: {},
+  outputs: { Child: { description: "The child's id.", value: '{{steps.child.executionId}}' } },
+  steps: [
+    { id: 'child', kind: 'choreo.run', args: { choreo: '/Library/Utilities/Development/Echo', inputs: { Message: 'from the parent' } } },
+    { id: 'callback', kind: 'control.waitForCallback', args: { timeoutSeconds: 120 } },
+  ],
+};
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeViolation {
@@ -161,6 +174,27 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
     await page.close();
   });
 
+  it('links a child run from its step, and says what a waiting run waits for and until when', async () => {
+    const { alice } = stack.credentials;
+    const put = await stack.call('PUT', `/choreos${PARENT_CHOREO}`, alice, { body: JSON.stringify(parentChoreo) });
+    expect(put.status, put.text).toBe(201);
+    const id = await stack.startRun(PARENT_CHOREO, alice);
+    const page = await context.newPage();
+    await signIn(page, alice, `/console/runs/${id}`);
+    // Followed live: the page shows the wait once the run is in it.
+    await page.locator('dt', { hasText: 'Waiting' }).waitFor({ timeout: 20_000 });
+    const waiting = (await page.locator('dd', { hasText: 'for a call back' }).textContent()) ?? '';
+    expect(waiting).toContain('callback');
+    expect(waiting).toMatch(/until \d{4}-\d{2}-\d{2} /);
+    await page.getByRole('link', { name: /child run/ }).click();
+    await page.waitForURL((url) => /^\/console\/runs\/[0-9a-f]{32}$/.test(url.pathname) && !url.pathname.endsWith(id));
+    expect(await page.locator('main').textContent()).toContain('/Library/Utilities/Development/Echo');
+    await page.getByRole('link', { name: id }).click();
+    await page.waitForURL(`${base()}/console/runs/${id}`);
+    await page.close();
+    await stack.call('DELETE', `/choreo-executions/${id}`, alice);
+  });
+
   it("answers another account's run 404", async () => {
     const page = await context.newPage();
     await signIn(page, stack.credentials.alice);
@@ -171,13 +205,16 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
   });
 
   it('follows a running run live until its end shows, without reloading', async () => {
-    const id = await stack.startRun(COUNTDOWN, stack.credentials.alice, { StepMilliseconds: '300' });
+    const id = await stack.startRun(COUNTDOWN, stack.credentials.alice, { StepMilliseconds: '600' });
     const page = await context.newPage();
     await signIn(page, stack.credentials.alice, `/console/runs/${id}`);
     expect(await page.locator('#run-status').textContent()).toBe('RUNNING');
     await page.evaluate(() => {
       (globalThis as unknown as { stillThisPage: boolean }).stillThisPage = true;
     });
+    // Steps show as they end, while the run goes on.
+    await page.locator('table.timeline tbody tr').first().waitFor({ timeout: 20_000 });
+    expect(await page.locator('#run-status').textContent()).toBe('RUNNING');
     await page.locator('#run-status', { hasText: 'SUCCESS' }).waitFor({ timeout: 20_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
     expect(await page.locator('table.timeline tbody tr').count()).toBe(10);

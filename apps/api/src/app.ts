@@ -152,6 +152,7 @@ export function createApp(deps: AppDeps) {
         executions: deps.executions,
         history: deps.history,
         queue: deps.queue,
+        runEvents: deps.runEvents.log,
         feed: deps.runEvents.feed,
         heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
         logger: deps.logger,

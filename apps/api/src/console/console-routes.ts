@@ -1,4 +1,4 @@
-import type { ExecutionJobData, ExecutionStore, RunHistory, SecretCipher, WorkerRegistry } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, RunEventLog, RunHistory, SecretCipher, WorkerRegistry } from '@ces/store';
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
@@ -29,6 +29,8 @@ export interface ConsoleDeps {
   history: RunHistory;
   queue: Queue<ExecutionJobData>;
   workers: WorkerRegistry;
+  /** The runs' events as kept. */
+  runEvents: RunEventLog;
   /** The process's one feed of run events, which open run pages follow. */
   feed: RunEventFeed;
   /** How often an open run page's stream gets a heartbeat. */

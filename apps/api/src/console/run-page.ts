@@ -1,5 +1,5 @@
 import type { Principal } from '@ces/accounts';
-import type { ExecutionRecord, ExecutionStore, SecretCipher } from '@ces/store';
+import type { ExecutionRecord, ExecutionStore, RunEventLog, SecretCipher } from '@ces/store';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
@@ -10,6 +10,7 @@ import type { Html } from './console-html.ts';
 import { runPath } from './console-path.ts';
 import { formatDuration, formatTime } from './console-times.ts';
 import { pageLayout } from './page-layout.ts';
+import { readRunNotes, type RunNotes } from './run-notes.ts';
 import { checkRunId, mayTerminateRun, mayViewRun } from './run-access.ts';
 import { type ShownValues, shownInputs, shownOutputs } from './shown-values.ts';
 import { stepTimeline } from './step-timeline.ts';
@@ -23,6 +24,16 @@ export interface RunPageDeps {
   maskSealedInputs?: SealedErrorMask;
   /** Only to learn the names of a run's secret inputs and outputs; no value is ever shown. */
   cipher?: SecretCipher;
+  /** The runs' events: the children a run started, and the wait it is in. */
+  runEvents: RunEventLog;
+}
+
+function waitNote(notes: RunNotes): Html | '' {
+  const { waiting } = notes;
+  if (!waiting) return '';
+  const what = waiting.waitFor === 'callback' ? 'a call back' : 'a time';
+  const until = waiting.until === undefined ? '' : html` until ${formatTime(waiting.until)}`;
+  return html`<dt>Waiting</dt><dd>for ${what} at <code>${waiting.address}</code>${until}</dd>`;
 }
 
 function valuesTable(caption: string, shown: ShownValues): Html {
@@ -35,7 +46,7 @@ function valuesTable(caption: string, shown: ShownValues): Html {
   )}</tbody></table>${hidden}`;
 }
 
-function facts(record: ExecutionRecord, principal: Principal, now: number): Html {
+function facts(record: ExecutionRecord, principal: Principal, now: number, notes: RunNotes): Html {
   const running = record.status === 'RUNNING';
   const duration = formatDuration((record.endtime ?? now) - record.starttime);
   return html`<dl class="facts">
@@ -47,7 +58,8 @@ ${principal.kind === 'operator' ? html`<dt>Account</dt><dd>${record.account}</dd
 <dt>Started</dt><dd>${formatTime(record.starttime)}</dd>
 <dt>Ended</dt><dd>${running ? 'not yet' : formatTime(record.endtime)}</dd>
 <dt>Duration</dt><dd>${duration}${running ? ' so far' : ''}</dd>
-<dt>Host</dt><dd>${record.host || (running ? 'waiting for a worker' : '')}</dd>
+<dt>Host</dt><dd>${record.host || (running ? 'none now' : '')}</dd>
+${running ? waitNote(notes) : ''}
 ${record.parent ? html`<dt>Started by</dt><dd><a href="${runPath(record.parent)}"><code>${record.parent}</code></a></dd>` : ''}
 <dt>Last error</dt><dd>${record.lasterror ? html`<pre class="error">${record.lasterror}</pre>` : 'none'}</dd>
 </dl>`;
@@ -63,10 +75,10 @@ export function runPage(deps: RunPageDeps) {
     const stored = await deps.executions.get(id);
     if (!stored || !mayViewRun(principal, stored)) throw new ApiError('NOT_FOUND', 'No such run.');
     const record = deps.maskSealedInputs ? await deps.maskSealedInputs(stored) : stored;
-    const history = await deps.executions.stepHistory(id);
+    const [history, notes] = await Promise.all([deps.executions.stepHistory(id), readRunNotes(deps.runEvents, id)]);
     const running = record.status === 'RUNNING';
     const page = Number(c.req.query('steps') ?? '1') || 1;
-    const timeline = stepTimeline(history, { page, now, running, pageLink: (n) => `${runPath(id)}?steps=${n}#steps` });
+    const timeline = stepTimeline(history, { page, now, running, children: notes.children, pageLink: (n) => `${runPath(id)}?steps=${n}#steps` });
     const terminate =
       running && mayTerminateRun(principal, record)
         ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
@@ -76,7 +88,7 @@ export function runPage(deps: RunPageDeps) {
     const body = html`<div id="run" class="run"${running ? html` data-live="${live}"` : ''}>
 <p class="run-id">Run <code>${id}</code></p>
 ${terminate}
-${facts(record, principal, now)}
+${facts(record, principal, now, notes)}
 ${valuesTable('Inputs', shownInputs(record, deps.cipher))}
 ${running ? '' : valuesTable('Outputs', shownOutputs(record, deps.cipher))}
 <h2 id="steps">Steps</h2>

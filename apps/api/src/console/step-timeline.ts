@@ -1,6 +1,7 @@
 import type { StepEvent, StepHistory } from '@ces/store';
 import { html } from 'hono/html';
 import type { Html } from './console-html.ts';
+import { runPath } from './console-path.ts';
 import { formatDuration, formatTime } from './console-times.ts';
 
 /** Rows of the timeline on one page: past it, the timeline is paged. */
@@ -35,9 +36,9 @@ function bar(event: StepEvent, span: Span): Html {
   return html`<svg class="bar" viewBox="0 0 ${SCALE} 10" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect class="bar-${event.outcome}" x="${x}" y="0" width="${width}" height="10"></rect></svg>`;
 }
 
-function row(event: StepEvent, span: Span): Html {
+function row(event: StepEvent, span: Span, child: string | undefined): Html {
   return html`<tr>
-<td><code>${event.address}</code></td>
+<td><code>${event.address}</code>${child ? html`<br><a href="${runPath(child)}">child run <code>${child.slice(0, 8)}…</code></a>` : ''}</td>
 <td><span class="outcome outcome-${event.outcome}">${event.outcome}</span>${event.error ? html`<br><span class="error">${event.error}</span>` : ''}</td>
 <td>${event.attempt}</td>
 <td>${event.host}</td>
@@ -51,7 +52,17 @@ function row(event: StepEvent, span: Span): Html {
  * the run's time axis; TIMELINE_PAGE_ROWS rows a page. What the history dropped past its bound is
  * said where it was.
  */
-export function stepTimeline(history: StepHistory, options: { page: number; now: number; running: boolean; pageLink: (page: number) => string }): Html {
+export function stepTimeline(
+  history: StepHistory,
+  options: {
+    page: number;
+    now: number;
+    running: boolean;
+    /** Child execution ids by the address of the step that started each. */
+    children: ReadonlyMap<string, string>;
+    pageLink: (page: number) => string;
+  },
+): Html {
   const { events, dropped } = history;
   if (events.length === 0) return html`<p>No step has ended yet.</p>`;
   const pages = Math.ceil(events.length / TIMELINE_PAGE_ROWS);
@@ -64,7 +75,7 @@ export function stepTimeline(history: StepHistory, options: { page: number; now:
     if (dropped && first + index === dropped.after) {
       rows.push(html`<tr class="dropped"><td colspan="6">${dropped.count} more step runs are not kept here.</td></tr>`);
     }
-    rows.push(row(event, span));
+    rows.push(row(event, span, options.children.get(event.address)));
   }
   const pager =
     pages > 1
