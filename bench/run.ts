@@ -7,6 +7,8 @@
 //                  run those processes with --cpu-prof
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
 //   BENCH_SCHEDULES  scenario 12's schedules every minute (default 10000, the target's)
+//   BENCH_CONSOLE_RUNS, BENCH_CONSOLE_PAGES  scenario 15's retained runs and open run pages (default
+//                  100000 and 500, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
 //                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
 import { execFileSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { evaluate, formatMarkdown, formatTable, type Row } from './report.ts';
 import { asyncThroughput } from './scenarios/async-throughput.ts';
 import { cancellation } from './scenarios/cancellation.ts';
 import { codeAndExpressions } from './scenarios/code-and-expressions.ts';
+import { consolePages } from './scenarios/console-pages.ts';
 import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
@@ -52,6 +55,12 @@ if (!Number.isInteger(scheduleCount) || scheduleCount < 1) {
   process.stderr.write('bench: BENCH_SCHEDULES must be a whole number from 1\n');
   process.exit(1);
 }
+const consoleRuns = Number(process.env.BENCH_CONSOLE_RUNS ?? '100000');
+const consoleOpenPages = Number(process.env.BENCH_CONSOLE_PAGES ?? '500');
+if (!Number.isInteger(consoleRuns) || consoleRuns < 1 || !Number.isInteger(consoleOpenPages) || consoleOpenPages < 1) {
+  process.stderr.write('bench: BENCH_CONSOLE_RUNS and BENCH_CONSOLE_PAGES must be whole numbers from 1\n');
+  process.exit(1);
+}
 const profiled = new Set(
   (process.env.BENCH_PROFILE ?? '')
     .split(',')
@@ -74,6 +83,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 11, name: 'pure loop against one code step', run: pureLoopCost },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
+  { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
