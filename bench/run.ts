@@ -25,6 +25,7 @@ import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
+import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
@@ -84,6 +85,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
   { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
+  { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -28,6 +28,8 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'expected a redis:// URL')
     .optional(),
+  /** A Redis Cluster to use instead (no local Redis then): its nodes, as the API and workers read them. */
+  REDIS_CLUSTER_NODES: fields.redisClusterNodes,
   /** Port of the local Redis when REDIS_URL is not set; another free port when it is taken. */
   LOCAL_REDIS_PORT: fields.port(DEFAULT_REDIS_PORT),
   DATA_DIR: z.string().default('.data'),
@@ -53,7 +55,8 @@ const root = resolve(import.meta.dirname, '..');
 const dataDir = resolve(root, config.DATA_DIR);
 const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
 
-if (!config.REDIS_URL && !isRedisServerOnPath()) {
+const externalRedis = config.REDIS_URL !== undefined || config.REDIS_CLUSTER_NODES !== undefined;
+if (!externalRedis && !isRedisServerOnPath()) {
   process.stderr.write(`[start] ${REDIS_INSTALL_HINT}\n`);
   process.exit(1);
 }
@@ -80,7 +83,7 @@ async function stopAll(code: number) {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
 
 try {
-  if (!config.REDIS_URL) {
+  if (!externalRedis) {
     redis = await startLocalRedis({
       dataDir: resolve(dataDir, 'redis'),
       appendOnly: true,
@@ -88,10 +91,14 @@ try {
       port: (await isPortFree(config.LOCAL_REDIS_PORT)) ? config.LOCAL_REDIS_PORT : 0,
     });
   }
-  const redisUrl = config.REDIS_URL ?? (redis as LocalRedis).url;
-  say(config.REDIS_URL ? `using Redis at ${displayUrl(redisUrl, 'REDIS_URL')}` : `Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
-  // `npm run admin` reads it when REDIS_URL is not set, whichever port the local Redis got.
-  writeServiceRedisUrl(dataDir, redisUrl);
+  const clusterNodes = config.REDIS_CLUSTER_NODES;
+  const redisUrl = clusterNodes ? undefined : (config.REDIS_URL ?? (redis as LocalRedis).url);
+  if (clusterNodes) say(`using the Redis Cluster at ${clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`);
+  else if (config.REDIS_URL) say(`using Redis at ${displayUrl(config.REDIS_URL, 'REDIS_URL')}`);
+  else say(`Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
+  // `npm run admin` reads it when REDIS_URL is not set, whichever port the local Redis got (with a
+  // Cluster, it reads REDIS_CLUSTER_NODES as the services do).
+  if (redisUrl) writeServiceRedisUrl(dataDir, redisUrl);
 
   const tls = config.TRUST_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE) ? undefined : await ensureSelfSignedCertificate(dataDir);
   const demo = config.ACCOUNTS_FILE ? undefined : ensureDemoAccounts(resolve(dataDir, 'demo-accounts.json'));
@@ -106,7 +113,7 @@ try {
     ...(secretsKey ? { SECRETS_KEY: secretsKey } : {}),
     // PUBLIC_BASE_URL, when set, goes to the API and workers as it is; without it each run's URLs are
     // made under the address its client used (https://localhost:<PORT>, most often).
-    REDIS_URL: redisUrl,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     DATA_DIR: dataDir,
     CHOREOS_DIR: process.env.CHOREOS_DIR ?? resolve(root, 'choreos'),
     ACCOUNTS_FILE: accountsFile,

@@ -9,8 +9,33 @@ const compose = parse(readFileSync(new URL('../docker-compose.yml', import.meta.
 const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8');
 
 describe('docker-compose.yml', () => {
-  it('has redis, api and worker services', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'redis', 'worker']);
+  it('has redis, api and worker services, and the same on a Redis Cluster in the profile `cluster`', () => {
+    const inProfile = (name: string) => (compose.services[name].profiles ?? []).includes('cluster');
+    const names = Object.keys(compose.services);
+    expect(names.filter((name) => !inProfile(name)).sort()).toEqual(['api', 'redis', 'worker']);
+    expect(names.filter(inProfile).sort()).toEqual([
+      'api-on-cluster',
+      'redis-cluster-init',
+      'redis-node-1',
+      'redis-node-2',
+      'redis-node-3',
+      'redis-node-4',
+      'redis-node-5',
+      'redis-node-6',
+      'worker-on-cluster',
+    ]);
+  });
+
+  it('joins six cluster-enabled nodes, three primaries with a replica each, and points the services at them', () => {
+    for (let n = 1; n <= 6; n++) expect(compose.services[`redis-node-${n}`].command.join(' ')).toMatch(/--cluster-enabled yes/);
+    expect(compose.services['redis-cluster-init'].command.join(' ')).toMatch(/--cluster-replicas 1/);
+    for (const name of ['api-on-cluster', 'worker-on-cluster']) {
+      const environment = compose.services[name].environment;
+      expect(environment.REDIS_CLUSTER_NODES).toBe('redis-node-1:6379,redis-node-2:6379,redis-node-3:6379');
+      expect(environment.REDIS_REPLICA_ACKS).toBe('1');
+      expect(environment.REDIS_PREFIX).toBe('{ces}');
+      expect(compose.services[name].depends_on['redis-cluster-init'].condition).toBe('service_completed_successfully');
+    }
   });
 
   it('runs Redis with AOF and noeviction', () => {

@@ -15,7 +15,7 @@ import {
   type TestCredentials,
   must,
 } from '@ces/testing';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createHttpsClient, type HttpResponse, type HttpsClient, type RequestOptions } from './https-client.ts';
 import { ServiceProcess } from './service-process.ts';
 
@@ -23,6 +23,8 @@ export const CATALOGUE_DIR = fileURLToPath(new URL('../../choreos', import.meta.
 
 export interface StackOptions {
   redisUrl: string;
+  /** A Redis Cluster's nodes (`host:port,…`): the processes use it instead of `redisUrl`. */
+  clusterNodes?: string;
   workers?: number;
   /** Extra environment for every process (API and workers). */
   env?: Record<string, string>;
@@ -71,7 +73,7 @@ export class Stack {
     const accountsFile = join(this.dataDir, 'accounts.json');
     writeFileSync(accountsFile, JSON.stringify(file));
     this.env = {
-      REDIS_URL: options.redisUrl,
+      ...(options.clusterNodes ? { REDIS_CLUSTER_NODES: options.clusterNodes } : { REDIS_URL: options.redisUrl }),
       REDIS_PREFIX: this.prefix,
       ACCOUNTS_FILE: accountsFile,
       DATA_DIR: this.dataDir,
@@ -86,7 +88,10 @@ export class Stack {
   async start(): Promise<this> {
     const tls = await ensureSelfSignedCertificate(this.dataDir);
     this.port = await findFreePort();
-    this.redis = new Redis(this.options.redisUrl);
+    this.redis = this.options.clusterNodes
+      ? // Every key the tests read carries the prefix's hash tag: one slot, which the Cluster client routes.
+        (new Cluster(this.options.clusterNodes.split(',').map((node) => ({ host: node.split(':')[0], port: Number(node.split(':')[1]) }))) as unknown as Redis)
+      : new Redis(this.options.redisUrl);
     // Tests may stop Redis on purpose; the client reconnects by itself.
     this.redis.on('error', () => {});
     this.api = new ServiceProcess('api', 'api', { ...this.env, PORT: String(this.port), BIND_ADDRESS: '127.0.0.1' });

@@ -3,7 +3,7 @@ import { loadCatalogue } from '@ces/catalogue';
 import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
-import { callbackUrlKey, createKeySpace, createRedisConnection, createSecretCipher, waitUntilReady } from '@ces/store';
+import { callbackUrlKey, createKeySpace, createRedisConnection, createSecretCipher, redisTarget, waitUntilReady } from '@ces/store';
 import { type ApiConnections, wireApi } from './api-wiring.ts';
 import type { ApiConfig } from './config.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
@@ -24,10 +24,10 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   const keys = createKeySpace(config.REDIS_PREFIX);
   const timeouts = { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
   const connections: ApiConnections = {
-    requests: createRedisConnection(config.REDIS_URL, 'request', 'api', timeouts),
-    accepting: createRedisConnection(config.REDIS_URL, 'queue', 'api-queue'),
-    outputs: createRedisConnection(config.REDIS_URL, 'request', 'api-outputs', timeouts),
-    events: createRedisConnection(config.REDIS_URL, 'subscriber', 'api-events'),
+    requests: createRedisConnection(redisTarget(config), 'request', 'api', timeouts),
+    accepting: createRedisConnection(redisTarget(config), 'queue', 'api-queue'),
+    outputs: createRedisConnection(redisTarget(config), 'request', 'api-outputs', timeouts),
+    events: createRedisConnection(redisTarget(config), 'subscriber', 'api-events'),
   };
   const all = Object.values(connections);
   for (const connection of all) {
@@ -77,6 +77,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         acceptTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
       },
       retentionSeconds: config.RETENTION_SECONDS,
+      replicaAcks: { replicas: config.REDIS_REPLICA_ACKS, timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS },
       accountChoreos: { store: { maxCount: config.MAX_CHOREOS_PER_ACCOUNT, maxBytes: config.MAX_CHOREO_BYTES_PER_ACCOUNT } },
       outputReads: OUTPUT_READS,
     },

@@ -18,6 +18,7 @@ import {
   createRunHistory,
   createConsoleSessionStore,
   createRunEventLog,
+  type ReplicaAcks,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -62,6 +63,8 @@ export interface ApiWiringConfig {
   app: AppConfig;
   launcher: RunLauncherConfig;
   retentionSeconds: number;
+  /** REDIS_REPLICA_ACKS: accepted runs and terminations count once that many replicas hold them. */
+  replicaAcks?: ReplicaAcks;
   /** Bounds on each account's own Choreos. */
   accountChoreos: AccountChoreosConfig;
   /** Answers with outputs at once, per process and per account. */
@@ -127,7 +130,7 @@ export async function wireApi(deps: {
   const { config, keys, connections, logger } = deps;
   const { retentionSeconds } = config;
   const wrap = deps.wrap ?? {};
-  const storeOn = (redis: Redis) => createExecutionStore({ redis, keys, retentionSeconds });
+  const storeOn = (redis: Redis) => createExecutionStore({ redis, keys, retentionSeconds, ...(config.replicaAcks ? { replicaAcks: config.replicaAcks } : {}) });
 
   const executions = storeOn(connections.requests);
   const history = createRunHistory({ redis: connections.requests, keys });

@@ -3,6 +3,7 @@ import type { HttpMetrics, Logger, MetricsRegistry } from '@ces/observability';
 import {
   CALLBACK_CAPTURE_PATH,
   isRedisCommandTimeout,
+  ReplicationShortError,
   type CallbackStore,
   type ExecutionJobData,
   type ExecutionStore,
@@ -232,7 +233,7 @@ function renderError(c: Context<AppEnv>, error: Error, deps: AppDeps) {
   } else if (error instanceof HTTPException && error.status < 500) {
     code = codeForStatus(error.status) ?? 'BAD_REQUEST';
     message = error.message || ERROR_CATALOGUE[code].message;
-  } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error)) {
+  } else if (!deps.isRedisAvailable() || isRedisCommandTimeout(error) || error instanceof ReplicationShortError) {
     code = 'SERVICE_UNAVAILABLE';
     message = ERROR_CATALOGUE.SERVICE_UNAVAILABLE.message;
     headers = { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS };

@@ -100,7 +100,7 @@ describe('run history', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect((await (await short.call('GET', query, short.credentials.alice)).json()).executions).toEqual([]);
-      expect(await short.redis.zscore(short.keys.accountHistory('acme'), id as string)).toBeNull();
+      expect(await short.redis.zscore(short.keys.accountHistoryByStatus('acme', 'SUCCESS'), id as string)).toBeNull();
     } finally {
       await short.close();
     }

@@ -4,6 +4,9 @@ import { z } from 'zod';
 /** Every variable a worker reads, validated once at start. */
 export const workerConfigSchema = z.object({
   REDIS_URL: fields.redisUrl,
+  REDIS_CLUSTER_NODES: fields.redisClusterNodes,
+  REDIS_REPLICA_ACKS: fields.redisReplicaAcks,
+  REDIS_REPLICA_ACK_TIMEOUT_MS: fields.redisReplicaAckTimeoutMs,
   REDIS_PREFIX: fields.redisPrefix,
   WORKER_HOST: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),

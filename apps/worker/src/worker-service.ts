@@ -14,12 +14,14 @@ import {
   createExecutionStore,
   createKeySpace,
   createRedisConnection,
+  redisTarget,
   callbackCaptureUrl,
   runCallbackUrl,
   callbackUrlKey,
   createCallbackStore,
   createSecretCipher,
   createTokenStore,
+  createHistorySweep,
   createReconcilerState,
   createScheduleStore,
   createWorkerRegistry,
@@ -44,6 +46,7 @@ import { createChildRunsFactory } from './child-runs.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
+import { createHistorySweeper, HISTORY_SWEEP_INTERVAL_MS } from './history-sweeper.ts';
 import { createReconciler } from './reconciler.ts';
 
 export const WORKER_VERSION = '0.1.0';
@@ -103,8 +106,8 @@ export async function startWorkerService(
   // made: an instant run's end and its job's completion then go out in one write and come back in
   // one read, and a requeue always follows the completion it depends on. BullMQ adds its blocking
   // connection itself.
-  const redis = createRedisConnection(config.REDIS_URL, 'durable', `worker-${workerId}`);
-  const subscriber = createRedisConnection(config.REDIS_URL, 'subscriber', `worker-${workerId}-events`);
+  const redis = createRedisConnection(redisTarget(config), 'durable', `worker-${workerId}`);
+  const subscriber = createRedisConnection(redisTarget(config), 'subscriber', `worker-${workerId}-events`);
   for (const connection of [redis, subscriber]) {
     connection.on('error', (error: Error) => log.warn({ err: error.message }, 'redis connection error'));
   }
@@ -144,6 +147,11 @@ export async function startWorkerService(
     keys,
     retentionSeconds: config.RETENTION_SECONDS,
     stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+    replicaAcks: {
+      replicas: config.REDIS_REPLICA_ACKS,
+      timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+      untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
+    },
     ...(cipher ? { cipher } : {}),
   });
   const definitions = createDefinitionStore({ redis, keys });
@@ -331,6 +339,11 @@ export async function startWorkerService(
     batch: 100,
   });
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
+  const historySweeper = createHistorySweeper({
+    sweep: createHistorySweep({ redis, keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
+    workerId,
+    logger: log,
+  });
 
   worker.run().catch((error: unknown) => {
     log.error({ err: error }, 'worker stopped with an error');
@@ -339,6 +352,7 @@ export async function startWorkerService(
   await worker.waitUntilReady();
   await heartbeat.beat();
   reconciler.start();
+  historySweeper.start();
   scheduleFirer.start();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
   takingWork = true;
@@ -354,6 +368,7 @@ export async function startWorkerService(
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
         reconciler.stop();
+        historySweeper.stop();
         const firerStopped = scheduleFirer.stop();
         processor.beginShutdown();
         // Runs stop at their next step boundary; past most of the grace period even waits are cut short.

@@ -19,6 +19,39 @@ const redisUrlValue = z
 
 export const redisUrl = redisUrlValue.default('redis://127.0.0.1:6379');
 
+/**
+ * REDIS_CLUSTER_NODES: some nodes of a Redis Cluster as `host:port,host:port,…` (the client finds
+ * the rest); when set, it is used instead of REDIS_URL.
+ */
+export const redisClusterNodes = z
+  .string()
+  .transform((value, context) => {
+    const nodes = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .map((part) => {
+        const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d{1,5})$/.exec(part);
+        const port = match ? Number(match[2]) : 0;
+        return match && port > 0 && port < 65536 ? { host: (match[1] as string).replace(/^\[|\]$/g, ''), port } : undefined;
+      });
+    if (nodes.length === 0 || nodes.some((node) => node === undefined)) {
+      context.addIssue({ code: 'custom', message: 'expected host:port of one node or more, separated by commas' });
+      return z.NEVER;
+    }
+    return nodes as { host: string; port: number }[];
+  })
+  .optional();
+
+/**
+ * REDIS_REPLICA_ACKS: how many replicas must hold an accepted run, a checkpoint and an end before
+ * they are acknowledged (Redis WAIT); 0, the default, acknowledges what the primary holds.
+ */
+export const redisReplicaAcks = z.coerce.number().int().min(0).max(16).default(0);
+
+/** REDIS_REPLICA_ACK_TIMEOUT_MS: how long a write waits for those replicas before it fails. */
+export const redisReplicaAckTimeoutMs = z.coerce.number().int().min(10).max(60_000).default(2_000);
+
 /** A Redis URL for a program that finds its Redis otherwise when it is not set. */
 export const optionalRedisUrl = redisUrlValue.optional();
 

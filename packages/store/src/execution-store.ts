@@ -23,7 +23,7 @@ import { ScriptReply } from './script-replies.ts';
 import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
-import { registerScripts } from './scripts.ts';
+import { registerScripts, type ReplicaAcks } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, type StorageWindow, storageWindow } from './storage-window.ts';
 import {
@@ -293,6 +293,11 @@ export function createExecutionStore(deps: {
   runEventsBound?: number;
   /** Opens the inputs a run took from a preset when a worker takes it; a worker's store has it. */
   cipher?: SecretCipher;
+  /**
+   * REDIS_REPLICA_ACKS: an accept, a checkpoint (and a block's progress, a suspension) and an end
+   * count as made once this many replicas hold them.
+   */
+  replicaAcks?: ReplicaAcks;
 }): ExecutionStore {
   const { redis, keys, retentionSeconds } = deps;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
@@ -316,7 +321,10 @@ export function createExecutionStore(deps: {
     if (lastWritten.size >= MAX_TAKES_REMEMBERED && !lastWritten.has(id)) lastWritten.clear();
     lastWritten.set(id, { lease, event: { host: last.host, start: last.start } });
   };
-  const run = registerScripts(redis);
+  const run = registerScripts(redis, {
+    ...(deps.replicaAcks ? { replicaAcks: deps.replicaAcks } : {}),
+    acknowledged: ['acceptExecution', 'checkpointExecution', 'recordProgress', 'suspendExecution', 'endExecution', 'requestTermination'],
+  });
 
   const historyKeys = historyKeyTemplates(keys);
   /**

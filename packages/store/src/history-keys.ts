@@ -7,7 +7,8 @@ import type { KeySpace } from './keys.ts';
 export function historyKeyTemplates(keys: KeySpace) {
   return {
     all: keys.history(),
-    account: keys.accountHistory('\u0001'),
+    accounts: keys.historyAccounts(),
+    choreos: keys.accountHistoryChoreos('\u0001'),
     by_status: keys.accountHistoryByStatus('\u0001', '\u0002'),
     by_choreo: keys.accountHistoryByChoreo('\u0001', '\u0002'),
   };

@@ -1,3 +1,4 @@
+export { ReplicationShortError, type ReplicaAcks } from './scripts.ts';
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
@@ -18,6 +19,7 @@ export {
   type CallbackDelivery,
   type TerminationRequest,
 } from './execution-store.ts';
+export { createHistorySweep, type HistorySweep, type HistorySweepReport } from './history-sweep.ts';
 export { createRunHistory, type HistoryCursor, type HistoryEntry, type HistoryPage, type HistoryQuery, type RunHistory } from './run-history.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
@@ -31,7 +33,15 @@ export {
   type ExecutionJobData,
   type JobHold,
 } from './execution-queue.ts';
-export { createRedisConnection, isRedisCommandTimeout, waitUntilReady, type ConnectionRole } from './redis-connection.ts';
+export {
+  createRedisConnection,
+  describeRedisTarget,
+  isRedisCommandTimeout,
+  redisTarget,
+  waitUntilReady,
+  type ConnectionRole,
+  type RedisTarget,
+} from './redis-connection.ts';
 export { createWorkerRegistry, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TTL_MS, type WorkerHeartbeat, type WorkerRegistry } from './worker-registry.ts';
 export { createReconcilerState, type ReconcilerState } from './reconciler-state.ts';
 export { executionEnded, type ExecutionEndListener } from './execution-ended.ts';

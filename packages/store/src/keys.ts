@@ -83,8 +83,17 @@ export interface KeySpace {
    * history, history-index.lua): added on accept, taken out when a read finds the record expired.
    */
   history(): string;
-  /** Sorted set: the same, of one account. */
-  accountHistory(account: string): string;
+  /**
+   * Sorted set: the same, of one account, of every status. No longer written (an account's runs
+   * are the union of its status indexes); the history sweep deletes what an earlier version left.
+   */
+  legacyAccountHistory(account: string): string;
+  /** String: the worker that runs the history sweep now (history-sweep.ts), with a TTL. */
+  historySweepLock(): string;
+  /** Set: the accounts that have runs in the history, for the history sweep. */
+  historyAccounts(): string;
+  /** Set: the Choreos one account has runs of in the history, for the history sweep. */
+  accountHistoryChoreos(account: string): string;
   /** Sorted set: the same, of one account's executions in one status (RUNNING moves on its end). */
   accountHistoryByStatus(account: string, status: string): string;
   /** Sorted set: the same, of one account's executions of one Choreo. */
@@ -200,7 +209,10 @@ export function createKeySpace(prefix: string): KeySpace {
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     executionCounts: () => `${prefix}:counts:executions`,
     history: () => `${prefix}:history`,
-    accountHistory: (account) => `${prefix}:history:account:${account}`,
+    legacyAccountHistory: (account) => `${prefix}:history:account:${account}`,
+    historyAccounts: () => `${prefix}:history:accounts`,
+    historySweepLock: () => `${prefix}:history:sweep-lock`,
+    accountHistoryChoreos: (account) => `${prefix}:history:account:${account}:choreos`,
     accountHistoryByStatus: (account, status) => `${prefix}:history:account:${account}:status:${status}`,
     accountHistoryByChoreo: (account, choreo) => `${prefix}:history:account:${account}:choreo:${choreo}`,
     definition: (digest) => `${prefix}:def:${digest}`,

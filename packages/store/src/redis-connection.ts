@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { coalesceWrites } from './coalesce-writes.ts';
 
 /**
@@ -21,7 +21,28 @@ export interface ConnectionOptions {
 
 const COMMAND_TIMEOUT_MESSAGE = 'Command timed out';
 
-export function createRedisConnection(url: string, role: ConnectionRole, name?: string, options: ConnectionOptions = {}): Redis {
+/** Where the service's Redis is: one server (or a primary with replicas) by URL, or a Redis Cluster by some of its nodes. */
+export type RedisTarget = { url: string } | { clusterNodes: readonly { host: string; port: number }[] };
+
+/** The target a configuration names: the Cluster when its nodes are given, else the URL. */
+export function redisTarget(config: { REDIS_URL: string; REDIS_CLUSTER_NODES?: readonly { host: string; port: number }[] | undefined }): RedisTarget {
+  return config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : { url: config.REDIS_URL };
+}
+
+/** A target as logs and messages may show it: never a password. */
+export function describeRedisTarget(target: RedisTarget): string {
+  if ('clusterNodes' in target) return `the Redis Cluster at ${target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
+  const url = new URL(target.url);
+  return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * A connection to the service's Redis. A Cluster connection is typed as a Redis one: every key of
+ * the service carries the prefix's hash tag, so every command and script a caller sends concerns
+ * one slot, which the Cluster client routes (MOVED, ASK, failover) and answers as one server
+ * would; the store stays one code path. Commands without a key (INFO, SCAN) reach one node only.
+ */
+export function createRedisConnection(target: RedisTarget | string, role: ConnectionRole, name?: string, options: ConnectionOptions = {}): Redis {
   const common: RedisOptions = {
     connectionName: name,
     // Back off up to 2 s between attempts and never give up: Redis coming back heals everything.
@@ -39,7 +60,9 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
     durable: { ...common, maxRetriesPerRequest: null },
     subscriber: { ...common, maxRetriesPerRequest: null },
   };
-  const redis = new Redis(url, byRole[role]);
+  const resolved = typeof target === 'string' ? { url: target } : target;
+  if ('clusterNodes' in resolved) return createClusterConnection(resolved.clusterNodes, byRole[role]);
+  const redis = new Redis(resolved.url, byRole[role]);
   // Many requests and runs at once each send a command or two: what one turn of the event loop
   // issues goes out in one write rather than a system call each. Not ioredis's auto-pipelining,
   // which builds a pipeline object per turn (copying every script BullMQ defined on the
@@ -47,6 +70,27 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
   // A subscriber only ever sends (un)subscriptions.
   if (role !== 'subscriber') coalesceWrites(redis);
   return redis;
+}
+
+function createClusterConnection(nodes: readonly { host: string; port: number }[], nodeOptions: RedisOptions): Redis {
+  // The Cluster reconnects its nodes by its own strategy, and queues while offline for them all.
+  const { enableOfflineQueue, retryStrategy: _reconnectedByTheCluster, ...perNode } = nodeOptions;
+  const clusterOptions: ClusterOptions = {
+    redisOptions: perNode,
+    // While a primary fails over, the slot has no server for a second or two: requests fail at
+    // once (as with one Redis away), the rest wait and retry.
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    clusterRetryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000),
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 32,
+    slotsRefreshTimeout: 2_000,
+    // Failover moves a slot to the promoted replica: the client learns it from the MOVED replies
+    // and from this refresh.
+    slotsRefreshInterval: 5_000,
+  };
+  return new Cluster([...nodes], clusterOptions) as unknown as Redis;
 }
 
 /** Whether `error` (or one it was caused by) is a command that Redis did not answer in time. */

@@ -46,20 +46,32 @@ export interface RunHistory {
 
 const FIELDS = ['account', 'choreo', 'status', 'starttime', 'endtime', 'host'] as const;
 const BATCH = 200;
+const STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCESS', 'ERROR', 'TERMINATED_MANUALLY', 'TERMINATED_LIMIT'];
+
+/** One index entry as read: an execution id, its start time and the index it came from. */
+interface IndexedRun {
+  id: string;
+  starttime: number;
+  index: string;
+}
 
 /**
  * Reads the run history's indexes (history-index.lua) newest first. The most selective index the
- * query allows is read and the rest filtered on the records; ids whose record has expired are
- * skipped and taken out of the index read, so expired runs do not linger where they are read.
+ * query allows is read and the rest filtered on the records; an account's runs of any status are
+ * the union of its status indexes, read side by side (there is no index of all of an account's
+ * runs: it would cost every retained run one more entry). Ids whose record has expired are
+ * skipped and taken out of the index read, so expired runs do not linger where they are read; the
+ * history sweep (history-sweep.ts) takes them out of the indexes nobody reads.
  */
 export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHistory {
   const { redis, keys } = deps;
 
-  function indexFor(query: HistoryQuery): string {
-    if (query.account === undefined) return keys.history();
-    if (query.choreo !== undefined) return keys.accountHistoryByChoreo(query.account, query.choreo);
-    if (query.status !== undefined) return keys.accountHistoryByStatus(query.account, query.status);
-    return keys.accountHistory(query.account);
+  function indexesFor(query: HistoryQuery): string[] {
+    if (query.account === undefined) return [keys.history()];
+    if (query.choreo !== undefined) return [keys.accountHistoryByChoreo(query.account, query.choreo)];
+    if (query.status !== undefined) return [keys.accountHistoryByStatus(query.account, query.status)];
+    const account = query.account;
+    return STATUSES.map((status) => keys.accountHistoryByStatus(account, status));
   }
 
   function matches(query: HistoryQuery, entry: HistoryEntry): boolean {
@@ -71,38 +83,32 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
 
   return {
     async list(query) {
-      const index = indexFor(query);
       const max = query.cursor ? Math.min(query.cursor.starttime, query.until ?? Number.POSITIVE_INFINITY) : query.until;
-      const maxArg = max === undefined || max === Number.POSITIVE_INFINITY ? '+inf' : String(max);
-      const minArg = query.since === undefined ? '-inf' : String(query.since);
+      const walk = walkNewestFirst(redis, indexesFor(query), {
+        max: max === undefined || max === Number.POSITIVE_INFINITY ? '+inf' : String(max),
+        min: query.since === undefined ? '-inf' : String(query.since),
+      });
       const entries: HistoryEntry[] = [];
-      let offset = 0;
       for (;;) {
-        const batch = await redis.zrevrangebyscore(index, maxArg, minArg, 'WITHSCORES', 'LIMIT', offset, BATCH);
-        if (batch.length === 0) return { entries };
-        offset += batch.length / 2;
-        const ids: string[] = [];
-        for (let i = 0; i < batch.length; i += 2) {
-          const id = batch[i] as string;
-          const score = Number(batch[i + 1]);
+        const batch = (await walk.next()).filter(
           // Ties on the cursor's start time come in descending id order: those up to it were shown.
-          if (query.cursor && score === query.cursor.starttime && id >= query.cursor.id) continue;
-          ids.push(id);
-        }
+          (run) => !(query.cursor && run.starttime === query.cursor.starttime && run.id >= query.cursor.id),
+        );
+        if (batch.length === 0) return { entries };
         const pipeline = redis.pipeline();
-        for (const id of ids) pipeline.hmget(keys.execution(id), ...FIELDS);
+        for (const run of batch) pipeline.hmget(keys.execution(run.id), ...FIELDS);
         const results = (await pipeline.exec()) ?? [];
-        const expired: string[] = [];
+        const expired: IndexedRun[] = [];
         for (const [i, [error, values]] of results.entries()) {
           if (error) throw error;
-          const id = ids[i] as string;
+          const run = batch[i] as IndexedRun;
           const [account, choreo, status, starttime, endtime, host] = values as (string | null)[];
           if (!status || !account) {
-            expired.push(id);
+            expired.push(run);
             continue;
           }
           const entry: HistoryEntry = {
-            id,
+            id: run.id,
             account,
             choreo: choreo ?? '',
             status: status as ExecutionStatus,
@@ -113,14 +119,58 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
           if (!matches(query, entry)) continue;
           entries.push(entry);
           if (entries.length === query.limit) {
-            if (expired.length > 0) await redis.zrem(index, ...expired);
+            await walk.remove(expired);
             return { entries, next: { starttime: entry.starttime, id: entry.id } };
           }
         }
-        if (expired.length > 0) {
-          await redis.zrem(index, ...expired);
-          offset -= expired.length;
+        await walk.remove(expired);
+      }
+    },
+  };
+}
+
+/**
+ * Walks sorted sets of execution ids scored by start time as one, newest first (ties: greater id
+ * first, as ZREVRANGEBYSCORE orders them), between `max` and `min`, a batch at a time.
+ */
+function walkNewestFirst(redis: Redis, indexes: string[], range: { max: string; min: string }) {
+  const walks = indexes.map((index) => ({ index, offset: 0, buffer: [] as IndexedRun[], exhausted: false }));
+
+  async function fill(walk: (typeof walks)[number]): Promise<void> {
+    if (walk.buffer.length > 0 || walk.exhausted) return;
+    const found = await redis.zrevrangebyscore(walk.index, range.max, range.min, 'WITHSCORES', 'LIMIT', walk.offset, BATCH);
+    walk.offset += found.length / 2;
+    if (found.length / 2 < BATCH) walk.exhausted = true;
+    for (let i = 0; i < found.length; i += 2) walk.buffer.push({ id: found[i] as string, starttime: Number(found[i + 1]), index: walk.index });
+  }
+
+  const newer = (a: IndexedRun, b: IndexedRun) => a.starttime > b.starttime || (a.starttime === b.starttime && a.id > b.id);
+
+  return {
+    /** The next batch, empty when every index is read to its end. */
+    async next(): Promise<IndexedRun[]> {
+      const batch: IndexedRun[] = [];
+      while (batch.length < BATCH) {
+        await Promise.all(walks.map(fill));
+        // An index whose buffer ran dry may hold the next newest: stop the batch there.
+        if (walks.some((walk) => walk.buffer.length === 0 && !walk.exhausted)) break;
+        let newest: (typeof walks)[number] | undefined;
+        for (const walk of walks) {
+          const head = walk.buffer[0];
+          if (head && (!newest || newer(head, newest.buffer[0] as IndexedRun))) newest = walk;
         }
+        if (!newest) break;
+        batch.push(newest.buffer.shift() as IndexedRun);
+      }
+      return batch;
+    },
+    /** Takes expired runs out of the indexes they were read from, keeping the walk's place. */
+    async remove(runs: IndexedRun[]): Promise<void> {
+      for (const walk of walks) {
+        const ids = runs.filter((run) => run.index === walk.index).map((run) => run.id);
+        if (ids.length === 0) continue;
+        await redis.zrem(walk.index, ...ids);
+        walk.offset -= ids.length;
       }
     },
   };

@@ -120,19 +120,74 @@ function script(name: ScriptName): AssembledScript {
   return found;
 }
 
+/** REDIS_REPLICA_ACKS: how many replicas must hold a write before it counts as made. */
+export interface ReplicaAcks {
+  replicas: number;
+  /** Longest wait for them; past it the write fails with ReplicationShortError… */
+  timeoutMs: number;
+  /**
+   * …unless this is set: a worker keeps waiting (the write is made on the primary; what must not
+   * happen is the run going on to its next effect before a replica holds it), and is told of each
+   * timeout that passes.
+   */
+  untilAcknowledged?: (shortfall: ReplicationShortError) => void;
+}
+
+/** A write that the primary made but fewer replicas than required hold (yet). */
+export class ReplicationShortError extends Error {
+  readonly script: ScriptName;
+  readonly acknowledged: number;
+  readonly required: number;
+  constructor(script: ScriptName, acknowledged: number, required: number) {
+    super(`${script}: ${acknowledged} of ${required} replicas acknowledged the write in time`);
+    this.name = 'ReplicationShortError';
+    this.script = script;
+    this.acknowledged = acknowledged;
+    this.required = required;
+  }
+}
+
 /**
  * Registers the scripts on a connection. ioredis then calls them by EVALSHA and reloads them
- * by itself after a NOSCRIPT (a restarted or failed-over Redis).
+ * by itself after a NOSCRIPT (a restarted or failed-over Redis). With `replicaAcks`, the scripts
+ * named in `acknowledged` are followed by a WAIT in the same pipeline, so that it goes to the
+ * script's own node (on a Cluster, a command without keys would go to any node) on the same
+ * connection, and counts this write.
  */
-export function registerScripts(redis: Redis): ScriptRunner {
+export function registerScripts(redis: Redis, options: { replicaAcks?: ReplicaAcks; acknowledged?: readonly ScriptName[] } = {}): ScriptRunner {
   for (const name of Object.keys(SCRIPTS) as ScriptName[]) {
     const { lua, keys } = script(name);
     redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
-  return (name, keys, args) => {
+  const acks = options.replicaAcks && options.replicaAcks.replicas > 0 ? options.replicaAcks : undefined;
+  const acknowledged = new Set(acks ? options.acknowledged : []);
+  return async (name, keys, args) => {
     const expected = script(name).keys;
     if (keys.length !== expected) throw new Error(`${name} takes ${expected} keys`);
-    const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
-    return command.call(redis, ...keys, ...args);
+    if (acks === undefined || !acknowledged.has(name)) {
+      const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
+      return command.call(redis, ...keys, ...args);
+    }
+    const pipeline = redis.pipeline();
+    (pipeline as unknown as Record<ScriptName, (...a: ScriptArg[]) => unknown>)[name].call(pipeline, ...keys, ...args);
+    pipeline.call('WAIT', acks.replicas, acks.timeoutMs);
+    const [[scriptError, reply] = [null, undefined], [waitError, replicas] = [null, 0]] = (await pipeline.exec()) ?? [];
+    if (scriptError) throw scriptError;
+    if (waitError) throw waitError;
+    let acknowledgedBy = Number(replicas);
+    while (acknowledgedBy < acks.replicas) {
+      const shortfall = new ReplicationShortError(name, acknowledgedBy, acks.replicas);
+      if (!acks.untilAcknowledged) throw shortfall;
+      acks.untilAcknowledged(shortfall);
+      // WAIT counts every write this connection made before it; the key read takes it to the
+      // script's node on a Cluster.
+      const again = redis.pipeline();
+      again.exists(keys[0] as string);
+      again.call('WAIT', acks.replicas, acks.timeoutMs);
+      const [, [againError, count] = [null, 0]] = (await again.exec()) ?? [];
+      if (againError) throw againError;
+      acknowledgedBy = Number(count);
+    }
+    return reply;
   };
 }

@@ -11,6 +11,8 @@ import {
   createKeySpace,
   createPresetStore,
   createRedisConnection,
+  describeRedisTarget,
+  type RedisTarget,
   createSecretCipher,
   createTokenStore,
   resealExecutionSecrets,
@@ -27,6 +29,7 @@ import { runAdmin } from './admin-cli.ts';
 const schema = z.object({
   // No default: without it, the Redis `npm start` wrote under DATA_DIR, never a guess.
   REDIS_URL: fields.optionalRedisUrl,
+  REDIS_CLUSTER_NODES: fields.redisClusterNodes,
   REDIS_PREFIX: fields.redisPrefix,
   RETENTION_SECONDS: fields.retentionSeconds,
   /** As `npm start` reads it: relative to the repository. */
@@ -49,15 +52,22 @@ try {
 
 const root = resolve(import.meta.dirname, '../../../..');
 
-/** REDIS_URL; else the one `npm start` wrote under DATA_DIR, with where it was read, for messages. */
-function redisToUse(): { url: string; from: string } {
-  if (config.REDIS_URL) return { url: config.REDIS_URL, from: 'REDIS_URL' };
+/**
+ * REDIS_CLUSTER_NODES, else REDIS_URL, else the one `npm start` wrote under DATA_DIR, with where
+ * it was read and how to show it, for messages.
+ */
+function redisToUse(): { target: RedisTarget; shown: string; from: string } {
+  if (config.REDIS_CLUSTER_NODES) {
+    const target = { clusterNodes: config.REDIS_CLUSTER_NODES };
+    return { target, shown: describeRedisTarget(target), from: 'REDIS_CLUSTER_NODES' };
+  }
+  if (config.REDIS_URL) return { target: { url: config.REDIS_URL }, shown: displayUrl(config.REDIS_URL, 'REDIS_URL'), from: 'REDIS_URL' };
   const dataDir = resolve(root, config.DATA_DIR);
   const written = readServiceRedisUrl(dataDir);
   if (!written) {
     throw new AdminError(`no Redis to use: set REDIS_URL, or start the service with npm start (it writes its Redis URL under ${dataDir})`);
   }
-  return { url: written.url, from: `written by npm start in ${written.file}` };
+  return { target: { url: written.url }, shown: displayUrl(written.url, 'REDIS_URL'), from: `written by npm start in ${written.file}` };
 }
 
 /**
@@ -78,13 +88,13 @@ let queue: Queue<ExecutionJobData> | undefined;
 
 const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   const keys = createKeySpace(config.REDIS_PREFIX);
-  const { url, from } = redisToUse();
-  const connection = createRedisConnection(url, 'request', 'admin');
+  const { target, shown, from } = redisToUse();
+  const connection = createRedisConnection(target, 'request', 'admin');
   redis = connection;
   // Quiet: an unreachable Redis is reported once, below, not on every retry.
   connection.on('error', () => {});
   await waitUntilReady(connection, 5_000).catch(() => {
-    throw new AdminError(`cannot reach Redis at ${displayUrl(url, 'REDIS_URL')} (${from}); is the service running?`);
+    throw new AdminError(`cannot reach Redis at ${shown} (${from}); is the service running?`);
   });
   const secretsKey = secretsKeyToUse();
   const cipher = secretsKey ? createSecretCipher({ current: secretsKey, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;

@@ -1,0 +1,174 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from '@ces/local-runtime';
+import { waitFor } from '@ces/testing';
+import { Redis } from 'ioredis';
+
+export interface ClusterNode {
+  host: string;
+  port: number;
+  process: ChildProcess;
+  /** How it was started, to start it again on its own cluster configuration. */
+  args: string[];
+}
+
+export interface LocalRedisCluster {
+  nodes: ClusterNode[];
+  /** `host:port,…` of every node, as REDIS_CLUSTER_NODES takes them. */
+  nodeList: string;
+  /** The node that is primary for the slot of `key` now. */
+  primaryFor(key: string): Promise<ClusterNode>;
+  /** Kills a node outright and waits until the cluster has promoted a replica in its place. */
+  failOver(node: ClusterNode): Promise<void>;
+  /** Starts a dead node again; it rejoins as a replica, and this resolves once it is in sync. */
+  rejoin(node: ClusterNode): Promise<void>;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+/** A one-off client of one node that neither reconnects nor reports its errors as unhandled. */
+function nodeClient(node: { host: string; port: number }, lazyConnect = false): Redis {
+  const client = new Redis({ host: node.host, port: node.port, lazyConnect, retryStrategy: () => null });
+  client.on('error', () => {});
+  return client;
+}
+
+/**
+ * A real Redis Cluster of `primaries` primaries, each with one replica, made of redis-server
+ * processes on free loopback ports (no Docker), with a short node timeout so that a failover takes
+ * a second or two.
+ */
+export async function startRedisCluster(options: { primaries?: number } = {}): Promise<LocalRedisCluster> {
+  const primaries = options.primaries ?? 3;
+  const dir = mkdtempSync(join(tmpdir(), 'ces-cluster-'));
+  const nodes: ClusterNode[] = [];
+  for (let i = 0; i < primaries * 2; i++) {
+    const port = await findFreePort();
+    const busPort = await findFreePort();
+    const args = [
+      ...['--port', String(port), '--bind', HOST, '--cluster-enabled', 'yes', '--cluster-port', String(busPort)],
+      ...['--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', '--dir', dir],
+      ...['--dbfilename', `dump-${port}.rdb`, '--save', '', '--appendonly', 'no', '--cluster-replica-validity-factor', '0'],
+    ];
+    nodes.push({ host: HOST, port, process: spawn('redis-server', args, { stdio: 'ignore' }), args });
+  }
+  const alive = () => nodes.filter((node) => node.process.exitCode === null && node.process.signalCode === null);
+  await waitFor(
+    async () => {
+      for (const node of nodes) {
+        const probe = nodeClient(node, true);
+        try {
+          await probe.connect();
+          await probe.ping();
+        } catch {
+          return false;
+        } finally {
+          probe.disconnect();
+        }
+      }
+      return true;
+    },
+    { timeoutMs: 10_000, intervalMs: 50, what: 'every node answering' },
+  );
+  const created = spawnSync(
+    'redis-cli',
+    ['--cluster', 'create', ...nodes.map((node) => `${node.host}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'],
+    { encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+  const clusterOk = async (node: ClusterNode) => {
+    const client = nodeClient(node);
+    try {
+      return /cluster_state:ok/.test(await client.cluster('INFO'));
+    } catch {
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  };
+  await waitFor(async () => (await Promise.all(nodes.map(clusterOk))).every(Boolean), { timeoutMs: 20_000, intervalMs: 100, what: 'cluster_state:ok' });
+
+  async function primaryFor(key: string): Promise<ClusterNode> {
+    for (const node of alive()) {
+      const client = nodeClient(node);
+      try {
+        const slot = Number(await client.cluster('KEYSLOT', key));
+        const role = (await client.call('ROLE')) as [string];
+        if (role[0] !== 'master') continue;
+        const shards = await client.cluster('SLOTS');
+        for (const [from, to, primary] of shards) {
+          const [host, port] = primary ?? [];
+          if (slot >= from && slot <= to) {
+            const found = nodes.find((candidate) => candidate.port === port && candidate.host === host);
+            if (found) return found;
+          }
+        }
+      } catch {
+        // A node that is going away: ask another.
+      } finally {
+        client.disconnect();
+      }
+    }
+    throw new Error(`no primary serves the slot of ${key}`);
+  }
+
+  return {
+    nodes,
+    nodeList: nodes.map((node) => `${node.host}:${node.port}`).join(','),
+    primaryFor,
+    async failOver(node) {
+      node.process.kill('SIGKILL');
+      await once(node.process, 'exit');
+      // Every node that is left must have marked it failed (not only suspected, `fail?`) and see
+      // every slot served again, by the promoted replica.
+      const seesItFailed = async (other: ClusterNode) => {
+        const client = nodeClient(other);
+        try {
+          const line = ((await client.cluster('NODES')) as string).split('\n').find((entry) => entry.includes(`:${node.port}@`));
+          return line !== undefined && /[ ,]fail[ ,]/.test(line);
+        } catch {
+          return false;
+        } finally {
+          client.disconnect();
+        }
+      };
+      await waitFor(
+        async () => {
+          const others = alive();
+          return (await Promise.all(others.map(seesItFailed))).every(Boolean) && (await Promise.all(others.map(clusterOk))).every(Boolean);
+        },
+        { timeoutMs: 30_000, intervalMs: 100, what: 'the replica promoted' },
+      );
+    },
+    async rejoin(node) {
+      node.process = spawn('redis-server', node.args, { stdio: 'ignore' });
+      await waitFor(
+        async () => {
+          const client = nodeClient(node);
+          try {
+            const role = (await client.call('ROLE')) as [string, string, number, string];
+            return role[0] === 'slave' && role[3] === 'connected';
+          } catch {
+            return false;
+          } finally {
+            client.disconnect();
+          }
+        },
+        { timeoutMs: 30_000, intervalMs: 100, what: `${node.host}:${node.port} to rejoin as a replica in sync` },
+      );
+    },
+    async close() {
+      await Promise.all(
+        alive().map(async (node) => {
+          node.process.kill('SIGKILL');
+          await once(node.process, 'exit');
+        }),
+      );
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
