@@ -243,7 +243,8 @@ export function consolePages(options: { retainedRuns: number; openPages: number 
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const apiPid = context.stack.pids().api as number;
     const before = processCpuMs(apiPid) ?? 0;
-    const idleMs = Math.max(10_000, context.durationMs);
+    // Two heartbeats' worth at the least (one every 15 s a stream), so that they are in the figure.
+    const idleMs = Math.max(30_000, context.durationMs);
     await new Promise((resolve) => setTimeout(resolve, idleMs));
     const used = (processCpuMs(apiPid) ?? 0) - before;
     for (const stream of streams) stream.destroy();
