@@ -212,3 +212,44 @@ describe('console sign-in throttle', () => {
     expect((await t.call('GET', '/choreo-executions', t.credentials.alice)).status).toBe(429);
   });
 });
+
+describe('console for operators', () => {
+  let t: InProcessApp;
+  const operator = { account: '', name: 'oncall', secret: 'operator-password-0123456789' };
+
+  beforeAll(async () => {
+    t = await startInProcessApp({ redisUrl: inject('redisUrl') });
+    await createAccountStore({ redis: t.redis, keys: t.keys }).putOperator(operator.name, operator.secret);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("signs an operator in with no account, and shows any account's run without what the account alone sees", async () => {
+    const [theirs] = await recordRuns(t.executions, Date.UTC(2022, 1, 1), [
+      { account: 'other', choreo: '/Library/Utilities/Encoding/Base64Encode', status: 'ERROR' },
+    ]);
+    const browser = visitor(t);
+    expect((await browser.signIn(operator)).status).toBe(303);
+    const list = await (await browser.request('/console/runs?account=other')).text();
+    expect(list).toContain(theirs);
+    const page = await browser.request(`/console/runs/${theirs}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain('boom');
+    expect(html).not.toContain('<h2>Inputs</h2>');
+    expect(html).not.toContain('>Terminate<');
+    expect((await browser.request('/console/workers')).status).toBe(200);
+    expect((await browser.request('/console/queues')).status).toBe(200);
+  });
+
+  it('sends the browser back only to a console page of this site', async () => {
+    const browser = visitor(t);
+    for (const next of ['https://evil.test/console', '//evil.test/console', '/service-api/1.0/choreos', '/console\\@evil.test']) {
+      const answer = await browser.request('/console/sign-in', { form: { account: '', name: operator.name, password: operator.secret, next } });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/console/runs');
+    }
+  });
+});

@@ -46,6 +46,15 @@ function valuesTable(caption: string, shown: ShownValues): Html {
   )}</tbody></table>${hidden}`;
 }
 
+/**
+ * What a run was given and made, and its errors (which may quote either), are its account's: the
+ * API shows them to the account's credentials only, and an operator sees in the console what
+ * `/ops` shows, no more.
+ */
+function mayReadData(principal: Principal): boolean {
+  return principal.kind !== 'operator';
+}
+
 function facts(record: ExecutionRecord, principal: Principal, now: number, notes: RunNotes): Html {
   const running = record.status === 'RUNNING';
   const duration = formatDuration((record.endtime ?? now) - record.starttime);
@@ -61,7 +70,11 @@ ${principal.kind === 'operator' ? html`<dt>Account</dt><dd>${record.account}</dd
 <dt>Host</dt><dd>${record.host || (running ? 'none now' : '')}</dd>
 ${running ? waitNote(notes) : ''}
 ${record.parent ? html`<dt>Started by</dt><dd><a href="${runPath(record.parent)}"><code>${record.parent}</code></a></dd>` : ''}
-<dt>Last error</dt><dd>${record.lasterror ? html`<pre class="error">${record.lasterror}</pre>` : 'none'}</dd>
+${
+  mayReadData(principal)
+    ? html`<dt>Last error</dt><dd>${record.lasterror ? html`<pre class="error">${record.lasterror}</pre>` : 'none'}</dd>`
+    : html`<dt>Last error</dt><dd>${record.lasterror ? 'yes (the account sees it)' : 'none'}</dd>`
+}
 </dl>`;
 }
 
@@ -78,7 +91,14 @@ export function runPage(deps: RunPageDeps) {
     const [history, notes] = await Promise.all([deps.executions.stepHistory(id), readRunNotes(deps.runEvents, id)]);
     const running = record.status === 'RUNNING';
     const page = Number(c.req.query('steps') ?? '1') || 1;
-    const timeline = stepTimeline(history, { page, now, running, children: notes.children, pageLink: (n) => `${runPath(id)}?steps=${n}#steps` });
+    const timeline = stepTimeline(history, {
+      page,
+      now,
+      running,
+      children: notes.children,
+      withErrors: mayReadData(principal),
+      pageLink: (n) => `${runPath(id)}?steps=${n}#steps`,
+    });
     const terminate =
       running && mayTerminateRun(principal, record)
         ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
@@ -89,8 +109,12 @@ export function runPage(deps: RunPageDeps) {
 <p class="run-id">Run <code>${id}</code></p>
 ${terminate}
 ${facts(record, principal, now, notes)}
-${valuesTable('Inputs', shownInputs(record, deps.cipher))}
-${running ? '' : valuesTable('Outputs', shownOutputs(record, deps.cipher))}
+${
+  mayReadData(principal)
+    ? html`${valuesTable('Inputs', shownInputs(record, deps.cipher))}
+${running ? '' : valuesTable('Outputs', shownOutputs(record, deps.cipher))}`
+    : html`<p>A run's inputs, outputs and errors are its account's: operators see what <code>/ops</code> shows, and the steps.</p>`
+}
 <h2 id="steps">Steps</h2>
 ${timeline}
 </div>`;

@@ -36,10 +36,10 @@ function bar(event: StepEvent, span: Span): Html {
   return html`<svg class="bar" viewBox="0 0 ${SCALE} 10" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect class="bar-${event.outcome}" x="${x}" y="0" width="${width}" height="10"></rect></svg>`;
 }
 
-function row(event: StepEvent, span: Span, child: string | undefined): Html {
+function row(event: StepEvent, span: Span, child: string | undefined, withErrors: boolean): Html {
   return html`<tr>
 <td><code>${event.address}</code>${child ? html`<br><a href="${runPath(child)}">child run <code>${child.slice(0, 8)}…</code></a>` : ''}</td>
-<td><span class="outcome outcome-${event.outcome}">${event.outcome}</span>${event.error ? html`<br><span class="error">${event.error}</span>` : ''}</td>
+<td><span class="outcome outcome-${event.outcome}">${event.outcome}</span>${event.error && withErrors ? html`<br><span class="error">${event.error}</span>` : ''}</td>
 <td>${event.attempt}</td>
 <td>${event.host}</td>
 <td>${formatDuration(event.durationMs)}</td>
@@ -60,6 +60,8 @@ export function stepTimeline(
     running: boolean;
     /** Child execution ids by the address of the step that started each. */
     children: ReadonlyMap<string, string>;
+    /** A failed step's error, which may quote the run's data: its account's credentials only. */
+    withErrors: boolean;
     pageLink: (page: number) => string;
   },
 ): Html {
@@ -75,7 +77,7 @@ export function stepTimeline(
     if (dropped && first + index === dropped.after) {
       rows.push(html`<tr class="dropped"><td colspan="6">${dropped.count} more step runs are not kept here.</td></tr>`);
     }
-    rows.push(row(event, span, options.children.get(event.address)));
+    rows.push(row(event, span, options.children.get(event.address), options.withErrors));
   }
   const pager =
     pages > 1
