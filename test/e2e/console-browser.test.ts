@@ -276,6 +276,22 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
     await operatorContext.context.close();
   });
 
+  it('keeps the workers page live: a new worker shows, a killed one leaves within the heartbeat TTL', async () => {
+    const page = await context.newPage();
+    await signIn(page, stack.credentials.operator, '/console/workers');
+    await page.evaluate(() => {
+      (globalThis as unknown as { stillThisPage: boolean }).stillThisPage = true;
+    });
+    const worker = stack.addWorker();
+    const row = page.locator('table.workers tbody tr', { hasText: '10.0.0.2' });
+    await row.waitFor({ timeout: 30_000 });
+    worker.kill('SIGKILL');
+    // Three missed beats (15 s) and it is gone, with the page's refresh after it.
+    await row.waitFor({ state: 'detached', timeout: 25_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+    await page.close();
+  });
+
   it('asks nothing of another origin, and nothing is refused by the pages policy', async () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.some((url) => url.endsWith('/console/assets/console.js'))).toBe(true);
