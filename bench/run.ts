@@ -7,6 +7,7 @@
 //                  run those processes with --cpu-prof
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
 //   BENCH_SCHEDULES  scenario 12's schedules every minute (default 10000, the target's)
+//   BENCH_EVENT_STREAMS  scenario 13's open run events streams (default 1000, the target's)
 //   BENCH_CONSOLE_RUNS, BENCH_CONSOLE_PAGES  scenario 15's retained runs and open run pages (default
 //                  100000 and 500, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
@@ -27,6 +28,7 @@ import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
+import { runEvents } from './scenarios/run-events.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
 import { stepCost } from './scenarios/step-cost.ts';
@@ -56,6 +58,11 @@ if (!Number.isInteger(scheduleCount) || scheduleCount < 1) {
   process.stderr.write('bench: BENCH_SCHEDULES must be a whole number from 1\n');
   process.exit(1);
 }
+const eventStreams = Number(process.env.BENCH_EVENT_STREAMS ?? '1000');
+if (!Number.isInteger(eventStreams) || eventStreams < 20) {
+  process.stderr.write('bench: BENCH_EVENT_STREAMS must be a whole number from 20\n');
+  process.exit(1);
+}
 const consoleRuns = Number(process.env.BENCH_CONSOLE_RUNS ?? '100000');
 const consoleOpenPages = Number(process.env.BENCH_CONSOLE_PAGES ?? '500');
 if (!Number.isInteger(consoleRuns) || consoleRuns < 1 || !Number.isInteger(consoleOpenPages) || consoleOpenPages < 1) {
@@ -82,6 +89,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 8, name: 'code step and expression cost', run: codeAndExpressions },
   { number: 9, name: 'cost per checkpointed loop iteration', run: loopIterationCost },
   { number: 11, name: 'pure loop against one code step', run: pureLoopCost },
+  { number: 13, name: 'run events to 1,000 open streams on one API', run: runEvents(eventStreams) },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
   { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },

@@ -27,20 +27,12 @@ export class PendingStepEvents {
 
   add(step: StepEndEvent): void {
     const { host } = this;
-    const place = { address: step.address, step: step.id, ...(step.iteration !== undefined ? { iteration: step.iteration } : {}) };
+    const { address, id, iteration } = step;
     for (const attempt of step.attempts) {
       // The engine tells the first attempt's start as it happens; a retry's only with its end.
-      if (attempt.attempt > 1) this.runEvents.push({ type: 'step.started', time: attempt.start, ...place, attempt: attempt.attempt, host });
-      this.runEvents.push({
-        type: 'step.ended',
-        time: attempt.end,
-        ...place,
-        attempt: attempt.attempt,
-        host,
-        outcome: attempt.outcome,
-        durationMs: attempt.durationMs,
-        ...(attempt.error !== undefined ? { error: attempt.error } : {}),
-      });
+      if (attempt.attempt > 1) this.runEvents.push({ type: 'step.started', time: attempt.start, address, step: id, iteration, attempt: attempt.attempt, host });
+      const { end: time, outcome, durationMs, error } = attempt;
+      this.runEvents.push({ type: 'step.ended', time, address, step: id, iteration, attempt: attempt.attempt, host, outcome, durationMs, error });
     }
     for (const attempt of step.attempts) {
       this.events.push({
@@ -68,7 +60,7 @@ export class PendingStepEvents {
           time: event.time,
           address: event.address,
           step: event.id,
-          ...(event.iteration !== undefined ? { iteration: event.iteration } : {}),
+          iteration: event.iteration,
           attempt: event.attempt,
           host,
         });

@@ -20,9 +20,9 @@ export interface KeySpace {
    */
   executionSteps(id: string): string;
   /**
-   * Stream: the execution's run events (run-events.ts), each entry `t` (its type) and `d` (its
-   * data, one line of JSON), written by the scripts that write its progress and its end, bounded;
-   * no TTL while it runs, the record's once it ends. An entry's id is the event's id.
+   * List: the execution's run events (run-events.ts), each `<seq> <data, one line of JSON>`, its
+   * number in the run being its id, appended by the scripts that write its progress and its end
+   * (run-events.lua), bounded; no TTL while it runs, the record's once it ends.
    */
   executionEvents(id: string): string;
   /**

@@ -3,9 +3,10 @@ import type { KeySpace } from './keys.ts';
 
 /**
  * An execution's run events: what a client watching the run is sent (GET …/events), kept in a
- * Redis Stream beside the record (keys.ts `executionEvents`), written by the same scripts that
+ * list beside the record (keys.ts `executionEvents`), written by the same scripts that
  * write the progress and the end, so that an event exists exactly when what it tells is stored.
- * Each is stored as its type and its data, the data being the one line of JSON sent as it is.
+ * Each is stored as its number in the run (1, 2, …), which is its id, and its data, the one line
+ * of JSON sent as it is, whose first member is its type (run-events.lua).
  */
 export type RunEventType = 'step.started' | 'step.ended' | 'iteration.started' | 'iteration.ended' | 'wait.started' | 'child.started' | 'execution.ended';
 
@@ -60,37 +61,30 @@ export type RunEvent = ProgressRunEvent | WaitRunEvent | ChildRunEvent;
 /** An error is kept to this many characters, as in the step history. */
 const MAX_ERROR_CHARS = 1000;
 
+const text = JSON.stringify;
+
 /**
  * The data line of an event as stored and sent: `type` first, which the scripts read the type
- * from (run-events.lua), and every time a string, like every time of the interface.
+ * from (run-events.lua), and every time a string, like every time of the interface. Written out
+ * member by member: a loop of pure steps encodes four per iteration.
  */
 export function encodeRunEvent(event: RunEvent): string {
-  const time = String(event.time);
+  const head = `{"type":"${event.type}","time":"${Math.trunc(event.time)}","address":${text(event.address)}`;
   switch (event.type) {
     case 'wait.started':
-      return JSON.stringify({
-        type: event.type,
-        time,
-        address: event.address,
-        waitFor: event.waitFor,
-        ...(event.until !== undefined ? { until: String(event.until) } : {}),
-      });
+      return `${head},"waitFor":"${event.waitFor}"${event.until !== undefined ? `,"until":"${Math.trunc(event.until)}"` : ''}}`;
     case 'child.started':
-      return JSON.stringify({ type: event.type, time, address: event.address, child: event.child });
+      return `${head},"child":${text(event.child)}}`;
     default: {
-      const error = event.error !== undefined && event.error.length > MAX_ERROR_CHARS ? `${event.error.slice(0, MAX_ERROR_CHARS)}…` : event.error;
-      return JSON.stringify({
-        type: event.type,
-        time,
-        address: event.address,
-        ...(event.step !== undefined ? { step: event.step } : {}),
-        ...(event.iteration !== undefined ? { iteration: event.iteration } : {}),
-        attempt: event.attempt,
-        host: event.host,
-        ...(event.outcome !== undefined ? { outcome: event.outcome } : {}),
-        ...(event.durationMs !== undefined ? { durationMs: Math.round(event.durationMs * 1000) / 1000 } : {}),
-        ...(error !== undefined ? { error } : {}),
-      });
+      let line = head;
+      if (event.step !== undefined) line += `,"step":${text(event.step)}`;
+      if (event.iteration !== undefined) line += `,"iteration":${event.iteration}`;
+      line += `,"attempt":${event.attempt},"host":${text(event.host)}`;
+      if (event.outcome !== undefined) line += `,"outcome":"${event.outcome}"`;
+      if (event.durationMs !== undefined) line += `,"durationMs":${Math.round(event.durationMs * 1000) / 1000}`;
+      if (event.error !== undefined)
+        line += `,"error":${text(event.error.length > MAX_ERROR_CHARS ? `${event.error.slice(0, MAX_ERROR_CHARS)}…` : event.error)}`;
+      return `${line}}`;
     }
   }
 }
@@ -103,10 +97,10 @@ export function joinRunEvents(encoded: readonly string[]): string {
   return encoded.join('\n');
 }
 
-/** Most events one execution's stream keeps (about: trimmed by whole blocks); the oldest go first. */
+/** Most events one execution keeps, the oldest going first. */
 export const DEFAULT_RUN_EVENTS_BOUND = 2000;
 
-/** One event as read back: its stream id is its id, strictly increasing per execution. */
+/** One event as read back, with its id, strictly increasing per execution. */
 export interface StoredRunEvent {
   id: string;
   type: RunEventType;
@@ -114,39 +108,47 @@ export interface StoredRunEvent {
   data: string;
 }
 
-/** A stream entry id, `<ms>-<seq>`: what Last-Event-ID must look like. */
-export const RUN_EVENT_ID = /^\d{1,20}-\d{1,20}$/;
+/** An event's id, its number in the run: what Last-Event-ID must look like. */
+export const RUN_EVENT_ID = /^\d{1,15}$/;
 
-/** Whether stream id `a` comes after `b`. */
+/** Whether event id `a` comes after `b`. */
 export function isAfter(a: string, b: string): boolean {
-  const [aMs = '0', aSeq = '0'] = a.split('-');
-  const [bMs = '0', bSeq = '0'] = b.split('-');
-  if (aMs.length !== bMs.length) return aMs.length > bMs.length;
-  if (aMs !== bMs) return aMs > bMs;
-  if (aSeq.length !== bSeq.length) return aSeq.length > bSeq.length;
-  return aSeq > bSeq;
+  return Number(a) > Number(b);
 }
+
+/** The type of a stored data line: its first member. */
+const TYPE = /^\{"type":"([^"]+)"/;
+
+/** A window of the list's last events read first: as many as a few writes add. */
+const TAIL = 32;
 
 /** Reads executions' run events. */
 export interface RunEventLog {
-  /** The events after `afterId` (from the first kept when absent), oldest first, at most `count`. */
-  read(executionId: string, afterId: string | undefined, count?: number): Promise<StoredRunEvent[]>;
+  /**
+   * The events after `afterId` (from the first kept when absent), oldest first: all of them, the
+   * stream being bounded.
+   */
+  read(executionId: string, afterId: string | undefined): Promise<StoredRunEvent[]>;
 }
 
 export function createRunEventLog(deps: { redis: Redis; keys: KeySpace }): RunEventLog {
   const { redis, keys } = deps;
   return {
-    async read(executionId, afterId, count = 1000) {
-      const entries = await redis.xrange(keys.executionEvents(executionId), afterId === undefined ? '-' : `(${afterId}`, '+', 'COUNT', count);
-      return entries.map(([id, fields]) => {
-        let type = '';
-        let data = '';
-        for (let i = 0; i + 1 < fields.length; i += 2) {
-          if (fields[i] === 't') type = fields[i + 1] as string;
-          else if (fields[i] === 'd') data = fields[i + 1] as string;
-        }
-        return { id, type: type as RunEventType, data };
-      });
+    async read(executionId, afterId) {
+      const key = keys.executionEvents(executionId);
+      if (afterId === undefined) return (await redis.lrange(key, 0, -1)).map(decode);
+      const after = Number(afterId);
+      // The last few first, which is all a watcher that keeps up needs; then the whole list.
+      const tail = (await redis.lrange(key, -TAIL, -1)).map(decode);
+      const first = tail[0];
+      const events = tail.length < TAIL || (first !== undefined && Number(first.id) <= after + 1) ? tail : (await redis.lrange(key, 0, -1)).map(decode);
+      return events.filter((event) => Number(event.id) > after);
     },
   };
+}
+
+function decode(item: string): StoredRunEvent {
+  const space = item.indexOf(' ');
+  const data = item.slice(space + 1);
+  return { id: item.slice(0, space), type: (TYPE.exec(data)?.[1] ?? '') as RunEventType, data };
 }

@@ -1,4 +1,4 @@
-import type { ExecutionStore } from '@ces/store';
+import { RUN_EVENT_ID, type ExecutionStore } from '@ces/store';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../app-env.ts';
@@ -20,7 +20,8 @@ export function runLive(deps: { executions: ExecutionStore; feed: RunEventFeed; 
     checkRunId(id);
     const record = await deps.executions.summary(id, { withOutputs: false });
     if (!record || !mayViewRun(c.get('principal'), record)) throw new ApiError('NOT_FOUND', 'No such run.');
-    const after = c.req.header('last-event-id')?.trim() || c.req.query('after') || undefined;
+    const asked = c.req.header('last-event-id')?.trim() || c.req.query('after');
+    const after = asked && RUN_EVENT_ID.test(asked) ? asked : undefined;
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
       let writing: Promise<unknown> = Promise.resolve();
@@ -34,7 +35,7 @@ export function runLive(deps: { executions: ExecutionStore; feed: RunEventFeed; 
       };
       stream.onAbort(() => finish());
       if (record.status !== 'RUNNING') {
-        await write(eventFrame(`${record.endtime ?? 0}-0`, 'execution.ended', JSON.stringify({ type: 'execution.ended', status: record.status })));
+        await write(eventFrame('0', 'execution.ended', JSON.stringify({ type: 'execution.ended', status: record.status })));
         return;
       }
       const heartbeat = setInterval(() => void write(HEARTBEAT_FRAME), deps.heartbeatMs);

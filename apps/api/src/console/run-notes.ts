@@ -6,29 +6,30 @@ export interface RunNotes {
   children: Map<string, string>;
   /** The wait the run is in, when its latest event began one. */
   waiting?: { address: string; waitFor: 'time' | 'callback'; until?: number };
+  /** The id of the latest event read: a live page follows the events after it. */
+  lastEventId?: string;
 }
 
-/** Most events read for the notes: the stream keeps about this many anyway. */
-const MAX_EVENTS = 2_000;
-
 /**
- * Reads a run's kept events once, parsing only the few that matter here (the type is a field of
- * its own): a run of ten thousand iterations costs one read and no parse of its progress events.
+ * Reads a run's kept events (bounded) once, parsing only the few that matter here (the type is
+ * read apart): a run of ten thousand iterations costs one read and no parse of its progress events.
  */
 export async function readRunNotes(log: RunEventLog, executionId: string): Promise<RunNotes> {
-  const events = await log.read(executionId, undefined, MAX_EVENTS);
+  const events = await log.read(executionId, undefined);
   const children = new Map<string, string>();
   for (const event of events) {
     if (event.type !== 'child.started') continue;
     const data = parse(event);
     if (typeof data.address === 'string' && typeof data.child === 'string') children.set(data.address, data.child);
   }
+  const lastEventId = events.at(-1)?.id;
   const latest = events.filter((event) => event.type !== 'execution.ended').at(-1);
-  if (latest?.type !== 'wait.started') return { children };
+  if (latest?.type !== 'wait.started') return { children, ...(lastEventId ? { lastEventId } : {}) };
   const data = parse(latest);
   const until = Number(data.until);
   return {
     children,
+    ...(lastEventId ? { lastEventId } : {}),
     waiting: {
       address: String(data.address ?? ''),
       waitFor: data.waitFor === 'callback' ? 'callback' : 'time',

@@ -15,9 +15,6 @@ import { checkRunId, mayTerminateRun, mayViewRun } from './run-access.ts';
 import { type ShownValues, shownInputs, shownOutputs } from './shown-values.ts';
 import { stepTimeline } from './step-timeline.ts';
 
-/** How far before a page's read its live stream starts: events are named by Redis's clock, the page by this process's. */
-const LIVE_OVERLAP_MS = 2_000;
-
 export interface RunPageDeps {
   executions: ExecutionStore;
   /** Masks a failed run's sealed inputs in its error, as the status resource does. */
@@ -85,10 +82,13 @@ export function runPage(deps: RunPageDeps) {
     checkRunId(id);
     const principal = c.get('principal');
     const now = Date.now();
+    // The events first: one added while the record is read then comes again live, and only
+    // refreshes the page once more.
+    const notes = await readRunNotes(deps.runEvents, id);
     const stored = await deps.executions.get(id);
     if (!stored || !mayViewRun(principal, stored)) throw new ApiError('NOT_FOUND', 'No such run.');
     const record = deps.maskSealedInputs ? await deps.maskSealedInputs(stored) : stored;
-    const [history, notes] = await Promise.all([deps.executions.stepHistory(id), readRunNotes(deps.runEvents, id)]);
+    const history = await deps.executions.stepHistory(id);
     const running = record.status === 'RUNNING';
     const page = Number(c.req.query('steps') ?? '1') || 1;
     const timeline = stepTimeline(history, {
@@ -103,8 +103,7 @@ export function runPage(deps: RunPageDeps) {
       running && mayTerminateRun(principal, record)
         ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
         : '';
-    // Events from a little before this read on: one the page already shows only refreshes it again.
-    const live = `${runPath(id)}/live?after=${now - LIVE_OVERLAP_MS}-0`;
+    const live = `${runPath(id)}/live${notes.lastEventId ? `?after=${notes.lastEventId}` : ''}`;
     const body = html`<div id="run" class="run"${running ? html` data-live="${live}"` : ''}>
 <p class="run-id">Run <code>${id}</code></p>
 ${terminate}

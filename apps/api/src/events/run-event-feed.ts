@@ -32,21 +32,18 @@ interface Watched {
   again: boolean;
 }
 
-/** Most events one read takes; a read goes on until it has taken them all. */
-const READ_COUNT = 500;
-
 /**
  * One feed per API process, whatever the number of open event streams: the scripts that add run
- * events publish the name of the stream they added to (run-events.lua), the feed listens on the
- * process's one subscriber connection only while someone watches, and reads (XRANGE) only the
- * streams watched here. An idle stream costs nothing until something is added to it; every
- * `recheckMs` each watched stream is read once anyway, so that a message lost while the
- * subscriber reconnected delays its events, never loses them.
+ * events publish the name of the list they added to (run-events.lua), the feed listens on the
+ * process's one subscriber connection only while someone watches, and reads (LRANGE) only the
+ * lists watched here. An idle stream costs nothing until something is added to it. When the
+ * subscriber has reconnected, each watched list is read once, so that a message lost meanwhile
+ * delays its events, never loses them.
  */
-export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; keys: KeySpace; logger: Logger; recheckMs?: number }): RunEventFeed {
+export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; keys: KeySpace; logger: Logger }): RunEventFeed {
   const { subscriber, log, keys, logger } = deps;
   const channel = keys.runEventsChannel();
-  /** By the name of the execution's stream, which is what is published. */
+  /** By the name of the execution's list of events, which is what is published. */
   const watched = new Map<string, Watched>();
   let subscribed: Promise<unknown> | undefined;
   let closed = false;
@@ -60,23 +57,18 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
     try {
       do {
         entry.again = false;
-        let from = earliest(entry);
-        for (;;) {
-          if (entry.watchers.size === 0) return;
-          const events = await log.read(entry.executionId, from, READ_COUNT);
-          if (events.length === 0) break;
-          for (const watcher of entry.watchers) {
-            const fresh = watcher.afterId === undefined ? events : events.filter((event) => isRunEventAfter(event.id, watcher.afterId as string));
-            if (fresh.length === 0) continue;
-            watcher.afterId = (fresh.at(-1) as StoredRunEvent).id;
-            watcher.listener(fresh);
-          }
-          from = (events.at(-1) as StoredRunEvent).id;
-          if (events.length < READ_COUNT) break;
+        if (entry.watchers.size === 0) return;
+        const events = await log.read(entry.executionId, earliest(entry));
+        if (events.length === 0) continue;
+        for (const watcher of entry.watchers) {
+          const fresh = watcher.afterId === undefined ? events : events.filter((event) => isRunEventAfter(event.id, watcher.afterId as string));
+          if (fresh.length === 0) continue;
+          watcher.afterId = (fresh.at(-1) as StoredRunEvent).id;
+          watcher.listener(fresh);
         }
       } while (entry.again);
     } catch (error) {
-      // Read again at the next message or recheck.
+      // Read again at the next message, or when the subscriber has reconnected.
       logger.warn({ executionId: entry.executionId, err: (error as Error).message }, 'could not read run events');
     } finally {
       entry.reading = false;
@@ -94,8 +86,6 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   subscriber.on('message', onMessage);
   // Messages published while the connection was down are lost: what they announced is read now.
   subscriber.on('ready', readAll);
-  const recheck = setInterval(readAll, deps.recheckMs ?? 15_000);
-  recheck.unref();
 
   const listen = () => {
     subscribed ??= subscriber.subscribe(channel).catch((error: unknown) => {
@@ -146,7 +136,6 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
 
     async close() {
       closed = true;
-      clearInterval(recheck);
       subscriber.off('message', onMessage);
       subscriber.off('ready', readAll);
       const watchers = [...watched.values()].flatMap((entry) => [...entry.watchers]);

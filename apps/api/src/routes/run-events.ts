@@ -78,8 +78,8 @@ export function runEventsRoute(deps: {
   const endFrame = async (id: string, event: StoredRunEvent | undefined, record: ExecutionSummary) => {
     const execution = (await executionNow(id)) ?? (executionStatus(record, false).json as { execution: Record<string, unknown> }).execution;
     const stored = event === undefined ? { type: 'execution.ended', time: String(record.endtime ?? '') } : (JSON.parse(event.data) as Record<string, unknown>);
-    // A run ended before its events were kept has none: its end is named after its end time.
-    return eventFrame(event?.id ?? `${record.endtime ?? 0}-0`, 'execution.ended', JSON.stringify({ ...stored, execution }));
+    // A run ended before its events were kept has none: its end comes first, as 0.
+    return eventFrame(event?.id ?? '0', 'execution.ended', JSON.stringify({ ...stored, execution }));
   };
 
   return new Hono<AppEnv>().get('/choreo-executions/:id/events', async (c) => {
@@ -108,16 +108,10 @@ export function runEventsRoute(deps: {
 
       if (isTerminal(record.status)) {
         // Ended: what is kept, then its end, and the stream closes.
-        let after = lastEventId;
         let ended: StoredRunEvent | undefined;
-        for (;;) {
-          const events = await deps.runEvents.read(id, after);
-          for (const event of events) {
-            if (event.type === 'execution.ended') ended = event;
-            else void write(eventFrame(event.id, event.type, event.data));
-          }
-          if (events.length === 0 || ended !== undefined) break;
-          after = (events.at(-1) as StoredRunEvent).id;
+        for (const event of await deps.runEvents.read(id, lastEventId)) {
+          if (event.type === 'execution.ended') ended = event;
+          else void write(eventFrame(event.id, event.type, event.data));
         }
         // A client that resumes after the end has had everything.
         if (ended !== undefined || lastEventId === undefined) await write(endFrame(id, ended, record));
