@@ -142,6 +142,9 @@ describe('the console in a real browser', { timeout: 90_000 }, () => {
     expect(second).toHaveLength(10);
     expect(second.filter((row) => first.includes(row))).toEqual([]);
     expect(await page.getByRole('link', { name: 'Older runs' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Newest runs' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('cursor') && url.searchParams.get('choreo') === '/Library/Paged');
+    expect(await rowsOf()).toEqual(first);
 
     await page.goto(`${base()}/console/runs?choreo=%2FLibrary%2FPaged`);
     await page.getByLabel('Status').selectOption('ERROR');

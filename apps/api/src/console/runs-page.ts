@@ -84,11 +84,13 @@ ${withAccount ? html`<td>${entry.account}</td>` : ''}
 </tr>`;
 }
 
-function pageLink(filters: RunFilters, cursor: string): string {
+/** The runs page with the same filters, from `cursor` on (from the newest without one). */
+function pageLink(filters: RunFilters, cursor?: string): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value !== '') params.set(name, value);
-  params.set('cursor', cursor);
-  return `${CONSOLE_PATH}/runs?${params.toString()}`;
+  if (cursor !== undefined) params.set('cursor', cursor);
+  const query = params.toString();
+  return `${CONSOLE_PATH}/runs${query ? `?${query}` : ''}`;
 }
 
 /** `GET /console/runs`: the run history, newest first, filtered, in pages of PAGE_SIZE by the history's cursor. */
@@ -119,7 +121,7 @@ export function runsPage(deps: { history: RunHistory }) {
 <thead><tr><th scope="col">Run</th>${withAccount ? html`<th scope="col">Account</th>` : ''}<th scope="col">Choreo</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Duration</th><th scope="col">Host</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>`;
-    const nav = html`<nav class="pages" aria-label="Pages of runs">${cursor ? html`<a href="${pageLink(filters, '').replace(/[?&]cursor=$/, '')}">Newest runs</a> ` : ''}${
+    const nav = html`<nav class="pages" aria-label="Pages of runs">${cursor ? html`<a href="${pageLink(filters)}">Newest runs</a> ` : ''}${
       page.next ? html`<a href="${pageLink(filters, encodeHistoryCursor(page.next))}" rel="next">Older runs</a>` : ''
     }</nav>`;
     return layout(html`${filterForm(filters, principal)}${table}${nav}`);
