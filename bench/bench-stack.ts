@@ -33,6 +33,8 @@ export interface BenchStackOptions {
 export interface BenchStack {
   origin: string;
   caFile: string;
+  /** The key of `caFile`'s certificate (127.0.0.1, localhost), for endpoints of the bench's own that workers call (webhooks). */
+  tlsKeyFile: string;
   redisUrl: string;
   redis: Redis;
   keys: KeySpace;
@@ -77,7 +79,9 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     const accountsFile = join(dataDir, 'accounts.json');
     writeFileSync(
       accountsFile,
-      JSON.stringify({ accounts: [{ name: 'bench', users: [], apps: [{ name: 'bench-app', key: appKey, choreos: ['/**'], rights: ['choreos'] }] }] }),
+      JSON.stringify({
+        accounts: [{ name: 'bench', users: [], apps: [{ name: 'bench-app', key: appKey, choreos: ['/**'], rights: ['choreos', 'webhooks'] }] }],
+      }),
       {
         mode: 0o600,
       },
@@ -90,6 +94,8 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       REDIS_PREFIX: prefix,
       CHOREOS_DIR: join(options.root, 'choreos'),
       LOG_LEVEL: 'info',
+      // As a deployment has: webhooks (scenario 14) keep their secrets with it.
+      SECRETS_KEY: randomBytes(32).toString('base64'),
     };
     const logFile = (name: string) => join(options.logDir, `${name}.log`);
     // Each profile named after its process; a worker restarted by scenario 7 gets a new number.
@@ -172,7 +178,14 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         cwd: options.root,
         logFile: logFile(`worker-${started}`),
         nodeArgs: profileArgs(options.profile.worker, `worker-${started}`),
-        env: { ...env, WORKER_HOST: `10.0.0.${started}`, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) },
+        env: {
+          ...env,
+          WORKER_HOST: `10.0.0.${started}`,
+          WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+          // Webhooks go to the bench's own endpoint on 127.0.0.1, under its certificate (scenario 14).
+          HTTP_ALLOW_PRIVATE_NETWORKS: 'true',
+          NODE_EXTRA_CA_CERTS: tls.certFile,
+        },
       });
       workers.push(worker);
     };
@@ -207,6 +220,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     return {
       origin,
       caFile: tls.certFile,
+      tlsKeyFile: tls.keyFile,
       redisUrl: redisServer.url,
       redis,
       keys,

@@ -12,6 +12,7 @@
 //                  100000 and 500, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
 //                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
+//   BENCH_REDRIVE_ITERATIONS  scenario 16's loop, which fails at 90 % of it (default 10000)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -26,10 +27,12 @@ import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
+import { redriveStart } from './scenarios/redrive-start.ts';
 import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { runEvents } from './scenarios/run-events.ts';
 import { scheduleTicks } from './scenarios/schedule-ticks.ts';
+import { webhookDeliveries } from './scenarios/webhook-deliveries.ts';
 import type { Scenario, ScenarioContext } from './scenarios/scenario-context.ts';
 import { stepCost } from './scenarios/step-cost.ts';
 import { syncLatency } from './scenarios/sync-latency.ts';
@@ -69,6 +72,11 @@ if (!Number.isInteger(consoleRuns) || consoleRuns < 1 || !Number.isInteger(conso
   process.stderr.write('bench: BENCH_CONSOLE_RUNS and BENCH_CONSOLE_PAGES must be whole numbers from 1\n');
   process.exit(1);
 }
+const redriveIterations = Number(process.env.BENCH_REDRIVE_ITERATIONS ?? '10000');
+if (!Number.isInteger(redriveIterations) || redriveIterations < 10) {
+  process.stderr.write('bench: BENCH_REDRIVE_ITERATIONS must be a whole number from 10\n');
+  process.exit(1);
+}
 const profiled = new Set(
   (process.env.BENCH_PROFILE ?? '')
     .split(',')
@@ -92,7 +100,9 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 13, name: 'run events to 1,000 open streams on one API', run: runEvents(eventStreams) },
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
+  { number: 14, name: 'webhook on every run: throughput beside none, end to receipt', run: webhookDeliveries },
   { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
+  { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];
 

@@ -19,6 +19,7 @@ interface OpenStream {
   /** When the answer's headers came: events stored before may have been read back, not fed live. */
   openedAt: number;
   events: number;
+  heartbeats: number;
   isClosed: boolean;
   closed: Promise<void>;
   close(): void;
@@ -49,6 +50,7 @@ function openStream(
         const stream: OpenStream = {
           openedAt: Date.now(),
           events: 0,
+          heartbeats: 0,
           isClosed: false,
           closed: new Promise<void>((resolveClose) => {
             resolveClosed = resolveClose;
@@ -65,6 +67,7 @@ function openStream(
             buffer = buffer.slice(end + 2);
             end = buffer.indexOf('\n\n');
             const type = /^event: (.*)$/m.exec(frame)?.[1];
+            if (frame === ': heartbeat') stream.heartbeats += 1;
             if (type === undefined) continue;
             stream.events += 1;
             onEvent?.(type, /^data: (.*)$/m.exec(frame)?.[1] ?? '', receivedAt);
@@ -139,7 +142,11 @@ export function runEvents(streams: number): (context: ScenarioContext) => Promis
     const idle = await openStreams(context, agent, waitingIds);
     await until(async () => idle.every((stream) => stream.events >= 2), 60_000, 'every idle stream to have its run so far', 100);
     context.log(`  ${idle.length} idle streams open in ${((Date.now() - openStarted) / 1000).toFixed(1)} s`);
+    // What opening them left (TLS sessions, garbage) is not what keeping them open costs.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const heartbeatsBefore = idle.reduce((sum, stream) => sum + stream.heartbeats, 0);
     const withStreams = await apiCpu();
+    const heartbeats = idle.reduce((sum, stream) => sum + stream.heartbeats, 0) - heartbeatsBefore;
 
     const latencies: number[] = [];
     let runs = 0;
@@ -170,9 +177,10 @@ export function runEvents(streams: number): (context: ScenarioContext) => Promis
     agent.destroy();
 
     const latency = summarize(latencies);
-    context.raw.runEvents = { streams: idle.length + LIVE_RUNS, runs, latency, withoutStreams, withStreams, liveCpu };
+    const heartbeatCpuMs = heartbeats > 0 ? round(((withStreams - withoutStreams) * phaseMs) / 1000 / heartbeats, 3) : undefined;
+    context.raw.runEvents = { streams: idle.length + LIVE_RUNS, runs, latency, withoutStreams, withStreams, heartbeats, heartbeatCpuMs, liveCpu };
     context.log(
-      `  ${runs} live runs, ${latency.count} step ends timed; API CPU ${withoutStreams} ms/s without streams, ${withStreams} with ${idle.length} idle`,
+      `  ${runs} live runs, ${latency.count} step ends timed; API CPU ${withoutStreams} ms/s without streams, ${withStreams} with ${idle.length} idle (${heartbeats} heartbeats sent meanwhile, ${heartbeatCpuMs ?? '–'} ms each)`,
     );
     return [
       {
@@ -189,7 +197,7 @@ export function runEvents(streams: number): (context: ScenarioContext) => Promis
         unit: 'ms/s',
         value: withStreams,
         baseline: { label: 'no stream open', value: withoutStreams },
-        details: { phaseMs },
+        details: { phaseMs, heartbeats, heartbeatCpuMs },
       },
     ];
   };

@@ -114,6 +114,23 @@ describe('run events', () => {
     expect(events.filter((event) => event.event === 'execution.ended')).toHaveLength(1);
   });
 
+  it('tells the child a step starts, between its start and its end', { timeout: 60_000 }, async () => {
+    const alice = harness.stack.credentials.alice;
+    const parent = {
+      description: 'Runs one child.',
+      outputs: { CompletedSteps: { description: 'Steps.', type: 'STRING_VARIABLE', value: '{{run.completedSteps}}' } },
+      steps: [{ id: 'child', kind: 'choreo.run', args: { choreo: '/Test/Quick', inputs: {} } }],
+    };
+    expect((await harness.stack.call('PUT', '/choreos/Events/Parent', alice, { body: JSON.stringify(parent) })).status).toBe(201);
+    const id = await harness.stack.startRun('Events/Parent', alice);
+    const stream = await openEventStream(harness.stack, id, alice);
+    const events = await stream.waitUntilClosed();
+    expect(events.map(describeEvent)).toEqual(['step.started child', 'child.started child', 'step.ended child', 'execution.ended']);
+    const child = must(events[1]).data.child as string;
+    expect(child).toMatch(/^[0-9a-f]{32}$/);
+    expect((await harness.stack.waitForEnd(child, alice)).status).toBe('SUCCESS');
+  });
+
   it("refuses another account's run and an unknown id as unknown (404, JSON)", async () => {
     const alice = harness.stack.credentials.alice;
     const id = await harness.stack.startRun('Test/Quick', alice);

@@ -55,7 +55,7 @@ async function expectWokeOnceWhenDue(stack: Stack, counter: StepCounter, tag: st
 
 describe('a worker killed between storing a suspension and moving its job among the delayed ones', () => {
   // The worker stops for good at that point (a test-only hook), to be killed there.
-  const context = waitingStack({ WORKER_TEST_HOLD_AFTER_SUSPEND: '1' });
+  const context = waitingStack({ WORKER_TEST_HOLD_AT: 'suspended' });
 
   it('loses no run: taken again before it is due, it waits until the same due time, and wakes once', { timeout: 120_000 }, async () => {
     const stack = context.get();
@@ -73,7 +73,7 @@ describe('a worker killed between storing a suspension and moving its job among 
     held?.kill('SIGKILL');
     await held?.exited;
 
-    stack.addWorker({ WORKER_TEST_HOLD_AFTER_SUSPEND: '0' });
+    stack.addWorker({ WORKER_TEST_HOLD_AT: '' });
     // The stall check puts the job back, and the take finds the wait not due yet: suspended again.
     await waitFor(async () => isDelayed(stack, id), { timeoutMs: 40_000, what: 'the run to be suspended again by another worker' });
     expect(Date.now()).toBeLessThan(due);
@@ -86,7 +86,7 @@ describe('a worker killed between storing a suspension and moving its job among 
 
 describe('a DELETE while a worker holds the job of the run it has just suspended', () => {
   // The worker stops for good there (a test-only hook), still holding the job.
-  const context = waitingStack({ WORKER_TEST_HOLD_AFTER_SUSPEND: '1' });
+  const context = waitingStack({ WORKER_TEST_HOLD_AT: 'suspended' });
 
   it('ends the run at once, and the job left behind is dropped by the take that follows', { timeout: 120_000 }, async () => {
     const stack = context.get();
@@ -108,7 +108,7 @@ describe('a DELETE while a worker holds the job of the run it has just suspended
     const [held] = stack.workers;
     held?.kill('SIGKILL');
     await held?.exited;
-    stack.addWorker({ WORKER_TEST_HOLD_AFTER_SUSPEND: '0' });
+    stack.addWorker({ WORKER_TEST_HOLD_AT: '' });
     await waitFor(async () => (await stack.redis.exists(jobKey(stack, id))) === 0, { timeoutMs: 40_000, what: 'the job to be dropped' });
     expect((await stack.call('GET', `/choreo-executions/${id}`, alice)).json().execution.status).toBe('TERMINATED_MANUALLY');
     expect(context.counter.stepsOf('deleted')).toEqual([0]);

@@ -5,12 +5,13 @@ import {
   createMetricsRegistry,
   createRedisMetrics,
   registerClusterMetrics,
+  registerScheduleGauges,
   type ExecutionMetrics,
   type HttpMetrics,
   type MetricsRegistry,
   type RedisMetrics,
 } from '@ces/observability';
-import type { ExecutionJobData, ExecutionStore, WorkerRegistry } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, ScheduleStore, WorkerRegistry } from '@ces/store';
 import type { Queue } from 'bullmq';
 
 export interface ApiMetrics {
@@ -23,13 +24,15 @@ export interface ApiMetrics {
 /**
  * The API's metrics: its requests, the executions it starts (and the queued ones it ends by
  * termination), its Redis connections, the requests its limits refuse, and the cluster-wide gauges
- * read from Redis on scrape — queue, running executions and stored bytes per account, live workers.
+ * read from Redis on scrape — queue, running executions and stored bytes per account, live workers,
+ * schedules active and paused.
  */
 export function createApiMetrics(deps: {
   queue: Queue<ExecutionJobData>;
   executions: ExecutionStore;
   accounts: AccountStore;
   workers: WorkerRegistry;
+  schedules: ScheduleStore;
 }): ApiMetrics {
   const registry = createMetricsRegistry({ service: 'api' });
   async function byAccount(read: (account: string) => Promise<number>): Promise<Record<string, number>> {
@@ -54,6 +57,14 @@ export function createApiMetrics(deps: {
       return { time: total - forCallBack, callBack: forCallBack };
     },
     executionCounts: () => deps.executions.counts(),
+  });
+  registerScheduleGauges(registry, {
+    async counts() {
+      // Every unpaused schedule is in the due set, whether a firer holds it or not.
+      const [byAccountCount, active] = await Promise.all([byAccount((account) => deps.schedules.countOf(account)), deps.schedules.countDue()]);
+      const total = Object.values(byAccountCount).reduce((sum, count) => sum + count, 0);
+      return { active, paused: Math.max(0, total - active) };
+    },
   });
   return {
     registry,

@@ -8,6 +8,10 @@ import {
   createExecutionQueue,
   createExecutionStore,
   createPresetStore,
+  createWebhookDeliveries,
+  createWebhookQueue,
+  createWebhookStore,
+  createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
   type ExecutionJobData,
@@ -150,7 +154,8 @@ export async function wireApi(deps: {
   const workers = createWorkerRegistry({ redis: connections.requests, keys });
   const runEventLog = createRunEventLog({ redis: connections.requests, keys });
   const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keys, logger });
-  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers });
+  const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
+  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');
   metrics.redis.instrument(connections.events, 'api-events');
@@ -160,6 +165,14 @@ export async function wireApi(deps: {
   const presets = cipher
     ? createPresetStore({ redis: connections.requests, keys, cipher, maxPresetsPerAccount: config.app.maxPresetsPerAccount ?? 0 })
     : undefined;
+  const webhooks = cipher
+    ? {
+        store: createWebhookStore({ redis: connections.requests, keys, cipher, maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0 }),
+        deliveries: createWebhookDeliveries({ redis: connections.requests, keys, retentionSeconds }),
+        queue: createWebhookQueue({ connection: connections.accepting, keys }),
+      }
+    : undefined;
+  webhooks?.queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'webhook queue error'));
   const callbacks = deps.secrets ? createCallbackStore({ redis: connections.requests, keys, urlKey: deps.secrets.callbackUrlKey }) : undefined;
   const launcher = countStartedRuns(
     createRunLauncher({
@@ -170,6 +183,7 @@ export async function wireApi(deps: {
       queue,
       events,
       presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
+      ...(cipher ? { cipher } : {}),
       config: config.launcher,
     }),
     metrics.executions,
@@ -178,7 +192,9 @@ export async function wireApi(deps: {
   const app = createApp({
     config: config.app,
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
+    schedules,
     ...(presets ? { presets } : {}),
+    ...(webhooks ? { webhooks } : {}),
     ...(callbacks ? { callbacks } : {}),
     maskSealedInputs: createSealedErrorMask({ executions, ...(cipher ? { cipher } : {}) }),
     openSealedOutputs: createSealedOutputsOpener(cipher),
@@ -230,6 +246,7 @@ export async function wireApi(deps: {
       await credentials.close();
       await events.close();
       await queue.close();
+      await webhooks?.queue.close();
     },
   };
 }

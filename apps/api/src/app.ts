@@ -10,6 +10,7 @@ import {
   type PresetStore,
   type RunEventLog,
   type RunHistory,
+  type ScheduleStore,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
@@ -54,9 +55,26 @@ import { putPresetRoute } from './routes/put-preset.ts';
 import { runChoreoRoute } from './routes/run-choreo.ts';
 import { putChoreoRoute } from './routes/put-choreo.ts';
 import { deleteChoreoRoute } from './routes/delete-choreo.ts';
+import { redriveExecutionRoute } from './routes/redrive-execution.ts';
 import { terminateExecutionRoute } from './routes/terminate-execution.ts';
 import { RUN_EVENTS_PATH, runEventsRoute } from './routes/run-events.ts';
 import type { RunEventFeed } from './events/run-event-feed.ts';
+import { deleteWebhookRoute } from './routes/delete-webhook.ts';
+import { getWebhookRoute } from './routes/get-webhook.ts';
+import { listWebhookDeliveriesRoute } from './routes/list-webhook-deliveries.ts';
+import { listWebhooksRoute } from './routes/list-webhooks.ts';
+import { putWebhookRoute } from './routes/put-webhook.ts';
+import { redeliverWebhookRoute } from './routes/redeliver-webhook.ts';
+import { rotateWebhookSecretRoute } from './routes/rotate-webhook-secret.ts';
+import type { WebhookRouteDeps } from './routes/webhook-deps.ts';
+import { backfillScheduleRoute } from './routes/backfill-schedule.ts';
+import { deleteScheduleRoute } from './routes/delete-schedule.ts';
+import { getScheduleRoute } from './routes/get-schedule.ts';
+import { listSchedulesRoute } from './routes/list-schedules.ts';
+import { pauseScheduleRoutes } from './routes/pause-schedule.ts';
+import { putScheduleRoute } from './routes/put-schedule.ts';
+import { triggerScheduleRoute } from './routes/trigger-schedule.ts';
+import { createScheduleRuns } from './schedules/schedule-runs.ts';
 import type { ChoreoLookup } from './runs/choreo-lookup.ts';
 import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
@@ -78,10 +96,14 @@ export interface AppConfig {
   maxPresetsPerAccount?: number;
   /** How long a console session lasts (CONSOLE_SESSION_MINUTES); 8 hours when omitted. */
   consoleSessionMs?: number;
+  /** Schedules one account may keep (0: no limit); for the message that refuses one more. */
+  maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
   publicBaseUrl?: string;
   /** EVENTS_HEARTBEAT_MS: how often an open run events stream gets a heartbeat (15 s when omitted). */
   eventsHeartbeatMs?: number;
+  /** Webhooks one account may keep (0: no limit); for the message that refuses one more. */
+  maxWebhooksPerAccount?: number;
 }
 
 export interface AppDeps {
@@ -97,8 +119,12 @@ export interface AppDeps {
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
   queue: Queue<ExecutionJobData>;
   launcher: RunLauncher;
+  /** Accounts' schedules. */
+  schedules: ScheduleStore;
   /** Accounts' presets; absent when the service has no SECRETS_KEY (the preset routes answer 503). */
   presets?: PresetStore;
+  /** Accounts' webhooks and their deliveries; absent without SECRETS_KEY (the webhook routes answer 503). */
+  webhooks?: WebhookRouteDeps;
   /** What callback URLs stand for; absent without SECRETS_KEY (every callback URL is then 404). */
   callbacks?: CallbackStore;
   /** Masks a run's sealed inputs (from a preset, or secret) in its shown error. */
@@ -180,6 +206,7 @@ export function createApp(deps: AppDeps) {
       basePath: BASE_PATH,
       bodyLimitBytes: deps.config.bodyLimitBytes,
       openSealedOutputs: openOutputs,
+      ...(deps.webhooks ? { webhooks: deps.webhooks.store } : {}),
       ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
     }),
   );
@@ -198,10 +225,38 @@ export function createApp(deps: AppDeps) {
       ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
     }),
   );
+  api.route(
+    '/',
+    redriveExecutionRoute({
+      launcher: deps.launcher,
+      basePath: BASE_PATH,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+    }),
+  );
   api.route('/', listPresetsRoute(deps));
   api.route('/', getPresetRoute(deps));
   api.route('/', putPresetRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxPresetsPerAccount: deps.config.maxPresetsPerAccount ?? 0 }));
   api.route('/', deletePresetRoute(deps));
+  api.route('/', listWebhooksRoute(deps));
+  api.route('/', getWebhookRoute(deps));
+  api.route('/', putWebhookRoute({ ...deps, bodyLimitBytes: deps.config.bodyLimitBytes, maxWebhooksPerAccount: deps.config.maxWebhooksPerAccount ?? 0 }));
+  api.route('/', deleteWebhookRoute(deps));
+  api.route('/', rotateWebhookSecretRoute(deps));
+  api.route('/', listWebhookDeliveriesRoute(deps));
+  api.route('/', redeliverWebhookRoute(deps));
+  const schedules = {
+    schedules: deps.schedules,
+    scheduleRuns: createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup, launcher: deps.launcher }),
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+  };
+  api.route('/', listSchedulesRoute(schedules));
+  api.route('/', getScheduleRoute(schedules));
+  api.route('/', putScheduleRoute({ ...schedules, lookup }));
+  api.route('/', deleteScheduleRoute(schedules));
+  api.route('/', pauseScheduleRoutes(schedules));
+  api.route('/', triggerScheduleRoute(schedules));
+  api.route('/', backfillScheduleRoute(schedules));
   app.route(BASE_PATH, api);
 
   app.notFound((c) => {

@@ -46,6 +46,10 @@ export const apiConfigSchema = z
     /** Keys replaced by a rotation, still read until `npm run admin -- secrets reseal` has run. */
     SECRETS_KEY_PREVIOUS: fields.previousSecretsKeys,
     MAX_PRESETS_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
+    /** Webhooks one account may keep (0: no limit): each is read at every end of the account's runs. */
+    MAX_WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().min(0).default(20),
+    /** Schedules one account may keep: each costs Redis memory and every worker's firer its ticks. */
+    MAX_SCHEDULES_PER_ACCOUNT: z.coerce.number().int().min(0).default(1000),
     /** The public address runs' URLs are made under; without it, https:// and each run's request Host. */
     PUBLIC_BASE_URL: fields.publicBaseUrl,
     LOG_LEVEL: fields.logLevel,

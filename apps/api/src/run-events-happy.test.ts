@@ -10,7 +10,7 @@ const A = '/Library/Utilities/Encoding/Base64Encode';
 const HOST = '10.0.0.7';
 
 const started = (address: string, time: number): RunEvent => ({ type: 'step.started', time, address, step: address, attempt: 1, host: HOST });
-const ended = (address: string, time: number): RunEvent => ({
+const ended = (address: string, time: number, durationMs = 1.5): RunEvent => ({
   type: 'step.ended',
   time,
   address,
@@ -18,7 +18,7 @@ const ended = (address: string, time: number): RunEvent => ({
   attempt: 1,
   host: HOST,
   outcome: 'succeeded',
-  durationMs: 1.5,
+  durationMs,
 });
 
 describe('run events', () => {
@@ -110,6 +110,39 @@ describe('run events', () => {
     expect(end.execution).toMatchObject({ id, status: 'ERROR', lasterror: 'boom' });
     const after = await openEventStream(t, id, t.credentials.alice, events[2]?.id);
     expect(await after.waitUntilClosed()).toEqual([]);
+  });
+
+  it('tells a run that wrote nothing before its end (an instant run) from its step history, keeping no list for it', async () => {
+    const execution = newExecutionFixture({ account: 'acme', choreo: A });
+    await t.executions.accept(execution, { maxRunningPerAccount: 0 });
+    const stream = await openEventStream(t, execution.id, t.credentials.alice);
+    const now = Date.now();
+    const step = { id: 'encode', address: 'encode', attempt: 1, start: now, end: now + 2, durationMs: 1.25, host: HOST, outcome: 'succeeded' as const };
+    await t.executions.end(execution.id, {
+      status: 'SUCCESS',
+      untakenBy: { host: HOST, workerId: 'w1' },
+      stepEvents: [step],
+      runEvents: [started('encode', now), ended('encode', now + 2, 1.25)],
+    });
+    const events = await stream.waitUntilClosed();
+    expect(await t.redis.exists(t.keys.executionEvents(execution.id))).toBe(0);
+    expect(events.map((frame) => [frame.id, frame.event])).toEqual([
+      ['1', 'step.started'],
+      ['2', 'step.ended'],
+      ['3', 'execution.ended'],
+    ]);
+    expect(JSON.parse(events[1]?.data ?? '')).toEqual({
+      type: 'step.ended',
+      time: String(now + 2),
+      address: 'encode',
+      step: 'encode',
+      attempt: 1,
+      host: HOST,
+      outcome: 'succeeded',
+      durationMs: 1.25,
+    });
+    const resumed = await openEventStream(t, execution.id, t.credentials.alice, '1');
+    expect((await resumed.waitUntilClosed()).map((frame) => frame.id)).toEqual(['2', '3']);
   });
 
   it('ends the stream of a run terminated while it is watched, and replays a terminated one', async () => {

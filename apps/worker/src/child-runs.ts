@@ -3,6 +3,7 @@ import {
   bindInputs,
   BLOCK_ENDED,
   type ChildEnd,
+  type ChoreoDefinition,
   ChildRefusedError,
   type ChildRuns,
   MAX_CHILD_DEPTH,
@@ -12,6 +13,7 @@ import {
 } from '@ces/language';
 import {
   isTerminal,
+  redriveStart,
   sendAcceptance,
   terminateExecution,
   type DefinitionStore,
@@ -20,12 +22,16 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
+  type RedriveStart,
   type SecretCipher,
   openSealedOutputs,
   sealRunInputs,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
+
+/** Statuses a failed child is redriven from by its parent's redrive. */
+const REDRIVABLE = new Set(['ERROR', 'TERMINATED_LIMIT']);
 
 /** Longest single wait for an end message; a wait that long is simply started again. */
 const MAX_WAIT_MS = 60 * 60 * 1000;
@@ -63,6 +69,27 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
     return endOf(record, deps.cipher);
   }
 
+  /**
+   * When `parent` redrives a run, the child that run's step at `address` started, if it failed:
+   * the child this step starts then redrives it (with the definition it ran, from what it
+   * completed) instead of starting afresh. Undefined when there is none to redrive, it ran another
+   * Choreo, or what it keeps cannot be read (no key for its sealed results): the child starts afresh.
+   */
+  async function failedChildToRedrive(parent: ExecutionRecord, address: string, choreo: string, id: string) {
+    if (parent.redriveOf === undefined) return undefined;
+    const source = await executions.redriveSource(childExecutionId(parent.redriveOf, address));
+    if (source === undefined || source.record.choreo !== choreo || !REDRIVABLE.has(source.record.status)) return undefined;
+    const snapshot = await definitions.load(source.record.definitionDigest);
+    if (snapshot === undefined) return undefined;
+    let start: RedriveStart;
+    try {
+      start = redriveStart(deps.cipher, source, JSON.parse(snapshot) as ChoreoDefinition, id);
+    } catch {
+      return undefined;
+    }
+    return { of: source.record.id, definitionDigest: source.record.definitionDigest, start };
+  }
+
   return (parent) => ({
     async start({ choreo, inputs, address }) {
       const depth = (parent.depth ?? 0) + 1;
@@ -84,6 +111,7 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
       if (hasSecret && deps.cipher === undefined) {
         throw new StepFailedError(`${choreo}: its secret inputs cannot be kept: this worker has no SECRETS_KEY`);
       }
+      const redriven = await failedChildToRedrive(parent, address, child.id, id);
       const starttime = Date.now();
       const ownLimit = child.definition.timeLimitSeconds;
       const accepted: NewExecution = {
@@ -92,7 +120,7 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         choreo: child.id,
         starttime,
         sourceId: '',
-        definitionDigest: child.digest,
+        definitionDigest: redriven?.definitionDigest ?? child.digest,
         inputs: own,
         ...(hasSecret && deps.cipher ? { sealedInputs: sealRunInputs(deps.cipher, id, secret) } : {}),
         // Never past the parent's: a child outliving its parent's limit would run for nobody.
@@ -103,21 +131,34 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
         depth,
         // Its URLs are made under its parent's public address, as the parent's caller reached the service.
         ...(parent.publicBaseUrl !== undefined ? { publicBaseUrl: parent.publicBaseUrl } : {}),
+        ...(redriven !== undefined ? { redriveOf: redriven.of } : {}),
       };
       // Not refused by the account's quota of running executions: its parent already holds a place,
       // and a parent waiting for a child that may never start would hold it for nothing.
-      const sent = sendAcceptance({ executions, queue }, accepted, {
-        maxRunningPerAccount: 0,
-        maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
-        notifyParent: true,
-        // Its parent's watchers see it start, in the script that accepts it.
-        childOf: { address },
-        // A job carries no sealed inputs: a child with secret inputs is taken, where they are opened.
-        instant: child.instant && !hasSecret,
-      });
-      const result = await sent.accepted;
-      // A job that did not reach the queue is queued by the reconciler: the child is recorded.
-      await sent.queued.catch(() => {});
+      const accept = (execution: NewExecution, redrive?: RedriveStart) => {
+        const sent = sendAcceptance({ executions, queue }, execution, {
+          maxRunningPerAccount: 0,
+          maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
+          notifyParent: true,
+          // Its parent's watchers see it start, in the script that accepts it.
+          childOf: { address },
+          ...(redrive !== undefined ? { redrive } : {}),
+          // A job carries no sealed inputs: a child with secret inputs is taken, where they are
+          // opened; a redrive is taken too, to resume from what the child it redrives completed.
+          instant: child.instant && !hasSecret && redrive === undefined,
+        });
+        // A job that did not reach the queue is queued by the reconciler: the child is recorded.
+        return sent.accepted.then(async (result) => {
+          await sent.queued.catch(() => {});
+          return result;
+        });
+      };
+      let result = await accept(accepted, redriven?.start);
+      if (result.outcome === 'not-redrivable' || result.outcome === 'redrive-running') {
+        // Redriven meanwhile by someone else (or gone): this step's child starts afresh.
+        const { redriveOf: _redriveOf, ...fresh } = accepted;
+        result = await accept({ ...fresh, definitionDigest: child.digest });
+      }
       switch (result.outcome) {
         case 'accepted':
         // Accepted by an earlier take of the parent: the same child, whatever became of it. Its job

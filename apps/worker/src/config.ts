@@ -69,6 +69,28 @@ export const workerConfigSchema = z.object({
   SCHEDULE_LEASE_MS: z.coerce.number().int().min(500).max(15_000).default(5_000),
   /** Longest wait between two looks at the due schedules: how late a tick may start at most. */
   SCHEDULE_POLL_MS: z.coerce.number().int().min(10).max(5_000).default(200),
+  /** The first delay before a failed webhook delivery is sent again; each delay after it doubles (with jitter). */
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /** How long a webhook delivery is tried, from its event (or its redelivery); then it is dead. */
+  WEBHOOK_RETRY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(86_400),
+  /** Webhook deliveries one worker sends at once, apart from its runs. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
+  /**
+   * Of those, most to one subscription at once, and a quarter of it the most that may go unanswered
+   * for a second: a slow or dead endpoint holds no more slots than this, and soon a quarter.
+   */
+  WEBHOOK_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Longest wait between two looks at the webhook outbox: how late a delivery may start at most. */
+  WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(5).max(5_000).default(50),
+  /** Most due schedules one claim takes; a burst of ticks due together is fired in batches of this. */
+  SCHEDULE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Claim-and-fire loops per worker: the next batch is claimed while the last one's slowest ticks finish. */
+  SCHEDULE_FIRERS: z.coerce.number().int().min(1).max(16).default(2),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

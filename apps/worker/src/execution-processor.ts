@@ -10,6 +10,7 @@ import { createInstantRuns } from './instant-run.ts';
 import type { ProcessingContext, ProcessResult } from './processing-context.ts';
 import type { StepEndListener } from './run-steps.ts';
 import { createTakenRuns } from './taken-run.ts';
+import type { CrashSeamHook } from './crash-seam.ts';
 
 /**
  * The two ways a worker executes an execution, chosen once per job:
@@ -59,7 +60,7 @@ export function createExecutionProcessor(deps: {
   logger: Logger;
   onDeferred?: () => void;
   /** Tests only: see TakenRunDeps. */
-  afterSuspend?: (executionId: string) => Promise<void>;
+  atSeam?: CrashSeamHook;
   onStepEnd?: StepEndListener;
   onExecutionEnd?: ExecutionEndListener;
   /** The child runs of one parent run, for its `choreo.run` steps. */
@@ -93,7 +94,7 @@ export function createExecutionProcessor(deps: {
     holdsJobLock: deps.holdsJobLock ?? (() => true),
     isShuttingDown: () => shuttingDown,
     ...(deps.onDeferred ? { onDeferred: deps.onDeferred } : {}),
-    ...(deps.afterSuspend ? { afterSuspend: deps.afterSuspend } : {}),
+    ...(deps.atSeam ? { atSeam: deps.atSeam } : {}),
     ...(deps.cipher ? { cipher: deps.cipher } : {}),
   });
 

@@ -1,24 +1,26 @@
 import { loadConfigOrExit } from '@ces/config';
 import { createLogger, runService } from '@ces/observability';
 import { loadWorkerConfig } from './config.ts';
+import { CRASH_SEAMS, type CrashSeam } from './crash-seam.ts';
 import { startWorkerService } from './worker-service.ts';
 
 const config = loadConfigOrExit('worker', () => loadWorkerConfig(process.env));
 const logger = createLogger({ name: 'worker', level: config.LOG_LEVEL });
-// Set by tests only, never in a deployment: the worker stops for good between storing a run's
-// suspension and moving its job among the delayed ones, so that a test can kill it in that window.
-const holdAfterSuspend = process.env.WORKER_TEST_HOLD_AFTER_SUSPEND === '1';
+// Set by tests only, never in a deployment: the worker stops for good at this crash seam (between
+// two writes of a run), so that a test can kill it there.
+const holdAt = CRASH_SEAMS.find((seam) => seam === process.env.WORKER_TEST_HOLD_AT) as CrashSeam | undefined;
 await runService({
   name: 'worker',
   logger,
   start: (fail) =>
     startWorkerService(config, logger, {
       onFatal: fail,
-      ...(holdAfterSuspend
+      ...(holdAt
         ? {
-            afterSuspend: (executionId) => {
-              logger.warn({ executionId }, 'held after suspending (WORKER_TEST_HOLD_AFTER_SUSPEND)');
-              return new Promise<void>(() => {});
+            atSeam: async (seam, executionId) => {
+              if (seam !== holdAt) return;
+              logger.warn({ executionId, seam }, `held at the crash seam ${seam} (WORKER_TEST_HOLD_AT)`);
+              await new Promise<void>(() => {});
             },
           }
         : {}),

@@ -48,4 +48,15 @@ describe('schedule store', () => {
     expect(resumed).toMatchObject({ paused: false, cursor: 660_000 });
     expect(Number(await redis.zscore(keys.schedulesDue(), 'acme\nlater'))).toBe(660_000);
   });
+
+  it('a replace starts afresh: a tick left waiting under buffer-one is dropped, the counts are kept', async () => {
+    const schedules = createScheduleStore({ redis, keys });
+    await schedules.put('acme', 'buffered', { ...spec, overlap: 'buffer-one' }, { now: 0, paused: false });
+    // As the firer leaves it when a tick waits for the last run to end.
+    await redis.hset(keys.schedule('acme', 'buffered'), { buffered: '60000', fired: '3' });
+    expect(await schedules.get('acme', 'buffered')).toMatchObject({ buffered: 60_000, fired: 3 });
+    const { schedule } = await schedules.put('acme', 'buffered', spec, { now: 0, paused: false });
+    expect(schedule.buffered).toBeUndefined();
+    expect(schedule.fired).toBe(3);
+  });
 });

@@ -4,6 +4,7 @@ import {
   type ExecutionJobData,
   type ExecutionStore,
   type NewExecution,
+  type PresetStore,
   type SecretCipher,
   sealRunInputs,
   sendAcceptance,
@@ -25,36 +26,55 @@ export interface ScheduleRunsDeps {
   defaultTimeLimitSeconds: number;
   /** Seals the inputs a Choreo declares secret, as the API does; absent without SECRETS_KEY. */
   cipher?: SecretCipher;
+  /** Where a schedule's `preset` is read; absent without SECRETS_KEY. */
+  presets?: PresetStore;
   now?: () => number;
 }
 
 /**
  * Starts the run of a tick under the schedule's overlap policy. `skip` and `buffer-one` start
- * nothing while the run of the schedule's last fired tick is RUNNING; `allow-all` always starts.
+ * nothing while the run of the schedule's last fired tick is RUNNING (the firer skips the tick or
+ * keeps it waiting); `allow-all` always starts.
  */
 export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
   const { executions, definitions, queue, lookup, now = Date.now } = deps;
 
+  async function presetInputs(name: string | undefined, account: string): Promise<Record<string, string>> {
+    if (name === undefined) return {};
+    if (deps.presets === undefined) throw new ScheduleRefusedError(`preset ${name} cannot be read without SECRETS_KEY`);
+    const inputs = await deps.presets.read(account, name);
+    if (inputs === undefined) throw new ScheduleRefusedError(`account ${account} has no preset ${name}`);
+    return Object.fromEntries(inputs.map((input) => [input.name, input.value]));
+  }
+
   return async ({ schedule, scheduledTime }) => {
     const { account, name, spec } = schedule;
     const id = tickExecutionId(account, name, scheduledTime);
-    // Fired again after a crash: its run exists, whatever the previous run does now.
-    if ((await executions.summary(id, { withOutputs: false })) !== undefined) return 'started';
+    // Fired again after a crash: its run exists, whatever the previous run does now. Under
+    // allow-all the accept below finds it (`exists`), so nothing is read first: one round trip
+    // less for every tick. Otherwise both runs are read at once.
     if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
-      const previous = await executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false });
-      if (previous?.status === 'RUNNING') return 'skipped';
+      const [own, previous] = await Promise.all([
+        executions.summary(id, { withOutputs: false }),
+        executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false }),
+      ]);
+      if (own !== undefined) return 'started';
+      if (previous?.status === 'RUNNING') return 'busy';
     }
     const choreo = await lookup.find(account, spec.choreo);
     if (choreo === undefined) throw new ScheduleRefusedError(`no valid Choreo ${spec.choreo} is visible to account ${account}`);
-    const given = Object.fromEntries(spec.inputs.map((input) => [input.name, input.value]));
-    const bound = bindInputs(choreo.definition, given);
+    const own = Object.fromEntries(spec.inputs.map((input) => [input.name, input.value]));
+    const preset = await presetInputs(spec.preset, account);
+    const bound = bindInputs(choreo.definition, { ...preset, ...own });
     if (!bound.ok) throw new ScheduleRefusedError(`${spec.choreo}: required inputs missing: ${bound.missing.join(', ')}`);
     await definitions.save(choreo.digest, choreo.definition);
-    const own: Record<string, string> = {};
+    // As a run that names a preset: what came from it, and what the Choreo declares secret, is sealed.
+    const kept: Record<string, string> = {};
     const secret: Record<string, string> = {};
     for (const [input, value] of Object.entries(bound.inputs)) {
-      if (choreo.definition.inputs[input]?.secret === true) secret[input] = value;
-      else own[input] = value;
+      const fromPreset = Object.hasOwn(preset, input) && !Object.hasOwn(own, input);
+      if (fromPreset || choreo.definition.inputs[input]?.secret === true) secret[input] = value;
+      else kept[input] = value;
     }
     const hasSecret = Object.keys(secret).length > 0;
     if (hasSecret && deps.cipher === undefined) throw new ScheduleRefusedError(`${spec.choreo}: its secret inputs cannot be kept without SECRETS_KEY`);
@@ -66,11 +86,12 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
       starttime,
       sourceId: '',
       definitionDigest: choreo.digest,
-      inputs: own,
+      inputs: kept,
       ...(hasSecret && deps.cipher ? { sealedInputs: sealRunInputs(deps.cipher, id, secret) } : {}),
       deadline: starttime + (choreo.definition.timeLimitSeconds ?? deps.defaultTimeLimitSeconds) * 1000,
       storeResults: true,
       outputFilters: [],
+      schedule: { name, scheduledTime },
     };
     const sent = sendAcceptance({ executions, queue }, execution, {
       maxRunningPerAccount: deps.maxRunningPerAccount,

@@ -13,6 +13,7 @@ import { executionLog, pastDeadline, PendingStepEvents, runSteps, type StepEndLi
 import { suspensionOf } from './public-urls.ts';
 import { outputSealer } from './secret-outputs.ts';
 import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
+import type { CrashSeamHook } from './crash-seam.ts';
 
 export interface TakenRunDeps {
   executions: ExecutionStore;
@@ -35,11 +36,8 @@ export interface TakenRunDeps {
   recordEnd: EndRecorder;
   logger: Logger;
   onDeferred?: () => void;
-  /**
-   * Tests only: called when a run's suspension is stored, before its job is moved among the delayed
-   * ones, the window in which a worker that dies leaves the job active (see `suspend`).
-   */
-  afterSuspend?: (executionId: string) => Promise<void>;
+  /** Tests only: called at each crash seam a run passes (crash-seam.ts). */
+  atSeam?: CrashSeamHook;
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
@@ -114,7 +112,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');
       return suspended;
     }
-    await deps.afterSuspend?.(record.id);
+    await deps.atSeam?.('suspended', record.id);
     await context.defer(dueMs);
     // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
     // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.
@@ -140,7 +138,9 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const request = ending.outputs !== undefined ? { ...ending, outputs: sealOutputs(ending.outputs) } : ending;
     const stepEvents = history?.take() ?? [];
     const runEvents = history?.takeRunEvents() ?? [];
-    return deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents }));
+    const ended = deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents }));
+    await deps.atSeam?.('ended', record.id);
+    return ended;
   }
 
   async function execute(record: ExecutionRecord, lease: string, run: ActiveRun, context: ProcessingContext): Promise<ProcessResult> {
@@ -215,6 +215,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         );
         if (result === 'termination-requested') run.stop = 'termination-requested';
         if (result === 'not-running' || result === 'superseded') return result;
+        await deps.atSeam?.('checkpointed', record.id);
         return run.stop;
       },
       afterProgress: async (delta) => {
@@ -264,6 +265,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
           log().info({ outcome: handedBack }, 'execution ended or was taken over while stopping; not handed back');
           return handedBack;
         }
+        await deps.atSeam?.('handed-back', record.id);
         await context.handBack();
         log().info({ nextStep: outcome.checkpoint.nextStep }, 'execution handed back');
         return 'handed-back';
@@ -281,6 +283,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     if (take.outcome === 'deferred') return defer(context, take);
     if (take.outcome !== 'taken') return 'not-running';
     const record = take.record;
+    await deps.atSeam?.('taken', executionId);
     return deps.active.track(executionId, record.terminationRequested, async (run) => {
       const result = await execute(record, lease, run, context);
       const newer = deps.active.current(executionId);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createSandbox } from '@ces/sandbox';
-import { createStepLibrary } from '@ces/steps';
+import { createHttpPoster, createStepLibrary } from '@ces/steps';
 import { loadCatalogue } from '@ces/catalogue';
 import type { AccountState } from '@ces/language';
 import { forVariable } from '@ces/config';
@@ -24,6 +24,7 @@ import {
   createHistorySweep,
   createReconcilerState,
   createScheduleStore,
+  createPresetStore,
   createWorkerRegistry,
   enqueueExecution,
   EXECUTION_JOB_BACKOFF,
@@ -31,6 +32,9 @@ import {
   EXECUTION_QUEUE,
   type ExecutionEndListener,
   type ExecutionJobData,
+  createWebhookDeliveries,
+  createWebhookQueue,
+  createWebhookStore,
 } from '@ces/store';
 import { DelayedError, WaitingError, Worker } from 'bullmq';
 import type { WorkerConfig } from './config.ts';
@@ -46,8 +50,12 @@ import { createChildRunsFactory } from './child-runs.ts';
 import { createScheduleFirer } from './schedule-firer.ts';
 import { createScheduleRuns } from './schedule-runs.ts';
 import { endFailedExecution } from './end-failed-execution.ts';
+import type { CrashSeamHook } from './crash-seam.ts';
 import { createHistorySweeper, HISTORY_SWEEP_INTERVAL_MS } from './history-sweeper.ts';
 import { createReconciler } from './reconciler.ts';
+import { createWebhookDispatcher } from './webhook-dispatcher.ts';
+import { createWebhookSender } from './webhook-sender.ts';
+import { startWebhookWorker } from './webhook-worker.ts';
 
 export const WORKER_VERSION = '0.1.0';
 
@@ -84,11 +92,8 @@ export async function startWorkerService(
      * should end, so that its supervisor starts a new one, rather than stay up taking nothing.
      */
     onFatal?: (error: unknown) => void;
-    /**
-     * Tests only: called when a run's suspension is stored in Redis, before its job is moved among
-     * the delayed ones; a test holds the worker there to kill it in that window.
-     */
-    afterSuspend?: (executionId: string) => Promise<void>;
+    /** Tests only: called at each crash seam a run passes; a test holds the worker there to kill it. */
+    atSeam?: CrashSeamHook;
   } = {},
 ): Promise<WorkerService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -202,7 +207,7 @@ export async function startWorkerService(
     ...(accountState ? { accountState } : {}),
     logger: log,
     onDeferred: () => metrics.takes.deferred(),
-    ...(options.afterSuspend ? { afterSuspend: options.afterSuspend } : {}),
+    ...(options.atSeam ? { atSeam: options.atSeam } : {}),
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
@@ -331,13 +336,64 @@ export async function startWorkerService(
       maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
       maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
       defaultTimeLimitSeconds: config.EXECUTION_TIME_LIMIT_SECONDS,
-      ...(cipher ? { cipher } : {}),
+      ...(cipher ? { cipher, presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }) } : {}),
     }),
     logger: log,
+    metrics: metrics.schedules,
     leaseMs: config.SCHEDULE_LEASE_MS,
     pollMs: config.SCHEDULE_POLL_MS,
-    batch: 100,
+    batch: config.SCHEDULE_BATCH,
+    loops: config.SCHEDULE_FIRERS,
   });
+  // Webhooks need the key their secrets are sealed with; without it no account can have any.
+  const webhookQueue = cipher ? createWebhookQueue({ connection: redis, keys }) : undefined;
+  const webhooks = cipher ? createWebhookStore({ redis, keys, cipher, maxWebhooksPerAccount: 0 }) : undefined;
+  const deliveries = createWebhookDeliveries({
+    redis,
+    keys,
+    retentionSeconds: Math.max(config.RETENTION_SECONDS, config.WEBHOOK_RETRY_MAX_SECONDS) + 86_400,
+  });
+  const webhookSender = webhooks
+    ? createWebhookSender({
+        webhooks,
+        deliveries,
+        post: createHttpPoster({
+          allowPrivateNetworks: config.HTTP_ALLOW_PRIVATE_NETWORKS,
+          timeoutMs: config.HTTP_STEP_TIMEOUT_MS,
+          maxResponseBytes: config.HTTP_MAX_RESPONSE_BYTES,
+        }),
+        retry: { initialMs: config.WEBHOOK_RETRY_INITIAL_MS, maxSeconds: config.WEBHOOK_RETRY_MAX_SECONDS },
+        perWebhook: config.WEBHOOK_CONCURRENCY_PER_WEBHOOK,
+        logger: log,
+        onAttempt: (outcome) => metrics.webhooks.attempted(outcome),
+      })
+    : undefined;
+  const webhookDispatcher =
+    webhooks && webhookQueue && webhookSender
+      ? createWebhookDispatcher({
+          executions,
+          webhooks,
+          deliveries,
+          queue: webhookQueue,
+          sender: webhookSender,
+          logger: log,
+          leaseMs: 30_000,
+          pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+          batch: 200,
+        })
+      : undefined;
+  const webhookWorker = webhookSender
+    ? startWebhookWorker({
+        connection: redis,
+        keys,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        lockDurationMs: LOCK_DURATION_MS,
+        stalledIntervalMs: STALLED_INTERVAL_MS,
+        sender: webhookSender,
+        deliveries,
+        logger: log,
+      })
+    : undefined;
   const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
   const historySweeper = createHistorySweeper({
     sweep: createHistorySweep({ redis, keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
@@ -354,6 +410,8 @@ export async function startWorkerService(
   reconciler.start();
   historySweeper.start();
   scheduleFirer.start();
+  webhookDispatcher?.start();
+  await webhookWorker?.started();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
   takingWork = true;
 
@@ -370,6 +428,9 @@ export async function startWorkerService(
         reconciler.stop();
         historySweeper.stop();
         const firerStopped = scheduleFirer.stop();
+        const dispatcherStopped = webhookDispatcher?.stop();
+        // Deliveries in flight end (within their timeout) before the connection they record on closes.
+        const webhooksStopped = webhookWorker?.close();
         processor.beginShutdown();
         // Runs stop at their next step boundary; past most of the grace period even waits are cut short.
         const interrupt = setTimeout(() => processor.interruptAll(), Math.max(0, config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 - 2_000));
@@ -378,6 +439,9 @@ export async function startWorkerService(
         clearTimeout(interrupt);
         await processor.endsSettled();
         await firerStopped;
+        await dispatcherStopped;
+        await webhooksStopped;
+        await webhookQueue?.close();
         unsubscribeTerminations();
         await heartbeat.stop();
         await events.close();

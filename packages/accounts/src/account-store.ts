@@ -10,7 +10,7 @@ export type CredentialKind = 'user' | 'app';
  * not be able to change what the account's runs are given (`presets`) or what its Choreos do
  * (`choreos`: write and delete the account's own) unless meant to.
  */
-export const CREDENTIAL_RIGHTS = ['choreos', 'presets', 'schedules'] as const;
+export const CREDENTIAL_RIGHTS = ['choreos', 'presets', 'schedules', 'webhooks'] as const;
 export type CredentialRight = (typeof CREDENTIAL_RIGHTS)[number];
 
 /**

@@ -135,7 +135,10 @@ describe('applyAccountsFile', () => {
     await applyAccountsFile(store, granted(undefined));
     expect(await authenticator.authenticate('rights', 'plain', fileKey)).toMatchObject({ kind: 'app', rights: [] });
     expect(await authenticator.authenticateKey('rights', 'writer', fileKey)).toMatchObject({ kind: 'app', rights: ['presets'] });
-    expect(await authenticator.authenticate('rights', 'carol', 'carol password')).toMatchObject({ kind: 'user', rights: ['choreos', 'presets', 'schedules'] });
+    expect(await authenticator.authenticate('rights', 'carol', 'carol password')).toMatchObject({
+      kind: 'user',
+      rights: ['choreos', 'presets', 'schedules', 'webhooks'],
+    });
     // A rotated key keeps the rights; the file taking a right away writes the record again.
     const rotated = await store.issueAppKey('rights', 'writer');
     expect(await authenticator.authenticateKey('rights', 'writer', rotated)).toMatchObject({ rights: ['presets'] });

@@ -1,4 +1,5 @@
 import {
+  branchAddress,
   callbackAddress,
   callbackTokenAddress,
   ExpressionError,
@@ -367,6 +368,10 @@ export class BlockRun implements Interpreter {
     }
     this.pending.push([address, value]);
     return undefined;
+  }
+
+  branchCompleted(scope: Scope, parallelId: string, index: number): Flow | undefined {
+    return this.append(branchAddress(scope.within, parallelId, index), null);
   }
 
   /** A failure, recorded (with the next batch, if the run goes on) so that a resumed run meets it again. */

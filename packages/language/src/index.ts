@@ -25,6 +25,7 @@ export { applyOutputFilters, OutputFilterError } from './output-filters.ts';
 export type { OutputFilter } from './output-filters.ts';
 export { parseDefinition } from './parse-definition.ts';
 export {
+  branchAddress,
   callbackAddress,
   callbackTokenAddress,
   enclosingLoopAddress,
@@ -37,6 +38,7 @@ export {
   wakeAddress,
 } from './progress-address.ts';
 export type { ProgressAddress } from './progress-address.ts';
+export { redriveProgress } from './redrive-progress.ts';
 export { hasSecretOutputs } from './secret-outputs.ts';
 export {
   BLOCK_ENDED,

@@ -9,7 +9,9 @@
  * - `<address>!`: how the step (or block) at `address` failed, so that a `catch` takes it again;
  * - `<address>@`: when the wait of the step at `address` is due (epoch ms);
  * - `<address>@token`: the token of its wait for a call back;
- * - `<address>@callback`: the call back's body, written by whoever receives it.
+ * - `<address>@callback`: the call back's body, written by whoever receives it;
+ * - `par{1}`: branch 1 of parallel `par` completed (a marker: the branch's steps keep their own
+ *   entries), so that a redrive reuses that branch and runs again the branches that did not complete.
  */
 
 /** The address of step (or block) `id` inside the iteration at `within` ('' at the top level). */
@@ -20,6 +22,16 @@ export function stepAddress(within: string, id: string): string {
 /** The address of iteration `index` of loop `loopId` inside the iteration at `within` ('' at the top level). */
 export function iterationAddress(within: string, loopId: string, index: number): string {
   return `${stepAddress(within, loopId)}[${index}]`;
+}
+
+/** The marker entry of branch `index` of parallel `parallelId` inside the iteration at `within`. */
+export function branchAddress(within: string, parallelId: string, index: number): string {
+  return `${stepAddress(within, parallelId)}{${index}}`;
+}
+
+/** Whether the entry at `address` belongs to something inside a loop's iteration (`pages[3].fetch`, not `pages[3]`). */
+export function isInsideAnyIteration(address: string): boolean {
+  return address.includes('].');
 }
 
 /** Whether the entry at `address` belongs to a step inside the iteration at `iteration`. */

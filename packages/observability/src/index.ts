@@ -9,6 +9,8 @@ export {
 } from './execution-metrics.ts';
 export { registerClusterMetrics, type ClusterSources } from './cluster-metrics.ts';
 export { registerWorkerMetrics, type WorkerTakeMetrics } from './worker-metrics.ts';
+export { createWebhookMetrics, type WebhookAttemptOutcome, type WebhookMetrics } from './webhook-metrics.ts';
+export { createScheduleTickMetrics, registerScheduleGauges, SCHEDULE_LAG_BUCKETS, type ScheduleTickMetrics } from './schedule-metrics.ts';
 export { createRedisMetrics, type RedisEventSource, type RedisMetrics } from './redis-metrics.ts';
 export {
   ACCESS_LOG_MESSAGE,

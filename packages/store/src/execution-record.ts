@@ -25,6 +25,8 @@ export interface ExecutionRecord {
    * secrets key opens them into `inputs` when a worker takes the run.
    */
   sealedInputs?: string;
+  /** The run's own call-back (`?notify=`), to which its end is delivered. */
+  notifyUrl?: string;
   /** Checkpoint: index of the next step to run, and the results of the completed ones. */
   nextStep: number;
   results: Record<string, unknown>;
@@ -55,6 +57,18 @@ export interface ExecutionRecord {
    * execution has its parent's; absent on runs accepted without one (the worker's setting then).
    */
   publicBaseUrl?: string;
+  /** For a redrive: the id of the execution it redrives. */
+  redriveOf?: string;
+  /** For an execution redriven: the id of its latest redrive. */
+  redrivenBy?: string;
+  /** For a run a schedule started: the schedule's name and the scheduled time of its tick (epoch ms). */
+  schedule?: ScheduledBy;
+}
+
+/** The tick of a schedule that started a run. */
+export interface ScheduledBy {
+  name: string;
+  scheduledTime: number;
 }
 
 export type NewExecution = Pick<
@@ -74,12 +88,27 @@ export type NewExecution = Pick<
   | 'depth'
   | 'sealedInputs'
   | 'publicBaseUrl'
+  | 'redriveOf'
+  | 'schedule'
 >;
 
 /** What a status answer shows of an execution, and who may see it; outputs only when asked for. */
 export type ExecutionSummary = Pick<
   ExecutionRecord,
-  'id' | 'account' | 'choreo' | 'status' | 'starttime' | 'endtime' | 'host' | 'lasterror' | 'errortime' | 'output' | 'choreoVersion'
+  | 'id'
+  | 'account'
+  | 'choreo'
+  | 'status'
+  | 'starttime'
+  | 'endtime'
+  | 'host'
+  | 'lasterror'
+  | 'errortime'
+  | 'output'
+  | 'choreoVersion'
+  | 'redriveOf'
+  | 'redrivenBy'
+  | 'schedule'
 >;
 
 /** What a list of running executions shows of each: never its inputs, results or outputs. */
@@ -150,6 +179,8 @@ export const RECORD_FIELDS = {
   legacyTerminationRequested: 'cancel',
   /** '1' while a synchronous caller waits for the end, which is then published. */
   notifyEnd: 'notify',
+  /** The run's own call-back (`?notify=`): the URL its end is delivered to (webhook-outbox.lua). */
+  notifyUrl: 'webhook',
   /** The key of the run's Idempotency-Key entry, which expires with the record. */
   idempotencyEntry: 'idempotency',
   /** How many takes were refused for the account's share (MAX_EXECUTING_PER_ACCOUNT). */
@@ -176,6 +207,13 @@ export const RECORD_FIELDS = {
   waitEntries: 'wait',
   /** The public address the run's URLs are made under; absent when its API decided none. */
   publicBaseUrl: 'base',
+  /** A redrive's: the execution it redrives. */
+  redriveOf: 'redriveOf',
+  /** An execution redriven: its latest redrive (accept-execution.lua). */
+  redrivenBy: 'redrivenBy',
+  /** The schedule that started the run, and its tick's scheduled time; absent on other runs. */
+  schedule: 'schedule',
+  scheduledTime: 'tick',
 } as const;
 
 const F = RECORD_FIELDS;
@@ -194,7 +232,22 @@ export const RUNNING_FIELDS = [
 ] as const;
 
 /** The hash fields a summary is read from. */
-export const SUMMARY_FIELDS = [F.id, F.account, F.choreo, F.status, F.starttime, F.endtime, F.host, F.lasterror, F.errortime, F.choreoVersion] as const;
+export const SUMMARY_FIELDS = [
+  F.id,
+  F.account,
+  F.choreo,
+  F.status,
+  F.starttime,
+  F.endtime,
+  F.host,
+  F.lasterror,
+  F.errortime,
+  F.choreoVersion,
+  F.redriveOf,
+  F.redrivenBy,
+  F.schedule,
+  F.scheduledTime,
+] as const;
 
 /** The record exactly as `accept` stores it: RUNNING, in the queue, no worker, nothing done. */
 export function acceptedRecord(execution: NewExecution): ExecutionRecord {
@@ -212,7 +265,10 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
 }
 
 /** The fields and values of a new record, as `accept` writes them. */
-export function encodeNewExecution(execution: NewExecution): string[] {
+export function encodeNewExecution(
+  execution: NewExecution,
+  redrive?: { nextStep: number; results: Record<string, unknown>; entries: readonly (readonly [string, string])[] },
+): string[] {
   return [
     F.id,
     execution.id,
@@ -233,7 +289,9 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     F.inputs,
     JSON.stringify(execution.inputs),
     F.nextStep,
-    '0',
+    String(redrive?.nextStep ?? 0),
+    ...(redrive !== undefined ? [F.results, JSON.stringify(redrive.results)] : []),
+    ...(redrive !== undefined && redrive.entries.length > 0 ? [F.progressCursor, (redrive.entries.at(-1) as readonly [string, string])[0]] : []),
     F.deadline,
     String(execution.deadline),
     F.storeResults,
@@ -243,6 +301,8 @@ export function encodeNewExecution(execution: NewExecution): string[] {
     ...(execution.parent !== undefined ? [F.parent, execution.parent, F.depth, String(execution.depth ?? 1)] : []),
     ...(execution.sealedInputs !== undefined ? [F.sealedInputs, execution.sealedInputs] : []),
     ...(execution.publicBaseUrl !== undefined ? [F.publicBaseUrl, execution.publicBaseUrl] : []),
+    ...(execution.redriveOf !== undefined ? [F.redriveOf, execution.redriveOf] : []),
+    ...(execution.schedule !== undefined ? [F.schedule, execution.schedule.name, F.scheduledTime, String(execution.schedule.scheduledTime)] : []),
   ];
 }
 
@@ -258,7 +318,11 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
   const waitEntries = hash[F.waitEntries];
   const parent = hash[F.parent];
   const sealedInputs = hash[F.sealedInputs];
+  const notifyUrl = hash[F.notifyUrl];
   const publicBaseUrl = hash[F.publicBaseUrl];
+  const redriveOf = hash[F.redriveOf];
+  const redrivenBy = hash[F.redrivenBy];
+  const schedule = hash[F.schedule];
   return {
     id,
     account: hash[F.account] ?? '',
@@ -272,6 +336,7 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     ...(choreoVersion ? { choreoVersion: Number(choreoVersion) } : {}),
     inputs: parseJson(hash[F.inputs], {}),
     ...(sealedInputs !== undefined ? { sealedInputs } : {}),
+    ...(notifyUrl !== undefined ? { notifyUrl } : {}),
     nextStep: Number(hash[F.nextStep] ?? 0),
     results: parseJson(hash[F.results], {}),
     ...(progressCursor ? { progressCursor } : {}),
@@ -287,6 +352,9 @@ export function decodeExecution(hash: Record<string, string>): ExecutionRecord |
     lease: hash[F.lease] ?? '',
     ...(parent !== undefined ? { parent, depth: Number(hash[F.depth] ?? 1) } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(redriveOf ? { redriveOf } : {}),
+    ...(redrivenBy ? { redrivenBy } : {}),
+    ...(schedule !== undefined ? { schedule: { name: schedule, scheduledTime: Number(hash[F.scheduledTime] ?? 0) } } : {}),
   };
 }
 

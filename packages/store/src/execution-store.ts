@@ -44,12 +44,34 @@ import { DEFAULT_RUN_EVENTS_BOUND, encodeRunEvent, joinRunEvents, type RunEvent 
  *   `retryAfterSeconds` more at least;
  * - `larger-than-budget`: the record alone is larger than the budget, and never will fit;
  * - `replay`: nothing accepted, the Idempotency-Key started `executionId` already, for the same run
- *   (`sameRequest`) or another.
+ *   (`sameRequest`) or another;
+ * - `not-redrivable`: nothing accepted, the execution to redrive has not ended ERROR or
+ *   TERMINATED_LIMIT (`status`: '' when it is gone);
+ * - `redrive-running`: nothing accepted, redrive `executionId` of it is still RUNNING.
  */
 export type AcceptResult =
   | { outcome: 'accepted' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
-  | { outcome: 'replay'; executionId: string; sameRequest: boolean };
+  | { outcome: 'replay'; executionId: string; sameRequest: boolean }
+  | { outcome: 'not-redrivable'; status: string }
+  | { outcome: 'redrive-running'; executionId: string };
+
+/**
+ * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): that run's checkpoint
+ * and the entries of its progress it keeps (redriveProgress in @ces/language), values as stored,
+ * their sealed ones bound to the new execution already.
+ */
+export interface RedriveStart {
+  nextStep: number;
+  results: Record<string, unknown>;
+  entries: readonly (readonly [string, string])[];
+}
+
+/** What a redrive starts from: the ended record, and its progress as stored (address → JSON). */
+export interface RedriveSource {
+  record: ExecutionRecord;
+  progress: [string, string][];
+}
 
 /** A client's key for retrying a run safely: one run per key and account, as long as its record is kept. */
 export interface IdempotencyOptions {
@@ -71,9 +93,13 @@ export interface AcceptOptions {
   notifyEnd?: boolean;
   /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
   notifyParent?: boolean;
+  /** The run's own call-back (`?notify=`), to which its end is delivered signed (webhook-outbox.lua). */
+  notifyUrl?: string;
   idempotency?: IdempotencyOptions;
   /** A child's: the address of the step that starts it, for its parent's `child.started` run event. */
   childOf?: { address: string };
+  /** For a redrive: where it starts. */
+  redrive?: RedriveStart;
 }
 
 /**
@@ -187,6 +213,8 @@ export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
   get(id: string): Promise<ExecutionRecord | undefined>;
+  /** An ended record with the progress it kept (end-record.lua), read together; undefined when gone. */
+  redriveSource(id: string): Promise<RedriveSource | undefined>;
   /**
    * The fields a status answer needs (`output` only with `withOutputs`, otherwise {}): a status poll
    * then never carries the inputs, results or outputs of a run over the wire.
@@ -327,6 +355,7 @@ export function createExecutionStore(deps: {
   });
 
   const historyKeys = historyKeyTemplates(keys);
+  const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -343,6 +372,7 @@ export function createExecutionStore(deps: {
     history: historyKeys,
     run_events_bound: runEventsBound,
     run_events_channel: runEventsChannel,
+    webhooks: webhookKeys,
   });
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -350,7 +380,7 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, idempotency, childOf }) {
+    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, notifyUrl, idempotency, childOf, redrive }) {
       const window = storageWindow(execution.starttime, retentionSeconds);
       const reply = await run(
         'acceptExecution',
@@ -365,6 +395,8 @@ export function createExecutionStore(deps: {
           keys.executionCounts(),
           keys.execution(execution.parent ?? execution.id),
           keys.executionChildren(execution.parent ?? execution.id),
+          keys.execution(execution.redriveOf ?? execution.id),
+          keys.executionProgress(execution.id),
           keys.executionEvents(execution.parent ?? execution.id),
         ],
         [
@@ -379,6 +411,7 @@ export function createExecutionStore(deps: {
             account: execution.account,
             choreo: execution.choreo,
             history: historyKeys,
+            webhooks: webhookKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
             child_event:
               execution.parent !== undefined && childOf !== undefined
@@ -386,9 +419,14 @@ export function createExecutionStore(deps: {
                 : '',
             run_events_bound: runEventsBound,
             run_events_channel: runEventsChannel,
+            redrive_of: execution.redriveOf ?? '',
+            execution_prefix: keys.execution(''),
+            progress_entries: redrive?.entries.length ?? 0,
           }),
-          ...encodeNewExecution(execution),
+          ...encodeNewExecution(execution, redrive),
           ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
+          ...(notifyUrl ? [RECORD_FIELDS.notifyUrl, notifyUrl] : []),
+          ...(redrive?.entries.flat() ?? []),
         ],
       );
       if (reply === ScriptReply.Done) return { outcome: 'accepted' };
@@ -397,10 +435,20 @@ export function createExecutionStore(deps: {
       if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
       if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
       if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.NotRedrivable) return { outcome: 'not-redrivable', status: String(reply[1]) };
+      if (Array.isArray(reply) && reply[0] === ScriptReply.RedriveRunning) return { outcome: 'redrive-running', executionId: String(reply[1]) };
       throw new Error(`acceptExecution answered ${JSON.stringify(reply)}`);
     },
 
     get,
+
+    async redriveSource(id) {
+      const [[recordError, hash], [progressError, progress]] = ((await redis.multi().hgetall(keys.execution(id)).hgetall(keys.executionProgress(id)).exec()) ??
+        []) as [[Error | null, Record<string, string>], [Error | null, Record<string, string>]];
+      if (recordError || progressError) throw recordError ?? progressError;
+      const record = decodeExecution(hash);
+      return record && { record, progress: Object.entries(progress) };
+    },
 
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, RECORD_FIELDS.output] : [...SUMMARY_FIELDS];

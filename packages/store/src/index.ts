@@ -1,5 +1,5 @@
 export { ReplicationShortError, type ReplicaAcks } from './scripts.ts';
-export { createKeySpace, EXECUTION_QUEUE, type KeySpace } from './keys.ts';
+export { createKeySpace, EXECUTION_QUEUE, type KeySpace, WEBHOOK_QUEUE } from './keys.ts';
 export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
@@ -7,6 +7,7 @@ export {
   type ExecutionSummary,
   type NewExecution,
   type RunningExecution,
+  type ScheduledBy,
 } from './execution-record.ts';
 export {
   createExecutionStore,
@@ -14,6 +15,8 @@ export {
   type EndRequest,
   type EndResult,
   type AcceptOptions,
+  type RedriveSource,
+  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
@@ -88,6 +91,7 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
+  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -95,6 +99,7 @@ export {
   type StoredProgressEntry,
 } from './sealed-results.ts';
 export { resealExecutionSecrets } from './reseal-executions.ts';
+export { redriveStart } from './redrive-start.ts';
 export {
   CALLBACK_ID,
   CALLBACK_TTL_SECONDS,
@@ -109,6 +114,7 @@ export {
 export { parseDuration, ticksAfter, timingProblem, type ScheduleTiming } from './schedule-times.ts';
 export {
   createScheduleStore,
+  ScheduleLimitError,
   type Advance,
   type ClaimedSchedule,
   type OverlapPolicy,
@@ -123,3 +129,28 @@ export {
   type ConsoleSessionIdentity,
   type ConsoleSessionStore,
 } from './console-session-store.ts';
+export {
+  createWebhookStore,
+  generateWebhookSecret,
+  NOTIFY_WEBHOOK,
+  SECRET_OVERLAP_MS,
+  WEBHOOK_EVENT_TYPES,
+  type PutWebhookResult,
+  type WebhookDescription,
+  type WebhookEventType,
+  type WebhookSpec,
+  type WebhookStore,
+} from './webhook-store.ts';
+export {
+  createWebhookDeliveries,
+  DELIVERY_ID,
+  webhookDeliveryId,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type NewDelivery,
+  type WebhookDeliveries,
+  type WebhookEvent,
+} from './webhook-deliveries.ts';
+export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
+export { executionStatusFields } from './execution-status-fields.ts';

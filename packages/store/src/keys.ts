@@ -116,6 +116,32 @@ export interface KeySpace {
    * take it: its next tick, or the end of the lease of the firer that claimed it.
    */
   schedulesDue(): string;
+  /**
+   * Hash: webhook subscription name → JSON (webhook-store.ts: URL, events, Choreo patterns, sealed
+   * signing secrets, whether a 410 disabled it) of one account.
+   */
+  accountWebhooks(account: string): string;
+  /**
+   * Hash: event type → how many of one account's subscriptions list it, kept with the subscriptions
+   * (put-webhook.lua, delete-webhook.lua): the scripts that accept and end runs read it, so an
+   * account without subscriptions costs them one lookup and no outbox entry.
+   */
+  accountWebhookEvents(account: string): string;
+  /** Hash: the account's notify secret (`secret`, `previous`, `previousuntil`, sealed), for `?notify=`. */
+  accountWebhookNotify(account: string): string;
+  /**
+   * Sorted set: `<kind>\n<account>\n<execution id>` of runs whose event may have a webhook to send
+   * (kind `start` or `end`), added atomically with the status change, scored by when a dispatcher
+   * may next take it (claim-webhook-events.lua); removed once its deliveries exist.
+   */
+  webhookOutbox(): string;
+  /**
+   * Hash: one delivery (webhook-deliveries.ts: its subscription, event, execution, URL, body, attempts,
+   * last status and error, next attempt, `state` pending, delivered or dead, `round`); expires.
+   */
+  webhookDelivery(id: string): string;
+  /** Sorted set: ids of one subscription's recent deliveries, scored by creation, trimmed. */
+  webhookDeliveries(account: string, name: string): string;
   /** Hash: user name → JSON credential record. */
   accountUsers(account: string): string;
   /** Hash: application name → JSON credential record. */
@@ -189,6 +215,8 @@ export interface KeySpace {
 }
 
 export const EXECUTION_QUEUE = 'executions';
+/** BullMQ queue of webhook deliveries, apart from runs: a slow endpoint holds no run back. */
+export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
 export function createKeySpace(prefix: string): KeySpace {
   return {
@@ -221,6 +249,12 @@ export function createKeySpace(prefix: string): KeySpace {
     schedule: (account, name) => `${prefix}:schedule:${account}:${name}`,
     accountSchedules: (account) => `${prefix}:schedules:account:${account}`,
     schedulesDue: () => `${prefix}:schedules:due`,
+    accountWebhooks: (account) => `${prefix}:webhooks:account:${account}`,
+    accountWebhookEvents: (account) => `${prefix}:webhook-events:account:${account}`,
+    accountWebhookNotify: (account) => `${prefix}:webhook-notify:account:${account}`,
+    webhookOutbox: () => `${prefix}:webhooks:outbox`,
+    webhookDelivery: (id) => `${prefix}:webhook-delivery:${id}`,
+    webhookDeliveries: (account, name) => `${prefix}:webhook-deliveries:${account}:${name}`,
     accountUsers: (account) => `${prefix}:account:${account}:users`,
     accountApps: (account) => `${prefix}:account:${account}:apps`,
     operators: () => `${prefix}:operators`,

@@ -1,12 +1,16 @@
 import type { Redis } from 'ioredis';
+import { RECORD_FIELDS } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
+import { decodeStepHistory, type StepEvent } from './step-history.ts';
 
 /**
  * An execution's run events: what a client watching the run is sent (GET …/events), kept in a
  * list beside the record (keys.ts `executionEvents`), written by the same scripts that
  * write the progress and the end, so that an event exists exactly when what it tells is stored.
  * Each is stored as its number in the run (1, 2, …), which is its id, and its data, the one line
- * of JSON sent as it is, whose first member is its type (run-events.lua).
+ * of JSON sent as it is, whose first member is its type (run-events.lua). A run that ended
+ * without a list of them (an instant run: its end brought only its steps' starts and ends, see
+ * end-execution.lua) has them read from its step history and its record, numbered the same way.
  */
 export type RunEventType = 'step.started' | 'step.ended' | 'iteration.started' | 'iteration.ended' | 'wait.started' | 'child.started' | 'execution.ended';
 
@@ -133,15 +137,32 @@ export interface RunEventLog {
 
 export function createRunEventLog(deps: { redis: Redis; keys: KeySpace }): RunEventLog {
   const { redis, keys } = deps;
+
+  /** The events of an ended run kept without a list: its steps' attempts, then its end. */
+  async function derived(executionId: string): Promise<StoredRunEvent[]> {
+    const [[recordError, record], [listError, list]] = ((await redis
+      .multi()
+      .hmget(keys.execution(executionId), RECORD_FIELDS.status, RECORD_FIELDS.endtime, RECORD_FIELDS.stepHistory)
+      .lrange(keys.executionSteps(executionId), 0, -1)
+      .exec()) ?? []) as [[Error | null, (string | null)[]], [Error | null, string[]]];
+    if (recordError || listError) throw recordError ?? listError;
+    const [status, endtime, field] = record;
+    // Running (nothing yet), or gone.
+    if (!status || status === 'RUNNING' || !endtime) return [];
+    const lines: string[] = [];
+    for (const step of decodeStepHistory(list, field).events) lines.push(...attemptEvents(step));
+    lines.push(`{"type":"execution.ended","time":${JSON.stringify(endtime)}}`);
+    return lines.map((data, index) => ({ id: String(index + 1), type: (TYPE.exec(data)?.[1] ?? '') as RunEventType, data }));
+  }
   return {
     async read(executionId, afterId) {
       const key = keys.executionEvents(executionId);
-      if (afterId === undefined) return (await redis.lrange(key, 0, -1)).map(decode);
-      const after = Number(afterId);
+      const after = afterId === undefined ? 0 : Number(afterId);
       // The last few first, which is all a watcher that keeps up needs; then the whole list.
-      const tail = (await redis.lrange(key, -TAIL, -1)).map(decode);
-      const first = tail[0];
-      const events = tail.length < TAIL || (first !== undefined && Number(first.id) <= after + 1) ? tail : (await redis.lrange(key, 0, -1)).map(decode);
+      let events = (await redis.lrange(key, afterId === undefined ? 0 : -TAIL, -1)).map(decode);
+      const first = events[0];
+      if (events.length === TAIL && first !== undefined && Number(first.id) > after + 1) events = (await redis.lrange(key, 0, -1)).map(decode);
+      if (events.length === 0) events = await derived(executionId);
       return events.filter((event) => Number(event.id) > after);
     },
   };
@@ -151,4 +172,13 @@ function decode(item: string): StoredRunEvent {
   const space = item.indexOf(' ');
   const data = item.slice(space + 1);
   return { id: item.slice(0, space), type: (TYPE.exec(data)?.[1] ?? '') as RunEventType, data };
+}
+
+/** The start and the end of one attempt of a step, as the worker would have written them. */
+function attemptEvents(step: StepEvent): [string, string] {
+  const place = { address: step.address, step: step.id, iteration: step.iteration, attempt: step.attempt, host: step.host };
+  return [
+    encodeRunEvent({ type: 'step.started', time: step.start, ...place }),
+    encodeRunEvent({ type: 'step.ended', time: step.end, ...place, outcome: step.outcome, durationMs: step.durationMs, error: step.error }),
+  ];
 }

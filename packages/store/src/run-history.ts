@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ExecutionStatus } from './execution-status.ts';
+import type { ScheduledBy } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
 
 /** One retained execution as the run history shows it. */
@@ -11,6 +12,8 @@ export interface HistoryEntry {
   starttime: number;
   endtime?: number;
   host: string;
+  /** The schedule's tick that started the run, if one did. */
+  schedule?: ScheduledBy;
 }
 
 /** Where a page starts: after the entry with this start time and id (newest first). */
@@ -44,7 +47,7 @@ export interface RunHistory {
   list(query: HistoryQuery): Promise<HistoryPage>;
 }
 
-const FIELDS = ['account', 'choreo', 'status', 'starttime', 'endtime', 'host'] as const;
+const FIELDS = ['account', 'choreo', 'status', 'starttime', 'endtime', 'host', 'schedule', 'tick'] as const;
 const BATCH = 200;
 const STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'SUCCESS', 'ERROR', 'TERMINATED_MANUALLY', 'TERMINATED_LIMIT'];
 
@@ -102,7 +105,7 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
         for (const [i, [error, values]] of results.entries()) {
           if (error) throw error;
           const run = batch[i] as IndexedRun;
-          const [account, choreo, status, starttime, endtime, host] = values as (string | null)[];
+          const [account, choreo, status, starttime, endtime, host, schedule, tick] = values as (string | null)[];
           if (!status || !account) {
             expired.push(run);
             continue;
@@ -115,6 +118,7 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
             starttime: Number(starttime),
             ...(endtime ? { endtime: Number(endtime) } : {}),
             host: host ?? '',
+            ...(schedule ? { schedule: { name: schedule, scheduledTime: Number(tick ?? 0) } } : {}),
           };
           if (!matches(query, entry)) continue;
           entries.push(entry);

@@ -28,6 +28,10 @@ export interface StoredSchedule {
   skipped: number;
   /** Scheduled time of the last tick fired, if any. */
   lastTick?: number;
+  /** The note given with the last pause or resume. */
+  stateNote?: string;
+  /** Under `buffer-one`: the scheduled time of the tick waiting for the last run to end. */
+  buffered?: number;
 }
 
 /** A schedule a firer holds under lease: fire `cursor`, then `advance` from it. */
@@ -45,22 +49,49 @@ export interface Advance {
   skipped?: number;
   /** Whether the schedule goes back in the due set at `to` (false: the firer goes on holding it). */
   release: boolean;
+  /** When it goes back in the due set, if earlier than `to` (a buffered tick to look at again). */
+  releaseAt?: number;
+  /** The tick fired, when it is not `from` (a buffered tick). */
+  firedTick?: number;
+  /** The tick left waiting under `buffer-one`, or 'clear' once it has started. */
+  buffer?: number | 'clear';
 }
 
 export interface ScheduleStore {
-  /** Creates or replaces a schedule; its cursor becomes its first tick after `now`. */
+  /**
+   * Creates or replaces a schedule; its cursor becomes its first tick after `now`. A new one past
+   * the account's limit throws ScheduleLimitError.
+   */
   put(account: string, name: string, spec: ScheduleSpec, options: { now: number; paused: boolean }): Promise<{ created: boolean; schedule: StoredSchedule }>;
   get(account: string, name: string): Promise<StoredSchedule | undefined>;
   list(account: string): Promise<StoredSchedule[]>;
   delete(account: string, name: string): Promise<boolean>;
   /** Pauses or resumes; a resume starts from the first tick after `now` (ticks while paused are not caught up). */
-  setPaused(account: string, name: string, paused: boolean, now: number): Promise<StoredSchedule | undefined>;
+  setPaused(account: string, name: string, paused: boolean, now: number, note?: string): Promise<StoredSchedule | undefined>;
   /** Leases up to `limit` due schedules for `leaseMs`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
   /** Compare-and-set of the cursor (advance-schedule.lua): 'moved', 'moved-elsewhere' or 'gone'. */
   advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-elsewhere' | 'gone'>;
+  /**
+   * Counts a run started outside the cursor (trigger, backfill) as fired, and makes it the last
+   * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.
+   */
+  recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
+  /** Schedules of one account, paused or not, for metrics. */
+  countOf(account: string): Promise<number>;
+}
+
+/** A new schedule refused: its account already keeps as many as it may. */
+export class ScheduleLimitError extends Error {
+  readonly maxPerAccount: number;
+
+  constructor(maxPerAccount: number) {
+    super(`the account already keeps ${maxPerAccount} schedules`);
+    this.name = 'ScheduleLimitError';
+    this.maxPerAccount = maxPerAccount;
+  }
 }
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
@@ -77,11 +108,13 @@ function decode(account: string, name: string, hash: Record<string, string>): St
     missed: Number(hash.missed ?? 0),
     skipped: Number(hash.skipped ?? 0),
     ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
+    ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
+    ...(hash.buffered ? { buffered: Number(hash.buffered) } : {}),
   };
 }
 
 /** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
-export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySpace }): ScheduleStore {
+export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
   const run = registerScripts(redis);
   const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
 
@@ -91,22 +124,16 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
     async put(account, name, spec, { now, paused }) {
       const [cursor] = ticksAfter(spec.timing, now, 1) as [number];
       const key = keys.schedule(account, name);
-      // One MULTI: the hash, the account's set and the due set change together. Counters survive
-      // a replace; a replace sets the cursor afresh, so a firer holding the old one changes nothing.
-      // A paused one leaves the due set in the same MULTI: were it put there first, a process dying
-      // before taking it out would leave a paused schedule that fires.
-      const writes = redis
-        .multi()
-        .exists(key)
-        .hset(key, { spec: JSON.stringify(spec), cursor: String(cursor), paused: paused ? '1' : '0' })
-        .sadd(keys.accountSchedules(account), name);
-      const replies = await (paused
-        ? writes.zrem(keys.schedulesDue(), memberOf(account, name))
-        : writes.zadd(keys.schedulesDue(), cursor, memberOf(account, name))
-      ).exec();
+      // A replace sets the cursor afresh, so a firer holding the old one changes nothing.
+      const reply = await run(
+        'putSchedule',
+        [key, keys.accountSchedules(account), keys.schedulesDue()],
+        [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
+      );
+      if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
       const schedule = await get(account, name);
       if (!schedule) throw new Error(`schedule ${name} vanished while written`);
-      return { created: replies?.[0]?.[1] === 0, schedule };
+      return { created: reply === 1, schedule };
     },
 
     async list(account) {
@@ -125,12 +152,16 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
       return replies?.[0]?.[1] === 1;
     },
 
-    async setPaused(account, name, paused, now) {
+    async setPaused(account, name, paused, now, note = '') {
       const schedule = await get(account, name);
       if (!schedule) return undefined;
       const [cursor] = ticksAfter(schedule.spec.timing, now, 1) as [number];
       // In one script: a delete between the read above and this write leaves nothing behind.
-      const changed = await run('setSchedulePaused', [keys.schedule(account, name), keys.schedulesDue()], [memberOf(account, name), paused ? 1 : 0, cursor]);
+      const changed = await run(
+        'setSchedulePaused',
+        [keys.schedule(account, name), keys.schedulesDue()],
+        [memberOf(account, name), paused ? 1 : 0, cursor, note],
+      );
       return changed === 1 ? get(account, name) : undefined;
     },
 
@@ -150,11 +181,27 @@ export function createScheduleStore({ redis, keys }: { redis: Redis; keys: KeySp
       const reply = await run(
         'advanceSchedule',
         [keys.schedule(schedule.account, schedule.name), keys.schedulesDue()],
-        [schedule.member, String(move.from), String(move.to), move.fired, move.missed ?? 0, move.skipped ?? 0, move.release ? 1 : 0],
+        [
+          schedule.member,
+          String(move.from),
+          String(move.to),
+          move.fired,
+          move.missed ?? 0,
+          move.skipped ?? 0,
+          move.release ? 1 : 0,
+          move.firedTick === undefined ? '' : String(move.firedTick),
+          move.buffer === undefined ? '' : move.buffer === 'clear' ? '-' : String(move.buffer),
+          move.releaseAt === undefined ? '' : String(Math.min(move.releaseAt, move.to)),
+        ],
       );
       return reply === 1 ? 'moved' : reply === 0 ? 'moved-elsewhere' : 'gone';
     },
 
+    async recordRun(account, name, scheduledTime, outcome) {
+      return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;
+    },
+
     countDue: () => redis.zcard(keys.schedulesDue()),
+    countOf: (account) => redis.scard(keys.accountSchedules(account)),
   };
 }

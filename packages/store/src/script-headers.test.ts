@@ -15,16 +15,24 @@ const sourceOf = (file: string) => readLuaFile(file) ?? '';
 const registered = Object.values(scriptFiles()).sort();
 const included = new Set(allFiles.flatMap((file) => includesOf(sourceOf(file))));
 const preludes = allFiles.filter((file) => !registered.includes(file));
-// The scripts on an account's own Choreos, presets, schedules, tokens and callbacks hold no execution record;
+// The scripts on an account's own Choreos, presets, schedules, tokens, callbacks and webhooks hold no execution record;
 // each answers only the store module that calls it.
 const ACCOUNT_STATE_SCRIPTS = [
   'accounts/put-account-choreo.lua',
   'advance-schedule.lua',
   'claim-due-schedules.lua',
+  'claim-webhook-events.lua',
   'delete-token.lua',
+  'delete-webhook.lua',
   'lock-token.lua',
+  'open-webhook-delivery.lua',
   'put-preset.lua',
+  'put-schedule.lua',
+  'put-webhook.lua',
   'record-callback.lua',
+  'record-schedule-run.lua',
+  'record-webhook-attempt.lua',
+  'redeliver-webhook.lua',
   'reseal-field.lua',
   'set-schedule-paused.lua',
   'set-token-validity.lua',

@@ -34,6 +34,10 @@ export const ScriptReply = {
   Deferred: -7,
   /** deliver callback: no such call back (a forged URL, one used already, or expired). */
   Unknown: -8,
+  /** accept: `{NotRedrivable, status}`: the execution to redrive has not ended ERROR or TERMINATED_LIMIT ('' when gone). */
+  NotRedrivable: -9,
+  /** accept: `{RedriveRunning, id}`: redrive `id` of the execution to redrive is still RUNNING. */
+  RedriveRunning: -10,
 } as const;
 
 export type ScriptReplyCode = (typeof ScriptReply)[keyof typeof ScriptReply];

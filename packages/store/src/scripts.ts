@@ -28,6 +28,14 @@ const SCRIPTS = {
   claimDueSchedules: 'claim-due-schedules.lua',
   advanceSchedule: 'advance-schedule.lua',
   setSchedulePaused: 'set-schedule-paused.lua',
+  putWebhook: 'put-webhook.lua',
+  deleteWebhook: 'delete-webhook.lua',
+  claimWebhookEvents: 'claim-webhook-events.lua',
+  openWebhookDelivery: 'open-webhook-delivery.lua',
+  recordWebhookAttempt: 'record-webhook-attempt.lua',
+  redeliverWebhook: 'redeliver-webhook.lua',
+  recordScheduleRun: 'record-schedule-run.lua',
+  putSchedule: 'put-schedule.lua',
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

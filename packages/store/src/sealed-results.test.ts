@@ -4,6 +4,7 @@ import { createSecretCipher } from './secret-cipher.ts';
 import {
   openProgressEntries,
   openSealedResults,
+  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -78,5 +79,30 @@ describe('sealed step results', () => {
     );
     expect(opened.get('code')).toEqual(lookAlike);
     expect(opened.get('get')).toEqual({ token: 'from an earlier worker' });
+  });
+
+  it('binds what a redrive copies to the redrive: opened there, in clear nowhere, no longer in the run it redrives', () => {
+    const redrive = 'c'.repeat(32);
+    const results = sealSecretResults(cipher, id, { get: { token: 't-1' }, count: 2 }, isSecret);
+    const entries = sealProgressEntries(cipher, id, [['pages[0]', { token: 't-2' }]], (address) => address === 'pages[0]');
+    const stored = entries.map(([address, value]) => [address, JSON.stringify(value)] as [string, string]);
+    const rebound = rebindSealedResults(cipher, id, redrive, results, [...stored, ['pages[1]', '{"n":1}']]);
+    expect(JSON.stringify(rebound)).not.toContain('t-1');
+    expect(JSON.stringify(rebound)).not.toContain('t-2');
+    expect(openSealedResults(cipher, redrive, rebound.results)).toEqual({ get: { token: 't-1' }, count: 2 });
+    expect(() => openSealedResults(cipher, id, rebound.results)).toThrow();
+    const opened = openProgressEntries(
+      cipher,
+      redrive,
+      rebound.entries.map(([address, json]) => [address, JSON.parse(json) as unknown]),
+      (address) => address === 'pages[0]',
+    );
+    expect(opened).toEqual(
+      new Map<string, unknown>([
+        ['pages[0]', { token: 't-2' }],
+        ['pages[1]', { n: 1 }],
+      ]),
+    );
+    expect(() => rebindSealedResults(undefined, id, redrive, results, [])).toThrow(SecretResultsKeyMissingError);
   });
 });

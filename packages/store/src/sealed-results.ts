@@ -124,3 +124,40 @@ export function resealProgressEntry(cipher: SecretCipher, executionId: string, a
   }
   return { [SEALED_RESULTS]: cipher.seal(plain, context) };
 }
+
+/**
+ * What a redrive copies of the run it redrives, bound to the redrive instead: the sealed entry of
+ * its results and each sealed progress entry (`entries` as stored, JSON), opened under the old
+ * execution and sealed again under the new one, so that they are in clear nowhere in Redis. An
+ * entry that only looks sealed (a step's own result that does not open) is copied as it is.
+ */
+export function rebindSealedResults(
+  cipher: SecretCipher | undefined,
+  fromId: string,
+  toId: string,
+  results: Readonly<Record<string, unknown>>,
+  entries: readonly (readonly [string, string])[],
+): { results: Record<string, unknown>; entries: [string, string][] } {
+  const rebound: Record<string, unknown> = { ...results };
+  const sealed = results[SEALED_RESULTS];
+  if (typeof sealed === 'string') {
+    if (!cipher) throw resultsOf(fromId).keyMissing('open');
+    rebound[SEALED_RESULTS] = cipher.seal(cipher.open(sealed, resultsContext(fromId)), resultsContext(toId));
+  }
+  return {
+    results: rebound,
+    entries: entries.map(([address, json]) => {
+      if (!json.includes(SEALED_RESULTS)) return [address, json];
+      const value = JSON.parse(json) as unknown;
+      if (!isSealedEntry(value)) return [address, json];
+      if (!cipher) throw resultsOf(fromId).keyMissing('open');
+      let plain: string;
+      try {
+        plain = cipher.open(value[SEALED_RESULTS], entryContext(fromId, address));
+      } catch {
+        return [address, json];
+      }
+      return [address, JSON.stringify({ [SEALED_RESULTS]: cipher.seal(plain, entryContext(toId, address)) })];
+    }),
+  };
+}

@@ -58,8 +58,8 @@ Presets and secrets (need SECRETS_KEY, the API's and workers' key)
   presets delete <account> <preset>
   secrets reseal                                 after a key rotation (new key in SECRETS_KEY, old
                                                  ones in SECRETS_KEY_PREVIOUS): seal every preset value,
-                                                 stored token and execution's sealed inputs and
-                                                 secret outputs again under the new key
+                                                 stored token, webhook secret and execution's sealed
+                                                 inputs and secret outputs again under the new key
 
 Executions
   executions list [--account A] [--limit N]      RUNNING executions, oldest first (default limit 1000)
@@ -70,7 +70,8 @@ Options
   --choreo P   a Choreo pattern such as /Library/Utilities/** (repeatable; default /**)
   --right R    a right granted to an application (repeatable): presets (write presets, see values),
                choreos (write and delete the account's own Choreos), schedules (write, pause,
-               resume, trigger and backfill schedules); users hold every right
+               resume, trigger and backfill schedules), webhooks (write and read webhooks, their
+               secrets and deliveries); users hold every right
   --values     show the values of a preset's inputs not marked secret
   --json       results as JSON on stdout, for scripts
   -h, --help   this text

@@ -1,5 +1,5 @@
 import type { AccountStore } from '@ces/accounts';
-import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, ScheduleStore, TokenStore } from '@ces/store';
+import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, ScheduleStore, TokenStore, WebhookStore } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { AdminIo } from './admin-io.ts';
 
@@ -14,6 +14,8 @@ export interface CommandContext {
   /** Accounts' presets and stored tokens: absent without SECRETS_KEY. */
   presets?: PresetStore;
   tokens?: TokenStore;
+  /** Accounts' webhooks, whose secrets a re-encryption seals again: absent without SECRETS_KEY. */
+  webhooks?: WebhookStore;
   /**
    * Seals again under the current key what execution records keep sealed (inputs, secret outputs)
    * with a previous one, and says how many records it changed: absent without SECRETS_KEY.

@@ -16,6 +16,7 @@ import {
   createSecretCipher,
   createTokenStore,
   resealExecutionSecrets,
+  createWebhookStore,
   waitUntilReady,
   type ExecutionJobData,
 } from '@ces/store';
@@ -103,6 +104,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
       ? {
           presets: createPresetStore({ redis: connection, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }),
           tokens: createTokenStore({ redis: connection, keys, cipher }),
+          webhooks: createWebhookStore({ redis: connection, keys, cipher, maxWebhooksPerAccount: 0 }),
           resealExecutions: () => resealExecutionSecrets({ redis: connection, keys, cipher }),
         }
       : {}),

@@ -14,6 +14,7 @@ import {
   openSealedOutputs,
   openSealedResults,
   resealExecutionSecrets,
+  createWebhookStore,
   sealRunInputs,
   sealProgressEntries,
   sealSecretOutputs,
@@ -48,6 +49,7 @@ describe('admin: presets and the secrets key', () => {
         schedules: createScheduleStore({ redis, keys }),
         presets: createPresetStore({ redis, keys, cipher, maxPresetsPerAccount: 0 }),
         tokens: createTokenStore({ redis, keys, cipher }),
+        webhooks: createWebhookStore({ redis, keys, cipher, maxWebhooksPerAccount: 0 }),
         resealExecutions: () => resealExecutionSecrets({ redis, keys, cipher }),
         queue: () => {
           throw new Error('not needed');
@@ -149,12 +151,25 @@ describe('admin: presets and the secrets key', () => {
     for (const [address, value] of sealProgressEntries(old, runningId, [['loop[0].get', { token: 'entry-rotate-me' }]], isSecret)) {
       await redis.hset(keys.executionProgress(runningId), address, JSON.stringify(value));
     }
+    // A webhook with a rotated secret beside its current one, and the notify secret.
+    const oldWebhooks = createWebhookStore({ redis, keys, cipher: old, maxWebhooksPerAccount: 0 });
+    await oldWebhooks.put('acme', 'rotating', { url: 'https://hooks.example.com/in', events: ['execution.ended'] }, ['/**']);
+    const webhookSecret = await oldWebhooks.rotateSecret('acme', 'rotating');
+    const notifySecret = await oldWebhooks.createNotifySecret('acme');
     const secondKey = randomBytes(32);
     const rotating = createSecretCipher({ current: secondKey, previous: [firstKey] });
     const resealed = await admin(['secrets', 'reseal', '--json'], { cipher: rotating });
     expect(resealed.code, resealed.err).toBe(0);
-    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1, executions: 2 });
-    expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({ presets: 0, tokens: 0, executions: 0 });
+    expect(JSON.parse(resealed.out)).toEqual({ presets: 1, tokens: 1, webhooks: 2, executions: 2 });
+    expect(JSON.parse((await admin(['secrets', 'reseal', '--json'], { cipher: rotating })).out)).toEqual({
+      presets: 0,
+      tokens: 0,
+      webhooks: 0,
+      executions: 0,
+    });
+    const newWebhooks = createWebhookStore({ redis, keys, cipher: createSecretCipher({ current: secondKey }), maxWebhooksPerAccount: 0 });
+    expect((await newWebhooks.signingTarget('acme', 'rotating'))?.secrets[0]).toBe(webhookSecret);
+    expect((await newWebhooks.signingTarget('acme', 'notify'))?.secrets).toEqual([notifySecret]);
     const onlyNew = createSecretCipher({ current: secondKey });
     expect(await createPresetStore({ redis, keys, cipher: onlyNew, maxPresetsPerAccount: 0 }).read('acme', 'rotating')).toEqual([
       { name: 'Key', value: 'rotate-me', secret: true },

@@ -88,14 +88,16 @@ export async function resealSecrets(context: CommandContext) {
   if (!tokens || !resealExecutions) throw new AdminError('re-encryption needs SECRETS_KEY');
   let presetValues = 0;
   let tokenValues = 0;
+  let webhookSecrets = 0;
   for (const account of await context.accounts.listAccounts()) {
     presetValues += await presets.reseal(account);
     tokenValues += await tokens.reseal(account);
+    webhookSecrets += (await context.webhooks?.reseal(account)) ?? 0;
   }
   const executions = await resealExecutions();
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-  emit(context, { presets: presetValues, tokens: tokenValues, executions }, [
-    `Sealed again under the current SECRETS_KEY: ${plural(presetValues, 'preset')}, ${plural(tokenValues, 'token')}, ${plural(executions, 'execution')}.`,
+  emit(context, { presets: presetValues, tokens: tokenValues, webhooks: webhookSecrets, executions }, [
+    `Sealed again under the current SECRETS_KEY: ${plural(presetValues, 'preset')}, ${plural(tokenValues, 'token')}, ${plural(webhookSecrets, 'webhook')}, ${plural(executions, 'execution')}.`,
     'Once every API and worker runs with it, SECRETS_KEY_PREVIOUS may be removed.',
   ]);
 }

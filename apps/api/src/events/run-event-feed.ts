@@ -75,9 +75,9 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
     }
   };
 
-  const onMessage = (from: string, stream: string) => {
+  const onMessage = (from: string, list: string) => {
     if (from !== channel) return;
-    const entry = watched.get(stream);
+    const entry = watched.get(list);
     if (entry !== undefined) void read(entry);
   };
   const readAll = () => {
@@ -103,18 +103,18 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   return {
     async subscribe(executionId, afterId, listener, onClosed) {
       if (closed) throw new Error('the run event feed is closed');
-      const stream = keys.executionEvents(executionId);
-      let entry = watched.get(stream);
+      const list = keys.executionEvents(executionId);
+      let entry = watched.get(list);
       if (entry === undefined) {
         entry = { executionId, watchers: new Set(), reading: false, again: false };
-        watched.set(stream, entry);
+        watched.set(list, entry);
       }
       const watcher: Watcher = { afterId, listener, onClosed };
       entry.watchers.add(watcher);
       const unsubscribe = () => {
-        const current = watched.get(stream);
+        const current = watched.get(list);
         if (current === undefined || !current.watchers.delete(watcher)) return;
-        if (current.watchers.size === 0) watched.delete(stream);
+        if (current.watchers.size === 0) watched.delete(list);
         if (watched.size === 0) stopListening();
       };
       try {

@@ -21,6 +21,19 @@ function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<s
   return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
 }
 
+/** `schedule` and `scheduledTime`: extensions present on a run a schedule started. */
+function scheduleFields(record: Pick<ExecutionSummary, 'schedule'>): Record<string, string> {
+  return record.schedule !== undefined ? { schedule: record.schedule.name, scheduledTime: String(record.schedule.scheduledTime) } : {};
+}
+
+/** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
+function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
+  return {
+    ...(record.redriveOf !== undefined ? { redriveOf: record.redriveOf } : {}),
+    ...(record.redrivenBy !== undefined ? { redrivenBy: record.redrivenBy } : {}),
+  };
+}
+
 /** Status-response fields. */
 function executionFields(record: ExecutionSummary): Record<string, string> {
   return {
@@ -31,7 +44,9 @@ function executionFields(record: ExecutionSummary): Record<string, string> {
     host: record.host,
     status: record.status,
     ...versionField(record),
+    ...scheduleFields(record),
     ...errorFields(record),
+    ...redriveFields(record),
   };
 }
 
@@ -143,6 +158,7 @@ export function historyList(entries: HistoryEntry[], next: string | undefined): 
     host: entry.host,
     status: entry.status,
     endtime: timeText(entry.endtime),
+    ...scheduleFields(entry),
   }));
   if (next === undefined) return { json: { executions }, xml: { root: 'executions', tree: { execution: executions } } };
   return { json: { executions, next }, xml: { root: 'executions', tree: { execution: executions, next } } };
@@ -167,8 +183,12 @@ export function errorBody(code: string, message: string, requestId: string): Rep
  * 400 for a Choreo document that is not one: the error body with every problem, each at an RFC
  * 6901 JSON pointer into the document ("" for the document itself).
  */
-export function documentProblems(problems: readonly { pointer: string; message: string }[], requestId: string): Representation {
-  const message = `The Choreo document has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was stored.`;
+export function documentProblems(
+  problems: readonly { pointer: string; message: string }[],
+  requestId: string,
+  document = 'The Choreo document',
+): Representation {
+  const message = `${document} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was stored.`;
   const list = problems.map(({ pointer, message }) => ({ pointer, message }));
   return {
     json: { error: { message, code: 'BAD_REQUEST', requestId, problems: list } },

@@ -35,6 +35,9 @@ export const runQuerySchema = z.object({
     .string()
     .optional()
     .meta({ description: 'Extension. `true` or `1` keeps the outputs of a synchronous run for later reads (`?view=outputs`).' }),
+  notify: z.string().max(2048, 'notify must be an https URL of at most 2048 characters.').optional().meta({
+    description: "Extension. An `https` URL the run's end is delivered to as a webhook, signed with the account's notify secret (`PUT /webhooks/notify`).",
+  }),
 });
 
 export const runHeadersSchema = z.object({
@@ -47,6 +50,8 @@ export const runHeadersSchema = z.object({
       description: 'Extension. The same key with the same request answers with the first run (`Idempotent-Replayed: true`); with another request, 409.',
     }),
 });
+
+export const redriveHeadersSchema = runHeadersSchema.pick({ 'idempotency-key': true });
 
 const runInputSchema = z
   .object({

@@ -11,10 +11,19 @@ import { listExecutionsOperation } from '../routes/list-executions.ts';
 import { listPresetsOperation } from '../routes/list-presets.ts';
 import { putChoreoOperation } from '../routes/put-choreo.ts';
 import { putPresetOperation } from '../routes/put-preset.ts';
+import { redriveExecutionOperation } from '../routes/redrive-execution.ts';
 import { runChoreoOperation } from '../routes/run-choreo.ts';
 import { terminateExecutionOperation } from '../routes/terminate-execution.ts';
 import { runEventsOperation } from '../routes/run-events.ts';
+import { deleteWebhookOperation } from '../routes/delete-webhook.ts';
+import { getWebhookOperation } from '../routes/get-webhook.ts';
+import { listWebhookDeliveriesOperation } from '../routes/list-webhook-deliveries.ts';
+import { listWebhooksOperation } from '../routes/list-webhooks.ts';
+import { putWebhookOperation } from '../routes/put-webhook.ts';
+import { redeliverWebhookOperation } from '../routes/redeliver-webhook.ts';
+import { rotateWebhookSecretOperation } from '../routes/rotate-webhook-secret.ts';
 import { callbackOperations } from './callback-operations.ts';
+import { scheduleOperations } from './schedule-operations.ts';
 import type { Operation } from './operation.ts';
 import { interfaceDocumentOperations } from './interface-document-operations.ts';
 
@@ -29,10 +38,19 @@ export const OPERATIONS: readonly Operation[] = [
   getExecutionOperation,
   terminateExecutionOperation,
   runEventsOperation,
+  redriveExecutionOperation,
   listPresetsOperation,
   getPresetOperation,
   putPresetOperation,
   deletePresetOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  putWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  listWebhookDeliveriesOperation,
+  redeliverWebhookOperation,
+  ...scheduleOperations,
   ...callbackOperations,
   ...healthOperations,
   ...interfaceDocumentOperations,
@@ -70,6 +88,8 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Executions', description: 'Runs, while and after they go.' },
       { name: 'Account Choreos', description: "Extension: the account's own Choreos." },
       { name: 'Presets', description: 'Extension: stored input sets.' },
+      { name: 'Webhooks', description: "Extension: runs' events sent to the account's endpoints, signed as Standard Webhooks." },
+      { name: 'Schedules', description: 'Extension: runs started at set times.' },
       { name: 'Callbacks', description: 'Public URLs that runs hand out.' },
       { name: 'Service', description: 'Probes and this document.' },
     ],

@@ -21,8 +21,12 @@ const executionFields = {
   host: z.string().meta({ description: 'The worker that runs it; empty while it waits.' }),
   status,
   version: z.string().optional().meta({ description: "Extension. The version of the account's own Choreo that runs." }),
+  schedule: z.string().optional().meta({ description: 'Extension. The schedule that started the run.' }),
+  scheduledTime: z.string().optional().meta({ description: "Extension. The scheduled time of the schedule's tick that started the run, epoch ms." }),
   lasterror: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
   errortime: z.string().optional().meta({ description: 'Extension, on ERROR only.' }),
+  redriveOf: z.string().optional().meta({ description: 'Extension. On a redrive: the execution it redrives.' }),
+  redrivenBy: z.string().optional().meta({ description: 'Extension. On a run redriven: its latest redrive.' }),
 };
 
 const execution = z.object(executionFields).meta({ id: 'Execution' });
@@ -36,7 +40,7 @@ export const errorBodySchema = z
       problems: z
         .array(z.object({ pointer: z.string(), message: z.string() }))
         .optional()
-        .meta({ description: 'For a Choreo document that is not one: each problem at an RFC 6901 pointer.' }),
+        .meta({ description: 'For a document that is not one (a Choreo, a schedule, a backfill): each problem at an RFC 6901 pointer.' }),
     }),
   })
   .meta({ id: 'Error', description: 'The one error shape; in XML `<error><code/><message/><requestId/></error>`.', xml: { name: 'error' } });
@@ -107,7 +111,16 @@ export const historyPageSchema = z
   .object({
     executions: z.array(
       z
-        .object({ id: z.string(), choreo: z.string(), starttime: epochText, host: z.string(), status, endtime: z.string() })
+        .object({
+          id: z.string(),
+          choreo: z.string(),
+          starttime: epochText,
+          host: z.string(),
+          status,
+          endtime: z.string(),
+          schedule: executionFields.schedule,
+          scheduledTime: executionFields.scheduledTime,
+        })
         .meta({ xml: { name: 'execution' } }),
     ),
     next: z.string().optional().meta({ description: 'The cursor of the next page; absent on the last.' }),

@@ -1,3 +1,4 @@
+import type { WebhookStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -15,6 +16,7 @@ import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
 import { publicBaseUrlOf } from '../runs/public-base-url.ts';
 import type { SealedOutputsOpener } from '../runs/sealed-outputs-opener.ts';
+import { httpsUrlProblem } from '../webhooks/https-url.ts';
 import { choreoIdFromPath } from './choreo-path.ts';
 
 function wantsAsync(mode: 'async' | 'sync' | undefined, prefer: string | undefined): boolean {
@@ -30,7 +32,7 @@ export const runChoreoOperation: Operation = {
   summary: 'Run a Choreo',
   description:
     'Starts a run with the inputs of the body (JSON or XML; empty for none). Waits for its end as long as the service allows and answers 200 with the outputs, ' +
-    'or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id` and `store_results` in the query; ' +
+    'or 202 with the execution to poll. Extensions: `preset` and `outputFilters` in the body; `mode`, `source_id`, `store_results` and `notify` in the query; ' +
     '`Prefer: respond-async` and `Idempotency-Key` as headers.',
   security: ACCOUNT_SECURITY,
   request: {
@@ -57,6 +59,8 @@ export function runChoreoRoute(deps: {
   openSealedOutputs: SealedOutputsOpener;
   /** PUBLIC_BASE_URL; without it each run's public address comes from the request's Host. */
   publicBaseUrl?: string;
+  /** Where `?notify=` finds the account's notify secret; without it the parameter is refused. */
+  webhooks?: WebhookStore;
 }) {
   return new Hono<AppEnv>().post('/choreos/:id{.+}', requestBodyLimit({ maxBytes: deps.bodyLimitBytes }), async (c) => {
     const principal = c.get('principal');
@@ -70,6 +74,13 @@ export function runChoreoRoute(deps: {
     const sourceId = query.data.source_id ?? '';
     const storeResults = ['true', '1'].includes(query.data.store_results?.toLowerCase() ?? '');
     const idempotencyKey = headers.data['idempotency-key'];
+    const notifyUrl = query.data.notify;
+    if (notifyUrl !== undefined) {
+      const problem = httpsUrlProblem(notifyUrl);
+      if (problem) throw new ApiError('BAD_REQUEST', `notify ${problem}.`);
+      if (!(await deps.webhooks?.notifySecret(principal.account)))
+        throw new ApiError('BAD_REQUEST', "notify needs the account's notify secret to sign with: create it first (PUT /webhooks/notify with {}).");
+    }
     const contentType = c.req.header('content-type');
     // Bytes, not c.req.text(), which would turn what is not UTF-8 into U+FFFD without a word. Its
     // arrayBuffer() costs @hono/node-server one copy of the body (about 1 µs for a small one, a
@@ -82,6 +93,7 @@ export function runChoreoRoute(deps: {
       sourceId,
       storeResults,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      ...(notifyUrl !== undefined ? { notifyUrl } : {}),
       ...withPublicBaseUrl(publicBaseUrlOf(deps.publicBaseUrl, c.req.header('host'))),
     });
     c.set('executionId', record.id);

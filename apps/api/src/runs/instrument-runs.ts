@@ -2,11 +2,16 @@ import type { ExecutionMetrics } from '@ces/observability';
 import { executionEnded, type ExecutionStore, type TerminalStatus } from '@ces/store';
 import type { RunLauncher } from './run-launcher.ts';
 
-/** Counts every run the launcher accepts, by Choreo; a run given again with its Idempotency-Key is not a new one. */
+/** Counts every run the launcher accepts (redrives too), by Choreo; a run given again with its Idempotency-Key is not a new one. */
 export function countStartedRuns(launcher: RunLauncher, metrics: ExecutionMetrics): RunLauncher {
   return {
     async launch(principal, entry, request, options) {
       const result = await launcher.launch(principal, entry, request, options);
+      if (!result.replayed) metrics.started(result.record.choreo);
+      return result;
+    },
+    async redrive(principal, executionId, request, options) {
+      const result = await launcher.redrive(principal, executionId, request, options);
       if (!result.replayed) metrics.started(result.record.choreo);
       return result;
     },

@@ -5,7 +5,10 @@ import type { CatalogueEntry } from '@ces/catalogue';
 import {
   acceptedRecord,
   isTerminal,
+  openRunInputs,
+  redriveStart,
   sendAcceptance,
+  type AcceptOptions,
   type AcceptResult,
   type DefinitionStore,
   type EndWatch,
@@ -14,12 +17,16 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
+  type RedriveStart,
+  type ScheduledBy,
+  type SecretCipher,
 } from '@ces/store';
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
+import { isExecutionVisible } from './visibility.ts';
 import { sealInputs, withPresetInputs, type PresetInputs } from './preset-inputs.ts';
 import { runRequestDigest } from './run-request-digest.ts';
 
@@ -48,6 +55,8 @@ export interface RunLauncherDeps {
   config: RunLauncherConfig;
   /** Where a run's `preset` is read from; without it, a run naming one is answered 503. */
   presetInputs?: PresetInputs;
+  /** Opens what a redriven run keeps sealed, to seal it again for its redrive; without it, such a redrive is answered 503. */
+  cipher?: SecretCipher;
 }
 
 export interface LaunchOptions {
@@ -59,6 +68,20 @@ export interface LaunchOptions {
   /** The version of the account's own Choreo being run, recorded with the run. */
   choreoVersion?: number;
   /** The public address the run's URLs are made under (public-base-url.ts), recorded with the run. */
+  publicBaseUrl?: string;
+  /** The run's own call-back (`?notify=`): its end is delivered there, signed with the account's notify secret. */
+  notifyUrl?: string;
+  /**
+   * A schedule's tick: the run's id is derived from it (tickExecutionId), so the same tick started
+   * again answers with its run (`replayed`) and starts nothing new.
+   */
+  tick?: { executionId: string; schedule: ScheduledBy };
+}
+
+export interface RedriveOptions {
+  /** The client's key for retrying safely, as for a run. */
+  idempotencyKey?: string;
+  /** The public address the redrive's URLs are made under. */
   publicBaseUrl?: string;
 }
 
@@ -125,6 +148,24 @@ const READ_AFTER_WAIT_MS = 5_000;
 
 export interface RunLauncher {
   launch(principal: Principal, entry: CatalogueEntry, request: RunRequest, options: LaunchOptions): Promise<LaunchResult>;
+  /**
+   * Starts a new execution of the run `executionId` (ended ERROR or TERMINATED_LIMIT) with its
+   * definition, options and inputs (the request's replacing some), from what it completed: 404 when
+   * the principal may not see it, 409 when it cannot be redriven (now). Answered as accepted.
+   */
+  redrive(principal: Principal, executionId: string, request: RunRequest, options: RedriveOptions): Promise<LaunchResult>;
+}
+
+/** Statuses a run may be redriven from. */
+const REDRIVABLE = new Set(['ERROR', 'TERMINATED_LIMIT']);
+
+function notRedrivable(id: string, status: string): ApiError {
+  return status === ''
+    ? new ApiError('NOT_FOUND', 'No such execution.')
+    : new ApiError(
+        'CONFLICT',
+        `Execution ${id} ${status === 'RUNNING' ? 'is still RUNNING' : `ended ${status}`}: only a run that ended ERROR or TERMINATED_LIMIT can be redriven.`,
+      );
 }
 
 /**
@@ -221,7 +262,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
 
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
-      const id = newExecutionId();
+      const id = options.tick?.executionId ?? newExecutionId();
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
@@ -237,68 +278,186 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         ...(options.choreoVersion !== undefined ? { choreoVersion: options.choreoVersion } : {}),
         ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
         ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+        ...(options.tick !== undefined ? { schedule: options.tick.schedule } : {}),
       };
-      // A synchronous run listens before its job exists, so its end cannot be missed and need not
-      // be polled for at once.
-      const ending = options.wait ? watchEnd(id) : undefined;
-      let queued: Promise<unknown>;
-      let replayOf: string | undefined;
+      return recordAndQueue(accepted, {
+        wait: options.wait,
+        ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
+        ...(options.idempotencyKey !== undefined
+          ? {
+              idempotency: {
+                key: options.idempotencyKey,
+                requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed), options.notifyUrl),
+              },
+            }
+          : {}),
+        // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
+        instant: entry.instant && accepted.sealedInputs === undefined,
+        ...(options.tick !== undefined ? { derivedId: true } : {}),
+      });
+    },
+
+    async redrive(principal, executionId, request, options) {
+      const source = await waits.redriveSource(executionId);
+      if (!source || !isExecutionVisible(principal, source.record)) throw new ApiError('NOT_FOUND', 'No such execution.');
+      const old = source.record;
+      if (!REDRIVABLE.has(old.status)) throw notRedrivable(executionId, old.status);
+      const snapshot = await definitions.load(old.definitionDigest);
+      if (snapshot === undefined) {
+        throw new ApiError(
+          'CONFLICT',
+          `The definition execution ${executionId} ran (${old.choreo}${old.choreoVersion !== undefined ? ` version ${old.choreoVersion}` : ''}) is no longer kept: it cannot be redriven.`,
+        );
+      }
+      const definition = JSON.parse(snapshot) as ChoreoDefinition;
+      // The run's inputs, its sealed ones opened, beneath the preset and inputs the request gives.
+      const oldSealed = old.sealedInputs !== undefined ? openSealed(executionId, old.sealedInputs) : {};
+      const given = await withPresetInputs(deps.presetInputs, principal.account, request);
+      const bound = bindInputs(definition, { ...old.inputs, ...oldSealed, ...given.inputs });
+      if (!bound.ok) {
+        throw new ApiError('BAD_REQUEST', `Required input${bound.missing.length > 1 ? 's' : ''} missing: ${bound.missing.join(', ')}.`);
+      }
+      const starttime = Date.now();
+      const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
+      const id = newExecutionId();
+      // What was sealed stays sealed unless the request gives it anew.
+      const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, { ...oldSealed, ...given.preset });
+      const accepted: NewExecution = {
+        id,
+        account: old.account,
+        choreo: old.choreo,
+        starttime,
+        sourceId: old.sourceId,
+        definitionDigest: old.definitionDigest,
+        inputs: own,
+        deadline: starttime + timeLimitSeconds * 1000,
+        storeResults: old.storeResults,
+        outputFilters: request.outputFilters.length > 0 ? request.outputFilters : old.outputFilters,
+        redriveOf: executionId,
+        ...(old.choreoVersion !== undefined ? { choreoVersion: old.choreoVersion } : {}),
+        ...(sealed ? { sealedInputs: sealInputs(deps.presetInputs, id, sealed) } : {}),
+        ...(options.publicBaseUrl !== undefined ? { publicBaseUrl: options.publicBaseUrl } : {}),
+      };
+      let start: RedriveStart;
       try {
-        // Recording and queueing go out together on one connection, so Redis applies them in this
-        // order and a worker cannot take the job before the record exists; were this process to die
-        // between the two, the reconciler would queue the orphaned execution.
-        // A job sent along with a record that was not written is taken out again, even when the
-        // caller was answered before Redis was.
-        const sending = sendAcceptance({ executions: accepting, queue }, accepted, {
-          maxRunningPerAccount: config.maxRunningPerAccount,
-          maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
-          notifyEnd: options.wait,
-          ...(options.idempotencyKey !== undefined
-            ? { idempotency: { key: options.idempotencyKey, requestDigest: runRequestDigest(accepted, sealed && deps.presetInputs?.fingerprint(sealed)) } }
-            : {}),
-          // A job carries no sealed inputs: a run with a preset is taken, where its inputs are opened.
-          instant: entry.instant && accepted.sealedInputs === undefined,
-        });
-        const sent = sending.accepted;
-        queued = sending.queued;
-        queued.catch(() => {});
-        const acceptance = await waitForAcceptance(id, sent, options.idempotencyKey !== undefined);
-        if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
-          if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
-          if (!acceptance.sameRequest) {
-            throw new ApiError(
-              'CONFLICT',
-              'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.',
-            );
-          }
-          replayOf = acceptance.executionId;
-        }
-        if (acceptance.outcome === 'exists') throw new Error('execution id collision');
+        start = redriveStart(deps.cipher, source, definition, id);
       } catch (error) {
-        ending?.cancel();
-        throw error;
+        throw unsealable(error);
       }
-      if (replayOf !== undefined) {
-        ending?.cancel();
-        return replay(replayOf, options.wait);
-      }
-      // From here the run is recorded, and will run: whatever fails now, the caller is told its id
-      // (202), never an error that it would retry into a second run. A job that did not reach the
-      // queue is queued by the reconciler, which looks for RUNNING executions without one.
-      const queuedOk = await queued.then(
-        () => true,
-        (error: unknown) => {
-          deps.logger?.warn({ executionId: id, err: error }, 'recorded a run whose job did not reach the queue; the reconciler will queue it');
-          return false;
-        },
-      );
-      // Asynchronous: answered as accepted, whatever a fast worker has done since.
-      if (!ending || !queuedOk) {
-        ending?.cancel();
-        return { record: acceptedRecord(accepted), ended: false };
-      }
-      const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
-      return { record, ended: isTerminal(record.status) };
+      return recordAndQueue(accepted, {
+        wait: false,
+        ...(options.idempotencyKey !== undefined
+          ? {
+              idempotency: {
+                key: options.idempotencyKey,
+                requestDigest: runRequestDigest(
+                  { ...accepted, choreo: `${accepted.choreo}\0redrive\0${executionId}` },
+                  sealed && deps.presetInputs?.fingerprint(sealed),
+                ),
+              },
+            }
+          : {}),
+        // Taken, never instant: it resumes from what the run it redrives completed.
+        instant: false,
+        redrive: start,
+      });
     },
   };
+
+  function openSealed(executionId: string, sealed: string): Record<string, string> {
+    try {
+      if (!deps.cipher) throw new Error('no SECRETS_KEY');
+      return openRunInputs(deps.cipher, executionId, sealed);
+    } catch (error) {
+      throw unsealable(error);
+    }
+  }
+
+  /**
+   * Records and queues an accepted run; waits for its end when asked to. Once the record exists the
+   * run is the caller's: whatever fails after that is answered as accepted, never an error.
+   */
+  async function recordAndQueue(
+    accepted: NewExecution,
+    options: { wait: boolean; instant: boolean; derivedId?: boolean } & Pick<AcceptOptions, 'idempotency' | 'redrive' | 'notifyUrl'>,
+  ): Promise<LaunchResult> {
+    const id = accepted.id;
+    // A synchronous run listens before its job exists, so its end cannot be missed and need not
+    // be polled for at once.
+    const ending = options.wait ? watchEnd(id) : undefined;
+    let queued: Promise<unknown>;
+    let replayOf: string | undefined;
+    try {
+      // Recording and queueing go out together on one connection, so Redis applies them in this
+      // order and a worker cannot take the job before the record exists; were this process to die
+      // between the two, the reconciler would queue the orphaned execution.
+      // A job sent along with a record that was not written is taken out again, even when the
+      // caller was answered before Redis was.
+      const sending = sendAcceptance({ executions: accepting, queue }, accepted, {
+        maxRunningPerAccount: config.maxRunningPerAccount,
+        maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
+        notifyEnd: options.wait,
+        ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
+        ...(options.idempotency !== undefined ? { idempotency: options.idempotency } : {}),
+        ...(options.redrive !== undefined ? { redrive: options.redrive } : {}),
+        instant: options.instant,
+      });
+      const sent = sending.accepted;
+      queued = sending.queued;
+      queued.catch(() => {});
+      const acceptance = await waitForAcceptance(id, sent, options.idempotency !== undefined);
+      if (acceptance.outcome !== 'accepted' && acceptance.outcome !== 'exists') {
+        if (acceptance.outcome === 'not-redrivable') throw notRedrivable(accepted.redriveOf ?? '', acceptance.status);
+        if (acceptance.outcome === 'redrive-running') {
+          throw new ApiError(
+            'CONFLICT',
+            `Execution ${accepted.redriveOf} is being redriven already, by execution ${acceptance.executionId}, which has not ended.`,
+          );
+        }
+        if (acceptance.outcome !== 'replay') throw refusal(acceptance, config);
+        if (!acceptance.sameRequest) {
+          throw new ApiError(
+            'CONFLICT',
+            'This Idempotency-Key was given with another run (a different Choreo, inputs or options). Use a new key for a new run.',
+          );
+        }
+        replayOf = acceptance.executionId;
+      }
+      if (acceptance.outcome === 'exists') {
+        // A random id never collides; a tick's id exists when that tick already started its run.
+        if (!options.derivedId) throw new Error('execution id collision');
+        replayOf = id;
+      }
+    } catch (error) {
+      ending?.cancel();
+      throw error;
+    }
+    if (replayOf !== undefined) {
+      ending?.cancel();
+      return replay(replayOf, options.wait);
+    }
+    // From here the run is recorded, and will run: whatever fails now, the caller is told its id
+    // (202), never an error that it would retry into a second run. A job that did not reach the
+    // queue is queued by the reconciler, which looks for RUNNING executions without one.
+    const queuedOk = await queued.then(
+      () => true,
+      (error: unknown) => {
+        deps.logger?.warn({ executionId: id, err: error }, 'recorded a run whose job did not reach the queue; the reconciler will queue it');
+        return false;
+      },
+    );
+    // Asynchronous: answered as accepted, whatever a fast worker has done since.
+    if (!ending || !queuedOk) {
+      ending?.cancel();
+      return { record: acceptedRecord(accepted), ended: false };
+    }
+    const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
+    return { record, ended: isTerminal(record.status) };
+  }
+}
+
+function unsealable(error: unknown): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'The inputs or results this run keeps sealed cannot be opened here: this service has no SECRETS_KEY for them.', {
+    cause: error,
+  });
 }

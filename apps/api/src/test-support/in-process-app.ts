@@ -99,6 +99,7 @@ export async function startInProcessApp(options: {
   /** Started as a service without SECRETS_KEY: no presets. */
   withoutSecretsKey?: boolean;
   maxPresetsPerAccount?: number;
+  maxSchedulesPerAccount?: number;
   /** Seconds an ended run is kept; 300 without it. */
   retentionSeconds?: number;
 }): Promise<InProcessApp> {
@@ -127,6 +128,7 @@ export async function startInProcessApp(options: {
         maxAuthFailuresPerMinute: 0,
         maxAuthFailuresPerAddressPerMinute: 0,
         maxPresetsPerAccount: options.maxPresetsPerAccount ?? 0,
+        maxSchedulesPerAccount: options.maxSchedulesPerAccount ?? 0,
         ...options.config,
       },
       launcher: {

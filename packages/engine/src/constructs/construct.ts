@@ -84,6 +84,8 @@ export interface Interpreter {
   evaluate(id: string, scope: Scope, evaluate: () => Promise<unknown>): Promise<{ type: 'ok'; value: unknown } | Extract<Flow, { type: 'failed' }>>;
   holds(condition: CompiledCondition, scope: Scope, id: string): Promise<boolean | Flow>;
   failed(address: string, type: ErrorType, message: string): Flow;
+  /** Records that branch `index` of the parallel `parallelId` completed (a redrive reuses it whole); a flow when that cannot be. */
+  branchCompleted(scope: Scope, parallelId: string, index: number): Flow | undefined;
   context(scope: Scope): TemplateContext;
   cancellationWithin(scope: Scope): Cancellation;
 }

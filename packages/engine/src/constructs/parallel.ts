@@ -6,8 +6,10 @@ export const parallel: Construct<'parallel'> = async (node, scope, interpreter) 
   const cancellation = interpreter.cancellationWithin(scope);
   let first: Flow | undefined;
   const flows = await Promise.all(
-    node.branches.map(async (branch) => {
-      const branchFlow = await interpreter.runNodes(branch, { ...scope, cancellation });
+    node.branches.map(async (branch, index) => {
+      const branchScope = { ...scope, cancellation };
+      let branchFlow = await interpreter.runNodes(branch, branchScope);
+      if (branchFlow.type === 'done') branchFlow = interpreter.branchCompleted(branchScope, node.id, index) ?? branchFlow;
       if (branchFlow.type !== 'done' && branchFlow.type !== 'cancelled' && first === undefined) {
         first = branchFlow;
         endBlock(cancellation, branchFlow);

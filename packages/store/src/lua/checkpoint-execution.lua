@@ -23,7 +23,7 @@
   ARGV[6] step history: how many of the last events to keep
   ARGV[7] run events since the last write, one per line ('' for none): added to KEYS[4] when the
           checkpoint is recorded
-  ARGV[8] run events: about how many the stream keeps
+  ARGV[8] run events: how many the list keeps
   ARGV[9] run events: the channel on which to publish that some were added
   ARGV[10], ARGV[11], … step events since the last write, JSON (none or more): appended to the
           step history when the checkpoint is recorded

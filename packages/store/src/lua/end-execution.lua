@@ -23,7 +23,9 @@
   idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
   `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
   ERROR; deletes `results lease notify letgo released deferrals cursor wait deadline store filters
-  base depth`, and the progress hash (record-progress.lua), only needed by a running run. Of descendants: reads and writes as
+  base depth`, and the progress hash (record-progress.lua), only needed by a running run — but an
+  end in ERROR or TERMINATED_LIMIT keeps `results store filters` and the progress (which then
+  expires with the record), from which a redrive starts. Of descendants: reads and writes as
   request-termination.lua does.
 
   KEYS[1] execution hash
@@ -43,7 +45,9 @@
            the record
   KEYS[12] the waiting-for-call-back sorted set (suspend-execution.lua), which it leaves too
   KEYS[13] the execution's run events (run-events.lua): those given, then `execution.ended`
-           (end-record.lua); it expires with the record
+           (end-record.lua); it expires with the record. When it does not exist, the step
+           history went to the record's `history` field and the events given are only steps'
+           starts and ends, none is written: they are read from the history and the record
 
   ARGV[1] the end, a JSON object:
     status              terminal status: SUCCESS, ERROR, TERMINATED_MANUALLY or TERMINATED_LIMIT
@@ -69,9 +73,10 @@
     legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
     account             the execution's account
     history             the run history's key templates (history-index.lua)
+    webhooks            the webhook outbox and the accounts' event counts (webhook-outbox.lua)
     history_first       step history: how many of the first events to keep
     history_last        step history: how many of the last events to keep
-    run_events_bound    run events: about how many the stream keeps
+    run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
           outputs are not escaped into ARGV[1] and decoded out of it again
@@ -137,13 +142,22 @@ end
 -- which costs far less than a list of its own, when it fits the bound.
 local first_event = 4
 local events = #ARGV - first_event + 1
-if redis.call('EXISTS', KEYS[9]) == 0 and events >= 1 and events <= args.history_first + args.history_last then
-  local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
-  redis.call('HSET', KEYS[1], 'history', history)
+local history_in_record = false
+if redis.call('EXISTS', KEYS[9]) == 0 and events <= args.history_first + args.history_last then
+  history_in_record = true
+  if events >= 1 then
+    local history = '[' .. table.concat(ARGV, ',', first_event) .. ']'
+    redis.call('HSET', KEYS[1], 'history', history)
+  end
 else
   append_step_events(KEYS[9], args.history_first, args.history_last, first_event, #ARGV)
 end
-add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
+-- A run that stored no run events before its end, whose history is all in the record and whose
+-- end brings only its steps' starts and ends (an instant run), stores none: they are read from
+-- its step history and its record (run-events.ts), which saves every such retained run a list.
+if redis.call('EXISTS', KEYS[13]) == 1 or not history_in_record or string.find(ARGV[3], '{"type":"[^s]') then
+  add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
+end
 local ctx = {
   running = KEYS[2],
   waiting = KEYS[10],
@@ -171,6 +185,7 @@ local ctx = {
   endtime = args.now,
   account = args.account,
   history = args.history,
+  webhooks = args.webhooks,
 }
 end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.

@@ -12,12 +12,15 @@
   `run_events_channel` and `run_events_bound` (run-events.lua); `retention`
   (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
   number would lose digits); `account` (the root's) and `history`, the run history's key
-  templates (history-index.lua), whose RUNNING index the record leaves for its status's.
+  templates (history-index.lua), whose RUNNING index the record leaves for its status's;
+  `webhooks`, where the end is queued for webhooks when something may want it (webhook-outbox.lua).
 
   The run's last run event, `execution.ended`, is added with the end itself: a watcher that reads
-  it finds the record ended.
+  it finds the record ended. A run whose list of events does not exist gets none: its events are
+  read from its step history and its record.
 ]]
 --- @include "history-index.lua"
+--- @include "webhook-outbox.lua"
 --- @include "run-events.lua"
 -- The name of another execution's key of the same kind as `key`, the key of execution `id`.
 local function key_like(key, id)
@@ -36,15 +39,28 @@ local function end_record(ctx, id, state, status, fields, output)
   -- The checkpoint is only needed to resume a run; an ended one keeps its outputs alone. What only
   -- a running run reads (its deadline, whether to store results, the filters its end applied, the
   -- address its URLs are made under, its depth for starting children) goes too: every retained run
-  -- would keep it for nothing.
-  redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
-  redis.call('UNLINK', ctx.progress(id))
+  -- would keep it for nothing. A run that failed or ran out of time may be redriven
+  -- (accept-execution.lua): it keeps what it completed (its checkpoint's results, its progress)
+  -- and the options it ran with, for as long as it is retained.
+  if status == 'ERROR' or status == 'TERMINATED_LIMIT' then
+    redis.call('HDEL', record, 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'base', 'depth')
+    redis.call('EXPIRE', ctx.progress(id), ctx.retention)
+  else
+    redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
+    redis.call('UNLINK', ctx.progress(id))
+  end
   redis.call('EXPIRE', record, ctx.retention)
   redis.call('EXPIRE', ctx.steps(id), ctx.retention)
   local events = ctx.events(id)
-  local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
-  add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
-  redis.call('EXPIRE', events, ctx.retention)
+  if redis.call('EXISTS', events) == 1 then
+    local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
+    add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
+    redis.call('EXPIRE', events, ctx.retention)
+  else
+    -- A run without a list of events has them read from its step history and its record
+    -- (run-events.ts); its watchers are told all the same.
+    redis.call('PUBLISH', ctx.run_events_channel, events)
+  end
   redis.call('EXPIRE', ctx.children(id), ctx.retention)
   if state[5] then
     redis.call('EXPIRE', state[5], ctx.retention)
@@ -56,6 +72,12 @@ local function end_record(ctx, id, state, status, fields, output)
   redis.call('SREM', ctx.account_running, id)
   redis.call('HDEL', ctx.rows, id)
   redis.call('HINCRBY', ctx.counts, 'ended:' .. status, 1)
+  -- ERROR and TERMINATED_LIMIT are failures too: a subscription to either type wants them.
+  local types = { 'execution.ended' }
+  if status == 'ERROR' or status == 'TERMINATED_LIMIT' then
+    types[2] = 'execution.failed'
+  end
+  queue_webhook_event(ctx.webhooks, 'end', ctx.account, id, types, record, ctx.endtime)
   -- Only a run a worker has taken (a lease field, even handed back) can be in the executing set.
   if state[3] ~= false then
     redis.call('SREM', ctx.executing, id)
@@ -77,7 +99,8 @@ local function end_record(ctx, id, state, status, fields, output)
   if state[4] == '1' then
     -- The large fields decide first: encoding megabytes of outputs only to find them too large for
     -- the message would hold Redis, which serves every account, for nothing.
-    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs')
+    -- A failed run keeps its results (for a redrive): they count too.
+    local large = output_bytes + redis.call('HSTRLEN', record, 'inputs') + redis.call('HSTRLEN', record, 'results')
     local encoded = ''
     if large <= 65536 then
       encoded = cjson.encode(redis.call('HGETALL', record))

@@ -22,7 +22,7 @@
   ARGV[4] step history: how many of the first events to keep, with ARGV[5]
   ARGV[5] step history: how many of the last events to keep
   ARGV[6] run events since the last write, one per line ('' for none): added to KEYS[4]
-  ARGV[7] run events: about how many the stream keeps
+  ARGV[7] run events: how many the list keeps
   ARGV[8] run events: the channel on which to publish that some were added
   ARGV[9] … ARGV[8 + n] step events since the last write, JSON: appended to the step history
   ARGV[9 + n], ARGV[10 + n], … address, JSON value: the entries to append (none or more)

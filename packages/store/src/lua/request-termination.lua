@@ -47,9 +47,10 @@
     termination_channel channel on which to publish the id of a flagged execution
     legacy_termination_channel  the same channel by its earlier name (termination-flag.lua)
     history                     the run history's key templates (history-index.lua)
+    webhooks                    the webhook outbox and the accounts' event counts (webhook-outbox.lua)
     ended_channel       channel on which to publish an end someone waits for (end-execution.lua)
     child_ended_channel channel on which to publish the end of a child execution
-    run_events_bound    run events: about how many a stream keeps
+    run_events_bound    run events: how many a list keeps
     run_events_channel  run events: the channel on which to publish that some were added
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
@@ -92,6 +93,7 @@ local ctx = {
   endtime = args.now,
   account = account,
   history = args.history,
+  webhooks = args.webhooks,
 }
 local ended = 0
 if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then

@@ -9,11 +9,17 @@
   ARGV[1] the schedule's member in KEYS[2] (`<account>\n<name>`)
   ARGV[2] 1 to pause, 0 to resume
   ARGV[3] the cursor on resume: the first tick after now (epoch ms); ignored on pause
+  ARGV[4] the note of this pause or resume; '' leaves none
 
   Returns 1 when changed, 0 when the schedule does not exist.
 ]]
 if redis.call('HEXISTS', KEYS[1], 'spec') == 0 then
   return 0
+end
+if ARGV[4] == '' then
+  redis.call('HDEL', KEYS[1], 'stateNote')
+else
+  redis.call('HSET', KEYS[1], 'stateNote', ARGV[4])
 end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'paused', '1')

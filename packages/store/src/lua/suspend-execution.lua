@@ -44,7 +44,7 @@
     callback_entry_address  address of the call back's entry in the progress (progress-address.ts;
                         '' when the run waits for none)
     run_events          run events since the last write, one per line ('' for none)
-    run_events_bound    run events: about how many the stream keeps
+    run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again

@@ -1,0 +1,43 @@
+import type { ScheduleStore } from '@ces/store';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env.ts';
+import { BASE_PATH } from '../base-path.ts';
+import { ApiError } from '../errors/api-error.ts';
+import { runAccepted } from '../formats/representations.ts';
+import { respond } from '../formats/respond.ts';
+import { ACCOUNT_SECURITY, answer, errorAnswers, RUN_ACCEPTED_HEADERS, type Operation } from '../openapi/operation.ts';
+import { runAcceptedSchema } from '../openapi/wire-schemas.ts';
+import { checkedScheduleName, requireScheduleWriter } from '../schedules/schedule-access.ts';
+import type { ScheduleRuns } from '../schedules/schedule-runs.ts';
+import { scheduleNameParamsSchema } from '../schedules/schedule-schemas.ts';
+
+export const triggerScheduleOperation: Operation = {
+  method: 'post',
+  path: `${BASE_PATH}/schedules/{name}/trigger`,
+  operationId: 'triggerSchedule',
+  tags: ['Schedules'],
+  summary: 'Run a schedule now',
+  description:
+    'Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. Under `skip` and `buffer-one`, ' +
+    'while the run of its last tick goes on, it starts nothing and answers 409 (counted as skipped).',
+  security: ACCOUNT_SECURITY,
+  request: { params: scheduleNameParamsSchema },
+  responses: {
+    202: answer('Started; `Location` names the run.', runAcceptedSchema, { Location: RUN_ACCEPTED_HEADERS.Location }),
+    ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE']),
+  },
+};
+
+export function triggerScheduleRoute(deps: { schedules: ScheduleStore; scheduleRuns: ScheduleRuns }) {
+  return new Hono<AppEnv>().post('/schedules/:name/trigger', async (c) => {
+    const principal = c.get('principal');
+    requireScheduleWriter(principal, 'trigger schedules');
+    const schedule = await deps.schedules.get(principal.account, checkedScheduleName(c.req.param('name')));
+    if (!schedule) throw new ApiError('NOT_FOUND', 'No such schedule.');
+    const started = await deps.scheduleRuns.startTick(principal, schedule, Date.now());
+    if (started.outcome === 'skipped')
+      throw new ApiError('CONFLICT', `The last run of this schedule is still going: under overlap "${schedule.spec.overlap}" nothing was started.`);
+    c.set('executionId', started.record.id);
+    return respond(c, 202, runAccepted(started.record), { Location: `${BASE_PATH}/choreo-executions/${started.record.id}` });
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * The points between a run's two writes where a worker that dies leaves Redis and BullMQ apart:
+ * - `taken`: the take is stored (lease, host), its job active, no step run yet;
+ * - `checkpointed`: a step's checkpoint is stored, the next step not started;
+ * - `suspended`: a durable wait is stored, its job still active rather than delayed;
+ * - `handed-back`: the run is handed back at shutdown, its job still active rather than waiting;
+ * - `ended`: the terminal status is stored, its job still active rather than completed.
+ * docs/architecture.md ("Crash seams") says what repairs each; tests hold a worker at one
+ * (`WORKER_TEST_HOLD_AT`) and kill it there.
+ */
+export type CrashSeam = 'taken' | 'checkpointed' | 'suspended' | 'handed-back' | 'ended';
+
+export const CRASH_SEAMS: readonly CrashSeam[] = ['taken', 'checkpointed', 'suspended', 'handed-back', 'ended'];
+
+/** Tests only: called at each seam a run passes; a test's hook never returns, to be killed there. */
+export type CrashSeamHook = (seam: CrashSeam, executionId: string) => Promise<void>;

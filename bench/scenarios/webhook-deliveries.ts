@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest, createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { WEBHOOK_QUEUE } from '@ces/store';
+import { Queue } from 'bullmq';
+import { until } from '../bench-stack.ts';
+import { round, summarize } from '../latency-summary.ts';
+import type { Row } from '../report.ts';
+import { runLoad } from '../run-load.ts';
+import { measureServiceThroughput, type Throughput } from './async-throughput.ts';
+import { API_BASE, BASE64_BODY, BASE64_ENCODE, DRAIN_TIMEOUT_MS, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
+
+/** Connections of the paced phase: a few, so that runs end at about 500 a second or more, short of the machine's limit. */
+const PACED_CONNECTIONS = 4;
+
+const WEBHOOK = 'bench-ends';
+
+/** An authenticated request of the bench account's application to the API; its status. */
+function call(context: ScenarioContext, method: 'PUT' | 'DELETE', path: string, body?: string): Promise<number> {
+  const ca = readFileSync(context.stack.caFile, 'utf8');
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      `${context.stack.origin}${API_BASE}${path}`,
+      {
+        method,
+        ca,
+        servername: 'localhost',
+        agent: false,
+        headers: { ...context.stack.headers, ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * An HTTPS endpoint on 127.0.0.1 under the stack's certificate, which the workers trust
+ * (NODE_EXTRA_CA_CERTS): answers 204 at once, and keeps, per delivery, the time from its run's end
+ * (the body's `endtime`) to its arrival here.
+ */
+async function startReceiver(context: ScenarioContext) {
+  const latenciesMs: number[] = [];
+  const server = createServer({ cert: readFileSync(context.stack.caFile), key: readFileSync(context.stack.tlsKeyFile) }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const arrived = Date.now();
+      const endtime = Number((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { execution: { endtime: string } } }).data.execution.endtime);
+      latenciesMs.push(arrived - endtime);
+      response.statusCode = 204;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    latenciesMs,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * Scenario 14: async runs with one webhook on every run's end beside none, in alternating rounds
+ * (the service's throughput with it should be within 10 % of without), the latency from a run's
+ * end to the endpoint's receipt at that rate, and the same latency at the rate a few connections
+ * start runs at (PACED_CONNECTIONS).
+ */
+export async function webhookDeliveries(context: ScenarioContext): Promise<Row[]> {
+  const { redis, keys } = context.stack;
+  const receiver = await startReceiver(context);
+  const deliveries = new Queue(WEBHOOK_QUEUE, { connection: redis, prefix: keys.prefix });
+  const without: Throughput[] = [];
+  const withOne: Throughput[] = [];
+  let paced = { runsPerSecond: 0, latencyMs: summarize([]) };
+  const drainDeliveries = () =>
+    until(
+      async () => (await redis.zcard(keys.webhookOutbox())) === 0 && (await deliveries.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) === 0,
+      DRAIN_TIMEOUT_MS,
+      'the deliveries to drain',
+      20,
+    );
+  try {
+    for (let round = 0; round < 2; round += 1) {
+      without.push(await measureServiceThroughput(context));
+      const put = await call(context, 'PUT', `/webhooks/${WEBHOOK}`, JSON.stringify({ url: receiver.url, events: ['execution.ended'] }));
+      if (put !== 201) throw new Error(`PUT /webhooks/${WEBHOOK} answered ${put}`);
+      withOne.push(await measureServiceThroughput(context));
+      // Every end the round made is delivered before the webhook goes.
+      await drainDeliveries();
+      if (round === 1) {
+        // The latency short of the machine's limit: runs at the rate a few connections start them.
+        const fromHere = receiver.latenciesMs.length;
+        const before = await runningCount(context);
+        const load = await runLoad(
+          runJob(context, BASE64_ENCODE, {
+            async: true,
+            connections: PACED_CONNECTIONS,
+            durationMs: context.durationMs,
+            maxRequests: 500_000,
+            body: BASE64_BODY,
+          }),
+        );
+        await drainService(context, before);
+        await drainDeliveries();
+        paced = { runsPerSecond: load.perSecond, latencyMs: summarize(receiver.latenciesMs.slice(fromHere)) };
+      }
+      await call(context, 'DELETE', `/webhooks/${WEBHOOK}`);
+    }
+  } finally {
+    await deliveries.close();
+    await receiver.close();
+  }
+  const completed = (runs: Throughput[]) => round(runs.reduce((sum, one) => sum + one.completedPerSecond, 0) / runs.length, 1);
+  const latency = summarize(receiver.latenciesMs);
+  const scenario = `14 webhooks (${context.stack.workerCount()} workers)`;
+  context.raw.webhookDeliveries = { without, withOne, latencyMs: latency, deliveries: receiver.latenciesMs.length, paced };
+  return [
+    {
+      scenario,
+      figure: 'completed with one webhook',
+      unit: '/s',
+      value: completed(withOne),
+      baseline: { label: 'no webhook', value: completed(without) },
+      target: { kind: 'at-least-ratio', factor: 0.9 },
+      details: { rounds: withOne.map((one, index) => [without[index]?.completedPerSecond, one.completedPerSecond]) },
+    },
+    { scenario, figure: 'end → receipt p50', unit: 'ms', value: latency.p50, details: { deliveries: receiver.latenciesMs.length } },
+    { scenario, figure: 'end → receipt p99', unit: 'ms', value: latency.p99, details: { max: latency.max } },
+    { scenario, figure: `end → receipt p50 at ${Math.round(paced.runsPerSecond)} runs/s`, unit: 'ms', value: paced.latencyMs.p50, details: { paced } },
+    { scenario, figure: `end → receipt p99 at ${Math.round(paced.runsPerSecond)} runs/s`, unit: 'ms', value: paced.latencyMs.p99 },
+  ];
+}

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { KeySpace } from './keys.ts';
+import { registerScripts } from './scripts.ts';
+import type { WebhookEventType } from './webhook-store.ts';
+
+/** A run's start or end, put in the outbox atomically with it (webhook-outbox.lua). */
+export interface WebhookEvent {
+  /** The outbox's member, to settle it by once its deliveries exist. */
+  member: string;
+  kind: 'start' | 'end';
+  account: string;
+  executionId: string;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'dead';
+
+export interface NewDelivery {
+  id: string;
+  account: string;
+  /** The subscription's name, or NOTIFY_WEBHOOK for a run's own call-back. */
+  webhook: string;
+  executionId: string;
+  type: WebhookEventType;
+  url: string;
+  /** The JSON body, the same on every attempt. */
+  body: string;
+}
+
+export interface Delivery extends NewDelivery {
+  created: number;
+  /** When its current round began (its creation, or its last redelivery): its retries end a span after. */
+  since: number;
+  state: DeliveryState;
+  /** Bumped by each redelivery: a job of an earlier round records nothing. */
+  round: number;
+  attempts: number;
+  lastStatus?: number;
+  lastError?: string;
+  lastAttempt?: number;
+  nextAttempt?: number;
+  deliveredAt?: number;
+}
+
+export interface DeliveryAttempt {
+  round: number;
+  now: number;
+  /** The endpoint's status; 0 when no answer came. */
+  status: number;
+  error: string;
+  outcome: 'delivered' | 'retry' | 'dead' | 'gone';
+  nextAttempt?: number;
+}
+
+export interface WebhookDeliveries {
+  /** Leases up to `limit` events of the outbox for `leaseMs`, oldest first. */
+  claimEvents(now: number, leaseMs: number, limit: number): Promise<WebhookEvent[]>;
+  /** Takes an event out of the outbox, once every delivery it makes exists. */
+  settleEvent(event: WebhookEvent): Promise<void>;
+  /** Events in the outbox (claimed or not), for metrics and tests. */
+  countEvents(): Promise<number>;
+  /** Opens a delivery unless it exists: true when this call opened it. */
+  open(delivery: NewDelivery, now: number): Promise<boolean>;
+  get(id: string): Promise<Delivery | undefined>;
+  /** A subscription's recent deliveries, newest first. */
+  recent(account: string, webhook: string, limit: number): Promise<Delivery[]>;
+  /** Records an attempt, unless the delivery is final or in another round: whether it did. */
+  recordAttempt(delivery: Pick<Delivery, 'id' | 'account'>, attempt: DeliveryAttempt): Promise<boolean>;
+  /** A new round, sent again with the same id: its number, or 0 when there is no such delivery. */
+  redeliver(id: string, now: number): Promise<number>;
+}
+
+/**
+ * A delivery's identity, which makes a repeat harmless: one per subscription, run and kind of
+ * event. It is the `webhook-id` of every attempt.
+ */
+export function webhookDeliveryId(account: string, webhook: string, executionId: string, kind: WebhookEvent['kind']): string {
+  return `msg_${createHash('sha256').update(`${account}\n${webhook}\n${executionId}\n${kind}`).digest('hex').slice(0, 32)}`;
+}
+
+export const DELIVERY_ID = /^msg_[0-9a-f]{32}$/;
+
+const optionalNumber = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
+
+function decode(id: string, hash: Record<string, string>): Delivery | undefined {
+  if (!hash.state) return undefined;
+  const lastStatus = optionalNumber(hash.laststatus);
+  const lastAttempt = optionalNumber(hash.lastattempt);
+  const nextAttempt = optionalNumber(hash.nextattempt);
+  const deliveredAt = optionalNumber(hash.deliveredat);
+  return {
+    id,
+    account: hash.account ?? '',
+    webhook: hash.webhook ?? '',
+    executionId: hash.execution ?? '',
+    type: hash.type as WebhookEventType,
+    url: hash.url ?? '',
+    body: hash.body ?? '',
+    created: Number(hash.created ?? 0),
+    since: Number(hash.since ?? hash.created ?? 0),
+    state: hash.state as DeliveryState,
+    round: Number(hash.round ?? 0),
+    attempts: Number(hash.attempts ?? 0),
+    ...(lastStatus !== undefined ? { lastStatus } : {}),
+    ...(hash.lasterror ? { lastError: hash.lasterror } : {}),
+    ...(lastAttempt !== undefined ? { lastAttempt } : {}),
+    ...(nextAttempt !== undefined ? { nextAttempt } : {}),
+    ...(deliveredAt !== undefined ? { deliveredAt } : {}),
+  };
+}
+
+/** Webhook deliveries in Redis: the outbox of runs' events, one hash per delivery, a recent list per subscription. */
+export function createWebhookDeliveries(deps: {
+  redis: Redis;
+  keys: KeySpace;
+  /** How long a delivery's record is kept: longer than its retries last. */
+  retentionSeconds: number;
+  /** Most deliveries a subscription lists. */
+  recentPerWebhook?: number;
+}): WebhookDeliveries {
+  const { redis, keys } = deps;
+  const run = registerScripts(redis);
+  const recentPerWebhook = deps.recentPerWebhook ?? 100;
+  const get = async (id: string) => decode(id, await redis.hgetall(keys.webhookDelivery(id)));
+
+  return {
+    async claimEvents(now, leaseMs, limit) {
+      const members = (await run('claimWebhookEvents', [keys.webhookOutbox()], [now, leaseMs, limit])) as string[];
+      return members.map((member) => {
+        const [kind = '', account = '', executionId = ''] = member.split('\n');
+        return { member, kind: kind as WebhookEvent['kind'], account, executionId };
+      });
+    },
+
+    async settleEvent(event) {
+      await redis.zrem(keys.webhookOutbox(), event.member);
+    },
+
+    countEvents: () => redis.zcard(keys.webhookOutbox()),
+
+    async open(delivery, now) {
+      const fields = {
+        account: delivery.account,
+        webhook: delivery.webhook,
+        execution: delivery.executionId,
+        type: delivery.type,
+        url: delivery.url,
+        body: delivery.body,
+        created: String(now),
+        since: String(now),
+        state: 'pending',
+        round: '0',
+        attempts: '0',
+        nextattempt: String(now),
+      };
+      const opened = await run(
+        'openWebhookDelivery',
+        [keys.webhookDelivery(delivery.id), keys.webhookDeliveries(delivery.account, delivery.webhook)],
+        [delivery.id, now, deps.retentionSeconds, recentPerWebhook, ...Object.entries(fields).flat()],
+      );
+      return opened === 1;
+    },
+
+    get,
+
+    async recent(account, webhook, limit) {
+      const ids = await redis.zrevrange(keys.webhookDeliveries(account, webhook), 0, limit - 1);
+      const found = await Promise.all(ids.map(get));
+      return found.filter((delivery): delivery is Delivery => delivery !== undefined);
+    },
+
+    async recordAttempt({ id, account }, attempt) {
+      const reply = await run(
+        'recordWebhookAttempt',
+        [keys.webhookDelivery(id), keys.accountWebhooks(account)],
+        [
+          JSON.stringify({
+            round: attempt.round,
+            now: String(attempt.now),
+            status: attempt.status,
+            error: attempt.error,
+            outcome: attempt.outcome,
+            next_attempt: String(attempt.nextAttempt ?? ''),
+          }),
+        ],
+      );
+      return reply === 1;
+    },
+
+    async redeliver(id, now) {
+      return Number(await run('redeliverWebhook', [keys.webhookDelivery(id)], [now]));
+    },
+  };
+}
