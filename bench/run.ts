@@ -8,6 +8,8 @@
 //   BENCH_HTTP_CLIENT  "raw" (default: the minimal keep-alive client) or "undici"
 //   BENCH_SCHEDULES  scenario 12's schedules every minute (default 10000, the target's)
 //   BENCH_EVENT_STREAMS  scenario 13's open run events streams (default 1000, the target's)
+//   BENCH_CONSOLE_RUNS, BENCH_CONSOLE_PAGES  scenario 15's retained runs and open run pages (default
+//                  100000 and 500, the target's)
 //   BENCH_WAIT_RUNS, BENCH_WAIT_SECONDS  scenario 10's runs and the length of their waits (default
 //                  10000 and 600, the target's): fewer and shorter for a quick look while changing it
 //   BENCH_REDRIVE_ITERATIONS  scenario 16's loop, which fails at 90 % of it (default 10000)
@@ -20,6 +22,7 @@ import { evaluate, formatMarkdown, formatTable, type Row } from './report.ts';
 import { asyncThroughput } from './scenarios/async-throughput.ts';
 import { cancellation } from './scenarios/cancellation.ts';
 import { codeAndExpressions } from './scenarios/code-and-expressions.ts';
+import { consolePages } from './scenarios/console-pages.ts';
 import { durableWaits } from './scenarios/durable-waits.ts';
 import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
@@ -63,6 +66,12 @@ if (!Number.isInteger(eventStreams) || eventStreams < 20) {
   process.stderr.write('bench: BENCH_EVENT_STREAMS must be a whole number from 20\n');
   process.exit(1);
 }
+const consoleRuns = Number(process.env.BENCH_CONSOLE_RUNS ?? '100000');
+const consoleOpenPages = Number(process.env.BENCH_CONSOLE_PAGES ?? '500');
+if (!Number.isInteger(consoleRuns) || consoleRuns < 1 || !Number.isInteger(consoleOpenPages) || consoleOpenPages < 1) {
+  process.stderr.write('bench: BENCH_CONSOLE_RUNS and BENCH_CONSOLE_PAGES must be whole numbers from 1\n');
+  process.exit(1);
+}
 const redriveIterations = Number(process.env.BENCH_REDRIVE_ITERATIONS ?? '10000');
 if (!Number.isInteger(redriveIterations) || redriveIterations < 10) {
   process.stderr.write('bench: BENCH_REDRIVE_ITERATIONS must be a whole number from 10\n');
@@ -92,6 +101,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 10, name: '10,000 runs in durable waits on one worker', run: durableWaits },
   { number: 12, name: 'schedules every minute on two workers', run: scheduleTicks(scheduleCount) },
   { number: 14, name: 'webhook on every run: throughput beside none, end to receipt', run: webhookDeliveries },
+  { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
 ];

@@ -65,6 +65,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
         maxAuthFailuresPerAddressPerMinute: config.MAX_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
         maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT,
         eventsHeartbeatMs: config.EVENTS_HEARTBEAT_MS,
+        consoleSessionMs: config.CONSOLE_SESSION_MINUTES * 60_000,
         maxWebhooksPerAccount: config.MAX_WEBHOOKS_PER_ACCOUNT,
         maxSchedulesPerAccount: config.MAX_SCHEDULES_PER_ACCOUNT,
         ...(config.PUBLIC_BASE_URL !== undefined ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),

@@ -20,6 +20,7 @@ import {
   type PresetStore,
   type SecretCipher,
   createRunHistory,
+  createConsoleSessionStore,
   createRunEventLog,
   type ReplicaAcks,
 } from '@ces/store';
@@ -36,6 +37,9 @@ import { createSealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
 import { createRunLauncher, type RunLauncherConfig } from './runs/run-launcher.ts';
 import { withTimeout } from './with-timeout.ts';
 import { createRunEventFeed, type RunEventFeed } from './events/run-event-feed.ts';
+
+/** How long a console session lasts when the configuration does not say. */
+const DEFAULT_CONSOLE_SESSION_MS = 8 * 60 * 60 * 1000;
 
 /** The API's Redis connections, each named by the work it carries. */
 export interface ApiConnections {
@@ -218,6 +222,15 @@ export async function wireApi(deps: {
     logger,
     metrics: { registry: metrics.registry, http: deps.httpMetrics ? deps.httpMetrics(metrics.http) : metrics.http },
     ops: { workers, queue, executions, history },
+    console: {
+      sessions: {
+        store: createConsoleSessionStore({ redis: connections.requests, keys }),
+        credentials,
+        lifetimeMs: config.app.consoleSessionMs ?? DEFAULT_CONSOLE_SESSION_MS,
+      },
+      workers,
+      ...(cipher ? { cipher } : {}),
+    },
   });
 
   return {

@@ -1,4 +1,5 @@
 import type { Principal } from '@ces/accounts';
+import type { ConsoleSession } from '@ces/store';
 import type { Format } from './formats/negotiate.ts';
 
 /** What middleware asked every answer to carry (response-headers.ts), and whether the answer already has it. */
@@ -16,5 +17,7 @@ export interface AppEnv {
     responseHeaders: PendingResponseHeaders;
     /** The execution a request started, for the access line (a path names the others). */
     executionId: string;
+    /** The console's signed-in session (its CSRF token), on console pages. */
+    consoleSession: ConsoleSession;
   };
 }

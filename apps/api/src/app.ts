@@ -80,6 +80,9 @@ import type { ChoreoWrites } from './runs/choreo-writes.ts';
 import type { RunLauncher } from './runs/run-launcher.ts';
 import type { SealedErrorMask } from './runs/sealed-error-mask.ts';
 import { createSealedOutputsOpener, type SealedOutputsOpener } from './runs/sealed-outputs-opener.ts';
+import { CONSOLE_PATH } from './console/console-path.ts';
+import { consoleRoutes, type ConsoleDeps } from './console/console-routes.ts';
+import { rootRedirect } from './console/root-redirect.ts';
 
 export interface AppConfig {
   serviceHost: string;
@@ -91,6 +94,8 @@ export interface AppConfig {
   maxAuthFailuresPerAddressPerMinute: number;
   /** Presets one account may keep (0: no limit); for the message that refuses one more. */
   maxPresetsPerAccount?: number;
+  /** How long a console session lasts (CONSOLE_SESSION_MINUTES); 8 hours when omitted. */
+  consoleSessionMs?: number;
   /** Schedules one account may keep (0: no limit); for the message that refuses one more. */
   maxSchedulesPerAccount?: number;
   /** PUBLIC_BASE_URL: the public address of runs' URLs; without it, each run's comes from its request. */
@@ -135,6 +140,8 @@ export interface AppDeps {
   metrics?: { registry: MetricsRegistry; http: HttpMetrics };
   /** `/ops` for operators; omitted in tests that do not need it. */
   ops?: OpsDeps;
+  /** The console at `/console`; omitted in tests that do not need it. */
+  console?: Pick<ConsoleDeps, 'sessions' | 'workers' | 'cipher'>;
 }
 
 export function createApp(deps: AppDeps) {
@@ -143,8 +150,12 @@ export function createApp(deps: AppDeps) {
   app.use(requestId());
   app.use(accessLog({ logger: deps.logger, probes: PROBE_PATHS }));
   if (deps.metrics) app.use(requestMetrics({ http: deps.metrics.http }));
+  if (deps.console) app.use(rootRedirect());
   app.use(
-    negotiate({ ownFormatsUnder: [DASHBOARD_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH], ownFormatsMatching: [RUN_EVENTS_PATH] }),
+    negotiate({
+      ownFormatsUnder: [DASHBOARD_PATH, CONSOLE_PATH, CALLBACK_CAPTURE_PATH, OPENAPI_DOCUMENT_PATH, API_REFERENCE_PATH],
+      ownFormatsMatching: [RUN_EVENTS_PATH],
+    }),
   );
   if (deps.config.trustProxy) app.use(requireHttps({ probes: PROBE_PATHS }));
   app.route('/', callbackCaptureRoute(deps));
@@ -159,6 +170,23 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ probe: deps.probe }));
   if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authentication }));
   if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
+  if (deps.console) {
+    app.route(
+      CONSOLE_PATH,
+      consoleRoutes({
+        ...deps.console,
+        authentication,
+        executions: deps.executions,
+        history: deps.history,
+        queue: deps.queue,
+        runEvents: deps.runEvents.log,
+        feed: deps.runEvents.feed,
+        heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
+        logger: deps.logger,
+        ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
+      }),
+    );
+  }
   // Public: the token in the URL is the permission.
   app.route('/', deliverCallbackRoute({ executions: deps.executions, queue: deps.queue }));
   // Public, and before the interface's authentication, which covers every other path under BASE_PATH.

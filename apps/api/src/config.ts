@@ -55,6 +55,8 @@ export const apiConfigSchema = z
     LOG_LEVEL: fields.logLevel,
     /** How often an open run events stream gets a heartbeat comment, so that proxies keep it open. */
     EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /** How long a console session lasts from its sign-in. */
+    CONSOLE_SESSION_MINUTES: z.coerce.number().int().min(1).max(10_080).default(480),
   })
   .superRefine((config, context) => {
     if (Boolean(config.TLS_CERT_FILE) !== Boolean(config.TLS_KEY_FILE)) {

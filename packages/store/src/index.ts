@@ -1,6 +1,6 @@
 export { ReplicationShortError, type ReplicaAcks } from './scripts.ts';
 export { createKeySpace, EXECUTION_QUEUE, type KeySpace, WEBHOOK_QUEUE } from './keys.ts';
-export { isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
+export { EXECUTION_STATUSES, isTerminal, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 export {
   acceptedRecord,
   type ExecutionRecord,
@@ -123,6 +123,12 @@ export {
   type StoredSchedule,
 } from './schedule-store.ts';
 export { tickExecutionId } from './tick-execution-id.ts';
+export {
+  createConsoleSessionStore,
+  type ConsoleSession,
+  type ConsoleSessionIdentity,
+  type ConsoleSessionStore,
+} from './console-session-store.ts';
 export {
   createWebhookStore,
   generateWebhookSecret,

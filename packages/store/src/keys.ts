@@ -171,6 +171,11 @@ export interface KeySpace {
   callbackUrl(token: string): string;
   /** List with TTL: the requests a callback of an account received, as JSON, the latest last. */
   accountCallbackRequests(account: string, id: string): string;
+  /**
+   * Hash with TTL: one signed-in console session (`kind account name credential csrf expires`),
+   * by the sha256 (hex) of its cookie's token; expires with the session, deleted on sign-out.
+   */
+  consoleSession(tokenDigest: string): string;
   /** String (JSON) with TTL: one worker's heartbeat. */
   worker(id: string): string;
   /** Sorted set: worker ids scored by last heartbeat, an index over the expiring records. */
@@ -260,6 +265,7 @@ export function createKeySpace(prefix: string): KeySpace {
     accountTokenNames: (account) => `${prefix}:tokens:account:${account}`,
     callbackUrl: (token) => `${prefix}:callback-url:${token}`,
     accountCallbackRequests: (account, id) => `${prefix}:callback-requests:${account}:${id}`,
+    consoleSession: (tokenDigest) => `${prefix}:console-session:${tokenDigest}`,
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,

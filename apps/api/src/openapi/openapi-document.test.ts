@@ -2,6 +2,7 @@ import { createResponseConformance } from '@ces/testing';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BASE_PATH } from '../base-path.ts';
+import { CONSOLE_PATH } from '../console/console-path.ts';
 import { OPS_PATH } from '../routes/ops-routes.ts';
 import { ROUTES } from '../route-table.ts';
 import { startInProcessApp, type InProcessApp } from '../test-support/in-process-app.ts';
@@ -132,10 +133,11 @@ describe('the document and the page, served', () => {
     expect((await t.call('POST', '/docs', t.credentials.alice)).status).toBe(405);
   });
 
-  it('describes every route the app registers outside /ops and /metrics', () => {
+  it('describes every route the app registers outside /ops, /metrics and the console', () => {
     const documented = operationsOf(createOpenApiDocument());
     const served = t.app.routes.filter(
-      ({ method, path }) => method !== 'ALL' && !path.startsWith(OPS_PATH) && path !== '/metrics' && !path.startsWith(`${BASE_PATH}/docs/`),
+      ({ method, path }) =>
+        method !== 'ALL' && !path.startsWith(OPS_PATH) && !path.startsWith(CONSOLE_PATH) && path !== '/metrics' && !path.startsWith(`${BASE_PATH}/docs/`),
     );
     const missing = served.filter(
       ({ method, path }) =>
