@@ -1,3 +1,4 @@
+import type { ChoreoDocument } from '@ces/client';
 import { EXIT, UsageError } from './cli-errors.ts';
 import { type CommandContext, emit } from './command-context.ts';
 import { table } from './values.ts';
@@ -31,7 +32,8 @@ export async function pushChoreo(context: CommandContext, file: string, id: stri
     throw new UsageError(`cannot read a JSON Choreo document from ${file}: ${(error as Error).message}`);
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new UsageError(`${file} holds no JSON object`);
-  const { created, details } = await context.client.choreos.push(id, document);
+  // The service checks the document and answers every problem of it: the command only reads it.
+  const { created, details } = await context.client.choreos.push(id, document as ChoreoDocument);
   emit(context, { id, created, ...details }, [`${created ? 'created' : 'replaced'} ${id}: version ${details.version}`]);
   return EXIT.ok;
 }

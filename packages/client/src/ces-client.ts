@@ -9,6 +9,8 @@ const BASE_PATH = '/service-api/1.0';
 
 type Schemas = components['schemas'];
 export type ChoreoDetails = Schemas['ChoreoDetails'];
+/** A Choreo document, as the service's document describes it (its steps: docs/choreos.md). */
+export type ChoreoDocument = paths['/service-api/1.0/choreos/{id}']['put']['requestBody']['content']['application/json'];
 export type StepEntry = NonNullable<Schemas['ExecutionStatus']['steps']>[number];
 export type HistoryEntry = Schemas['ExecutionHistory']['executions'][number];
 export type RunningEntry = Schemas['RunningExecutions']['executions'][number];
@@ -396,10 +398,8 @@ export function createCesClient(config: CesClientConfig) {
         return (await answer(api.GET('/service-api/1.0/choreos/{id}', { params: { path: { id } } }))).data;
       },
       /** Stores a Choreo document as the next version of one of the account's own ids. */
-      async push(id: string, document: object): Promise<{ created: boolean; details: ChoreoDetails }> {
-        const { data, response } = await answer(
-          api.PUT('/service-api/1.0/choreos/{id}', { params: { path: { id } }, body: document as Record<string, never> }),
-        );
+      async push(id: string, document: ChoreoDocument): Promise<{ created: boolean; details: ChoreoDetails }> {
+        const { data, response } = await answer(api.PUT('/service-api/1.0/choreos/{id}', { params: { path: { id } }, body: document }));
         return { created: response.status === 201, details: data as ChoreoDetails };
       },
       async delete(id: string): Promise<void> {

@@ -3,6 +3,7 @@ export {
   type CesClient,
   type CesClientConfig,
   type ChoreoDetails,
+  type ChoreoDocument,
   createCesClient,
   type EndedRun,
   type EventsOptions,

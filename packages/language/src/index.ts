@@ -4,6 +4,7 @@ export type { Checkpoint, CheckpointDelta, ProgressEntry } from './checkpoint.ts
 export { childReferenceProblems, childReferences } from './child-references.ts';
 export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './child-runs.ts';
 export type { ChildEnd, ChildRuns } from './child-runs.ts';
+export { choreoDocumentJsonSchema } from './choreo-document-schema.ts';
 export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';
 export type { CompiledNode, CompiledStep } from './compiled-definition.ts';
 export type { CompiledCondition } from './condition.ts';

@@ -74,6 +74,19 @@ describe('the OpenAPI document', () => {
     const paths = document.paths as Record<string, { post?: { requestBody?: { content?: Record<string, unknown> } } }>;
     expect(Object.keys(paths[`${BASE_PATH}/choreos/{id}`]?.post?.requestBody?.content ?? {})).toEqual(['application/json', 'application/xml']);
   });
+
+  it('describes a Choreo document as the schema that validates it does', () => {
+    const paths = document.paths as Record<string, { put?: { requestBody?: { content?: Record<string, { schema?: Record<string, unknown> }> } } }>;
+    const schema = paths[`${BASE_PATH}/choreos/{id}`]?.put?.requestBody?.content?.['application/json']?.schema;
+    expect(schema).toMatchObject({ type: 'object', required: ['description', 'steps'], additionalProperties: false });
+    expect(Object.keys((schema?.properties as Record<string, unknown>) ?? {}).sort()).toEqual([
+      'description',
+      'inputs',
+      'outputs',
+      'steps',
+      'timeLimitSeconds',
+    ]);
+  });
 });
 
 describe('the response check', () => {

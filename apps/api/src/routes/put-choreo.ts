@@ -1,3 +1,4 @@
+import { choreoDocumentJsonSchema } from '@ces/language';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -28,9 +29,9 @@ export const putChoreoOperation: Operation = {
   request: {
     params: choreoIdParamsSchema,
     body: {
-      description: 'A Choreo document (see the Choreo language documentation).',
+      description: 'A Choreo document (see the Choreo language documentation for its steps).',
       required: true,
-      content: { 'application/json': { schema: { type: 'object' } } },
+      content: { 'application/json': { schema: choreoDocumentJsonSchema() } },
     },
   },
   responses: {

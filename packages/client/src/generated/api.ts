@@ -1220,10 +1220,42 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description A Choreo document (see the Choreo language documentation). */
+        /** @description A Choreo document (see the Choreo language documentation for its steps). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    description: string;
+                    timeLimitSeconds?: number;
+                    /** @default {} */
+                    inputs?: {
+                        [key: string]: {
+                            description: string;
+                            /**
+                             * @default STRING_VARIABLE
+                             * @constant
+                             */
+                            type?: "STRING_VARIABLE";
+                            /** @default false */
+                            required?: boolean;
+                            default?: string;
+                            secret?: boolean;
+                        };
+                    };
+                    /** @default {} */
+                    outputs?: {
+                        [key: string]: {
+                            description: string;
+                            /**
+                             * @default STRING_VARIABLE
+                             * @constant
+                             */
+                            type?: "STRING_VARIABLE";
+                            value: string;
+                            secret?: boolean;
+                        };
+                    };
+                    steps: unknown[];
+                };
             };
         };
         responses: {
