@@ -170,6 +170,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ probe: deps.probe }));
   if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authentication }));
   if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
+  const scheduleRuns = createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup: deps.choreos.lookup, launcher: deps.launcher });
   if (deps.console) {
     app.route(
       CONSOLE_PATH,
@@ -183,6 +184,11 @@ export function createApp(deps: AppDeps) {
         feed: deps.runEvents.feed,
         heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
         logger: deps.logger,
+        launcher: deps.launcher,
+        schedules: deps.schedules,
+        scheduleRuns,
+        ...(deps.config.publicBaseUrl !== undefined ? { publicBaseUrl: deps.config.publicBaseUrl } : {}),
+        ...(deps.webhooks ? { webhooks: deps.webhooks } : {}),
         ...(deps.maskSealedInputs ? { maskSealedInputs: deps.maskSealedInputs } : {}),
       }),
     );
@@ -247,7 +253,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', redeliverWebhookRoute(deps));
   const schedules = {
     schedules: deps.schedules,
-    scheduleRuns: createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup, launcher: deps.launcher }),
+    scheduleRuns,
     bodyLimitBytes: deps.config.bodyLimitBytes,
   };
   api.route('/', listSchedulesRoute(schedules));

@@ -1,4 +1,4 @@
-import type { ExecutionJobData, ExecutionStore, RunEventLog, RunHistory, SecretCipher, WorkerRegistry } from '@ces/store';
+import type { ExecutionJobData, ExecutionStore, RunEventLog, RunHistory, ScheduleStore, SecretCipher, WorkerRegistry } from '@ces/store';
 import type { Logger } from '@ces/observability';
 import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
@@ -6,6 +6,9 @@ import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
 import type { Authentication } from '../auth/throttled-authentication.ts';
 import type { RunEventFeed } from '../events/run-event-feed.ts';
+import type { WebhookRouteDeps } from '../routes/webhook-deps.ts';
+import type { RunLauncher } from '../runs/run-launcher.ts';
+import type { ScheduleRuns } from '../schedules/schedule-runs.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { SealedErrorMask } from '../runs/sealed-error-mask.ts';
 import { consoleAssets } from './console-assets.ts';
@@ -15,11 +18,14 @@ import { type ConsoleSessions, requireCsrf, requireOperator, requireSession } fr
 import { CONSOLE_CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
 import { pageLayout } from './page-layout.ts';
 import { queuesPage } from './queues-page.ts';
+import { redriveRun } from './redrive-run.ts';
 import { runLive } from './run-live.ts';
 import { runPage } from './run-page.ts';
 import { runsPage } from './runs-page.ts';
+import { schedulesPage } from './schedules-page.ts';
 import { signInRoutes } from './sign-in-page.ts';
 import { terminateRun } from './terminate-run.ts';
+import { webhooksPage } from './webhooks-page.ts';
 import { workersPage } from './workers-page.ts';
 
 export interface ConsoleDeps {
@@ -38,6 +44,15 @@ export interface ConsoleDeps {
   maskSealedInputs?: SealedErrorMask;
   /** Only to learn the names of secret inputs and outputs, which are shown masked. */
   cipher?: SecretCipher;
+  /** Redrives, as the API's redrive does. */
+  launcher: RunLauncher;
+  /** PUBLIC_BASE_URL, for the URLs of the runs the console starts. */
+  publicBaseUrl?: string;
+  schedules: ScheduleStore;
+  /** A schedule's next ticks and last run, as the API shows them. */
+  scheduleRuns: ScheduleRuns;
+  /** Absent without SECRETS_KEY: the webhooks page then says they are not available. */
+  webhooks?: WebhookRouteDeps;
   logger: Logger;
 }
 
@@ -63,6 +78,9 @@ export function consoleRoutes(deps: ConsoleDeps) {
   pages.route('/', runPage(deps));
   pages.route('/', runLive(deps));
   pages.route('/', terminateRun(deps));
+  pages.route('/', redriveRun(deps));
+  pages.route('/', schedulesPage(deps));
+  pages.route('/', webhooksPage(deps));
   pages.use('/workers', requireOperator());
   pages.use('/queues', requireOperator());
   pages.route('/', workersPage(deps));

@@ -3,47 +3,9 @@ import { createAccountStore } from '@ces/accounts';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { recordRuns } from '../test-support/recorded-runs.ts';
-import { startInProcessApp, type InProcessApp, type TestCredential } from '../test-support/in-process-app.ts';
+import { startInProcessApp, type InProcessApp } from '../test-support/in-process-app.ts';
+import { consoleVisitor as visitor } from '../test-support/console-visitor.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
-
-const HOST = 'console.test';
-const ORIGIN = `https://${HOST}`;
-
-/** A browser's visit: the cookie it holds, and same-origin headers as Chromium sends them. */
-function visitor(t: InProcessApp) {
-  let cookie = '';
-  async function request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { host: HOST, accept: 'text/html', ...(cookie ? { cookie } : {}) };
-    let body: string | undefined;
-    if (init.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      headers.origin = ORIGIN;
-      headers['sec-fetch-site'] = 'same-origin';
-      body = new URLSearchParams(init.form).toString();
-    }
-    Object.assign(headers, init.headers);
-    for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
-    const response = await t.app.request(`${ORIGIN}${path}`, { method: init.method ?? (init.form ? 'POST' : 'GET'), headers, ...(body ? { body } : {}) });
-    const set = response.headers.get('set-cookie');
-    if (set?.startsWith(`${SESSION_COOKIE}=`)) cookie = set.split(';')[0] ?? '';
-    return response;
-  }
-  return {
-    request,
-    get cookie() {
-      return cookie;
-    },
-    async signIn(credential: TestCredential, next?: string) {
-      return request('/console/sign-in', {
-        form: { account: credential.account, name: credential.name, password: credential.secret, ...(next ? { next } : {}) },
-      });
-    },
-    async csrf() {
-      const page = await (await request('/console/runs')).text();
-      return /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-    },
-  };
-}
 
 describe('console sessions', () => {
   let t: InProcessApp;

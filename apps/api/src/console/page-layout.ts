@@ -3,8 +3,8 @@ import { html } from 'hono/html';
 import type { Html } from './console-html.ts';
 import { ASSETS_PATH, CONSOLE_PATH, SIGN_OUT_PATH } from './console-path.ts';
 
-/** The pages of the navigation; operators see them all, account credentials only `runs`. */
-export type ConsoleSection = 'runs' | 'workers' | 'queues';
+/** The pages of the navigation: an account's credentials see its runs, schedules and webhooks; operators the runs, workers and queues. */
+export type ConsoleSection = 'runs' | 'schedules' | 'webhooks' | 'workers' | 'queues';
 
 export interface PageFrame {
   title: string;
@@ -20,6 +20,9 @@ function who(principal: Principal): string {
 
 function navigation(principal: Principal, section: ConsoleSection | undefined): Html {
   const links: [ConsoleSection, string, string][] = [['runs', 'Runs', `${CONSOLE_PATH}/runs`]];
+  if (principal.kind !== 'operator') links.push(['schedules', 'Schedules', `${CONSOLE_PATH}/schedules`]);
+  // An application without the right is refused the page, as the API refuses it the webhooks.
+  if (principal.kind !== 'operator' && principal.rights.includes('webhooks')) links.push(['webhooks', 'Webhooks', `${CONSOLE_PATH}/webhooks`]);
   if (principal.kind === 'operator') links.push(['workers', 'Workers', `${CONSOLE_PATH}/workers`], ['queues', 'Queues', `${CONSOLE_PATH}/queues`]);
   return html`<nav aria-label="Console"><ul>${links.map(
     ([name, label, href]) => html`<li><a href="${href}"${name === section ? html` aria-current="page"` : ''}>${label}</a></li>`,

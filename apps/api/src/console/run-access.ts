@@ -17,6 +17,11 @@ export function mayTerminateRun(principal: Principal, record: Pick<ExecutionReco
   return principal.kind !== 'operator' && isExecutionVisible(principal, record);
 }
 
+/** Redriving is what `POST …/redrive` does: an account's credentials only, for the runs they may see. */
+export function mayRedriveRun(principal: Principal, record: Pick<ExecutionRecord, 'account' | 'choreo'>): boolean {
+  return principal.kind !== 'operator' && isExecutionVisible(principal, record);
+}
+
 export function checkRunId(id: string): void {
   if (!EXECUTION_ID.test(id)) throw new ApiError('NOT_FOUND', 'No such run.');
 }

@@ -11,7 +11,9 @@ import { runPath } from './console-path.ts';
 import { formatDuration, formatTime } from './console-times.ts';
 import { pageLayout } from './page-layout.ts';
 import { readRunNotes, type RunNotes } from './run-notes.ts';
-import { checkRunId, mayTerminateRun, mayViewRun } from './run-access.ts';
+import { REDRIVABLE_STATUSES } from './redrive-run.ts';
+import { checkRunId, mayRedriveRun, mayTerminateRun, mayViewRun } from './run-access.ts';
+import { scheduleRunsPath } from './schedules-page.ts';
 import { type ShownValues, shownInputs, shownOutputs } from './shown-values.ts';
 import { stepTimeline } from './step-timeline.ts';
 
@@ -67,6 +69,9 @@ ${principal.kind === 'operator' ? html`<dt>Account</dt><dd>${record.account}</dd
 <dt>Host</dt><dd>${record.host || (running ? 'none now' : '')}</dd>
 ${running ? waitNote(notes) : ''}
 ${record.parent ? html`<dt>Started by</dt><dd><a href="${runPath(record.parent)}"><code>${record.parent}</code></a></dd>` : ''}
+${record.schedule ? html`<dt>Schedule</dt><dd><a href="${scheduleRunsPath(record.schedule.name)}">${record.schedule.name}</a>, tick of ${formatTime(record.schedule.scheduledTime)}</dd>` : ''}
+${record.redriveOf ? html`<dt>Redrive of</dt><dd><a href="${runPath(record.redriveOf)}" id="redrive-of"><code>${record.redriveOf}</code></a></dd>` : ''}
+${record.redrivenBy ? html`<dt>Redriven by</dt><dd><a href="${runPath(record.redrivenBy)}" id="redriven-by"><code>${record.redrivenBy}</code></a></dd>` : ''}
 ${
   mayReadData(principal)
     ? html`<dt>Last error</dt><dd>${record.lasterror ? html`<pre class="error">${record.lasterror}</pre>` : 'none'}</dd>`
@@ -103,10 +108,14 @@ export function runPage(deps: RunPageDeps) {
       running && mayTerminateRun(principal, record)
         ? html`<form class="actions" method="get" action="${runPath(id)}/terminate"><button type="submit" class="danger">Terminate</button></form>`
         : '';
+    const redrive =
+      REDRIVABLE_STATUSES.includes(record.status) && mayRedriveRun(principal, record)
+        ? html`<form class="actions" method="get" action="${runPath(id)}/redrive"><button type="submit">Redrive</button></form>`
+        : '';
     const live = `${runPath(id)}/live${notes.lastEventId ? `?after=${notes.lastEventId}` : ''}`;
     const body = html`<div id="run" class="run"${running ? html` data-live="${live}"` : ''}>
 <p class="run-id">Run <code>${id}</code></p>
-${terminate}
+${terminate}${redrive}
 ${facts(record, principal, now, notes)}
 ${
   mayReadData(principal)

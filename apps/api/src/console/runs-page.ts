@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
 import { encodeHistoryCursor, historyCursorSchema } from '../formats/request-schemas.ts';
+import { SCHEDULE_NAME } from '../schedules/schedule-access.ts';
 import type { Html } from './console-html.ts';
 import { CONSOLE_PATH, runPath } from './console-path.ts';
 import { formatDuration, formatTime, parseTimeField, timeFieldValue } from './console-times.ts';
@@ -20,6 +21,8 @@ interface RunFilters {
   since: string;
   until: string;
   account: string;
+  /** A schedule's name: only the runs its ticks started. */
+  schedule: string;
 }
 
 /** The filters as the history reads them, or the first problem with them. */
@@ -32,8 +35,13 @@ function historyQueryOf(filters: RunFilters, principal: Principal): { query: Omi
     }
   } else {
     query.account = principal.account;
-    query.include = (entry) => mayAccessChoreo(principal.choreos, entry.choreo);
   }
+  if (filters.schedule !== '' && !SCHEDULE_NAME.test(filters.schedule)) return { problem: 'Schedule must be a schedule name.' };
+  // No index by schedule: its runs are picked out of the account's (or Choreo's) runs as they are read.
+  const schedule = filters.schedule;
+  const mayAccess = (entry: HistoryEntry) => principal.kind === 'operator' || mayAccessChoreo(principal.choreos, entry.choreo);
+  const ofSchedule = (entry: HistoryEntry) => schedule === '' || entry.schedule?.name === schedule;
+  if (principal.kind !== 'operator' || schedule !== '') query.include = (entry) => mayAccess(entry) && ofSchedule(entry);
   if (filters.status !== '') {
     const status = EXECUTION_STATUSES.find((known) => known === filters.status);
     if (!status) return { problem: 'Status must be one of the listed statuses.' };
@@ -66,6 +74,7 @@ function filterForm(filters: RunFilters, principal: Principal): Html {
 <p><label for="choreo">Choreo</label> <input id="choreo" name="choreo" value="${filters.choreo}" placeholder="/Library/…"></p>
 <p><label for="since">Started from (UTC)</label> <input id="since" name="since" type="datetime-local" step="1" value="${filters.since}"></p>
 <p><label for="until">Started until (UTC)</label> <input id="until" name="until" type="datetime-local" step="1" value="${filters.until}"></p>
+<p><label for="schedule">Schedule</label> <input id="schedule" name="schedule" value="${filters.schedule}"></p>
 ${principal.kind === 'operator' ? html`<p><label for="account">Account</label> <input id="account" name="account" value="${filters.account}"></p>` : ''}
 <p><button type="submit">Filter</button> <a href="${CONSOLE_PATH}/runs">Clear</a></p>
 </form>`;
@@ -98,7 +107,14 @@ export function runsPage(deps: { history: RunHistory }) {
   return new Hono<AppEnv>().get('/runs', async (c) => {
     const principal = c.get('principal');
     const q = (name: string) => c.req.query(name)?.trim() ?? '';
-    const filters: RunFilters = { status: q('status'), choreo: q('choreo'), since: q('since'), until: q('until'), account: q('account') };
+    const filters: RunFilters = {
+      status: q('status'),
+      choreo: q('choreo'),
+      since: q('since'),
+      until: q('until'),
+      account: q('account'),
+      schedule: q('schedule'),
+    };
     // A time given in epoch ms (as the API takes it) is shown in the field as a date.
     for (const name of ['since', 'until'] as const) if (/^\d{1,15}$/.test(filters[name])) filters[name] = timeFieldValue(Number(filters[name]));
     const parsed = historyQueryOf(filters, principal);
