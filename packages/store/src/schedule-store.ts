@@ -121,6 +121,10 @@ function decode(account: string, name: string, hash: Record<string, string>): St
 export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
   const run = registerScripts(redis);
   const advances = createAdvanceBatcher(run, keys);
+  // claim-due-schedules.lua reads each claimed schedule's hash under this prefix: it must name the
+  // key keys.schedule() names.
+  const schedulePrefix = keys.schedule('', '').slice(0, -1);
+  if (keys.schedule('a', 'b') !== `${schedulePrefix}a:b`) throw new Error('a schedule key is not <prefix><account>:<name>');
   const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
 
   return {
@@ -171,15 +175,16 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
     },
 
     async claimDue(now, leaseMs, limit) {
-      const members = (await run('claimDueSchedules', [keys.schedulesDue()], [now, leaseMs, limit])) as string[];
-      const claimed = await Promise.all(
-        members.map(async (member) => {
-          const [account = '', name = ''] = member.split('\n');
-          const schedule = await get(account, name);
-          return schedule ? { ...schedule, member } : undefined;
-        }),
-      );
-      return claimed.filter((schedule): schedule is ClaimedSchedule => schedule !== undefined);
+      const pairs = (await run('claimDueSchedules', [keys.schedulesDue()], [now, leaseMs, limit, schedulePrefix])) as [string, string[]][];
+      const claimed: ClaimedSchedule[] = [];
+      for (const [member, fields] of pairs) {
+        const [account = '', name = ''] = member.split('\n');
+        const hash: Record<string, string> = {};
+        for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index] as string] = fields[index + 1] as string;
+        const schedule = decode(account, name, hash);
+        if (schedule) claimed.push({ ...schedule, member });
+      }
+      return claimed;
     },
 
     advance: (schedule, move) => advances.send(schedule, move),
