@@ -1,7 +1,7 @@
 import { EgressRefusedError } from '@ces/language';
 import type { Logger, WebhookAttemptOutcome } from '@ces/observability';
-import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type WebhookDeliveries, type WebhookStore } from '@ces/store';
-import { webhookSignature } from './webhook-signature.ts';
+import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type SigningTarget, type WebhookDeliveries, type WebhookStore } from '@ces/store';
+import { createWebhookSigner } from './webhook-signature.ts';
 
 /** What an endpoint must answer within: a slower one is tried again later. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -34,8 +34,11 @@ export type SendOutcome = { kind: 'done' } | { kind: 'retry'; at: number } | { k
 export interface WebhookSender {
   /** A round of a delivery, as its job asks: read, then sent when it is pending in that round and due. */
   send(deliveryId: string, round: number): Promise<SendOutcome>;
-  /** A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails). */
-  sendOpened(delivery: Delivery): Promise<SendOutcome>;
+  /**
+   * A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails),
+   * with its subscription and secrets as the dispatcher read them an instant before (else read here).
+   */
+  sendOpened(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome>;
 }
 
 /** The delay before attempt `attempts + 1`: `initialMs` doubling, with up to a fifth either way of jitter so retries spread out. */
@@ -70,6 +73,7 @@ export function createWebhookSender(deps: {
   // Per webhook, the start time of each of its requests in flight here, by a number of its own.
   const inFlight = new Map<string, Map<number, number>>();
   let requests = 0;
+  const sign = createWebhookSigner();
 
   const record = async (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) => {
     const recorded = await deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
@@ -77,9 +81,9 @@ export function createWebhookSender(deps: {
     return recorded;
   };
 
-  async function attempt(delivery: Delivery): Promise<SendOutcome> {
+  async function attempt(delivery: Delivery, known: SigningTarget | undefined): Promise<SendOutcome> {
     const notify = delivery.webhook === NOTIFY_WEBHOOK;
-    const target = await webhooks.signingTarget(delivery.account, delivery.webhook);
+    const target = known ?? (await webhooks.signingTarget(delivery.account, delivery.webhook));
     const subscription = target?.webhook;
     if (!target) {
       await record(delivery, { status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
@@ -101,7 +105,7 @@ export function createWebhookSender(deps: {
           'content-type': 'application/json',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': webhookSignature(target.secrets, delivery.id, timestamp, delivery.body),
+          'webhook-signature': sign(target.secrets, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -134,7 +138,7 @@ export function createWebhookSender(deps: {
   }
 
   /** Sends one attempt, unless its webhook has its most requests in flight here or too many slow ones. */
-  async function limited(delivery: Delivery): Promise<SendOutcome> {
+  async function limited(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome> {
     const key = `${delivery.account}\n${delivery.webhook}`;
     const started = now();
     const flying = inFlight.get(key) ?? new Map<number, number>();
@@ -148,7 +152,7 @@ export function createWebhookSender(deps: {
     flying.set(mark, started);
     inFlight.set(key, flying);
     try {
-      return await attempt(delivery);
+      return await attempt(delivery, target);
     } catch (error) {
       logger.warn({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt not recorded');
       throw error;
