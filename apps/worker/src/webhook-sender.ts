@@ -37,6 +37,7 @@ export interface WebhookSender {
   /**
    * A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails),
    * with its subscription and secrets as the dispatcher read them an instant before (else read here).
+   * Past its webhook's most requests in flight it waits up to FULL_DELAY_MS for one to end.
    */
   sendOpened(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome>;
 }
@@ -137,16 +138,54 @@ export function createWebhookSender(deps: {
     return recorded ? { kind: 'retry', at } : { kind: 'done' };
   }
 
-  /** Sends one attempt, unless its webhook has its most requests in flight here or too many slow ones. */
-  async function limited(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome> {
+  // Per webhook, the first attempts waiting for one of its requests in flight to end.
+  const waiting = new Map<string, (() => void)[]>();
+
+  const slotFreed = (key: string) => {
+    const queue = waiting.get(key);
+    const next = queue?.shift();
+    if (queue?.length === 0) waiting.delete(key);
+    next?.();
+  };
+
+  /** Whether one of the webhook's requests ended within `ms`. */
+  const slotWithin = (key: string, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const queue = waiting.get(key) ?? [];
+      waiting.set(key, queue);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(wake);
+        if (at >= 0) queue.splice(at, 1);
+        if (queue.length === 0 && waiting.get(key) === queue) waiting.delete(key);
+        resolve(false);
+      }, ms);
+      queue.push(wake);
+    });
+
+  /**
+   * Sends one attempt, unless its webhook has too many slow requests in flight here, or its most
+   * requests in flight for longer than `waitMs`: a first attempt waits here as long as its job
+   * would have been delayed, which costs no job when the webhook's requests are quick.
+   */
+  async function limited(delivery: Delivery, target?: SigningTarget, waitMs = 0): Promise<SendOutcome> {
     const key = `${delivery.account}\n${delivery.webhook}`;
-    const started = now();
-    const flying = inFlight.get(key) ?? new Map<number, number>();
-    let slow = 0;
-    for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
-    const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
-    if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
-    if (flying.size >= deps.perWebhook) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
+    const until = now() + waitMs;
+    let flying: Map<number, number>;
+    let started: number;
+    for (;;) {
+      started = now();
+      flying = inFlight.get(key) ?? new Map<number, number>();
+      let slow = 0;
+      for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
+      const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
+      if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
+      if (flying.size < deps.perWebhook) break;
+      if (started >= until || !(await slotWithin(key, until - started))) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
+    }
     requests += 1;
     const mark = requests;
     flying.set(mark, started);
@@ -159,6 +198,7 @@ export function createWebhookSender(deps: {
     } finally {
       flying.delete(mark);
       if (flying.size === 0) inFlight.delete(key);
+      slotFreed(key);
     }
   }
 
@@ -170,6 +210,6 @@ export function createWebhookSender(deps: {
       if (delivery.nextAttempt !== undefined && delivery.nextAttempt > now()) return { kind: 'retry', at: delivery.nextAttempt };
       return limited(delivery);
     },
-    sendOpened: limited,
+    sendOpened: (delivery, target) => limited(delivery, target, FULL_DELAY_MS),
   };
 }
