@@ -150,3 +150,23 @@ describe('console: redrive, schedules, webhooks', () => {
     expect((await t.call('GET', '/webhooks', t.credentials.encodingApp)).status).toBe(403);
   });
 });
+
+describe('console: webhooks on a service without SECRETS_KEY', () => {
+  let t: InProcessApp;
+
+  beforeAll(async () => {
+    t = await startInProcessApp({ redisUrl: inject('redisUrl'), withoutSecretsKey: true });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('says why a Redeliver cannot be done, as the API does, rather than that something failed', async () => {
+    const browser = consoleVisitor(t);
+    await browser.signIn(t.credentials.alice);
+    const answer = await browser.request('/console/webhooks/orders/deliveries/d1/redeliver', { form: { csrf: await browser.csrf() } });
+    expect(answer.status).toBe(503);
+    expect(await answer.text()).toContain('Webhooks are not available: this service has no SECRETS_KEY');
+  });
+});
