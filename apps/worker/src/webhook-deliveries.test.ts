@@ -287,6 +287,16 @@ describe('webhook deliveries', () => {
     expect(await webhooks().delete(account, 'slow')).toBe(true);
   });
 
+  it("first attempts past a quick webhook's most requests in flight wait for one to end, and cost no job", async () => {
+    await subscribe('busy');
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index += 1) ids.push(await run('SUCCESS'));
+    // Twelve at once to a webhook of at most four in flight: each waits for an earlier one's answer.
+    expect(await dispatcher().dispatch()).toBe(12);
+    expect(received).toHaveLength(12);
+    for (const id of ids) expect(await queue.getJob(webhookDeliveryId(account, 'busy', id, 'end'))).toBeUndefined();
+  });
+
   it('a delivery the egress policy refuses ends dead at once: no retry could deliver it', async () => {
     await subscribe('inside');
     const id = await run('SUCCESS');

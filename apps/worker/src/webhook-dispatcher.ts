@@ -5,6 +5,7 @@ import {
   type ExecutionRecord,
   type ExecutionStore,
   NOTIFY_WEBHOOK,
+  type SigningTarget,
   type WebhookDeliveries,
   type WebhookDescription,
   type WebhookEvent,
@@ -52,6 +53,8 @@ export function deliveredType(events: readonly WebhookEventType[], kind: Webhook
   return events.includes('execution.ended') ? 'execution.ended' : undefined;
 }
 
+type Subscription = SigningTarget & { webhook: WebhookDescription };
+
 const wants = (webhook: WebhookDescription, choreo: string) =>
   webhook.disabled === undefined && mayAccessChoreo(webhook.within, choreo) && (webhook.choreos === undefined || mayAccessChoreo(webhook.choreos, choreo));
 
@@ -69,8 +72,33 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let wake: (() => void) | undefined;
   // Events being dispatched by the loop, which claims more as they settle.
   let dispatching = 0;
+  // Events whose deliveries all exist, taken out of the outbox together: one command per turn of
+  // the event loop rather than one per event.
+  let settling: { events: WebhookEvent[]; done: Promise<void> } | undefined;
 
-  async function open(event: WebhookEvent, record: ExecutionRecord, webhook: string, type: WebhookEventType, url: string): Promise<void> {
+  function settle(event: WebhookEvent): Promise<void> {
+    if (!settling) {
+      const batch: WebhookEvent[] = [];
+      settling = {
+        events: batch,
+        done: new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          settling = undefined;
+          return deliveries.settleEvents(batch);
+        }),
+      };
+    }
+    settling.events.push(event);
+    return settling.done;
+  }
+
+  async function open(
+    event: WebhookEvent,
+    record: ExecutionRecord,
+    webhook: string,
+    type: WebhookEventType,
+    url: string,
+    target: SigningTarget | undefined,
+  ): Promise<void> {
     const delivery = {
       id: webhookDeliveryId(event.account, webhook, event.executionId, event.kind),
       account: event.account,
@@ -88,34 +116,37 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return;
     }
     // Most deliveries are delivered by their first attempt: sent here, they cost no job.
-    const outcome = await sender.sendOpened({ ...delivery, created: at, since: at, state: 'pending', round: 0, attempts: 0, nextAttempt: at });
+    const outcome = await sender.sendOpened({ ...delivery, created: at, since: at, state: 'pending', round: 0, attempts: 0, nextAttempt: at }, target);
     if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
   }
 
-  async function dispatchEvent(event: WebhookEvent, subscriptions: WebhookDescription[]): Promise<void> {
+  async function dispatchEvent(event: WebhookEvent, subscriptions: Subscription[]): Promise<void> {
     const record = await executions.get(event.executionId);
     // Expired before it was dispatched (a fleet down for the whole retention): there is nothing left to tell.
     if (record && record.account === event.account) {
       const opened: Promise<void>[] = [];
-      for (const webhook of subscriptions) {
+      for (const subscription of subscriptions) {
+        const { webhook } = subscription;
         const type = deliveredType(webhook.events, event.kind, record.status);
-        if (type !== undefined && wants(webhook, record.choreo)) opened.push(open(event, record, webhook.name, type, webhook.url));
+        if (type !== undefined && wants(webhook, record.choreo)) opened.push(open(event, record, webhook.name, type, webhook.url, subscription));
       }
-      if (event.kind === 'end' && record.notifyUrl !== undefined) opened.push(open(event, record, NOTIFY_WEBHOOK, 'execution.ended', record.notifyUrl));
+      if (event.kind === 'end' && record.notifyUrl !== undefined)
+        opened.push(open(event, record, NOTIFY_WEBHOOK, 'execution.ended', record.notifyUrl, undefined));
       await Promise.all(opened);
     }
-    await deliveries.settleEvent(event);
+    await settle(event);
   }
 
   /** Claims up to `limit` events and starts each: a promise per event, true once it settled. */
   async function claimAndStart(limit: number): Promise<Promise<boolean>[]> {
     const events = await deliveries.claimEvents(now(), leaseMs, limit);
-    // An account's subscriptions are read once per claim, however many of its runs ended.
-    const byAccount = new Map<string, Promise<WebhookDescription[]>>();
+    // An account's subscriptions and their secrets are read once per claim, however many of its
+    // runs ended; the first attempts sign with them.
+    const byAccount = new Map<string, Promise<Subscription[]>>();
     const subscriptionsOf = (account: string) => {
       let found = byAccount.get(account);
       if (!found) {
-        found = webhooks.list(account);
+        found = webhooks.signingTargets(account);
         byAccount.set(account, found);
       }
       return found;

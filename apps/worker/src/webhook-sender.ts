@@ -1,7 +1,7 @@
 import { EgressRefusedError } from '@ces/language';
 import type { Logger, WebhookAttemptOutcome } from '@ces/observability';
-import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type WebhookDeliveries, type WebhookStore } from '@ces/store';
-import { webhookSignature } from './webhook-signature.ts';
+import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type SigningTarget, type WebhookDeliveries, type WebhookStore } from '@ces/store';
+import { createWebhookSigner } from './webhook-signature.ts';
 
 /** What an endpoint must answer within: a slower one is tried again later. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -34,8 +34,12 @@ export type SendOutcome = { kind: 'done' } | { kind: 'retry'; at: number } | { k
 export interface WebhookSender {
   /** A round of a delivery, as its job asks: read, then sent when it is pending in that round and due. */
   send(deliveryId: string, round: number): Promise<SendOutcome>;
-  /** A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails). */
-  sendOpened(delivery: Delivery): Promise<SendOutcome>;
+  /**
+   * A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails),
+   * with its subscription and secrets as the dispatcher read them an instant before (else read here).
+   * Past its webhook's most requests in flight it waits up to FULL_DELAY_MS for one to end.
+   */
+  sendOpened(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome>;
 }
 
 /** The delay before attempt `attempts + 1`: `initialMs` doubling, with up to a fifth either way of jitter so retries spread out. */
@@ -70,6 +74,7 @@ export function createWebhookSender(deps: {
   // Per webhook, the start time of each of its requests in flight here, by a number of its own.
   const inFlight = new Map<string, Map<number, number>>();
   let requests = 0;
+  const sign = createWebhookSigner();
 
   const record = async (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) => {
     const recorded = await deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
@@ -77,9 +82,9 @@ export function createWebhookSender(deps: {
     return recorded;
   };
 
-  async function attempt(delivery: Delivery): Promise<SendOutcome> {
+  async function attempt(delivery: Delivery, known: SigningTarget | undefined): Promise<SendOutcome> {
     const notify = delivery.webhook === NOTIFY_WEBHOOK;
-    const target = await webhooks.signingTarget(delivery.account, delivery.webhook);
+    const target = known ?? (await webhooks.signingTarget(delivery.account, delivery.webhook));
     const subscription = target?.webhook;
     if (!target) {
       await record(delivery, { status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
@@ -101,7 +106,7 @@ export function createWebhookSender(deps: {
           'content-type': 'application/json',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(timestamp),
-          'webhook-signature': webhookSignature(target.secrets, delivery.id, timestamp, delivery.body),
+          'webhook-signature': sign(target.secrets, delivery.id, timestamp, delivery.body),
         },
         body: delivery.body,
         timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -133,28 +138,67 @@ export function createWebhookSender(deps: {
     return recorded ? { kind: 'retry', at } : { kind: 'done' };
   }
 
-  /** Sends one attempt, unless its webhook has its most requests in flight here or too many slow ones. */
-  async function limited(delivery: Delivery): Promise<SendOutcome> {
+  // Per webhook, the first attempts waiting for one of its requests in flight to end.
+  const waiting = new Map<string, (() => void)[]>();
+
+  const slotFreed = (key: string) => {
+    const queue = waiting.get(key);
+    const next = queue?.shift();
+    if (queue?.length === 0) waiting.delete(key);
+    next?.();
+  };
+
+  /** Whether one of the webhook's requests ended within `ms`. */
+  const slotWithin = (key: string, ms: number) =>
+    new Promise<boolean>((resolve) => {
+      const queue = waiting.get(key) ?? [];
+      waiting.set(key, queue);
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(wake);
+        if (at >= 0) queue.splice(at, 1);
+        if (queue.length === 0 && waiting.get(key) === queue) waiting.delete(key);
+        resolve(false);
+      }, ms);
+      queue.push(wake);
+    });
+
+  /**
+   * Sends one attempt, unless its webhook has too many slow requests in flight here, or its most
+   * requests in flight for longer than `waitMs`: a first attempt waits here as long as its job
+   * would have been delayed, which costs no job when the webhook's requests are quick.
+   */
+  async function limited(delivery: Delivery, target?: SigningTarget, waitMs = 0): Promise<SendOutcome> {
     const key = `${delivery.account}\n${delivery.webhook}`;
-    const started = now();
-    const flying = inFlight.get(key) ?? new Map<number, number>();
-    let slow = 0;
-    for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
-    const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
-    if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
-    if (flying.size >= deps.perWebhook) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
+    const until = now() + waitMs;
+    let flying: Map<number, number>;
+    let started: number;
+    for (;;) {
+      started = now();
+      flying = inFlight.get(key) ?? new Map<number, number>();
+      let slow = 0;
+      for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
+      const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
+      if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
+      if (flying.size < deps.perWebhook) break;
+      if (started >= until || !(await slotWithin(key, until - started))) return { kind: 'busy', at: jittered(FULL_DELAY_MS) };
+    }
     requests += 1;
     const mark = requests;
     flying.set(mark, started);
     inFlight.set(key, flying);
     try {
-      return await attempt(delivery);
+      return await attempt(delivery, target);
     } catch (error) {
       logger.warn({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt not recorded');
       throw error;
     } finally {
       flying.delete(mark);
       if (flying.size === 0) inFlight.delete(key);
+      slotFreed(key);
     }
   }
 
@@ -166,6 +210,6 @@ export function createWebhookSender(deps: {
       if (delivery.nextAttempt !== undefined && delivery.nextAttempt > now()) return { kind: 'retry', at: delivery.nextAttempt };
       return limited(delivery);
     },
-    sendOpened: limited,
+    sendOpened: (delivery, target) => limited(delivery, target, FULL_DELAY_MS),
   };
 }

@@ -109,38 +109,9 @@ export function createResourceFetcher(options: HttpStepOptions): (url: string, s
   };
 }
 
-/**
- * POSTs a body under the same egress policy and client as `http.request`, for the service's own
- * requests on an account's behalf (webhook deliveries): the answer's status and the first
- * kilobytes of its body, whatever the status. A request that fails (refused by the policy,
- * unreachable, timed out) throws.
- */
-export function createHttpPoster(
-  options: HttpStepOptions,
-): (url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }) => Promise<{ status: number; body: string }> {
-  const policy = createEgressPolicy(options);
-  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-  return async (text, request) => {
-    const url = requestUrl(text);
-    policy.checkHost(url.hostname);
-    const response = await send(url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      debug: false,
-      timeoutMs: Math.min(options.timeoutMs, request.timeoutMs),
-      maxResponseBytes: options.maxResponseBytes,
-      lookup: policy.lookup,
-      agent: agents[url.protocol],
-      signal: new AbortController().signal,
-    });
-    return { status: response.status, body: response.body.slice(0, 4096) };
-  };
-}
+export type RequestUrl = URL & { protocol: 'http:' | 'https:' };
 
-type RequestUrl = URL & { protocol: 'http:' | 'https:' };
-
-function requestUrl(text: string): RequestUrl {
+export function requestUrl(text: string): RequestUrl {
   let url: URL;
   try {
     url = new URL(text);
@@ -262,6 +233,6 @@ function send(url: URL, options: SendOptions): Promise<HttpResponse> {
   });
 }
 
-function tooLarge(limit: number): StepFailedError {
+export function tooLarge(limit: number): StepFailedError {
   return new StepFailedError(`HTTP response body is larger than ${limit} bytes`, { retryable: false });
 }

@@ -1,4 +1,4 @@
 export { createStepLibrary, DEFAULT_STEP_LIBRARY_OPTIONS } from './step-library.ts';
 export type { StepLibraryOptions } from './step-library.ts';
-export { createHttpPoster } from './http-request.ts';
+export { createHttpPoster, type HttpPoster } from './http-poster.ts';
 export type { HttpStepOptions } from './http-request.ts';

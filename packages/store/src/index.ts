@@ -136,6 +136,7 @@ export {
   SECRET_OVERLAP_MS,
   WEBHOOK_EVENT_TYPES,
   type PutWebhookResult,
+  type SigningTarget,
   type WebhookDescription,
   type WebhookEventType,
   type WebhookSpec,

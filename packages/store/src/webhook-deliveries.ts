@@ -55,8 +55,8 @@ export interface DeliveryAttempt {
 export interface WebhookDeliveries {
   /** Leases up to `limit` events of the outbox for `leaseMs`, oldest first. */
   claimEvents(now: number, leaseMs: number, limit: number): Promise<WebhookEvent[]>;
-  /** Takes an event out of the outbox, once every delivery it makes exists. */
-  settleEvent(event: WebhookEvent): Promise<void>;
+  /** Takes events out of the outbox, each once every delivery it makes exists: one command for them all. */
+  settleEvents(events: readonly WebhookEvent[]): Promise<void>;
   /** Events in the outbox (claimed or not), for metrics and tests. */
   countEvents(): Promise<number>;
   /** Opens a delivery unless it exists: true when this call opened it. */
@@ -132,8 +132,8 @@ export function createWebhookDeliveries(deps: {
       });
     },
 
-    async settleEvent(event) {
-      await redis.zrem(keys.webhookOutbox(), event.member);
+    async settleEvents(events) {
+      if (events.length > 0) await redis.zrem(keys.webhookOutbox(), ...events.map((event) => event.member));
     },
 
     countEvents: () => redis.zcard(keys.webhookOutbox()),

@@ -42,6 +42,12 @@ interface StoredWebhook extends Omit<WebhookDescription, 'name' | 'disabled' | '
   disabled?: { at: string | number; reason: string };
 }
 
+/** What a delivery needs to be sent: the subscription (none for NOTIFY_WEBHOOK) and the secrets that sign now, current first. */
+export interface SigningTarget {
+  webhook?: WebhookDescription;
+  secrets: string[];
+}
+
 export type PutWebhookResult =
   | { outcome: 'created'; webhook: WebhookDescription; secret: string }
   | { outcome: 'replaced'; webhook: WebhookDescription }
@@ -60,7 +66,9 @@ export interface WebhookStore {
    * What a delivery to `name` needs, in one read: the subscription (none for NOTIFY_WEBHOOK) and the
    * secrets that sign now, current first. Undefined when it is gone.
    */
-  signingTarget(account: string, name: string): Promise<{ webhook?: WebhookDescription; secrets: string[] } | undefined>;
+  signingTarget(account: string, name: string): Promise<SigningTarget | undefined>;
+  /** Every subscription of the account with its signing secrets, in one read, sorted by name. */
+  signingTargets(account: string): Promise<(SigningTarget & { webhook: WebhookDescription })[]>;
   /** Creates the notify secret: the new secret, or undefined when the account has one already. */
   createNotifySecret(account: string): Promise<string | undefined>;
   /** Whether the account has a notify secret, and until when a rotated one still signs. */
@@ -209,6 +217,16 @@ export function createWebhookStore(deps: {
       }
       const found = await stored(account, name);
       return found ? { webhook: describe(name, found), secrets: opened(account, name, found) } : undefined;
+    },
+
+    async signingTargets(account) {
+      const all = await redis.hgetall(keys.accountWebhooks(account));
+      return Object.keys(all)
+        .sort()
+        .map((name) => {
+          const found = JSON.parse(all[name] as string) as StoredWebhook;
+          return { webhook: describe(name, found), secrets: opened(account, name, found) };
+        });
     },
 
     async createNotifySecret(account) {

@@ -18,19 +18,28 @@
   Returns 1 recorded, 0 not: the delivery is final, gone, or in another round
 ]]
 local args = cjson.decode(ARGV[1])
-local state = redis.call('HMGET', KEYS[1], 'state', 'round', 'webhook')
+local state = redis.call('HMGET', KEYS[1], 'state', 'round', 'webhook', 'attempts')
 if state[1] ~= 'pending' or tonumber(state[2]) ~= args.round then
   return 0
 end
-redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-redis.call('HSET', KEYS[1], 'laststatus', args.status, 'lasterror', args.error, 'lastattempt', args.now)
+-- One HSET of every field the attempt changes: a delivery's attempt is the most frequent write here.
+local fields = {
+  'attempts', (tonumber(state[4]) or 0) + 1, 'laststatus', args.status, 'lasterror', args.error, 'lastattempt', args.now,
+}
 if args.outcome == 'delivered' then
-  redis.call('HSET', KEYS[1], 'state', 'delivered', 'deliveredat', args.now)
-  redis.call('HDEL', KEYS[1], 'nextattempt')
+  table.insert(fields, 'state')
+  table.insert(fields, 'delivered')
+  table.insert(fields, 'deliveredat')
+  table.insert(fields, args.now)
 elseif args.outcome == 'retry' then
-  redis.call('HSET', KEYS[1], 'nextattempt', args.next_attempt)
+  table.insert(fields, 'nextattempt')
+  table.insert(fields, args.next_attempt)
 else
-  redis.call('HSET', KEYS[1], 'state', 'dead')
+  table.insert(fields, 'state')
+  table.insert(fields, 'dead')
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+if args.outcome ~= 'retry' then
   redis.call('HDEL', KEYS[1], 'nextattempt')
 end
 if args.outcome == 'gone' then
