@@ -187,4 +187,25 @@ describe('schedule firer', () => {
     expect(await schedules.advance(claimed, { from: claimed.cursor, to: claimed.cursor + 1_000, fired: 1, release: true })).toBe('gone');
     expect(await redis.zscore(keys.schedulesDue(), `${account}\ngone`)).toBeNull();
   });
+
+  it('moves asked for at once (one script call) each stand alone: moved, moved elsewhere, gone', async () => {
+    const account = 'together';
+    const schedules = createScheduleStore({ redis, keys });
+    for (const name of ['a', 'b', 'c']) await schedules.put(account, name, everySecond(), { now: Date.now() - 2_000, paused: false });
+    const claimed = await schedules.claimDue(Date.now(), 5_000, 10);
+    const byName = new Map(claimed.map((schedule) => [schedule.name, schedule]));
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => byName.get(name));
+    if (!a || !b || !c) throw new Error('not all claimed');
+    await schedules.delete(account, 'c');
+    const replies = await Promise.all([
+      schedules.advance(a, { from: a.cursor, to: a.cursor + 1_000, fired: 1, release: true }),
+      schedules.advance(b, { from: b.cursor - 1_000, to: b.cursor + 1_000, fired: 1, release: true }),
+      schedules.advance(c, { from: c.cursor, to: c.cursor + 1_000, fired: 1, release: true }),
+    ]);
+    expect(replies).toEqual(['moved', 'moved-elsewhere', 'gone']);
+    expect(await schedules.get(account, 'a')).toMatchObject({ cursor: a.cursor + 1_000, fired: 1, lastTick: a.cursor });
+    expect(await schedules.get(account, 'b')).toMatchObject({ cursor: b.cursor, fired: 0 });
+    expect(await redis.zscore(keys.schedulesDue(), `${account}\na`)).toBe(String(a.cursor + 1_000));
+    expect(await redis.zscore(keys.schedulesDue(), `${account}\nc`)).toBeNull();
+  });
 });

@@ -106,7 +106,7 @@ export interface KeySpace {
   account(name: string): string;
   /**
    * Hash: one schedule (`spec` JSON, `cursor` = the scheduled time of its next tick, counters);
-   * the schedule-store module writes it, advance-schedule.lua moves its cursor.
+   * the schedule-store module writes it, advance-schedules.lua moves its cursor.
    */
   schedule(account: string, name: string): string;
   /** Set: names of one account's schedules. */

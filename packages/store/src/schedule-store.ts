@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
+import { createAdvanceBatcher } from './schedule-advances.ts';
 import { registerScripts } from './scripts.ts';
 import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
 
@@ -70,7 +71,10 @@ export interface ScheduleStore {
   setPaused(account: string, name: string, paused: boolean, now: number, note?: string): Promise<StoredSchedule | undefined>;
   /** Leases up to `limit` due schedules for `leaseMs`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
-  /** Compare-and-set of the cursor (advance-schedule.lua): 'moved', 'moved-elsewhere' or 'gone'. */
+  /**
+   * Compare-and-set of the cursor (advance-schedules.lua): 'moved', 'moved-elsewhere' or 'gone'.
+   * The moves asked for in one turn of the event loop go to Redis in one script call.
+   */
   advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-elsewhere' | 'gone'>;
   /**
    * Counts a run started outside the cursor (trigger, backfill) as fired, and makes it the last
@@ -116,6 +120,11 @@ function decode(account: string, name: string, hash: Record<string, string>): St
 /** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
 export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
   const run = registerScripts(redis);
+  const advances = createAdvanceBatcher(run, keys);
+  // claim-due-schedules.lua reads each claimed schedule's hash under this prefix: it must name the
+  // key keys.schedule() names.
+  const schedulePrefix = keys.schedule('', '').slice(0, -1);
+  if (keys.schedule('a', 'b') !== `${schedulePrefix}a:b`) throw new Error('a schedule key is not <prefix><account>:<name>');
   const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
 
   return {
@@ -166,36 +175,19 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
     },
 
     async claimDue(now, leaseMs, limit) {
-      const members = (await run('claimDueSchedules', [keys.schedulesDue()], [now, leaseMs, limit])) as string[];
-      const claimed = await Promise.all(
-        members.map(async (member) => {
-          const [account = '', name = ''] = member.split('\n');
-          const schedule = await get(account, name);
-          return schedule ? { ...schedule, member } : undefined;
-        }),
-      );
-      return claimed.filter((schedule): schedule is ClaimedSchedule => schedule !== undefined);
+      const pairs = (await run('claimDueSchedules', [keys.schedulesDue()], [now, leaseMs, limit, schedulePrefix])) as [string, string[]][];
+      const claimed: ClaimedSchedule[] = [];
+      for (const [member, fields] of pairs) {
+        const [account = '', name = ''] = member.split('\n');
+        const hash: Record<string, string> = {};
+        for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index] as string] = fields[index + 1] as string;
+        const schedule = decode(account, name, hash);
+        if (schedule) claimed.push({ ...schedule, member });
+      }
+      return claimed;
     },
 
-    async advance(schedule, move) {
-      const reply = await run(
-        'advanceSchedule',
-        [keys.schedule(schedule.account, schedule.name), keys.schedulesDue()],
-        [
-          schedule.member,
-          String(move.from),
-          String(move.to),
-          move.fired,
-          move.missed ?? 0,
-          move.skipped ?? 0,
-          move.release ? 1 : 0,
-          move.firedTick === undefined ? '' : String(move.firedTick),
-          move.buffer === undefined ? '' : move.buffer === 'clear' ? '-' : String(move.buffer),
-          move.releaseAt === undefined ? '' : String(Math.min(move.releaseAt, move.to)),
-        ],
-      );
-      return reply === 1 ? 'moved' : reply === 0 ? 'moved-elsewhere' : 'gone';
-    },
+    advance: (schedule, move) => advances.send(schedule, move),
 
     async recordRun(account, name, scheduledTime, outcome) {
       return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;

@@ -19,7 +19,7 @@ const preludes = allFiles.filter((file) => !registered.includes(file));
 // each answers only the store module that calls it.
 const ACCOUNT_STATE_SCRIPTS = [
   'accounts/put-account-choreo.lua',
-  'advance-schedule.lua',
+  'advance-schedules.lua',
   'claim-due-schedules.lua',
   'claim-webhook-events.lua',
   'delete-token.lua',

@@ -26,7 +26,7 @@ const SCRIPTS = {
   deleteToken: 'delete-token.lua',
   recordCallback: 'record-callback.lua',
   claimDueSchedules: 'claim-due-schedules.lua',
-  advanceSchedule: 'advance-schedule.lua',
+  advanceSchedules: 'advance-schedules.lua',
   setSchedulePaused: 'set-schedule-paused.lua',
   putWebhook: 'put-webhook.lua',
   deleteWebhook: 'delete-webhook.lua',
