@@ -154,4 +154,4 @@ export {
   type WebhookEvent,
 } from './webhook-deliveries.ts';
 export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
-export { executionStatusFields } from './execution-status-fields.ts';
+export { errorFields, executionStatusFields, scheduleFields, versionField } from './execution-status-fields.ts';

@@ -1,5 +1,15 @@
 import type { CatalogueEntry } from '@ces/catalogue';
-import type { ExecutionRecord, HistoryEntry, ExecutionSummary, RunningExecution, StepHistory } from '@ces/store';
+import {
+  errorFields,
+  executionStatusFields,
+  scheduleFields,
+  versionField,
+  type ExecutionRecord,
+  type HistoryEntry,
+  type ExecutionSummary,
+  type RunningExecution,
+  type StepHistory,
+} from '@ces/store';
 import type { Representation } from './respond.ts';
 import type { XmlTree } from './xml.ts';
 
@@ -10,45 +20,6 @@ function outputsXml(output: Record<string, string>): XmlTree {
 }
 
 const timeText = (epochMs: number | undefined) => (epochMs === undefined ? '' : String(epochMs));
-
-/** `lasterror` and `errortime`: extensions present on ERROR only. */
-function errorFields(record: ExecutionSummary): Record<string, string> {
-  return record.status === 'ERROR' ? { lasterror: record.lasterror ?? '', errortime: timeText(record.errortime) } : {};
-}
-
-/** `version`: an extension present when the run was of one of the account's own Choreos. */
-function versionField(record: Pick<ExecutionSummary, 'choreoVersion'>): Record<string, string> {
-  return record.choreoVersion !== undefined ? { version: String(record.choreoVersion) } : {};
-}
-
-/** `schedule` and `scheduledTime`: extensions present on a run a schedule started. */
-function scheduleFields(record: Pick<ExecutionSummary, 'schedule'>): Record<string, string> {
-  return record.schedule !== undefined ? { schedule: record.schedule.name, scheduledTime: String(record.schedule.scheduledTime) } : {};
-}
-
-/** `redriveOf` and `redrivenBy`: extensions present on a redrive and on a run redriven. */
-function redriveFields(record: Pick<ExecutionSummary, 'redriveOf' | 'redrivenBy'>): Record<string, string> {
-  return {
-    ...(record.redriveOf !== undefined ? { redriveOf: record.redriveOf } : {}),
-    ...(record.redrivenBy !== undefined ? { redrivenBy: record.redrivenBy } : {}),
-  };
-}
-
-/** Status-response fields. */
-function executionFields(record: ExecutionSummary): Record<string, string> {
-  return {
-    id: record.id,
-    choreo: record.choreo,
-    starttime: String(record.starttime),
-    endtime: timeText(record.endtime),
-    host: record.host,
-    status: record.status,
-    ...versionField(record),
-    ...scheduleFields(record),
-    ...errorFields(record),
-    ...redriveFields(record),
-  };
-}
 
 export function choreoList(ids: string[]): Representation {
   return { json: { resources: ids }, xml: { root: 'resources', tree: { resource: ids } } };
@@ -97,12 +68,12 @@ export function runResult(record: ExecutionRecord): Representation {
 
 /** The answer to an accepted run that is still going: 202 with the id on top. */
 export function runAccepted(record: ExecutionRecord): Representation {
-  const execution = executionFields(record);
+  const execution = executionStatusFields(record);
   return { json: { id: record.id, execution }, xml: { root: 'execution', tree: execution } };
 }
 
 export function executionStatus(record: ExecutionSummary, withOutputs: boolean): Representation {
-  const execution = executionFields(record);
+  const execution = executionStatusFields(record);
   return withOutputs
     ? { json: { execution, output: record.output }, xml: { root: 'execution', tree: { ...execution, outputs: outputsXml(record.output) } } }
     : { json: { execution }, xml: { root: 'execution', tree: execution } };
@@ -114,7 +85,7 @@ export function executionStatus(record: ExecutionSummary, withOutputs: boolean):
  * bound) counts the events left out after the first `after` ones.
  */
 export function executionSteps(record: ExecutionSummary, history: StepHistory): Representation {
-  const execution = executionFields(record);
+  const execution = executionStatusFields(record);
   const steps = history.events.map(
     (event): Record<string, string> => ({
       id: event.id,
