@@ -4,7 +4,8 @@ import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { RunEventFeed } from '../events/run-event-feed.ts';
-import { eventFrame, HEARTBEAT_FRAME } from '../events/sse-frames.ts';
+import { runEventStream } from '../events/run-event-stream.ts';
+import { eventFrame } from '../events/sse-frames.ts';
 import { checkRunId, mayViewRun } from './run-access.ts';
 
 /**
@@ -24,43 +25,18 @@ export function runLive(deps: { executions: ExecutionStore; feed: RunEventFeed; 
     const after = asked && RUN_EVENT_ID.test(asked) ? asked : undefined;
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      let writing: Promise<unknown> = Promise.resolve();
-      let finish: () => void = () => {};
-      const finished = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      const write = (frame: string) => {
-        writing = writing.then(() => stream.write(frame)).catch(() => finish());
-        return writing;
-      };
-      stream.onAbort(() => finish());
+      const answer = runEventStream(stream);
       if (record.status !== 'RUNNING') {
-        await write(eventFrame('0', 'execution.ended', JSON.stringify({ type: 'execution.ended', status: record.status })));
+        await answer.write(eventFrame('0', 'execution.ended', JSON.stringify({ type: 'execution.ended', status: record.status })));
         return;
       }
-      const heartbeat = setInterval(() => void write(HEARTBEAT_FRAME), deps.heartbeatMs);
-      let unsubscribe: () => void = () => {};
-      try {
-        unsubscribe = await deps.feed.subscribe(
-          id,
-          after,
-          (events) => {
-            for (const event of events) {
-              void write(eventFrame(event.id, event.type, event.data));
-              if (event.type === 'execution.ended') {
-                void writing.then(() => finish());
-                return;
-              }
-            }
-          },
-          () => finish(),
-        );
-        await finished;
-      } finally {
-        clearInterval(heartbeat);
-        unsubscribe();
-      }
-      await writing;
+      await answer.follow({
+        feed: deps.feed,
+        executionId: id,
+        afterId: after,
+        heartbeatMs: deps.heartbeatMs,
+        endFrame: (event) => eventFrame(event.id, event.type, event.data),
+      });
     });
   });
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { eventFrame, HEARTBEAT_FRAME } from '../events/sse-frames.ts';
+import { runEventStream } from '../events/run-event-stream.ts';
+import { eventFrame } from '../events/sse-frames.ts';
 import type { RunEventFeed } from '../events/run-event-feed.ts';
 import { executionStatus } from '../formats/representations.ts';
 import { executionIdParamsSchema } from '../formats/request-schemas.ts';
@@ -94,56 +95,28 @@ export function runEventsRoute(deps: {
     c.header('X-Accel-Buffering', 'no');
 
     return streamSSE(c, async (stream) => {
-      // Frames are written one after another, whatever calls for them.
-      let writing: Promise<unknown> = Promise.resolve();
-      const write = (frame: string | Promise<string>) => {
-        writing = writing.then(async () => stream.write(await frame)).catch(() => finish());
-        return writing;
-      };
-      let finish: () => void = () => {};
-      const finished = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      stream.onAbort(() => finish());
-
+      const answer = runEventStream(stream);
       if (isTerminal(record.status)) {
         // Ended: what is kept, then its end, and the stream closes.
         let ended: StoredRunEvent | undefined;
         for (const event of await deps.runEvents.read(id, lastEventId)) {
           if (event.type === 'execution.ended') ended = event;
-          else void write(eventFrame(event.id, event.type, event.data));
+          else void answer.write(eventFrame(event.id, event.type, event.data));
         }
         // A client that resumes after the end has had everything.
-        if (ended !== undefined || lastEventId === undefined) await write(endFrame(id, ended, record));
-        await writing;
+        if (ended !== undefined || lastEventId === undefined) await answer.write(endFrame(id, ended, record));
+        await answer.written();
         return;
       }
 
-      const heartbeat = setInterval(() => void write(HEARTBEAT_FRAME), deps.heartbeatMs);
-      let unsubscribe: () => void = () => {};
-      try {
-        unsubscribe = await deps.feed.subscribe(
-          id,
-          lastEventId,
-          (events) => {
-            for (const event of events) {
-              if (event.type !== 'execution.ended') {
-                void write(eventFrame(event.id, event.type, event.data));
-                continue;
-              }
-              // Written by the script that ended the record: the record reads ended now.
-              void write(endFrame(id, event, record)).then(() => finish());
-              return;
-            }
-          },
-          () => finish(),
-        );
-        await finished;
-      } finally {
-        clearInterval(heartbeat);
-        unsubscribe();
-      }
-      await writing;
+      await answer.follow({
+        feed: deps.feed,
+        executionId: id,
+        afterId: lastEventId,
+        heartbeatMs: deps.heartbeatMs,
+        // Written by the script that ended the record: the record reads ended now.
+        endFrame: (event) => endFrame(id, event, record),
+      });
     });
   });
 }
