@@ -1,6 +1,6 @@
 import { ApiError } from '../errors/api-error.ts';
-import { bodyFormat } from '../formats/negotiate.ts';
-import { parseXml, XmlInputError, type XmlNode, xmlChildren, xmlText } from '../formats/xml.ts';
+import { readDocumentBody } from '../formats/document-body.ts';
+import { type XmlNode, xmlChildren, xmlText } from '../formats/xml.ts';
 
 /**
  * Reads the body of a schedule request (the schedule, a pause's note, a backfill's range) into
@@ -14,27 +14,9 @@ export function readScheduleBody(body: string, contentType: string | undefined, 
     if (options.optional) return {};
     throw new ApiError('BAD_REQUEST', `This request needs a body: a JSON object or an XML <${root}>.`);
   }
-  const format = bodyFormat(contentType);
-  if (format === undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (format === 'json') {
-    try {
-      return JSON.parse(body) as unknown;
-    } catch {
-      throw new ApiError('BAD_REQUEST', 'The body is not valid JSON.');
-    }
-  }
-  let document: Record<string, XmlNode[]>;
-  try {
-    document = parseXml(body);
-  } catch (error) {
-    if (error instanceof XmlInputError) throw new ApiError('BAD_REQUEST', error.message);
-    throw error;
-  }
-  const element = document[root]?.[0];
-  if (Object.keys(document).length !== 1 || element === undefined || document[root]?.length !== 1) {
-    throw new ApiError('BAD_REQUEST', `The XML body must have one root element <${root}>.`);
-  }
-  return fromXml(element);
+  const read = readDocumentBody(body, contentType, root);
+  if ('json' in read) return read.json;
+  return fromXml(read.xml);
 }
 
 const NUMBER = /^-?[0-9]+$/;

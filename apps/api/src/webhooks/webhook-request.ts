@@ -1,8 +1,8 @@
 import { isValidChoreoPattern } from '@ces/accounts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookSpec } from '@ces/store';
 import { ApiError } from '../errors/api-error.ts';
-import { bodyFormat } from '../formats/negotiate.ts';
-import { parseXml, XmlInputError, type XmlNode, xmlChildren, xmlText } from '../formats/xml.ts';
+import { readDocumentBody } from '../formats/document-body.ts';
+import { type XmlNode, xmlChildren, xmlText } from '../formats/xml.ts';
 import { httpsUrlProblem } from './https-url.ts';
 
 /** A problem in a webhook document, at an RFC 6901 pointer into it ("" for the document itself). */
@@ -60,26 +60,9 @@ export function checkWebhookDocument(document: unknown): CheckedWebhook {
  */
 export function readWebhookDocument(body: string, contentType: string | undefined): unknown {
   if (body.trim() === '') throw new ApiError('BAD_REQUEST', 'A webhook needs a body: {"url": "https://…", "events": ["execution.ended"]}.');
-  const format = bodyFormat(contentType);
-  if (format === undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (format === 'json') {
-    try {
-      return JSON.parse(body) as unknown;
-    } catch {
-      throw new ApiError('BAD_REQUEST', 'The body is not valid JSON.');
-    }
-  }
-  let document: Record<string, XmlNode[]>;
-  try {
-    document = parseXml(body);
-  } catch (error) {
-    if (error instanceof XmlInputError) throw new ApiError('BAD_REQUEST', error.message);
-    throw error;
-  }
-  const root = document.webhook?.[0];
-  if (Object.keys(document).length !== 1 || root === undefined || document.webhook?.length !== 1) {
-    throw new ApiError('BAD_REQUEST', 'The XML body must have one root element <webhook>.');
-  }
+  const read = readDocumentBody(body, contentType, 'webhook');
+  if ('json' in read) return read.json;
+  const root = read.xml;
   const texts = (node: XmlNode | undefined, child: string) => xmlChildren(node, child).map((item) => xmlText(item) ?? '');
   const [url] = texts(root, 'url');
   const list = (outer: string, inner: string) => {
