@@ -175,7 +175,10 @@ export async function runSteps(options: {
       },
       onProgress: (event) => {
         options.history.progress(event);
-        if (event.type === 'step.started' && !event.pure && options.writeRunEvents !== undefined) return options.writeRunEvents();
+        // Written at once, ahead of what follows: an effect, or a wait in the worker, which a watcher
+        // sees begin rather than only when it ends.
+        const atOnce = (event.type === 'step.started' && !event.pure) || (event.type === 'wait.started' && event.inWorker === true);
+        if (atOnce && options.writeRunEvents !== undefined) return options.writeRunEvents();
         return undefined;
       },
       onStepEnd: (event) => {

@@ -192,7 +192,18 @@ export class BlockRun implements Interpreter {
       this.options.steps.get(step.kind),
       this.context(scope),
       scope.cancellation?.signal ?? this.options.signal,
-      { address, childRuns: this.options.childRuns, suspension, account: this.options.account },
+      {
+        address,
+        childRuns: this.options.childRuns,
+        suspension,
+        account: this.options.account,
+        ...(onProgress !== undefined
+          ? {
+              waitBegins: (untilMs: number) =>
+                onProgress({ type: 'wait.started', index: this.options.topIndex, address, waitFor: 'time', untilMs, time: Date.now(), inWorker: true }),
+            }
+          : {}),
+      },
       attempts,
     );
     this.options.pacing.stepEnded(attempts?.length ?? 1);

@@ -95,4 +95,22 @@ describe('what the engine tells as it goes', () => {
     expect(wait).toMatchObject({ address: 'pause', waitFor: 'time' });
     expect((wait as { untilMs: number }).untilMs).toBeGreaterThanOrEqual(before + 60_000);
   });
+
+  it('tells a wait in the worker as it begins, before the wait ends, and not as a durable one', async () => {
+    const before = Date.now();
+    const { outcome, events } = await told(
+      define([
+        { id: 'pause', kind: 'control.wait', args: { milliseconds: '50' } },
+        { id: 'after', kind: 'test.count', args: { name: 'after' } },
+      ]),
+      true,
+    );
+    expect(outcome.kind).toBe('completed');
+    const wait = events.find((event) => event.type === 'wait.started');
+    expect(wait).toMatchObject({ address: 'pause', waitFor: 'time', inWorker: true, callsBefore: 0 });
+    expect((wait as { untilMs: number }).untilMs).toBeGreaterThanOrEqual(before + 50);
+    const afterStartedAt = (events.find((event) => event.type === 'step.started' && event.id === 'after') as { time: number }).time;
+    expect((wait as { time: number }).time).toBeLessThan(afterStartedAt);
+    expect(events.filter((event) => event.type === 'wait.started')).toHaveLength(1);
+  });
 });

@@ -36,6 +36,8 @@ export type ProgressEvent =
       /** When the wait is due, when it is bounded. */
       untilMs?: number;
       time: number;
+      /** A wait in the worker (too short to suspend the run), told as it begins rather than with a suspension. */
+      inWorker?: boolean;
     };
 
 /**

@@ -64,6 +64,8 @@ export interface StepPlace {
   suspension?: StepSuspension | undefined;
   /** The state of the run's account, handed to the step as it is (StepContext `account`). */
   account: AccountState | undefined;
+  /** StepContext `waitBegins`: a wait in the worker begins. */
+  waitBegins?: ((untilMs: number) => void | Promise<void>) | undefined;
 }
 
 /**
@@ -151,6 +153,7 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
         address: place.address,
         ...(place.suspension !== undefined ? { suspension: place.suspension } : {}),
         ...(place.account !== undefined ? { account: place.account } : {}),
+        ...(place.waitBegins !== undefined ? { waitBegins: place.waitBegins } : {}),
       });
       // A child is part of its step's attempt: started and waited for under the same timeout and signal.
       const command = stepCommandOf(value);

@@ -21,6 +21,12 @@ export interface StepContext {
    * rather than wait in-process.
    */
   readonly suspension?: StepSuspension;
+  /**
+   * Told by a step whose work is to wait, as it begins a wait in the worker (one too short to
+   * suspend the run for): the run's events say what it waits for and until when. A promise it
+   * returns is waited for before the wait starts.
+   */
+  readonly waitBegins?: (untilMs: number) => void | Promise<void>;
 }
 
 export interface StepSuspension {

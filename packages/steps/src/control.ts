@@ -34,6 +34,7 @@ export const controlSteps: readonly StepKind[] = [
     run: async (args, context) => {
       const { suspension } = context;
       if (suspension === undefined) {
+        await context.waitBegins?.(Date.now() + args.milliseconds);
         await waitFor(args.milliseconds, context.signal);
         return { waitedMs: args.milliseconds };
       }
@@ -42,7 +43,10 @@ export const controlSteps: readonly StepKind[] = [
       const wakeAtMs = suspension.wakeAtMs ?? Date.now() + args.milliseconds;
       const remainingMs = wakeAtMs - Date.now();
       if (remainingMs >= suspension.minimumMs) return suspendRun(wakeAtMs);
-      if (remainingMs > 0) await waitFor(remainingMs, context.signal);
+      if (remainingMs > 0) {
+        await context.waitBegins?.(wakeAtMs);
+        await waitFor(remainingMs, context.signal);
+      }
       return { waitedMs: args.milliseconds };
     },
   }),
