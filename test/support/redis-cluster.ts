@@ -30,6 +30,18 @@ export interface LocalRedisCluster {
 
 const HOST = '127.0.0.1';
 
+/** What ROLE answers on a node (a replica's fourth field is its link: `connected` once in sync); undefined when it does not answer. */
+async function roleOf(node: { host: string; port: number }): Promise<[string, string, number, string] | undefined> {
+  const client = nodeClient(node);
+  try {
+    return (await client.call('ROLE')) as [string, string, number, string];
+  } catch {
+    return undefined;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** A one-off client of one node that neither reconnects nor reports its errors as unhandled. */
 function nodeClient(node: { host: string; port: number }, lazyConnect = false): Redis {
   const client = new Redis({ host: node.host, port: node.port, lazyConnect, retryStrategy: () => null });
@@ -91,6 +103,13 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
     }
   };
   await waitFor(async () => (await Promise.all(nodes.map(clusterOk))).every(Boolean), { timeoutMs: 20_000, intervalMs: 100, what: 'cluster_state:ok' });
+  // Every replica in sync with its primary: until then a write that waits for a replica
+  // (REDIS_REPLICA_ACKS) is not acknowledged, and the service answers 503.
+  const inSync = async (node: ClusterNode) => {
+    const role = await roleOf(node);
+    return role?.[0] === 'master' || role?.[3] === 'connected';
+  };
+  await waitFor(async () => (await Promise.all(nodes.map(inSync))).every(Boolean), { timeoutMs: 30_000, intervalMs: 100, what: 'every replica in sync' });
 
   async function primaryFor(key: string): Promise<ClusterNode> {
     for (const node of alive()) {
@@ -148,15 +167,8 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
       node.process = spawn('redis-server', node.args, { stdio: 'ignore' });
       await waitFor(
         async () => {
-          const client = nodeClient(node);
-          try {
-            const role = (await client.call('ROLE')) as [string, string, number, string];
-            return role[0] === 'slave' && role[3] === 'connected';
-          } catch {
-            return false;
-          } finally {
-            client.disconnect();
-          }
+          const role = await roleOf(node);
+          return role?.[0] === 'slave' && role[3] === 'connected';
         },
         { timeoutMs: 30_000, intervalMs: 100, what: `${node.host}:${node.port} to rejoin as a replica in sync` },
       );
