@@ -5,13 +5,12 @@ import { z } from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { BASE_PATH } from '../base-path.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { historyQueryOf } from '../formats/history-query.ts';
 import { historyList, runningList } from '../formats/representations.ts';
 import { encodeHistoryCursor, firstIssue, historyQuerySchema } from '../formats/request-schemas.ts';
 import { respond } from '../formats/respond.ts';
 import { ACCOUNT_SECURITY, answer, errorAnswers, type Operation } from '../openapi/operation.ts';
 import { historyPageSchema, runningListSchema } from '../openapi/wire-schemas.ts';
-
-const DEFAULT_LIMIT = 50;
 
 export const listExecutionsOperation: Operation = {
   method: 'get',
@@ -36,16 +35,9 @@ export function listExecutionsRoute(deps: { executions: ExecutionStore; history:
     }
     const query = historyQuerySchema.safeParse(params);
     if (!query.success) throw new ApiError('BAD_REQUEST', firstIssue(query.error));
-    const { status, choreo, since, until, limit, cursor } = query.data;
-    if (since !== undefined && until !== undefined && since > until) throw new ApiError('BAD_REQUEST', 'since must not be after until.');
     const page = await deps.history.list({
+      ...historyQueryOf(query.data),
       account: principal.account,
-      ...(status !== undefined && status !== 'any' ? { status } : {}),
-      ...(choreo !== undefined ? { choreo } : {}),
-      ...(since !== undefined ? { since } : {}),
-      ...(until !== undefined ? { until } : {}),
-      ...(cursor !== undefined ? { cursor } : {}),
-      limit: limit ?? DEFAULT_LIMIT,
       include: (entry) => mayAccessChoreo(principal.choreos, entry.choreo),
     });
     return respond(c, 200, historyList(page.entries, page.next && encodeHistoryCursor(page.next)));

@@ -3,10 +3,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { historyQueryOf } from '../formats/history-query.ts';
 import { encodeHistoryCursor, firstIssue, historyQuerySchema } from '../formats/request-schemas.ts';
 import { respond } from '../formats/respond.ts';
-
-const DEFAULT_LIMIT = 50;
 
 /** The run history's query for operators: every account's runs, or one account's. */
 export const opsHistoryQuerySchema = historyQuerySchema.extend({
@@ -24,17 +23,8 @@ export function opsExecutionHistoryRoute(deps: { history: RunHistory }) {
   return new Hono<AppEnv>().get('/executions/history', async (c) => {
     const query = opsHistoryQuerySchema.safeParse(c.req.query());
     if (!query.success) throw new ApiError('BAD_REQUEST', firstIssue(query.error));
-    const { account, status, choreo, since, until, limit, cursor } = query.data;
-    if (since !== undefined && until !== undefined && since > until) throw new ApiError('BAD_REQUEST', 'since must not be after until.');
-    const page = await deps.history.list({
-      ...(account !== undefined ? { account } : {}),
-      ...(status !== undefined && status !== 'any' ? { status } : {}),
-      ...(choreo !== undefined ? { choreo } : {}),
-      ...(since !== undefined ? { since } : {}),
-      ...(until !== undefined ? { until } : {}),
-      ...(cursor !== undefined ? { cursor } : {}),
-      limit: limit ?? DEFAULT_LIMIT,
-    });
+    const { account, ...parameters } = query.data;
+    const page = await deps.history.list({ ...historyQueryOf(parameters), ...(account !== undefined ? { account } : {}) });
     const executions = page.entries.map((entry) => ({
       id: entry.id,
       account: entry.account,
