@@ -155,9 +155,9 @@ function walkNewestFirst(redis: Redis, indexes: string[], range: { max: string; 
     async next(): Promise<IndexedRun[]> {
       const batch: IndexedRun[] = [];
       while (batch.length < BATCH) {
-        await Promise.all(walks.map(fill));
-        // An index whose buffer ran dry may hold the next newest: stop the batch there.
-        if (walks.some((walk) => walk.buffer.length === 0 && !walk.exhausted)) break;
+        // An index whose buffer ran dry may hold the next newest: its next batch is read first.
+        const dry = walks.filter((walk) => walk.buffer.length === 0 && !walk.exhausted);
+        if (dry.length > 0) await Promise.all(dry.map(fill));
         let newest: (typeof walks)[number] | undefined;
         for (const walk of walks) {
           const head = walk.buffer[0];
