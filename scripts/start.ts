@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
-import { CONFIG_EXIT_CODE, ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
+import { CONFIG_EXIT_CODE, ConfigError, displayClusterNodes, displayUrl, fields, parseEnv } from '@ces/config';
 import {
   ensureSelfSignedCertificate,
   ensureServiceSecretsKey,
@@ -93,7 +93,7 @@ try {
   }
   const clusterNodes = config.REDIS_CLUSTER_NODES;
   const redisUrl = clusterNodes ? undefined : (config.REDIS_URL ?? (redis as LocalRedis).url);
-  if (clusterNodes) say(`using the Redis Cluster at ${clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`);
+  if (clusterNodes) say(`using the Redis Cluster at ${displayClusterNodes(clusterNodes)}`);
   else if (config.REDIS_URL) say(`using Redis at ${displayUrl(config.REDIS_URL, 'REDIS_URL')}`);
   else say(`Redis started on ${redisUrl} (data in ${resolve(dataDir, 'redis')})`);
   // `npm run admin` reads it when REDIS_URL is not set, whichever port the local Redis got (with a

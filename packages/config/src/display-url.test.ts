@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayUrl } from './display-url.ts';
+import { displayClusterNodes, displayUrl } from './display-url.ts';
 
 describe('displayUrl', () => {
   it('hides the password of a URL, and keeps the rest', () => {
@@ -14,5 +14,11 @@ describe('displayUrl', () => {
 
   it('shows only the fallback for what does not parse', () => {
     expect(displayUrl('not a url with s3cret', 'REDIS_URL')).toBe('REDIS_URL');
+  });
+});
+
+describe('displayClusterNodes', () => {
+  it('names the nodes as REDIS_CLUSTER_NODES does, an IPv6 host in brackets', () => {
+    expect(displayClusterNodes([{ host: 'redis-1', port: 7000 }, { host: '::1', port: 7001 }])).toBe('redis-1:7000,[::1]:7001');
   });
 });

@@ -11,3 +11,8 @@ export function displayUrl(url: string, fallback: string): string {
     return fallback;
   }
 }
+
+/** A Redis Cluster's nodes as REDIS_CLUSTER_NODES names them (`host:port,…`), for messages. */
+export function displayClusterNodes(nodes: readonly { host: string; port: number }[]): string {
+  return nodes.map(({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`).join(',');
+}

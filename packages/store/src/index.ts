@@ -38,7 +38,6 @@ export {
 } from './execution-queue.ts';
 export {
   createRedisConnection,
-  describeRedisTarget,
   isRedisCommandTimeout,
   redisTarget,
   waitUntilReady,

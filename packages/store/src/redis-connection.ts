@@ -29,13 +29,6 @@ export function redisTarget(config: { REDIS_URL: string; REDIS_CLUSTER_NODES?: r
   return config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : { url: config.REDIS_URL };
 }
 
-/** A target as logs and messages may show it: never a password. */
-export function describeRedisTarget(target: RedisTarget): string {
-  if ('clusterNodes' in target) return `the Redis Cluster at ${target.clusterNodes.map((node) => `${node.host}:${node.port}`).join(',')}`;
-  const url = new URL(target.url);
-  return `${url.protocol}//${url.host}`;
-}
-
 /**
  * A connection to the service's Redis. A Cluster connection is typed as a Redis one: every key of
  * the service carries the prefix's hash tag, so every command and script a caller sends concerns

@@ -1,7 +1,7 @@
 // `npm run admin -- <command>`: manages accounts, keys, operators and running executions in Redis.
 import { resolve } from 'node:path';
 import { createAccountStore } from '@ces/accounts';
-import { ConfigError, displayUrl, fields, parseEnv } from '@ces/config';
+import { ConfigError, displayClusterNodes, displayUrl, fields, parseEnv } from '@ces/config';
 import { readServiceRedisUrl, readServiceSecretsKey } from '@ces/local-runtime';
 import {
   createAccountChoreoStore,
@@ -11,7 +11,6 @@ import {
   createKeySpace,
   createPresetStore,
   createRedisConnection,
-  describeRedisTarget,
   type RedisTarget,
   createSecretCipher,
   createTokenStore,
@@ -60,7 +59,7 @@ const root = resolve(import.meta.dirname, '../../../..');
 function redisToUse(): { target: RedisTarget; shown: string; from: string } {
   if (config.REDIS_CLUSTER_NODES) {
     const target = { clusterNodes: config.REDIS_CLUSTER_NODES };
-    return { target, shown: describeRedisTarget(target), from: 'REDIS_CLUSTER_NODES' };
+    return { target, shown: `the Redis Cluster at ${displayClusterNodes(target.clusterNodes)}`, from: 'REDIS_CLUSTER_NODES' };
   }
   if (config.REDIS_URL) return { target: { url: config.REDIS_URL }, shown: displayUrl(config.REDIS_URL, 'REDIS_URL'), from: 'REDIS_URL' };
   const dataDir = resolve(root, config.DATA_DIR);
