@@ -19,6 +19,11 @@ describe('displayUrl', () => {
 
 describe('displayClusterNodes', () => {
   it('names the nodes as REDIS_CLUSTER_NODES does, an IPv6 host in brackets', () => {
-    expect(displayClusterNodes([{ host: 'redis-1', port: 7000 }, { host: '::1', port: 7001 }])).toBe('redis-1:7000,[::1]:7001');
+    expect(
+      displayClusterNodes([
+        { host: 'redis-1', port: 7000 },
+        { host: '::1', port: 7001 },
+      ]),
+    ).toBe('redis-1:7000,[::1]:7001');
   });
 });
