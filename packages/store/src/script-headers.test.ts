@@ -47,6 +47,7 @@ describe('Lua scripts', () => {
   it('are named after the transitions they make, or the account state they keep', () => {
     expect(registered.filter((file) => !ACCOUNT_STATE_SCRIPTS.includes(file))).toEqual([
       'accept-execution.lua',
+      'accept-executions.lua',
       'checkpoint-execution.lua',
       'deliver-callback.lua',
       'end-execution.lua',

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
  */
 const SCRIPTS = {
   acceptExecution: 'accept-execution.lua',
+  acceptExecutions: 'accept-executions.lua',
   takeExecution: 'take-execution.lua',
   checkpointExecution: 'checkpoint-execution.lua',
   recordProgress: 'record-progress.lua',
