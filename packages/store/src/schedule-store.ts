@@ -72,6 +72,11 @@ export interface ScheduleStore {
   /** Leases up to `limit` due schedules for `leaseMs`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
   /**
+   * How many times schedules were put, paused, resumed or deleted: read before a claim and again
+   * when a schedule claimed ahead falls due, it says whether the copy held may be stale.
+   */
+  changes(): Promise<number>;
+  /**
    * Compare-and-set of the cursor (advance-schedules.lua): 'moved', 'moved-elsewhere' or 'gone'.
    * The moves asked for in one turn of the event loop go to Redis in one script call.
    */
@@ -136,7 +141,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       // A replace sets the cursor afresh, so a firer holding the old one changes nothing.
       const reply = await run(
         'putSchedule',
-        [key, keys.accountSchedules(account), keys.schedulesDue()],
+        [key, keys.accountSchedules(account), keys.schedulesDue(), keys.scheduleChanges()],
         [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
       );
       if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
@@ -157,6 +162,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
         .del(keys.schedule(account, name))
         .srem(keys.accountSchedules(account), name)
         .zrem(keys.schedulesDue(), memberOf(account, name))
+        .incr(keys.scheduleChanges())
         .exec();
       return replies?.[0]?.[1] === 1;
     },
@@ -168,7 +174,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       // In one script: a delete between the read above and this write leaves nothing behind.
       const changed = await run(
         'setSchedulePaused',
-        [keys.schedule(account, name), keys.schedulesDue()],
+        [keys.schedule(account, name), keys.schedulesDue(), keys.scheduleChanges()],
         [memberOf(account, name), paused ? 1 : 0, cursor, note],
       );
       return changed === 1 ? get(account, name) : undefined;
@@ -194,6 +200,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
     },
 
     countDue: () => redis.zcard(keys.schedulesDue()),
+    changes: async () => Number((await redis.get(keys.scheduleChanges())) ?? 0),
     countOf: (account) => redis.scard(keys.accountSchedules(account)),
   };
 }

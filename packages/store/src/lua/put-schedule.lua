@@ -8,6 +8,7 @@
   KEYS[1] the schedule hash
   KEYS[2] the account's set of schedule names
   KEYS[3] the due schedules sorted set
+  KEYS[4] the count of schedule changes (incremented unless refused)
 
   ARGV[1] the schedule's name (its member in KEYS[2])
   ARGV[2] its member in KEYS[3] (`<account>\n<name>`)
@@ -26,6 +27,7 @@ end
 redis.call('HSET', KEYS[1], 'spec', ARGV[3], 'cursor', ARGV[4], 'paused', ARGV[5])
 redis.call('HDEL', KEYS[1], 'buffered')
 redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('INCR', KEYS[4])
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[3], ARGV[2])
 else

@@ -5,6 +5,7 @@
 
   KEYS[1] the schedule hash
   KEYS[2] the due schedules sorted set
+  KEYS[3] the count of schedule changes (incremented when changed)
 
   ARGV[1] the schedule's member in KEYS[2] (`<account>\n<name>`)
   ARGV[2] 1 to pause, 0 to resume
@@ -16,6 +17,7 @@
 if redis.call('HEXISTS', KEYS[1], 'spec') == 0 then
   return 0
 end
+redis.call('INCR', KEYS[3])
 if ARGV[4] == '' then
   redis.call('HDEL', KEYS[1], 'stateNote')
 else
