@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { createAdvanceBatcher } from './schedule-advances.ts';
+import { decodeSchedule, specPieces } from './schedule-record.ts';
 import { registerScripts } from './scripts.ts';
 import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
 
@@ -100,24 +101,7 @@ export class ScheduleLimitError extends Error {
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
 
-function decode(account: string, name: string, hash: Record<string, string>): StoredSchedule | undefined {
-  if (!hash.spec || !hash.cursor) return undefined;
-  return {
-    account,
-    name,
-    spec: JSON.parse(hash.spec) as ScheduleSpec,
-    cursor: Number(hash.cursor),
-    paused: hash.paused === '1',
-    fired: Number(hash.fired ?? 0),
-    missed: Number(hash.missed ?? 0),
-    skipped: Number(hash.skipped ?? 0),
-    ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
-    ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
-    ...(hash.buffered ? { buffered: Number(hash.buffered) } : {}),
-  };
-}
-
-/** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
+/** Schedules in Redis: one small hash each (schedule-record.ts), plus one member in the due set while unpaused. */
 export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
   const run = registerScripts(redis);
   const advances = createAdvanceBatcher(run, keys);
@@ -125,7 +109,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
   // key keys.schedule() names.
   const schedulePrefix = keys.schedule('', '').slice(0, -1);
   if (keys.schedule('a', 'b') !== `${schedulePrefix}a:b`) throw new Error('a schedule key is not <prefix><account>:<name>');
-  const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
+  const get = async (account: string, name: string) => decodeSchedule(account, name, await redis.hgetall(keys.schedule(account, name)));
 
   return {
     get,
@@ -137,7 +121,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       const reply = await run(
         'putSchedule',
         [key, keys.accountSchedules(account), keys.schedulesDue()],
-        [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
+        [name, memberOf(account, name), cursor, paused ? 1 : 0, maxPerAccount, ...specPieces(spec)],
       );
       if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
       const schedule = await get(account, name);
@@ -181,7 +165,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
         const [account = '', name = ''] = member.split('\n');
         const hash: Record<string, string> = {};
         for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index] as string] = fields[index + 1] as string;
-        const schedule = decode(account, name, hash);
+        const schedule = decodeSchedule(account, name, hash);
         if (schedule) claimed.push({ ...schedule, member });
       }
       return claimed;

@@ -5,7 +5,7 @@
   next firer accepts the same tick again and the run's idempotency identity makes that a replay.
   The moves of ticks that fall due together go in one call: one round trip and one script run for
   a whole batch instead of one each. Each move stands alone: one that finds its cursor elsewhere
-  or its schedule gone changes nothing of the others.
+  or its schedule gone changes nothing of the others. Fields as schedule-layout.lua says.
 
   KEYS[1] the due schedules sorted set
 
@@ -27,27 +27,29 @@
   Returns one reply per move, in order: 1 when moved, 0 when the cursor was elsewhere (nothing
   changed), -1 when the schedule no longer exists (its member is taken out of KEYS[1]).
 ]]
+--- @include "schedule-layout.lua"
 local function advance(key, member, from, to, fired, missed, skipped, release, fired_tick, buffer, release_at)
   if redis.call('EXISTS', key) == 0 then
     redis.call('ZREM', KEYS[1], member)
     return -1
   end
-  if redis.call('HGET', key, 'cursor') ~= from then
+  migrate_schedule(key)
+  if redis.call('HGET', key, 'c') ~= from then
     return 0
   end
-  redis.call('HSET', key, 'cursor', to)
+  redis.call('HSET', key, 'c', to)
   if fired ~= '0' then
-    redis.call('HINCRBY', key, 'fired', fired)
-    redis.call('HSET', key, 'lastTick', fired_tick ~= '' and fired_tick or from)
+    redis.call('HINCRBY', key, 'f', fired)
+    redis.call('HSET', key, 'l', fired_tick ~= '' and fired_tick or from)
   end
   if buffer == '-' then
-    redis.call('HDEL', key, 'buffered')
+    redis.call('HDEL', key, 'b')
   elseif buffer ~= '' then
-    redis.call('HSET', key, 'buffered', buffer)
+    redis.call('HSET', key, 'b', buffer)
   end
-  if missed ~= '0' then redis.call('HINCRBY', key, 'missed', missed) end
-  if skipped ~= '0' then redis.call('HINCRBY', key, 'skipped', skipped) end
-  if release == '1' and redis.call('HGET', key, 'paused') ~= '1' then
+  if missed ~= '0' then redis.call('HINCRBY', key, 'm', missed) end
+  if skipped ~= '0' then redis.call('HINCRBY', key, 'k', skipped) end
+  if release == '1' and redis.call('HGET', key, 'p') ~= '1' then
     redis.call('ZADD', KEYS[1], tonumber(release_at ~= '' and release_at or to), member)
   end
   return 1

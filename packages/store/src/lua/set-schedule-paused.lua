@@ -1,6 +1,6 @@
 --[[
   Pauses or resumes a schedule, only if it exists: a pause takes it out of the due set, a resume
-  sets its cursor to the next tick and puts it back there. In one script so that a schedule deleted
+  sets its cursor to the next tick and puts it back there. Fields as schedule-layout.lua says. In one script so that a schedule deleted
   meanwhile is not brought back as a hash without its spec, which no firer could ever fire or drop.
 
   KEYS[1] the schedule hash
@@ -13,19 +13,22 @@
 
   Returns 1 when changed, 0 when the schedule does not exist.
 ]]
-if redis.call('HEXISTS', KEYS[1], 'spec') == 0 then
+--- @include "schedule-layout.lua"
+migrate_schedule(KEYS[1])
+if redis.call('HEXISTS', KEYS[1], 's') == 0 then
   return 0
 end
 if ARGV[4] == '' then
-  redis.call('HDEL', KEYS[1], 'stateNote')
+  redis.call('HDEL', KEYS[1], 'n')
 else
-  redis.call('HSET', KEYS[1], 'stateNote', ARGV[4])
+  redis.call('HSET', KEYS[1], 'n', ARGV[4])
 end
 if ARGV[2] == '1' then
-  redis.call('HSET', KEYS[1], 'paused', '1')
+  redis.call('HSET', KEYS[1], 'p', '1')
   redis.call('ZREM', KEYS[2], ARGV[1])
 else
-  redis.call('HSET', KEYS[1], 'paused', '0', 'cursor', ARGV[3])
+  redis.call('HDEL', KEYS[1], 'p')
+  redis.call('HSET', KEYS[1], 'c', ARGV[3])
   redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
 end
 return 1
