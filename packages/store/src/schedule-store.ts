@@ -82,6 +82,12 @@ export interface ScheduleStore {
    * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.
    */
   recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
+  /**
+   * Under buffer-one, while the last run goes on: makes a trigger's or a backfill's tick the one
+   * waiting tick, which a firer starts once that run has ended ('waits'; also when that tick waits
+   * already), or counts it as skipped when another waits (buffer-schedule-tick.lua).
+   */
+  bufferTick(account: string, name: string, scheduledTime: number, now: number): Promise<'waits' | 'skipped' | 'gone'>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
   /** Schedules of one account, paused or not, for metrics. */
@@ -102,9 +108,20 @@ export class ScheduleLimitError extends Error {
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
 
 /** Schedules in Redis: one small hash each (schedule-record.ts), plus one member in the due set while unpaused. */
-export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
+export function createScheduleStore({
+  redis,
+  keys,
+  maxPerAccount = 0,
+  waitingRecheckMs = 1_000,
+}: {
+  redis: Redis;
+  keys: KeySpace;
+  maxPerAccount?: number;
+  /** How soon a firer looks at a tick a trigger or a backfill left waiting under buffer-one. */
+  waitingRecheckMs?: number;
+}): ScheduleStore {
   const run = registerScripts(redis);
-  const advances = createAdvanceBatcher(run, keys);
+  const advances = createAdvanceBatcher(run, keys, waitingRecheckMs);
   // claim-due-schedules.lua reads each claimed schedule's hash under this prefix: it must name the
   // key keys.schedule() names.
   const schedulePrefix = keys.schedule('', '').slice(0, -1);
@@ -153,7 +170,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       const changed = await run(
         'setSchedulePaused',
         [keys.schedule(account, name), keys.schedulesDue()],
-        [memberOf(account, name), paused ? 1 : 0, cursor, note],
+        [memberOf(account, name), paused ? 1 : 0, cursor, note, now + waitingRecheckMs],
       );
       return changed === 1 ? get(account, name) : undefined;
     },
@@ -175,6 +192,15 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
 
     async recordRun(account, name, scheduledTime, outcome) {
       return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;
+    },
+
+    async bufferTick(account, name, scheduledTime, now) {
+      const reply = await run(
+        'bufferScheduleTick',
+        [keys.schedule(account, name), keys.schedulesDue()],
+        [memberOf(account, name), scheduledTime, now + waitingRecheckMs],
+      );
+      return reply === 1 ? 'waits' : reply === 2 ? 'skipped' : 'gone';
     },
 
     countDue: () => redis.zcard(keys.schedulesDue()),

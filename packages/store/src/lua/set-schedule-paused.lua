@@ -10,6 +10,8 @@
   ARGV[2] 1 to pause, 0 to resume
   ARGV[3] the cursor on resume: the first tick after now (epoch ms); ignored on pause
   ARGV[4] the note of this pause or resume; '' leaves none
+  ARGV[5] on resume, when a firer is to look at a tick left waiting under buffer-one while it was
+          paused (now and a second), if that comes before the cursor
 
   Returns 1 when changed, 0 when the schedule does not exist.
 ]]
@@ -29,6 +31,10 @@ if ARGV[2] == '1' then
 else
   redis.call('HDEL', KEYS[1], 'p')
   redis.call('HSET', KEYS[1], 'c', ARGV[3])
-  redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
+  local at = tonumber(ARGV[3])
+  if redis.call('HEXISTS', KEYS[1], 'b') == 1 and tonumber(ARGV[5]) < at then
+    at = tonumber(ARGV[5])
+  end
+  redis.call('ZADD', KEYS[2], at, ARGV[1])
 end
 return 1
