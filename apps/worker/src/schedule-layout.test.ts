@@ -115,4 +115,18 @@ describe('schedule layout', () => {
     expect(await redis.object('ENCODING', key)).toBe('listpack');
     await schedules.delete('acme', 'old');
   });
+
+  it('an old spec written over a new hash with pieces (a put of the version before, during an upgrade) is read whole once renamed', async () => {
+    const schedules = createScheduleStore({ redis, keys });
+    const long = { ...spec, choreo: `/Mine/${'x'.repeat(100)}` };
+    await schedules.put('acme', 'mixed', long, { now: 0, paused: true });
+    const key = keys.schedule('acme', 'mixed');
+    expect(await redis.hexists(key, 's1')).toBe(1);
+    await redis.hset(key, { spec: JSON.stringify(spec), cursor: '1000', paused: '1' });
+    expect((await schedules.get('acme', 'mixed'))?.spec).toEqual(spec);
+    const resumed = await schedules.setPaused('acme', 'mixed', true, 0, 'still');
+    expect(resumed).toMatchObject({ spec, paused: true, stateNote: 'still' });
+    expect(Object.keys(await redis.hgetall(key)).sort()).toEqual(['c', 'n', 'p', 's']);
+    await schedules.delete('acme', 'mixed');
+  });
 });

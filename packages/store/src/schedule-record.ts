@@ -89,7 +89,7 @@ export function specPieces(spec: ScheduleSpec): string[] {
 }
 
 function joinedSpec(hash: Record<string, string>): string | undefined {
-  if (hash.s === undefined) return hash.spec;
+  if (hash.spec !== undefined || hash.s === undefined) return hash.spec;
   let text = hash.s;
   for (let index = 1; hash[`s${index}`] !== undefined; index += 1) text += hash[`s${index}`];
   return text;
@@ -97,23 +97,27 @@ function joinedSpec(hash: Record<string, string>): string | undefined {
 
 const count = (value: string | undefined) => Number(value ?? 0);
 
-/** A schedule from its hash as HGETALL answers it, in either layout; undefined when it has no spec. */
+/**
+ * A schedule from its hash as HGETALL answers it, in either layout; undefined when it has no spec.
+ * A field under its old name wins, as in schedule-layout.lua's renaming: a hash with both was
+ * written last by a process of the version before.
+ */
 export function decodeSchedule(account: string, name: string, hash: Record<string, string>): StoredSchedule | undefined {
   const spec = joinedSpec(hash);
-  const cursor = hash.c ?? hash.cursor;
+  const cursor = hash.cursor ?? hash.c;
   if (spec === undefined || cursor === undefined) return undefined;
-  const lastTick = hash.l ?? hash.lastTick;
-  const stateNote = hash.n ?? hash.stateNote;
-  const buffered = hash.b ?? hash.buffered;
+  const lastTick = hash.lastTick ?? hash.l;
+  const stateNote = hash.stateNote ?? hash.n;
+  const buffered = hash.buffered ?? hash.b;
   return {
     account,
     name,
     spec: decodeSpec(spec),
     cursor: Number(cursor),
-    paused: (hash.p ?? hash.paused) === '1',
-    fired: count(hash.f ?? hash.fired),
-    missed: count(hash.m ?? hash.missed),
-    skipped: count(hash.k ?? hash.skipped),
+    paused: (hash.paused ?? hash.p) === '1',
+    fired: count(hash.fired ?? hash.f),
+    missed: count(hash.missed ?? hash.m),
+    skipped: count(hash.skipped ?? hash.k),
     ...(lastTick ? { lastTick: Number(lastTick) } : {}),
     ...(stateNote !== undefined ? { stateNote } : {}),
     ...(buffered ? { buffered: Number(buffered) } : {}),

@@ -18,6 +18,12 @@ local function migrate_schedule(key)
     return
   end
   local hash = redis.call('HGETALL', key)
+  -- The old spec is whole: pieces of a newer one written before it (a put of an earlier version
+  -- during an upgrade) are no part of it.
+  local piece = 1
+  while redis.call('HDEL', key, 's' .. piece) == 1 do
+    piece = piece + 1
+  end
   for i = 1, #hash, 2 do
     local field, value = hash[i], hash[i + 1]
     local short = OLD_SCHEDULE_FIELDS[field]
@@ -29,7 +35,7 @@ local function migrate_schedule(key)
       end
       redis.call('HDEL', key, field)
     elseif field == 'paused' then
-      if value == '1' then redis.call('HSET', key, 'p', '1') end
+      if value == '1' then redis.call('HSET', key, 'p', '1') else redis.call('HDEL', key, 'p') end
       redis.call('HDEL', key, field)
     end
   end
