@@ -24,6 +24,7 @@ describe('schedule record', () => {
     ['a cron in a zone', { ...base, timing: { cron: '*/5 * * * * *', timezone: 'Europe/Berlin' } }],
     ['a preset only', { ...base, choreo: '/Mine/Poll', preset: 'keys' }],
     ['a note only', { ...base, note: 'weekday report' }],
+    ['an empty note', { ...base, note: '' }],
     [
       'everything',
       {

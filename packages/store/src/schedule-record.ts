@@ -26,7 +26,7 @@ const LIBRARY = '/Library/';
 const DEFAULT_CATCHUP_SECONDS = 3_600;
 const OVERLAPS: OverlapPolicy[] = ['skip', 'buffer-one', 'allow-all'];
 
-type CompactSpec = [string, number | string | [string, string], string[]?, number?, number?, (string | 0)?, string?];
+type CompactSpec = [string, number | string | [string, string], string[]?, number?, number?, (string | 0)?, (string | null)?];
 
 /** The spec as the array kept: [choreo, timing, inputs, overlap, catch-up, preset, note], trailing defaults left out. */
 export function encodeSpec(spec: ScheduleSpec): string {
@@ -40,9 +40,9 @@ export function encodeSpec(spec: ScheduleSpec): string {
     OVERLAPS.indexOf(spec.overlap),
     spec.catchupWindowSeconds,
     spec.preset ?? 0,
-    spec.note ?? '',
+    spec.note ?? null,
   ];
-  const defaults: unknown[] = [undefined, undefined, [], 0, DEFAULT_CATCHUP_SECONDS, 0, ''];
+  const defaults: unknown[] = [undefined, undefined, [], 0, DEFAULT_CATCHUP_SECONDS, 0, null];
   while (compact.length > 2 && JSON.stringify(compact.at(-1)) === JSON.stringify(defaults[compact.length - 1])) compact.pop();
   return JSON.stringify(compact);
 }
@@ -50,7 +50,7 @@ export function encodeSpec(spec: ScheduleSpec): string {
 export function decodeSpec(text: string): ScheduleSpec {
   // A hash written before keeps the spec as an object.
   if (text.startsWith('{')) return JSON.parse(text) as ScheduleSpec;
-  const [choreo, timing, inputs = [], overlap = 0, catchup = DEFAULT_CATCHUP_SECONDS, preset = 0, note = ''] = JSON.parse(text) as CompactSpec;
+  const [choreo, timing, inputs = [], overlap = 0, catchup = DEFAULT_CATCHUP_SECONDS, preset = 0, note = null] = JSON.parse(text) as CompactSpec;
   const pairs: { name: string; value: string }[] = [];
   for (let index = 0; index + 1 < inputs.length; index += 2) pairs.push({ name: inputs[index] as string, value: inputs[index + 1] as string });
   return {
@@ -65,7 +65,7 @@ export function decodeSpec(text: string): ScheduleSpec {
           : { cron: timing[0], timezone: timing[1] },
     overlap: OVERLAPS[overlap] ?? 'skip',
     catchupWindowSeconds: catchup,
-    ...(note !== '' ? { note } : {}),
+    ...(note !== null ? { note } : {}),
   };
 }
 
