@@ -105,8 +105,9 @@ export interface KeySpace {
   /** Hash: one account's metadata. */
   account(name: string): string;
   /**
-   * Hash: one schedule (`spec` JSON, `cursor` = the scheduled time of its next tick, counters);
-   * the schedule-store module writes it, advance-schedules.lua moves its cursor.
+   * Hash: one schedule (its spec, its cursor = the scheduled time of its next tick, counters, in
+   * one-letter fields: schedule-record.ts); the schedule-store module writes it,
+   * advance-schedules.lua moves its cursor.
    */
   schedule(account: string, name: string): string;
   /** Set: names of one account's schedules. */

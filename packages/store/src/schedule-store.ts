@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { createAdvanceBatcher } from './schedule-advances.ts';
+import { decodeSchedule, specPieces } from './schedule-record.ts';
 import { registerScripts } from './scripts.ts';
 import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
 
@@ -86,6 +87,12 @@ export interface ScheduleStore {
    * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.
    */
   recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
+  /**
+   * Under buffer-one, while the last run goes on: makes a trigger's or a backfill's tick the one
+   * waiting tick, which a firer starts once that run has ended ('waits'; also when that tick waits
+   * already), or counts it as skipped when another waits (buffer-schedule-tick.lua).
+   */
+  bufferTick(account: string, name: string, scheduledTime: number, now: number): Promise<'waits' | 'skipped' | 'gone'>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
   /** Schedules of one account, paused or not, for metrics. */
@@ -105,32 +112,26 @@ export class ScheduleLimitError extends Error {
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
 
-function decode(account: string, name: string, hash: Record<string, string>): StoredSchedule | undefined {
-  if (!hash.spec || !hash.cursor) return undefined;
-  return {
-    account,
-    name,
-    spec: JSON.parse(hash.spec) as ScheduleSpec,
-    cursor: Number(hash.cursor),
-    paused: hash.paused === '1',
-    fired: Number(hash.fired ?? 0),
-    missed: Number(hash.missed ?? 0),
-    skipped: Number(hash.skipped ?? 0),
-    ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
-    ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
-    ...(hash.buffered ? { buffered: Number(hash.buffered) } : {}),
-  };
-}
-
-/** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
-export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
+/** Schedules in Redis: one small hash each (schedule-record.ts), plus one member in the due set while unpaused. */
+export function createScheduleStore({
+  redis,
+  keys,
+  maxPerAccount = 0,
+  waitingRecheckMs = 1_000,
+}: {
+  redis: Redis;
+  keys: KeySpace;
+  maxPerAccount?: number;
+  /** How soon a firer looks at a tick a trigger or a backfill left waiting under buffer-one. */
+  waitingRecheckMs?: number;
+}): ScheduleStore {
   const run = registerScripts(redis);
-  const advances = createAdvanceBatcher(run, keys);
+  const advances = createAdvanceBatcher(run, keys, waitingRecheckMs);
   // claim-due-schedules.lua reads each claimed schedule's hash under this prefix: it must name the
   // key keys.schedule() names.
   const schedulePrefix = keys.schedule('', '').slice(0, -1);
   if (keys.schedule('a', 'b') !== `${schedulePrefix}a:b`) throw new Error('a schedule key is not <prefix><account>:<name>');
-  const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
+  const get = async (account: string, name: string) => decodeSchedule(account, name, await redis.hgetall(keys.schedule(account, name)));
 
   return {
     get,
@@ -142,7 +143,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       const reply = await run(
         'putSchedule',
         [key, keys.accountSchedules(account), keys.schedulesDue(), keys.scheduleChanges()],
-        [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
+        [name, memberOf(account, name), cursor, paused ? 1 : 0, maxPerAccount, ...specPieces(spec)],
       );
       if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
       const schedule = await get(account, name);
@@ -175,7 +176,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       const changed = await run(
         'setSchedulePaused',
         [keys.schedule(account, name), keys.schedulesDue(), keys.scheduleChanges()],
-        [memberOf(account, name), paused ? 1 : 0, cursor, note],
+        [memberOf(account, name), paused ? 1 : 0, cursor, note, now + waitingRecheckMs],
       );
       return changed === 1 ? get(account, name) : undefined;
     },
@@ -187,7 +188,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
         const [account = '', name = ''] = member.split('\n');
         const hash: Record<string, string> = {};
         for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index] as string] = fields[index + 1] as string;
-        const schedule = decode(account, name, hash);
+        const schedule = decodeSchedule(account, name, hash);
         if (schedule) claimed.push({ ...schedule, member });
       }
       return claimed;
@@ -197,6 +198,15 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
 
     async recordRun(account, name, scheduledTime, outcome) {
       return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;
+    },
+
+    async bufferTick(account, name, scheduledTime, now) {
+      const reply = await run(
+        'bufferScheduleTick',
+        [keys.schedule(account, name), keys.schedulesDue()],
+        [memberOf(account, name), scheduledTime, now + waitingRecheckMs],
+      );
+      return reply === 1 ? 'waits' : reply === 2 ? 'skipped' : 'gone';
     },
 
     countDue: () => redis.zcard(keys.schedulesDue()),

@@ -20,6 +20,7 @@ const preludes = allFiles.filter((file) => !registered.includes(file));
 const ACCOUNT_STATE_SCRIPTS = [
   'accounts/put-account-choreo.lua',
   'advance-schedules.lua',
+  'buffer-schedule-tick.lua',
   'claim-due-schedules.lua',
   'claim-webhook-events.lua',
   'delete-token.lua',

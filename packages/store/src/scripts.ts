@@ -36,6 +36,7 @@ const SCRIPTS = {
   recordWebhookAttempt: 'record-webhook-attempt.lua',
   redeliverWebhook: 'redeliver-webhook.lua',
   recordScheduleRun: 'record-schedule-run.lua',
+  bufferScheduleTick: 'buffer-schedule-tick.lua',
   putSchedule: 'put-schedule.lua',
 } as const;
 
