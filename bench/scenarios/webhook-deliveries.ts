@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { request as httpsRequest, createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { request as httpsRequest } from 'node:https';
 import { WEBHOOK_QUEUE } from '@ces/store';
 import { Queue } from 'bullmq';
 import { until } from '../bench-stack.ts';
+import { startRawHttpsServer } from '../raw-https-server.ts';
 import { round, summarize } from '../latency-summary.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
@@ -38,33 +38,28 @@ function call(context: ScenarioContext, method: 'PUT' | 'DELETE', path: string, 
   });
 }
 
+/** A run's end as its delivery's body gives it (`data.execution.endtime`, epoch ms as a string). */
+const ENDTIME = /"endtime":"(\d+)"/;
+
 /**
  * An HTTPS endpoint on 127.0.0.1 under the stack's certificate, which the workers trust
  * (NODE_EXTRA_CA_CERTS): answers 204 at once, and keeps, per delivery, the time from its run's end
- * (the body's `endtime`) to its arrival here.
+ * (the body's `endtime`) to its arrival here. It stands for an endpoint on another machine, so it
+ * is the minimal server (raw-https-server.ts): what it spends is taken from the service measured.
  */
 async function startReceiver(context: ScenarioContext) {
   const latenciesMs: number[] = [];
-  const server = createServer({ cert: readFileSync(context.stack.caFile), key: readFileSync(context.stack.tlsKeyFile) }, (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+  const server = await startRawHttpsServer({
+    cert: readFileSync(context.stack.caFile),
+    key: readFileSync(context.stack.tlsKeyFile),
+    handler: (request) => {
       const arrived = Date.now();
-      const endtime = Number((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { execution: { endtime: string } } }).data.execution.endtime);
-      latenciesMs.push(arrived - endtime);
-      response.statusCode = 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    latenciesMs,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
+      const endtime = ENDTIME.exec(request.body.toString('latin1'))?.[1];
+      if (endtime !== undefined) latenciesMs.push(arrived - Number(endtime));
+      return 204;
     },
-  };
+  });
+  return { url: `${server.origin}/hooks`, latenciesMs, close: () => server.close() };
 }
 
 /**
