@@ -14,7 +14,7 @@ import {
   webhookDeliveryId,
   type WebhookSpec,
 } from '@ces/store';
-import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture, waitFor } from '@ces/testing';
+import { deleteKeysWithPrefix, isolatedPrefix, must, newExecutionFixture, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -371,5 +371,40 @@ describe('webhook deliveries', () => {
     expect(await webhooks().delete(account, 'short-lived')).toBe(true);
     await waitFor(async () => (await deliveries().get(deliveryId))?.state === 'dead', { what: 'the delivery to end dead' });
     expect(await redis.exists(keys.accountWebhookEvents(account))).toBe(0);
+  });
+  it('deliveries opened in one turn and attempts recorded in one turn each stand alone in their shared call', async () => {
+    const store = deliveries();
+    const ids = [await run('SUCCESS'), await run('SUCCESS'), await run('SUCCESS')];
+    const opening = ids.map((executionId) => ({
+      id: webhookDeliveryId(account, 'together', executionId, 'end'),
+      account,
+      webhook: 'together',
+      executionId,
+      type: 'execution.ended' as const,
+      url,
+      body: `{"run":"${executionId}"}`,
+    }));
+    const [first, second, third] = opening.map((delivery) => delivery.id);
+    expect(await store.open(must(opening[1]), 1_000)).toBe(true);
+    // The second exists: it is left as it was, and the others are opened beside it.
+    expect(await Promise.all(opening.map((delivery) => store.open(delivery, 2_000)))).toEqual([true, false, true]);
+    expect(await store.get(must(second))).toMatchObject({ created: 1_000, state: 'pending', round: 0, attempts: 0, nextAttempt: 1_000 });
+    expect(await store.get(must(first))).toMatchObject({ created: 2_000, since: 2_000, state: 'pending', body: `{"run":"${ids[0]}"}`, nextAttempt: 2_000 });
+    expect((await store.recent(account, 'together', 10)).map((delivery) => delivery.id).sort()).toEqual([first, second, third].sort());
+    const recorded = await Promise.all([
+      store.recordAttempt({ id: must(first), account }, { round: 0, now: 3_000, status: 204, error: '', outcome: 'delivered' }),
+      store.recordAttempt({ id: must(second), account }, { round: 1, now: 3_000, status: 204, error: '', outcome: 'delivered' }),
+      store.recordAttempt(
+        { id: must(third), account },
+        { round: 0, now: 3_000, status: 503, error: 'the endpoint answered 503', outcome: 'retry', nextAttempt: 9_000 },
+      ),
+      store.recordAttempt({ id: must(first), account }, { round: 0, now: 3_001, status: 500, error: 'late', outcome: 'retry', nextAttempt: 9_000 }),
+    ]);
+    // A delivered delivery is final even to an attempt recorded in the same call; another round's records nothing.
+    expect(recorded).toEqual([true, false, true, false]);
+    expect(await store.get(must(first))).toMatchObject({ state: 'delivered', attempts: 1, lastStatus: 204, deliveredAt: 3_000 });
+    expect((await store.get(must(first)))?.nextAttempt).toBeUndefined();
+    expect(await store.get(must(second))).toMatchObject({ state: 'pending', attempts: 0 });
+    expect(await store.get(must(third))).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 503, nextAttempt: 9_000 });
   });
 });

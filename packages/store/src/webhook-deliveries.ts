@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
+import { createTurnBatcher } from './turn-batches.ts';
 import type { WebhookEventType } from './webhook-store.ts';
 
 /** A run's start or end, put in the outbox atomically with it (webhook-outbox.lua). */
@@ -59,12 +60,12 @@ export interface WebhookDeliveries {
   settleEvents(events: readonly WebhookEvent[]): Promise<void>;
   /** Events in the outbox (claimed or not), for metrics and tests. */
   countEvents(): Promise<number>;
-  /** Opens a delivery unless it exists: true when this call opened it. */
+  /** Opens a delivery unless it exists: true when this call opened it. Those asked in one turn go in one script call. */
   open(delivery: NewDelivery, now: number): Promise<boolean>;
   get(id: string): Promise<Delivery | undefined>;
   /** A subscription's recent deliveries, newest first. */
   recent(account: string, webhook: string, limit: number): Promise<Delivery[]>;
-  /** Records an attempt, unless the delivery is final or in another round: whether it did. */
+  /** Records an attempt, unless the delivery is final or in another round: whether it did. Those of one turn go in one script call. */
   recordAttempt(delivery: Pick<Delivery, 'id' | 'account'>, attempt: DeliveryAttempt): Promise<boolean>;
   /** A new round, sent again with the same id: its number, or 0 when there is no such delivery. */
   redeliver(id: string, now: number): Promise<number>;
@@ -122,6 +123,38 @@ export function createWebhookDeliveries(deps: {
   const run = registerScripts(redis);
   const recentPerWebhook = deps.recentPerWebhook ?? 100;
   const get = async (id: string) => decode(id, await redis.hgetall(keys.webhookDelivery(id)));
+  // The deliveries of the events claimed together are opened in one call, and the attempts that
+  // end in one turn recorded in one: a delivery's writes cost a share of a round trip and script run.
+  const open = createTurnBatcher(async (items: { delivery: NewDelivery; now: number }[]) => {
+    const args = items.flatMap(({ delivery, now }) => [
+      keys.webhookDelivery(delivery.id),
+      keys.webhookDeliveries(delivery.account, delivery.webhook),
+      delivery.id,
+      String(now),
+      delivery.account,
+      delivery.webhook,
+      delivery.executionId,
+      delivery.type,
+      delivery.url,
+      delivery.body,
+    ]);
+    const replies = (await run('openWebhookDeliveries', [keys.webhookOutbox()], [deps.retentionSeconds, recentPerWebhook, items.length, ...args])) as number[];
+    return replies.map((reply) => reply === 1);
+  });
+  const recordAttempt = createTurnBatcher(async (items: { delivery: Pick<Delivery, 'id' | 'account'>; attempt: DeliveryAttempt }[]) => {
+    const args = items.flatMap(({ delivery, attempt }) => [
+      keys.webhookDelivery(delivery.id),
+      keys.accountWebhooks(delivery.account),
+      String(attempt.round),
+      String(attempt.now),
+      String(attempt.status),
+      attempt.error,
+      attempt.outcome,
+      String(attempt.nextAttempt ?? ''),
+    ]);
+    const replies = (await run('recordWebhookAttempts', [keys.webhookOutbox()], [items.length, ...args])) as number[];
+    return replies.map((reply) => reply === 1);
+  });
 
   return {
     async claimEvents(now, leaseMs, limit) {
@@ -138,28 +171,7 @@ export function createWebhookDeliveries(deps: {
 
     countEvents: () => redis.zcard(keys.webhookOutbox()),
 
-    async open(delivery, now) {
-      const fields = {
-        account: delivery.account,
-        webhook: delivery.webhook,
-        execution: delivery.executionId,
-        type: delivery.type,
-        url: delivery.url,
-        body: delivery.body,
-        created: String(now),
-        since: String(now),
-        state: 'pending',
-        round: '0',
-        attempts: '0',
-        nextattempt: String(now),
-      };
-      const opened = await run(
-        'openWebhookDelivery',
-        [keys.webhookDelivery(delivery.id), keys.webhookDeliveries(delivery.account, delivery.webhook)],
-        [delivery.id, now, deps.retentionSeconds, recentPerWebhook, ...Object.entries(fields).flat()],
-      );
-      return opened === 1;
-    },
+    open: (delivery, now) => open({ delivery, now }),
 
     get,
 
@@ -169,23 +181,7 @@ export function createWebhookDeliveries(deps: {
       return found.filter((delivery): delivery is Delivery => delivery !== undefined);
     },
 
-    async recordAttempt({ id, account }, attempt) {
-      const reply = await run(
-        'recordWebhookAttempt',
-        [keys.webhookDelivery(id), keys.accountWebhooks(account)],
-        [
-          JSON.stringify({
-            round: attempt.round,
-            now: String(attempt.now),
-            status: attempt.status,
-            error: attempt.error,
-            outcome: attempt.outcome,
-            next_attempt: String(attempt.nextAttempt ?? ''),
-          }),
-        ],
-      );
-      return reply === 1;
-    },
+    recordAttempt: (delivery, attempt) => recordAttempt({ delivery, attempt }),
 
     async redeliver(id, now) {
       return Number(await run('redeliverWebhook', [keys.webhookDelivery(id)], [now]));
