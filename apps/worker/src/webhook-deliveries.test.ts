@@ -18,6 +18,7 @@ import { deleteKeysWithPrefix, isolatedPrefix, must, newExecutionFixture, waitFo
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { webhookBody } from './webhook-body.ts';
 import { createWebhookDispatcher } from './webhook-dispatcher.ts';
 import { createWebhookSender, type WebhookSender } from './webhook-sender.ts';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.ts';
@@ -54,7 +55,6 @@ describe('webhook deliveries', () => {
   let sender: WebhookSender;
   const dispatcher = () =>
     createWebhookDispatcher({
-      executions: executions(),
       webhooks: webhooks(),
       deliveries: deliveries(),
       sender,
@@ -311,7 +311,6 @@ describe('webhook deliveries', () => {
       logger,
     });
     await createWebhookDispatcher({
-      executions: executions(),
       webhooks: webhooks(),
       deliveries: deliveries(),
       queue,
@@ -406,5 +405,26 @@ describe('webhook deliveries', () => {
     expect((await store.get(must(first)))?.nextAttempt).toBeUndefined();
     expect(await store.get(must(second))).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await store.get(must(third))).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 503, nextAttempt: 9_000 });
+  });
+  it("claims each event with the fields of its run's record that make the same body as the whole record", async () => {
+    await subscribe('exact', { events: ['execution.ended', 'execution.failed'] });
+    const execution = newExecutionFixture({
+      account,
+      choreo: '/Test/Exact',
+      choreoVersion: 3,
+      schedule: { name: 'nightly', scheduledTime: 1_700_000_000_000 },
+    });
+    const store = executions();
+    expect((await store.accept(execution, { maxRunningPerAccount: 0 })).outcome).toBe('accepted');
+    await store.end(execution.id, { status: 'ERROR', outputs: { Result: 'half', [SEALED_OUTPUTS]: 'sealed' }, account, error: 'it broke' });
+    // A lease of a millisecond: the events of the other tests are left as they were.
+    const claimed = (await deliveries().claimEvents(Date.now(), 1, 1_000)).find((event) => event.executionId === execution.id);
+    const whole = must(await store.get(execution.id));
+    expect(claimed?.record).toMatchObject({ id: execution.id, account, choreo: '/Test/Exact', status: 'ERROR', choreoVersion: 3 });
+    expect(webhookBody('execution.failed', must(claimed?.record))).toBe(webhookBody('execution.failed', whole));
+    expect(JSON.parse(webhookBody('execution.failed', must(claimed?.record))).data).toMatchObject({
+      execution: { version: '3', lasterror: 'it broke' },
+      output: { Result: 'half' },
+    });
   });
 });

@@ -1,9 +1,8 @@
 import { mayAccessChoreo } from '@ces/accounts';
 import type { Logger } from '@ces/observability';
 import {
+  type ClaimedWebhookEvent,
   enqueueDelivery,
-  type ExecutionRecord,
-  type ExecutionStore,
   NOTIFY_WEBHOOK,
   type SigningTarget,
   type WebhookDeliveries,
@@ -11,6 +10,7 @@ import {
   type WebhookEvent,
   type WebhookEventType,
   type WebhookJobData,
+  type WebhookRecord,
   type WebhookStore,
   webhookDeliveryId,
 } from '@ces/store';
@@ -19,7 +19,6 @@ import { webhookBody } from './webhook-body.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
 export interface WebhookDispatcherOptions {
-  executions: ExecutionStore;
   webhooks: WebhookStore;
   deliveries: WebhookDeliveries;
   queue: Queue<WebhookJobData>;
@@ -66,7 +65,7 @@ const wants = (webhook: WebhookDescription, choreo: string) =>
  * ids: nothing is sent twice for it.
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const { executions, webhooks, deliveries, queue, sender, logger, leaseMs, pollMs, batch, now = Date.now } = options;
+  const { webhooks, deliveries, queue, sender, logger, leaseMs, pollMs, batch, now = Date.now } = options;
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -93,7 +92,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   async function open(
     event: WebhookEvent,
-    record: ExecutionRecord,
+    record: WebhookRecord,
     webhook: string,
     type: WebhookEventType,
     url: string,
@@ -120,8 +119,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
   }
 
-  async function dispatchEvent(event: WebhookEvent, subscriptions: Subscription[]): Promise<void> {
-    const record = await executions.get(event.executionId);
+  async function dispatchEvent(event: ClaimedWebhookEvent, subscriptions: Subscription[]): Promise<void> {
+    const { record } = event;
     // Expired before it was dispatched (a fleet down for the whole retention): there is nothing left to tell.
     if (record && record.account === event.account) {
       const opened: Promise<void>[] = [];

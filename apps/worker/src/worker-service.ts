@@ -380,7 +380,6 @@ export async function startWorkerService(
   const webhookDispatcher =
     webhooks && webhookQueue && webhookSender
       ? createWebhookDispatcher({
-          executions,
           webhooks,
           deliveries,
           queue: webhookQueue,

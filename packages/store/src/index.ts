@@ -142,6 +142,7 @@ export {
   type WebhookStore,
 } from './webhook-store.ts';
 export {
+  type ClaimedWebhookEvent,
   createWebhookDeliveries,
   DELIVERY_ID,
   webhookDeliveryId,
@@ -151,6 +152,7 @@ export {
   type NewDelivery,
   type WebhookDeliveries,
   type WebhookEvent,
+  type WebhookRecord,
 } from './webhook-deliveries.ts';
 export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
 export { errorFields, executionStatusFields, scheduleFields, versionField } from './execution-status-fields.ts';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { decodeExecution, type ExecutionRecord, type ExecutionSummary, fieldsToObject, RECORD_FIELDS } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
 import { createTurnBatcher } from './turn-batches.ts';
@@ -13,6 +14,35 @@ export interface WebhookEvent {
   account: string;
   executionId: string;
 }
+
+/** What a run's deliveries read of its record: the status resource's fields and outputs, whether it took sealed inputs, its own call-back. */
+export type WebhookRecord = ExecutionSummary & Pick<ExecutionRecord, 'sealedInputs' | 'notifyUrl'>;
+
+/** An event claimed, with its run's record as its deliveries need it (undefined once the record expired). */
+export interface ClaimedWebhookEvent extends WebhookEvent {
+  record: WebhookRecord | undefined;
+}
+
+const F = RECORD_FIELDS;
+const WEBHOOK_RECORD_FIELDS = [
+  F.id,
+  F.account,
+  F.choreo,
+  F.status,
+  F.starttime,
+  F.endtime,
+  F.host,
+  F.lasterror,
+  F.errortime,
+  F.output,
+  F.choreoVersion,
+  F.redriveOf,
+  F.redrivenBy,
+  F.schedule,
+  F.scheduledTime,
+  F.sealedInputs,
+  F.notifyUrl,
+];
 
 export type DeliveryState = 'pending' | 'delivered' | 'dead';
 
@@ -54,8 +84,8 @@ export interface DeliveryAttempt {
 }
 
 export interface WebhookDeliveries {
-  /** Leases up to `limit` events of the outbox for `leaseMs`, oldest first. */
-  claimEvents(now: number, leaseMs: number, limit: number): Promise<WebhookEvent[]>;
+  /** Leases up to `limit` events of the outbox for `leaseMs`, oldest first, each with its run's record read in the same call. */
+  claimEvents(now: number, leaseMs: number, limit: number): Promise<ClaimedWebhookEvent[]>;
   /** Takes events out of the outbox, each once every delivery it makes exists: one command for them all. */
   settleEvents(events: readonly WebhookEvent[]): Promise<void>;
   /** Events in the outbox (claimed or not), for metrics and tests. */
@@ -158,11 +188,18 @@ export function createWebhookDeliveries(deps: {
 
   return {
     async claimEvents(now, leaseMs, limit) {
-      const members = (await run('claimWebhookEvents', [keys.webhookOutbox()], [now, leaseMs, limit])) as string[];
-      return members.map((member) => {
+      const reply = (await run('claimWebhookEvents', [keys.webhookOutbox()], [now, leaseMs, limit, keys.execution(''), ...WEBHOOK_RECORD_FIELDS])) as (
+        | string
+        | (string | null)[]
+      )[];
+      const events: ClaimedWebhookEvent[] = [];
+      for (let at = 0; at + 1 < reply.length; at += 2) {
+        const member = reply[at] as string;
         const [kind = '', account = '', executionId = ''] = member.split('\n');
-        return { member, kind: kind as WebhookEvent['kind'], account, executionId };
-      });
+        const record = decodeExecution(fieldsToObject(WEBHOOK_RECORD_FIELDS, reply[at + 1] as (string | null)[]));
+        events.push({ member, kind: kind as WebhookEvent['kind'], account, executionId, record });
+      }
+      return events;
     },
 
     async settleEvents(events) {
