@@ -90,7 +90,12 @@ export function scheduleTicks(count: number) {
       for (const [account, name] of names) pipeline.hget(keys.execution(tickExecutionId(account, name, tick)), 'starttime');
       return ((await pipeline.exec()) ?? []).map(([, value]) => (value === null ? undefined : Number(value)));
     };
-    await until(async () => (await starts()).every((start) => start !== undefined), ahead + 60_000, 'every tick started', 500);
+    // Waited for by the service's count of started runs, one command a look: reading every run's
+    // start time on each look would load the Redis whose time is measured.
+    const started = async () => Number((await redis.hget(keys.executionCounts(), 'started')) ?? 0);
+    const startedBefore = await started();
+    await until(async () => (await started()) - startedBefore >= count, ahead + 60_000, 'every tick started', 100);
+    await until(async () => (await starts()).every((start) => start !== undefined), 10_000, 'the run of every tick recorded', 500);
     const lags = (await starts()).map((start) => (start as number) - tick);
     const lag = summarize(lags);
     const perEach = (bytes: number) => round(bytes / count, 0);

@@ -240,13 +240,17 @@ export function createScheduleFirer({
 
   /** Fires a schedule claimed ahead at its tick, or hands it back untouched if the firer stops first. */
   async function fireWhenDue(schedule: ClaimedSchedule, changesAtClaim: number): Promise<void> {
-    const wait = dueAt(schedule) - now();
-    if (wait > 0) await sleep(wait);
+    // Again if the timer came a millisecond early (the event loop's clock lags the wall clock).
+    let waited = false;
+    for (let wait = dueAt(schedule) - now(); wait > 0 && !stopping; wait = dueAt(schedule) - now()) {
+      await sleep(wait);
+      waited = true;
+    }
     if (stopping) {
       await schedules.advance(schedule, { from: schedule.cursor, to: schedule.cursor, fired: 0, release: true }).catch(() => {});
       return;
     }
-    const current = wait > 0 ? await stillHeld(schedule, changesAtClaim).catch(() => undefined) : schedule;
+    const current = waited ? await stillHeld(schedule, changesAtClaim).catch(() => undefined) : schedule;
     if (current !== undefined) await fireCounted(current);
   }
 

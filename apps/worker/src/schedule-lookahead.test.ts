@@ -3,7 +3,7 @@ import { createKeySpace, createScheduleStore, type ScheduleSpec } from '@ces/sto
 import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createScheduleFirer, type StartTick } from './schedule-firer.ts';
+import { createScheduleFirer, MOST_BURST_MS, type StartTick } from './schedule-firer.ts';
 
 // Schedules claimed ahead of their ticks, and bursts of ticks due together, on a real Redis.
 describe('schedule firer: claims ahead and bursts', () => {
@@ -115,5 +115,39 @@ describe('schedule firer: claims ahead and bursts', () => {
     await schedules.put(account, 'f', every(60_000), { now: Date.now() - 60_000, paused: false });
     expect(await quiet.fireDue()).toBe(1);
     expect(told).toEqual([true, false]);
+  });
+
+  it('ends a burst that lasts past MOST_BURST_MS, and begins none for as long', async () => {
+    const account = 'long-burst';
+    const schedules = createScheduleStore({ redis, keys });
+    let clock = Date.now();
+    const names = Array.from({ length: 24 }, (_, index) => `s${index}`);
+    for (const name of names) await schedules.put(account, name, every(3_600_000), { now: clock - 3_600_000, paused: false });
+    const told: [boolean, number][] = [];
+    // Each tick takes half a second: the 24 of one look take twelve, four times a burst's longest.
+    const startTick: StartTick = async () => {
+      clock += 500;
+      return 'started';
+    };
+    const firer = createScheduleFirer({
+      schedules,
+      startTick,
+      logger,
+      leaseMs: 600_000,
+      pollMs: 50,
+      batch: 100,
+      burstSize: 2,
+      onBurst: (bursting) => told.push([bursting, clock]),
+      now: () => clock,
+    });
+    expect(await firer.fireDue()).toBe(24);
+    expect(told.length).toBeGreaterThanOrEqual(4);
+    expect(told.map(([bursting]) => bursting)).toEqual(told.map((_, index) => index % 2 === 0));
+    for (let index = 1; index < told.length; index += 1) {
+      const gap = (told[index] as [boolean, number])[1] - (told[index - 1] as [boolean, number])[1];
+      // A burst lasts MOST_BURST_MS and one tick at most; the pause after it as long at least.
+      if (index % 2 === 1) expect(gap).toBeLessThanOrEqual(MOST_BURST_MS + 500);
+      else expect(gap).toBeGreaterThanOrEqual(MOST_BURST_MS);
+    }
   });
 });
