@@ -13,16 +13,19 @@ export function createTurnBatcher<Item, Reply>(send: (items: Item[]) => Promise<
     pending = [];
     for (let start = 0; start < all.length; start += MOST_PER_CALL) {
       const batch = all.slice(start, start + MOST_PER_CALL);
-      send(batch.map((one) => one.item)).then(
-        (replies) => {
-          batch.forEach((one, index) => {
-            one.resolve(replies[index] as Reply);
-          });
-        },
-        (error: unknown) => {
-          for (const one of batch) one.reject(error);
-        },
-      );
+      // Called from setImmediate: a throw here would be nobody's to catch, so it fails the batch instead.
+      Promise.resolve()
+        .then(() => send(batch.map((one) => one.item)))
+        .then(
+          (replies) => {
+            batch.forEach((one, index) => {
+              one.resolve(replies[index] as Reply);
+            });
+          },
+          (error: unknown) => {
+            for (const one of batch) one.reject(error);
+          },
+        );
     }
   };
   return (item) =>
