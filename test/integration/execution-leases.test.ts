@@ -15,7 +15,7 @@ describe('execution leases and checkpoints', () => {
     expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
-  const step = (nextStep: number) => ({ nextStep, results: { [`s${nextStep}`]: nextStep }, outputs: { Steps: String(nextStep) } });
+  const step = (nextStep: number) => ({ nextStep, entries: [[`s${nextStep}`, nextStep]] as const, outputs: { Steps: String(nextStep) } });
 
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
@@ -29,8 +29,9 @@ describe('execution leases and checkpoints', () => {
     // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
     expect(await store.take(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
       outcome: 'taken',
-      record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } },
+      record: { host: '10.0.0.2', nextStep: 1, progressCursor: 's1' },
     });
+    expect(await store.progress(id)).toEqual(new Map([['s1', 1]]));
     expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'superseded' });
     expect(await store.handBack(id, 'lease-a')).toBe('superseded');
@@ -39,7 +40,9 @@ describe('execution leases and checkpoints', () => {
     expect(await store.checkpoint(id, step(2), 'lease-b')).toBe('continue');
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     const ended = await store.get(id);
+    // A run that succeeded keeps no progress.
     expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 2, output: { Steps: '2' }, results: {}, lease: '' });
+    expect(await redis.exists(keys.executionProgress(id))).toBe(0);
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
@@ -101,8 +104,9 @@ describe('execution leases and checkpoints', () => {
     expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
     expect(await store.take(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({
       outcome: 'taken',
-      record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } },
+      record: { host: '10.0.0.3', nextStep: 3 },
     });
+    expect(await store.progress(id)).toEqual(new Map([['s3', 3]]));
   });
 
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {

@@ -39,9 +39,11 @@ export interface EngineHooks {
    * With the checkpoint to persist atomically, after a completed top-level step or block: at once
    * after one with an effect, else (pure work, see pure-steps.ts) with the next boundary that needs
    * it — before a step with an effect, before a block's first progress, past `maxUnwrittenMs`, at the
-   * end. May return a reason to stop now.
+   * end. `entries` are the results completed at the top level since the last call (by address, see
+   * CheckpointWrite): what is stored of the checkpoint besides its outputs, appended to the
+   * progress. May return a reason to stop now.
    */
-  afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
+  afterStep(checkpoint: Checkpoint, entries: readonly ProgressEntry[]): Promise<StopReason | undefined>;
   /**
    * Inside a block, before a step starts, with what completed since the last write (steps,
    * iterations) to append to the stored progress: before a step with an effect, after one, and
@@ -50,9 +52,11 @@ export interface EngineHooks {
   afterProgress(delta: CheckpointDelta): Promise<StopReason | undefined>;
 }
 
-/** Where a run resumes: its last checkpoint, and the progress stored inside the block it was in. */
-export interface ResumePoint extends Checkpoint {
-  /** Entries of the block at `nextStep`, by address (from CheckpointDelta). */
+/** Where a run resumes (resumePoint in @ces/language reads it from the stored progress). */
+export interface ResumePoint {
+  nextStep: number;
+  results: Record<string, unknown>;
+  /** Entries of the step or block at `nextStep`, by address (from CheckpointDelta). */
   progress?: ReadonlyMap<string, unknown>;
 }
 
@@ -130,8 +134,8 @@ export interface RunLimits {
   /** Longest set of outputs, in characters of JSON. */
   maxOutputsChars: number;
   /**
-   * Longest set of all steps' results so far, in characters of JSON: every checkpoint writes them
-   * again, and past a few hundred megabytes they no longer fit in one string at all.
+   * Longest set of all steps' results so far, in characters of JSON: Redis keeps them all while
+   * the run goes on, and past a few hundred megabytes they no longer fit in one string at all.
    */
   maxResultsChars: number;
 }
@@ -148,14 +152,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const compiled = compileDefinition(definition);
   const pureIds = pureStepIds(definition, options.steps, inputs);
   const pacing = new WritePacing(options.maxUnwrittenMs ?? DEFAULT_MAX_UNWRITTEN_MS, options.now);
-  /** A checkpoint after pure work, not yet handed to afterStep. */
+  /** A checkpoint after pure work, not yet handed to afterStep, and the results completed since the last one written. */
   let unwritten: Checkpoint | undefined;
+  let unwrittenEntries: ProgressEntry[] = [];
   const writeCheckpoint = async (): Promise<StopReason | undefined> => {
     if (unwritten === undefined) return undefined;
     const written = unwritten;
+    const entries = unwrittenEntries;
     unwritten = undefined;
+    unwrittenEntries = [];
     pacing.wrote();
-    return hooks.afterStep(written);
+    return hooks.afterStep(written, entries);
   };
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
@@ -291,6 +298,10 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
       return { kind: 'failed', error: `${stepId}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
     }
+    // A step adds its own result; a block that is not a loop the results of the steps inside it
+    // too (they share the top level's), which are found by what changed.
+    if (node.type === 'step') unwrittenEntries.push([node.id, nextResults[node.id]]);
+    else for (const [id, value] of Object.entries(nextResults)) if (results[id] !== value || !(id in results)) unwrittenEntries.push([id, value]);
     results = nextResults;
     resultsChars = nextResultsChars;
     nextStep = index + 1;

@@ -1,6 +1,6 @@
 import { historyKeyTemplates } from './history-keys.ts';
 import { hash } from 'node:crypto';
-import { callbackAddress, type Checkpoint, type CheckpointDelta } from '@ces/language';
+import { callbackAddress, type CheckpointDelta, type CheckpointWrite } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -57,13 +57,13 @@ export type AcceptResult =
   | { outcome: 'redrive-running'; executionId: string };
 
 /**
- * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): that run's checkpoint
- * and the entries of its progress it keeps (redriveProgress in @ces/language), values as stored,
- * their sealed ones bound to the new execution already.
+ * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): the entries of that
+ * run's progress it keeps (its completed top-level steps' results, and what redriveProgress in
+ * @ces/language keeps of the block it failed in), values as stored, their sealed ones bound to the
+ * new execution already, and the top-level step they reach.
  */
 export interface RedriveStart {
   nextStep: number;
-  results: Record<string, unknown>;
   entries: readonly (readonly [string, string])[];
 }
 
@@ -108,6 +108,11 @@ export interface AcceptOptions {
  * - `superseded`: not recorded, another worker has taken the execution since this lease.
  */
 export type CheckpointResult = 'continue' | 'termination-requested' | 'not-running' | 'superseded';
+
+/** A checkpoint as stored (CheckpointWrite), with the top-level step it reached. */
+export interface TopLevelCheckpoint extends CheckpointWrite {
+  nextStep: number;
+}
 
 /** A worker's take of an execution. */
 export interface TakeRequest {
@@ -228,10 +233,17 @@ export interface ExecutionStore {
    */
   take(id: string, take: TakeRequest): Promise<TakeResult>;
   /**
-   * Records progress after a step, atomically with the checks of status, lease and termination,
-   * and appends the step events given to the step history.
+   * Records progress after completed top-level steps (`nextStep` the next one to run): their
+   * results appended to the progress, the outputs so far, atomically with the checks of status,
+   * lease and termination, and appends the step events given to the step history.
    */
-  checkpoint(id: string, checkpoint: Checkpoint, lease: string, stepEvents?: readonly StepEvent[], runEvents?: readonly RunEvent[]): Promise<CheckpointResult>;
+  checkpoint(
+    id: string,
+    checkpoint: TopLevelCheckpoint,
+    lease: string,
+    stepEvents?: readonly StepEvent[],
+    runEvents?: readonly RunEvent[],
+  ): Promise<CheckpointResult>;
   /**
    * Appends progress inside a block (steps and iterations completed since the last call), with
    * the same checks: what is stored already is never written again. The step events given are
@@ -496,22 +508,23 @@ export function createExecutionStore(deps: {
     },
 
     async checkpoint(id, checkpoint, lease, stepEvents, runEvents) {
-      const reply = await run(
-        'checkpointExecution',
-        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)],
-        [
-          checkpoint.nextStep,
-          JSON.stringify(checkpoint.results),
-          JSON.stringify(checkpoint.outputs),
+      const events = encodeEvents(id, lease, stepEvents);
+      const args: (string | number)[] = [
+        JSON.stringify({
           lease,
-          bounds.first,
-          bounds.last,
-          joinedRunEvents(runEvents),
-          runEventsBound,
-          runEventsChannel,
-          ...encodeEvents(id, lease, stepEvents),
-        ],
-      );
+          next_step: checkpoint.nextStep,
+          step_events: events.length,
+          history_first: bounds.first,
+          history_last: bounds.last,
+          run_events: joinedRunEvents(runEvents),
+          run_events_bound: runEventsBound,
+          run_events_channel: runEventsChannel,
+        }),
+        JSON.stringify(checkpoint.outputs),
+        ...events,
+      ];
+      for (const [address, value] of checkpoint.entries) args.push(address, JSON.stringify(value));
+      const reply = await run('checkpointExecution', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)], args);
       if (reply === ScriptReply.Done || reply === ScriptReply.DoneTerminationRequested) eventsWritten(id, lease, stepEvents);
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
