@@ -40,8 +40,8 @@ describe('execution leases and checkpoints', () => {
     expect(await store.checkpoint(id, step(2), 'lease-b')).toBe('continue');
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     const ended = await store.get(id);
-    // A run that succeeded keeps no progress.
-    expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 2, output: { Steps: '2' }, results: {}, lease: '' });
+    // A run that succeeded keeps neither its progress nor the step it reached (all of them).
+    expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 0, output: { Steps: '2' }, results: {}, lease: '' });
     expect(await redis.exists(keys.executionProgress(id))).toBe(0);
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
@@ -60,8 +60,15 @@ describe('execution leases and checkpoints', () => {
       outcome: 'ended',
       status: 'SUCCESS',
     });
-    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth')).toEqual([null, null, null, null, null]);
-    expect(await store.get(execution.id)).toMatchObject({ status: 'SUCCESS', parent: execution.parent, nextStep: 1, output: { Out: 'x' }, host: '10.0.0.1' });
+    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth', 'step')).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(await store.get(execution.id)).toMatchObject({ status: 'SUCCESS', parent: execution.parent, output: { Out: 'x' }, host: '10.0.0.1' });
   });
 
   it("publishes each take in its worker's set of executions, and takes it out at a takeover, a hand-back and an end", async () => {

@@ -150,6 +150,7 @@ export const RECORD_FIELDS = {
   endtime: 'endtime',
   /** '' until a worker takes the execution, and again once it is handed back. */
   host: 'host',
+  /** The caller's `source_id`; absent when none was given. */
   sourceId: 'source',
   definitionDigest: 'def',
   inputs: 'inputs',
@@ -292,14 +293,13 @@ export function encodeNewExecution(execution: NewExecution, redrive?: { nextStep
     String(execution.starttime),
     F.host,
     '',
-    F.sourceId,
-    execution.sourceId,
+    ...(execution.sourceId !== '' ? [F.sourceId, execution.sourceId] : []),
     F.definitionDigest,
     execution.definitionDigest,
     F.inputs,
     JSON.stringify(execution.inputs),
-    F.nextStep,
-    String(redrive?.nextStep ?? 0),
+    // Absent, the step reached is 0: every retained run would keep the field for nothing.
+    ...(redrive !== undefined && redrive.nextStep > 0 ? [F.nextStep, String(redrive.nextStep)] : []),
     ...(redrive !== undefined && redrive.entries.length > 0 ? [F.progressCursor, (redrive.entries.at(-1) as readonly [string, string])[0]] : []),
     F.deadline,
     String(execution.deadline),
