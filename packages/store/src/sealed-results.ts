@@ -2,11 +2,13 @@ import type { SecretCipher } from './secret-cipher.ts';
 import { openMap, resealMap, SEALED_ENTRY, sealMap, type SealedMapKind } from './sealed-entry.ts';
 
 /**
- * Where a record's checkpoint keeps the step results that may hold a secret (a token a step read,
- * a child's secret outputs): one sealed entry of its `results` (sealed-entry.ts: no step id can
- * have its name, ids start with a letter or `_`), so that they are in clear nowhere in Redis while the run goes
- * on; the run drops its results at its end. Bound to the execution, and apart from its sealed
- * inputs and outputs, so that they open in no other record and as nothing else.
+ * Where the results map of a record checkpointed by an earlier version keeps the step results that
+ * may hold a secret (a token a step read, a child's secret outputs): one sealed entry of its
+ * `results` (sealed-entry.ts: no step id can have its name, ids start with a letter or `_`). A
+ * run's progress now keeps each such result sealed alone (sealProgressEntries), so that they are in
+ * clear nowhere in Redis while the run goes on; the run drops its results at its end. Bound to the
+ * execution, and apart from its sealed inputs and outputs, so that they open in no other record and
+ * as nothing else.
  */
 export const SEALED_RESULTS = SEALED_ENTRY;
 
@@ -36,8 +38,9 @@ const resultsOf = (executionId: string): SealedMapKind => ({
 });
 
 /**
- * The results as a checkpoint keeps them: those of the steps `isSecret` names taken out and sealed
- * together under SEALED_RESULTS; the others as they are. Without a secret one among them, a copy.
+ * The results as a checkpoint of an earlier version kept them (the form the take and a redrive
+ * still read): those of the steps `isSecret` names taken out and sealed together under
+ * SEALED_RESULTS; the others as they are. Without a secret one among them, a copy.
  */
 export function sealSecretResults(
   cipher: SecretCipher | undefined,
