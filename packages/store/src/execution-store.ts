@@ -263,7 +263,7 @@ export interface ExecutionStore {
   recordRunEvents(id: string, lease: string, runEvents: readonly RunEvent[]): Promise<CheckpointResult>;
   /** The execution's step history, in the order written (empty when it has none, or it expired). */
   stepHistory(id: string): Promise<StepHistory>;
-  /** The progress stored inside the block an execution is in, by address (empty outside blocks). */
+  /** The execution's progress log, by address: its completed steps' results, a block's entries, a wait's (empty before its first write). */
   progress(id: string): Promise<Map<string, unknown>>;
   /** Moves a RUNNING execution to a terminal status: the one compare-and-set through which every execution ends. */
   end(id: string, request: EndRequest): Promise<EndResult>;
