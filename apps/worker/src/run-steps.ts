@@ -1,4 +1,4 @@
-import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, ProgressEntry, ResumeFromLog, StepLibrary } from '@ces/language';
+import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, ProgressChanges, ResumeFromLog, StepLibrary } from '@ces/language';
 import { type ProgressEvent, runChoreo, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, RunEvent, StepEvent } from '@ces/store';
@@ -129,7 +129,7 @@ export async function runSteps(options: {
   /** Collects the step events for the execution's history. */
   history: PendingStepEvents;
   beforeStep: () => StopReason | undefined;
-  afterStep: (checkpoint: Checkpoint, entries: readonly ProgressEntry[]) => Promise<StopReason | undefined>;
+  afterStep: (checkpoint: Checkpoint, changes: ProgressChanges) => Promise<StopReason | undefined>;
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
   /** Where the run resumes, read from its stored progress (resumePoint); absent, it starts at its first step. */
   resumeFrom?: ResumeFromLog<unknown>;

@@ -203,13 +203,18 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         if (!deps.holdsJobLock(record.id)) return 'lock-lost';
         return undefined;
       },
-      afterStep: async (checkpoint, entries) => {
+      afterStep: async (checkpoint, changes) => {
         // After the last step the run ends next, and the end records the step reached and the
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
         const result = await executions.checkpoint(
           record.id,
-          { nextStep: checkpoint.nextStep, entries: sealing.sealEntries(entries), outputs: sealOutputs(checkpoint.outputs) },
+          {
+            nextStep: checkpoint.nextStep,
+            entries: sealing.sealEntries(changes.entries),
+            superseded: changes.superseded,
+            outputs: sealOutputs(checkpoint.outputs),
+          },
           lease,
           history.take(),
           history.takeRunEvents(),

@@ -207,7 +207,7 @@ describe('what a checkpoint stores of the results', () => {
       now: () => clock,
       hooks: {
         beforeStep: () => undefined,
-        afterStep: async (checkpoint, entries) => {
+        afterStep: async (checkpoint, { entries }) => {
           written.push({ nextStep: checkpoint.nextStep, entries: entries.map(([address]) => address) });
           return undefined;
         },
@@ -221,5 +221,39 @@ describe('what a checkpoint stores of the results', () => {
       { nextStep: 4, entries: ['inner', 'pick'] },
       { nextStep: 5, entries: ['last'] },
     ]);
+  });
+
+  it('hands the checkpoint after a block the addresses of what the block recorded, stored before or now, to delete: its result stands for them', async () => {
+    const written: { entries: string[]; superseded: readonly string[] }[] = [];
+    const progressWrites: string[][] = [];
+    const runIt = (progress?: ReadonlyMap<string, unknown>) =>
+      runChoreo({
+        definition: define([{ id: 'each', forEach: '{% [1, 2, 3] %}', steps: [{ id: 'call', kind: 'test.effect', args: { name: 'call' } }] }]),
+        inputs: {},
+        steps: library,
+        now: () => clock,
+        ...(progress !== undefined ? { resumeFrom: { nextStep: 0, results: {}, progress } } : {}),
+        hooks: {
+          beforeStep: () => undefined,
+          afterStep: async (_checkpoint, { entries, superseded }) => {
+            written.push({ entries: entries.map(([address]) => address), superseded });
+            return undefined;
+          },
+          afterProgress: async (delta) => {
+            progressWrites.push(delta.entries.map(([address]) => address));
+            return undefined;
+          },
+        },
+      });
+    expect((await runIt()).kind).toBe('completed');
+    // The last iteration's entry was never written: the block's result came first.
+    expect(progressWrites).toEqual([['each[0]'], ['each[1]']]);
+    expect(written).toEqual([{ entries: ['each'], superseded: ['each[0]', 'each[1]'] }]);
+
+    written.length = 0;
+    progressWrites.length = 0;
+    expect((await runIt(new Map([['each[0]', { name: 'call' }]]))).kind).toBe('completed');
+    expect(progressWrites).toEqual([['each[1]']]);
+    expect(written).toEqual([{ entries: ['each'], superseded: ['each[0]', 'each[1]'] }]);
   });
 });

@@ -2,6 +2,7 @@ import {
   type AccountState,
   type Checkpoint,
   type CheckpointDelta,
+  type ProgressChanges,
   type ChildRuns,
   type ChoreoDefinition,
   compileDefinition,
@@ -39,11 +40,12 @@ export interface EngineHooks {
    * With the checkpoint to persist atomically, after a completed top-level step or block: at once
    * after one with an effect, else (pure work, see pure-steps.ts) with the next boundary that needs
    * it — before a step with an effect, before a block's first progress, past `maxUnwrittenMs`, at the
-   * end. `entries` are the results completed at the top level since the last call (by address, see
-   * CheckpointWrite): what is stored of the checkpoint besides its outputs, appended to the
-   * progress. May return a reason to stop now.
+   * end. `changes` are what is stored of it besides its outputs (ProgressChanges): the results
+   * completed at the top level since the last call, to append to the progress, and the addresses
+   * of what the blocks and waits among them recorded there, to delete. May return a reason to stop
+   * now.
    */
-  afterStep(checkpoint: Checkpoint, entries: readonly ProgressEntry[]): Promise<StopReason | undefined>;
+  afterStep(checkpoint: Checkpoint, changes: ProgressChanges): Promise<StopReason | undefined>;
   /**
    * Inside a block, before a step starts, with what completed since the last write (steps,
    * iterations) to append to the stored progress: before a step with an effect, after one, and
@@ -152,17 +154,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const compiled = compileDefinition(definition);
   const pureIds = pureStepIds(definition, options.steps, inputs);
   const pacing = new WritePacing(options.maxUnwrittenMs ?? DEFAULT_MAX_UNWRITTEN_MS, options.now);
-  /** A checkpoint after pure work, not yet handed to afterStep, and the results completed since the last one written. */
+  /** A checkpoint after pure work, not yet handed to afterStep, and its changes to the progress since the last one written. */
   let unwritten: Checkpoint | undefined;
-  let unwrittenEntries: ProgressEntry[] = [];
+  let changes: { entries: ProgressEntry[]; superseded: string[] } = { entries: [], superseded: [] };
   const writeCheckpoint = async (): Promise<StopReason | undefined> => {
     if (unwritten === undefined) return undefined;
     const written = unwritten;
-    const entries = unwrittenEntries;
+    const writtenChanges = changes;
     unwritten = undefined;
-    unwrittenEntries = [];
+    changes = { entries: [], superseded: [] };
     pacing.wrote();
-    return hooks.afterStep(written, entries);
+    return hooks.afterStep(written, writtenChanges);
   };
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
@@ -204,11 +206,14 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     // One path for every node, a step or a block: the block runner runs a step wherever it stands.
     // Filled in by it: the node's result, and the results of the steps that run in it.
     const nextResults: Record<string, unknown> = { ...results };
+    const progress = (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map();
+    /** The addresses of the progress this node holds, stored before or now: its result stands for them once it completes. */
+    const recorded = [...progress.keys()];
     const block = new BlockRun({
       inputs,
       steps: options.steps,
       topIndex: index,
-      progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
+      progress,
       signal,
       suspension: options.suspension,
       beforeStep: hooks.beforeStep,
@@ -218,6 +223,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         const stopWriting = await writeCheckpoint();
         if (stopWriting !== undefined || entries.length === 0) return stopWriting;
         pacing.wrote();
+        for (const [address] of entries) recorded.push(address);
         return hooks.afterProgress({ nextStep: index, entries });
       },
       isPure: (step) => pureIds.has(step.id),
@@ -299,9 +305,15 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
       return { kind: 'failed', error: `${stepId}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
     }
     // A step adds its own result; a block that is not a loop the results of the steps inside it
-    // too (they share the top level's), which are found by what changed.
-    if (node.type === 'step') unwrittenEntries.push([node.id, nextResults[node.id]]);
-    else for (const [id, value] of Object.entries(nextResults)) if (results[id] !== value || !(id in results)) unwrittenEntries.push([id, value]);
+    // too (they share the top level's), which are found by what changed. What the node recorded
+    // besides goes, but for the entries of those results themselves.
+    const added: ProgressEntry[] =
+      node.type === 'step' ? [[node.id, nextResults[node.id]]] : Object.entries(nextResults).filter(([id, value]) => !(id in results) || results[id] !== value);
+    for (const entry of added) changes.entries.push(entry);
+    if (recorded.length > 0) {
+      const kept = new Set(added.map(([address]) => address));
+      for (const address of recorded) if (!kept.has(address)) changes.superseded.push(address);
+    }
     results = nextResults;
     resultsChars = nextResultsChars;
     nextStep = index + 1;

@@ -6,7 +6,7 @@
 /**
  * A run's progress after its completed steps: the top-level step it resumes at, the results so far
  * (by step id) and the outputs. What is stored of it is each result once, as an entry of the run's
- * progress (CheckpointWrite), never the whole map again; resumePoint reads it back.
+ * progress (ProgressChanges), never the whole map again; resumePoint reads it back.
  */
 export interface Checkpoint {
   nextStep: number;
@@ -29,13 +29,15 @@ export interface CheckpointDelta {
 }
 
 /**
- * A top-level checkpoint as it is stored: the results completed at the top level since the last
- * one written, each an entry of the same progress by its address (the step's or block's id, and
- * the ids of the steps inside a block that is not a loop, whose results join the top level's), and
- * the outputs so far. Appended like a block's entries, so its cost does not grow with the number
- * of steps completed before it.
+ * What a top-level checkpoint changes in the progress: the results completed at the top level
+ * since the last one written, each an entry by its address (the step's or block's id, and the ids
+ * of the steps inside a block that is not a loop, whose results join the top level's), appended
+ * like a block's entries, so that its cost does not grow with the number of steps completed before
+ * it; and the addresses of what the completed blocks and waits recorded inside (their steps,
+ * iterations, due times), which their results now stand for: deleted, so that the progress holds
+ * what a resumed run reads, not every iteration of every loop so far.
  */
-export interface CheckpointWrite {
+export interface ProgressChanges {
   entries: readonly ProgressEntry[];
-  outputs: Record<string, string>;
+  superseded: readonly string[];
 }

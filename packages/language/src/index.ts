@@ -1,6 +1,6 @@
 export type { AccountCallbacks, AccountState, AccountTokens, CallbackRequest } from './account-state.ts';
 export { bindInputs } from './bind-inputs.ts';
-export type { Checkpoint, CheckpointDelta, CheckpointWrite, ProgressEntry } from './checkpoint.ts';
+export type { Checkpoint, CheckpointDelta, ProgressChanges, ProgressEntry } from './checkpoint.ts';
 export { childReferenceProblems, childReferences } from './child-references.ts';
 export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './child-runs.ts';
 export type { ChildEnd, ChildRuns } from './child-runs.ts';

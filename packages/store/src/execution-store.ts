@@ -1,6 +1,6 @@
 import { historyKeyTemplates } from './history-keys.ts';
 import { hash } from 'node:crypto';
-import { callbackAddress, type CheckpointDelta, type CheckpointWrite } from '@ces/language';
+import { callbackAddress, type CheckpointDelta, type ProgressEntry } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -109,9 +109,13 @@ export interface AcceptOptions {
  */
 export type CheckpointResult = 'continue' | 'termination-requested' | 'not-running' | 'superseded';
 
-/** A checkpoint as stored (CheckpointWrite), with the top-level step it reached. */
-export interface TopLevelCheckpoint extends CheckpointWrite {
+/** A top-level checkpoint as stored: the step it reached, its changes to the progress (ProgressChanges), the outputs so far. */
+export interface TopLevelCheckpoint {
   nextStep: number;
+  entries: readonly ProgressEntry[];
+  /** Addresses of entries to delete; none when absent. */
+  superseded?: readonly string[];
+  outputs: Record<string, string>;
 }
 
 /** A worker's take of an execution. */
@@ -234,8 +238,9 @@ export interface ExecutionStore {
   take(id: string, take: TakeRequest): Promise<TakeResult>;
   /**
    * Records progress after completed top-level steps (`nextStep` the next one to run): their
-   * results appended to the progress, the outputs so far, atomically with the checks of status,
-   * lease and termination, and appends the step events given to the step history.
+   * results appended to the progress, what their blocks and waits recorded there deleted, the
+   * outputs so far, atomically with the checks of status, lease and termination, and appends the
+   * step events given to the step history.
    */
   checkpoint(
     id: string,
@@ -514,6 +519,7 @@ export function createExecutionStore(deps: {
           lease,
           next_step: checkpoint.nextStep,
           step_events: events.length,
+          superseded: checkpoint.superseded?.length ?? 0,
           history_first: bounds.first,
           history_last: bounds.last,
           run_events: joinedRunEvents(runEvents),
@@ -522,6 +528,7 @@ export function createExecutionStore(deps: {
         }),
         JSON.stringify(checkpoint.outputs),
         ...events,
+        ...(checkpoint.superseded ?? []),
       ];
       for (const [address, value] of checkpoint.entries) args.push(address, JSON.stringify(value));
       const reply = await run('checkpointExecution', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)], args);
