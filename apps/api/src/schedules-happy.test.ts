@@ -139,6 +139,64 @@ describe('schedules in process', () => {
     expect(await (await t.call('GET', '/schedules/hourly-skip', alice)).json()).toMatchObject({ fired: 1, skipped: 2 });
   });
 
+  it('under buffer-one a trigger while the last run goes on waits: 202 BUFFERED under its run id, no Location; a third is 409 and skipped', async () => {
+    const { alice } = t.credentials;
+    await t.call('PUT', '/schedules/buffered', alice, { body: hmacSchedule({ every: '1h', overlap: 'buffer-one' }) });
+    const first = await (await t.call('POST', '/schedules/buffered/trigger', alice)).json();
+    expect(first.execution.status).toBe('RUNNING');
+
+    const waiting = await t.call('POST', '/schedules/buffered/trigger', alice);
+    expect(waiting.status).toBe(202);
+    expect(waiting.headers.get('location')).toBeNull();
+    const body = await waiting.json();
+    const scheduledTime = Number(body.execution.scheduledTime);
+    expect(body).toEqual({
+      id: tickExecutionId('acme', 'buffered', scheduledTime),
+      execution: {
+        id: body.id,
+        choreo: HMAC,
+        starttime: '',
+        endtime: '',
+        host: '',
+        status: 'BUFFERED',
+        schedule: 'buffered',
+        scheduledTime: String(scheduledTime),
+      },
+    });
+    // Its run starts once the first has ended, when a worker looks: none runs here.
+    expect((await t.call('GET', `/choreo-executions/${body.id}`, alice)).status).toBe(404);
+    const shown = await (await t.call('GET', '/schedules/buffered', alice)).json();
+    expect(shown).toMatchObject({ fired: 1, skipped: 0, bufferedTime: String(scheduledTime), lastRun: { id: first.id } });
+    // Brought forward in the due set: a worker looks at it within a second, not at its next tick.
+    const due = Number(await t.redis.zscore(t.keys.schedulesDue(), 'acme\nbuffered'));
+    expect(due).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    const third = await t.call('POST', '/schedules/buffered/trigger', alice);
+    expect(third.status).toBe(409);
+    expect(await (await t.call('GET', '/schedules/buffered', alice)).json()).toMatchObject({ fired: 1, skipped: 1, bufferedTime: String(scheduledTime) });
+  });
+
+  it('a backfill under buffer-one while a run goes on leaves the oldest tick waiting and skips the others', async () => {
+    const { alice } = t.credentials;
+    const from = Math.floor(Date.now() / HOUR) * HOUR - 5 * HOUR;
+    const to = from + 2 * HOUR;
+    await t.call('PUT', '/schedules/buffered-fill', alice, { body: hmacSchedule({ every: '1h', overlap: 'buffer-one' }) });
+    const running = await (await t.call('POST', '/schedules/buffered-fill/trigger', alice)).json();
+    expect(running.execution.status).toBe('RUNNING');
+    const filled = await (await t.call('POST', '/schedules/buffered-fill/backfill', alice, { body: JSON.stringify({ from, to }) })).json();
+    expect(filled).toEqual({
+      ticks: 3,
+      started: [],
+      skipped: 2,
+      existing: 0,
+      buffered: { id: tickExecutionId('acme', 'buffered-fill', from), scheduledTime: String(from) },
+    });
+    expect(await (await t.call('GET', '/schedules/buffered-fill', alice)).json()).toMatchObject({ fired: 1, skipped: 2, bufferedTime: String(from) });
+    const again = await (await t.call('POST', '/schedules/buffered-fill/backfill', alice, { body: JSON.stringify({ from, to }) })).json();
+    // The same tick waits still; the others are skipped again.
+    expect(again).toEqual(filled);
+  });
+
   it('speaks XML both ways', async () => {
     const { alice } = t.credentials;
     const body =

@@ -89,8 +89,13 @@ export const workerConfigSchema = z.object({
   WEBHOOK_DISPATCH_POLL_MS: z.coerce.number().int().min(5).max(5_000).default(50),
   /** Most due schedules one claim takes; a burst of ticks due together is fired in batches of this. */
   SCHEDULE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
-  /** Claim-and-fire loops per worker: the next batch is claimed while the last one's slowest ticks finish. */
-  SCHEDULE_FIRERS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * How long before its tick a schedule is claimed: a burst of ticks due together is already held
+   * when it falls due, and each tick starts at its time.
+   */
+  SCHEDULE_LOOKAHEAD_MS: z.coerce.number().int().min(0).max(5_000).default(1_000),
+  /** Most schedules one worker holds at once (waiting for their ticks or firing them); the rest are other workers'. */
+  SCHEDULE_MOST_HELD: z.coerce.number().int().min(1).max(100_000).default(5_000),
 });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -53,7 +53,7 @@ describe('schedule store', () => {
     const schedules = createScheduleStore({ redis, keys });
     await schedules.put('acme', 'buffered', { ...spec, overlap: 'buffer-one' }, { now: 0, paused: false });
     // As the firer leaves it when a tick waits for the last run to end.
-    await redis.hset(keys.schedule('acme', 'buffered'), { buffered: '60000', fired: '3' });
+    await redis.hset(keys.schedule('acme', 'buffered'), { b: '60000', f: '3' });
     expect(await schedules.get('acme', 'buffered')).toMatchObject({ buffered: 60_000, fired: 3 });
     const { schedule } = await schedules.put('acme', 'buffered', spec, { now: 0, paused: false });
     expect(schedule.buffered).toBeUndefined();

@@ -7,12 +7,12 @@ import {
   type PresetStore,
   type SecretCipher,
   sealRunInputs,
-  sendAcceptance,
   tickExecutionId,
 } from '@ces/store';
 import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
 import type { StartTick } from './schedule-firer.ts';
+import { createTickAcceptances } from './tick-acceptances.ts';
 
 export class ScheduleRefusedError extends Error {}
 
@@ -38,6 +38,10 @@ export interface ScheduleRunsDeps {
  */
 export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
   const { executions, definitions, queue, lookup, now = Date.now } = deps;
+  const accept = createTickAcceptances(
+    { executions, queue },
+    { maxRunningPerAccount: deps.maxRunningPerAccount, maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount },
+  );
 
   async function presetInputs(name: string | undefined, account: string): Promise<Record<string, string>> {
     if (name === undefined) return {};
@@ -93,14 +97,7 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
       outputFilters: [],
       schedule: { name, scheduledTime },
     };
-    const sent = sendAcceptance({ executions, queue }, execution, {
-      maxRunningPerAccount: deps.maxRunningPerAccount,
-      maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
-      instant: choreo.instant && !hasSecret,
-    });
-    const result = await sent.accepted;
-    // A job that did not reach the queue is queued by the reconciler: the run is recorded.
-    await sent.queued.catch(() => {});
+    const result = await accept(execution);
     if (result.outcome === 'accepted' || result.outcome === 'exists') return 'started';
     // Refused by the account's limits: the tick's lease ends and it is tried again.
     throw new ScheduleRefusedError(`the run of tick ${scheduledTime} was not accepted (${result.outcome})`);

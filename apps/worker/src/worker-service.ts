@@ -343,7 +343,16 @@ export async function startWorkerService(
     leaseMs: config.SCHEDULE_LEASE_MS,
     pollMs: config.SCHEDULE_POLL_MS,
     batch: config.SCHEDULE_BATCH,
-    loops: config.SCHEDULE_FIRERS,
+    lookaheadMs: config.SCHEDULE_LOOKAHEAD_MS,
+    mostHeld: config.SCHEDULE_MOST_HELD,
+    // A burst of ticks (10,000 schedules of one minute fall due at once) starts its runs first and
+    // runs them after: taking and running the first ones would slow starting the last ones.
+    onBurst: (bursting) => {
+      if (stopping) return;
+      log.debug({ bursting }, bursting ? 'burst of schedule ticks: runs are taken once it is started' : 'burst of schedule ticks started');
+      const change = bursting ? worker.pause(true) : worker.resume();
+      change.catch((error: unknown) => log.warn({ err: error }, 'could not pause or resume taking runs'));
+    },
   });
   // Webhooks need the key their secrets are sealed with; without it no account can have any.
   const webhookQueue = cipher ? createWebhookQueue({ connection: redis, keys }) : undefined;

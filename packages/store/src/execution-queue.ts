@@ -46,8 +46,11 @@ export function createExecutionQueue(deps: { connection: Redis; keys: KeySpace }
   });
 }
 
+/** The name every execution's job has. */
+export const EXECUTION_JOB_NAME = 'run';
+
 export function enqueueExecution(queue: Queue<ExecutionJobData>, executionId: string, accepted?: NewExecution) {
-  return queue.add('run', accepted ? { executionId, accepted } : { executionId }, { jobId: executionId });
+  return queue.add(EXECUTION_JOB_NAME, accepted ? { executionId, accepted } : { executionId }, { jobId: executionId });
 }
 
 /**

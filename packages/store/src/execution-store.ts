@@ -221,6 +221,11 @@ export interface SuspendRequest {
 export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
+  /**
+   * Accepts many plain executions (no Idempotency-Key, parent, redrive or call-back) in one script
+   * call, each as `accept` would, with its own result in order.
+   */
+  acceptMany(executions: readonly NewExecution[], options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>): Promise<AcceptResult[]>;
   get(id: string): Promise<ExecutionRecord | undefined>;
   /** An ended record with the progress it kept (end-record.lua), read together; undefined when gone. */
   redriveSource(id: string): Promise<RedriveSource | undefined>;
@@ -328,6 +333,19 @@ export interface ExecutionStore {
 /** Takes whose last written event this process remembers, at most: a worker runs far fewer at once. */
 const MAX_TAKES_REMEMBERED = 10_000;
 
+/** What accept-execution.lua's reply (and each of accept-executions.lua's) says. */
+function acceptResult(reply: unknown): AcceptResult {
+  if (reply === ScriptReply.Done) return { outcome: 'accepted' };
+  if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
+  if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
+  if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
+  if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
+  if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
+  if (Array.isArray(reply) && reply[0] === ScriptReply.NotRedrivable) return { outcome: 'not-redrivable', status: String(reply[1]) };
+  if (Array.isArray(reply) && reply[0] === ScriptReply.RedriveRunning) return { outcome: 'redrive-running', executionId: String(reply[1]) };
+  throw new Error(`accepting an execution answered ${JSON.stringify(reply)}`);
+}
+
 export function createExecutionStore(deps: {
   redis: Redis;
   keys: KeySpace;
@@ -373,6 +391,17 @@ export function createExecutionStore(deps: {
 
   const historyKeys = historyKeyTemplates(keys);
   const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
+  // What every execution of a batch accepted at once shares (accept-executions.lua).
+  const batchAcceptance = {
+    history: historyKeys,
+    webhooks: webhookKeys,
+    run_events_bound: runEventsBound,
+    run_events_channel: runEventsChannel,
+    execution_prefix: keys.execution(''),
+    account_running_key: keys.accountRunning('\u0001'),
+    bytes_key: keys.accountStoredBytes('\u0001', '\u0002'),
+    rows_key: keys.accountRunningRows('\u0001'),
+  };
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -446,15 +475,37 @@ export function createExecutionStore(deps: {
           ...(redrive?.entries.flat() ?? []),
         ],
       );
-      if (reply === ScriptReply.Done) return { outcome: 'accepted' };
-      if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
-      if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
-      if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
-      if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
-      if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
-      if (Array.isArray(reply) && reply[0] === ScriptReply.NotRedrivable) return { outcome: 'not-redrivable', status: String(reply[1]) };
-      if (Array.isArray(reply) && reply[0] === ScriptReply.RedriveRunning) return { outcome: 'redrive-running', executionId: String(reply[1]) };
-      throw new Error(`acceptExecution answered ${JSON.stringify(reply)}`);
+      return acceptResult(reply);
+    },
+
+    async acceptMany(executions, { maxRunningPerAccount, maxStoredBytesPerAccount = 0 }) {
+      if (executions.length === 0) return [];
+      const lengthMs = retentionSeconds * 1000;
+      const each = executions.flatMap((execution) => {
+        const window = storageWindow(execution.starttime, retentionSeconds);
+        const fields = encodeNewExecution(execution);
+        return [
+          execution.id,
+          String(execution.starttime),
+          execution.account,
+          execution.choreo,
+          String(window.startMs),
+          String(window.index),
+          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+          String(fields.length),
+          ...fields,
+        ];
+      });
+      const replies = (await run(
+        'acceptExecutions',
+        [keys.running(), keys.executionCounts()],
+        [
+          JSON.stringify({ ...batchAcceptance, max_running: maxRunningPerAccount, budget: maxStoredBytesPerAccount, window_ms: lengthMs }),
+          executions.length,
+          ...each,
+        ],
+      )) as unknown[];
+      return replies.map(acceptResult);
     },
 
     get,

@@ -66,7 +66,7 @@ export interface KeySpace {
    * String (integer) with TTL: bytes one account's executions stored in one window of the
    * retention's length (`storageWindow`), for its budget of stored bytes.
    */
-  accountStoredBytes(account: string, window: number): string;
+  accountStoredBytes(account: string, window: number | string): string;
   /**
    * String: `<execution id> <request digest>` of the run an account started with an
    * Idempotency-Key, by the sha256 of that key. It expires with the record that names it.
@@ -105,8 +105,9 @@ export interface KeySpace {
   /** Hash: one account's metadata. */
   account(name: string): string;
   /**
-   * Hash: one schedule (`spec` JSON, `cursor` = the scheduled time of its next tick, counters);
-   * the schedule-store module writes it, advance-schedules.lua moves its cursor.
+   * Hash: one schedule (its spec, its cursor = the scheduled time of its next tick, counters, in
+   * one-letter fields: schedule-record.ts); the schedule-store module writes it,
+   * advance-schedules.lua moves its cursor.
    */
   schedule(account: string, name: string): string;
   /** Set: names of one account's schedules. */
@@ -116,6 +117,11 @@ export interface KeySpace {
    * take it: its next tick, or the end of the lease of the firer that claimed it.
    */
   schedulesDue(): string;
+  /**
+   * String: a count of the writes that change what a firer holding a schedule would fire (put,
+   * pause, resume, delete): a firer that claimed ahead of a tick reads it again at the tick.
+   */
+  scheduleChanges(): string;
   /**
    * Hash: webhook subscription name → JSON (webhook-store.ts: URL, events, Choreo patterns, sealed
    * signing secrets, whether a 410 disabled it) of one account.
@@ -249,6 +255,7 @@ export function createKeySpace(prefix: string): KeySpace {
     schedule: (account, name) => `${prefix}:schedule:${account}:${name}`,
     accountSchedules: (account) => `${prefix}:schedules:account:${account}`,
     schedulesDue: () => `${prefix}:schedules:due`,
+    scheduleChanges: () => `${prefix}:schedules:changes`,
     accountWebhooks: (account) => `${prefix}:webhooks:account:${account}`,
     accountWebhookEvents: (account) => `${prefix}:webhook-events:account:${account}`,
     accountWebhookNotify: (account) => `${prefix}:webhook-notify:account:${account}`,

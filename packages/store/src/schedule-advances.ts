@@ -13,8 +13,8 @@ interface PendingAdvance {
   reject: (error: unknown) => void;
 }
 
-/** The 11 values advance-schedules.lua takes for one move. */
-function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance): string[] {
+/** The 12 values advance-schedules.lua takes for one move. */
+function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance, waitingAt: number): string[] {
   return [
     keys.schedule(schedule.account, schedule.name),
     schedule.member,
@@ -27,6 +27,7 @@ function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance): 
     move.firedTick === undefined ? '' : String(move.firedTick),
     move.buffer === undefined ? '' : move.buffer === 'clear' ? '-' : String(move.buffer),
     move.releaseAt === undefined ? '' : String(Math.min(move.releaseAt, move.to)),
+    String(waitingAt),
   ];
 }
 
@@ -35,7 +36,7 @@ function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance): 
  * advance-schedules.lua: the ticks of a claimed batch fall due together, and their runs are
  * accepted in the same few turns, so a batch's moves cost one round trip and one script run.
  */
-export function createAdvanceBatcher(run: ScriptRunner, keys: KeySpace) {
+export function createAdvanceBatcher(run: ScriptRunner, keys: KeySpace, waitingRecheckMs: number) {
   let pending: PendingAdvance[] = [];
   const flush = () => {
     const all = pending;
@@ -60,7 +61,8 @@ export function createAdvanceBatcher(run: ScriptRunner, keys: KeySpace) {
     send(schedule: ClaimedSchedule, move: Advance): Promise<AdvanceReply> {
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(flush);
-        pending.push({ args: advanceArgs(keys, schedule, move), resolve, reject });
+        // A tick a trigger left waiting while this firer held the schedule is looked at this soon.
+        pending.push({ args: advanceArgs(keys, schedule, move, Date.now() + waitingRecheckMs), resolve, reject });
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
 import { createAdvanceBatcher } from './schedule-advances.ts';
+import { decodeSchedule, specPieces } from './schedule-record.ts';
 import { registerScripts } from './scripts.ts';
 import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
 
@@ -72,6 +73,11 @@ export interface ScheduleStore {
   /** Leases up to `limit` due schedules for `leaseMs`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<ClaimedSchedule[]>;
   /**
+   * How many times schedules were put, paused, resumed or deleted: read before a claim and again
+   * when a schedule claimed ahead falls due, it says whether the copy held may be stale.
+   */
+  changes(): Promise<number>;
+  /**
    * Compare-and-set of the cursor (advance-schedules.lua): 'moved', 'moved-elsewhere' or 'gone'.
    * The moves asked for in one turn of the event loop go to Redis in one script call.
    */
@@ -81,6 +87,12 @@ export interface ScheduleStore {
    * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.
    */
   recordRun(account: string, name: string, scheduledTime: number, outcome: 'fired' | 'skipped'): Promise<boolean>;
+  /**
+   * Under buffer-one, while the last run goes on: makes a trigger's or a backfill's tick the one
+   * waiting tick, which a firer starts once that run has ended ('waits'; also when that tick waits
+   * already), or counts it as skipped when another waits (buffer-schedule-tick.lua).
+   */
+  bufferTick(account: string, name: string, scheduledTime: number, now: number): Promise<'waits' | 'skipped' | 'gone'>;
   /** Schedules in the due set (unpaused), for metrics. */
   countDue(): Promise<number>;
   /** Schedules of one account, paused or not, for metrics. */
@@ -100,32 +112,26 @@ export class ScheduleLimitError extends Error {
 
 const memberOf = (account: string, name: string) => `${account}\n${name}`;
 
-function decode(account: string, name: string, hash: Record<string, string>): StoredSchedule | undefined {
-  if (!hash.spec || !hash.cursor) return undefined;
-  return {
-    account,
-    name,
-    spec: JSON.parse(hash.spec) as ScheduleSpec,
-    cursor: Number(hash.cursor),
-    paused: hash.paused === '1',
-    fired: Number(hash.fired ?? 0),
-    missed: Number(hash.missed ?? 0),
-    skipped: Number(hash.skipped ?? 0),
-    ...(hash.lastTick ? { lastTick: Number(hash.lastTick) } : {}),
-    ...(hash.stateNote !== undefined ? { stateNote: hash.stateNote } : {}),
-    ...(hash.buffered ? { buffered: Number(hash.buffered) } : {}),
-  };
-}
-
-/** Schedules in Redis: one small hash each, plus one member in the due set while unpaused. */
-export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis: Redis; keys: KeySpace; maxPerAccount?: number }): ScheduleStore {
+/** Schedules in Redis: one small hash each (schedule-record.ts), plus one member in the due set while unpaused. */
+export function createScheduleStore({
+  redis,
+  keys,
+  maxPerAccount = 0,
+  waitingRecheckMs = 1_000,
+}: {
+  redis: Redis;
+  keys: KeySpace;
+  maxPerAccount?: number;
+  /** How soon a firer looks at a tick a trigger or a backfill left waiting under buffer-one. */
+  waitingRecheckMs?: number;
+}): ScheduleStore {
   const run = registerScripts(redis);
-  const advances = createAdvanceBatcher(run, keys);
+  const advances = createAdvanceBatcher(run, keys, waitingRecheckMs);
   // claim-due-schedules.lua reads each claimed schedule's hash under this prefix: it must name the
   // key keys.schedule() names.
   const schedulePrefix = keys.schedule('', '').slice(0, -1);
   if (keys.schedule('a', 'b') !== `${schedulePrefix}a:b`) throw new Error('a schedule key is not <prefix><account>:<name>');
-  const get = async (account: string, name: string) => decode(account, name, await redis.hgetall(keys.schedule(account, name)));
+  const get = async (account: string, name: string) => decodeSchedule(account, name, await redis.hgetall(keys.schedule(account, name)));
 
   return {
     get,
@@ -136,8 +142,8 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       // A replace sets the cursor afresh, so a firer holding the old one changes nothing.
       const reply = await run(
         'putSchedule',
-        [key, keys.accountSchedules(account), keys.schedulesDue()],
-        [name, memberOf(account, name), JSON.stringify(spec), cursor, paused ? 1 : 0, maxPerAccount],
+        [key, keys.accountSchedules(account), keys.schedulesDue(), keys.scheduleChanges()],
+        [name, memberOf(account, name), cursor, paused ? 1 : 0, maxPerAccount, ...specPieces(spec)],
       );
       if (reply === -1) throw new ScheduleLimitError(maxPerAccount);
       const schedule = await get(account, name);
@@ -157,6 +163,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
         .del(keys.schedule(account, name))
         .srem(keys.accountSchedules(account), name)
         .zrem(keys.schedulesDue(), memberOf(account, name))
+        .incr(keys.scheduleChanges())
         .exec();
       return replies?.[0]?.[1] === 1;
     },
@@ -168,8 +175,8 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       // In one script: a delete between the read above and this write leaves nothing behind.
       const changed = await run(
         'setSchedulePaused',
-        [keys.schedule(account, name), keys.schedulesDue()],
-        [memberOf(account, name), paused ? 1 : 0, cursor, note],
+        [keys.schedule(account, name), keys.schedulesDue(), keys.scheduleChanges()],
+        [memberOf(account, name), paused ? 1 : 0, cursor, note, now + waitingRecheckMs],
       );
       return changed === 1 ? get(account, name) : undefined;
     },
@@ -181,7 +188,7 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
         const [account = '', name = ''] = member.split('\n');
         const hash: Record<string, string> = {};
         for (let index = 0; index + 1 < fields.length; index += 2) hash[fields[index] as string] = fields[index + 1] as string;
-        const schedule = decode(account, name, hash);
+        const schedule = decodeSchedule(account, name, hash);
         if (schedule) claimed.push({ ...schedule, member });
       }
       return claimed;
@@ -193,7 +200,17 @@ export function createScheduleStore({ redis, keys, maxPerAccount = 0 }: { redis:
       return (await run('recordScheduleRun', [keys.schedule(account, name)], [scheduledTime, outcome])) === 1;
     },
 
+    async bufferTick(account, name, scheduledTime, now) {
+      const reply = await run(
+        'bufferScheduleTick',
+        [keys.schedule(account, name), keys.schedulesDue()],
+        [memberOf(account, name), scheduledTime, now + waitingRecheckMs],
+      );
+      return reply === 1 ? 'waits' : reply === 2 ? 'skipped' : 'gone';
+    },
+
     countDue: () => redis.zcard(keys.schedulesDue()),
+    changes: async () => Number((await redis.get(keys.scheduleChanges())) ?? 0),
     countOf: (account) => redis.scard(keys.accountSchedules(account)),
   };
 }

@@ -20,6 +20,7 @@ const preludes = allFiles.filter((file) => !registered.includes(file));
 const ACCOUNT_STATE_SCRIPTS = [
   'accounts/put-account-choreo.lua',
   'advance-schedules.lua',
+  'buffer-schedule-tick.lua',
   'claim-due-schedules.lua',
   'claim-webhook-events.lua',
   'delete-token.lua',
@@ -47,6 +48,7 @@ describe('Lua scripts', () => {
   it('are named after the transitions they make, or the account state they keep', () => {
     expect(registered.filter((file) => !ACCOUNT_STATE_SCRIPTS.includes(file))).toEqual([
       'accept-execution.lua',
+      'accept-executions.lua',
       'checkpoint-execution.lua',
       'deliver-callback.lua',
       'end-execution.lua',

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
  */
 const SCRIPTS = {
   acceptExecution: 'accept-execution.lua',
+  acceptExecutions: 'accept-executions.lua',
   takeExecution: 'take-execution.lua',
   checkpointExecution: 'checkpoint-execution.lua',
   recordProgress: 'record-progress.lua',
@@ -35,6 +36,7 @@ const SCRIPTS = {
   recordWebhookAttempt: 'record-webhook-attempt.lua',
   redeliverWebhook: 'redeliver-webhook.lua',
   recordScheduleRun: 'record-schedule-run.lua',
+  bufferScheduleTick: 'buffer-schedule-tick.lua',
   putSchedule: 'put-schedule.lua',
 } as const;
 

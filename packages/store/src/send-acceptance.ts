@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { enqueueExecution, type ExecutionJobData } from './execution-queue.ts';
+import { EXECUTION_JOB_NAME, enqueueExecution, type ExecutionJobData } from './execution-queue.ts';
 import type { NewExecution } from './execution-record.ts';
 import type { AcceptOptions, AcceptResult, ExecutionStore } from './execution-store.ts';
 
@@ -31,5 +31,38 @@ export function sendAcceptance(
     return result;
   });
   queued = enqueueExecution(deps.queue, execution.id, instant ? execution : undefined);
+  return { accepted, queued };
+}
+
+/**
+ * Accepts many plain executions and queues their jobs as `sendAcceptance` does one: the batch's
+ * records in one script call and its jobs in one bulk add, sent at once and in that order.
+ */
+export function sendAcceptances(
+  deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
+  batch: readonly { execution: NewExecution; instant: boolean }[],
+  options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
+): { accepted: Promise<AcceptResult[]>; queued: Promise<unknown> } {
+  let queued: Promise<unknown> | undefined;
+  const accepted = deps.executions
+    .acceptMany(
+      batch.map(({ execution }) => execution),
+      options,
+    )
+    .then(async (results) => {
+      const refused = batch.filter((_, index) => {
+        const outcome = results[index]?.outcome;
+        return outcome !== 'accepted' && outcome !== 'exists';
+      });
+      if (refused.length > 0) await queued?.then(() => Promise.all(refused.map(({ execution }) => deps.queue.remove(execution.id)))).catch(() => {});
+      return results;
+    });
+  queued = deps.queue.addBulk(
+    batch.map(({ execution, instant }) => ({
+      name: EXECUTION_JOB_NAME,
+      data: instant ? { executionId: execution.id, accepted: execution } : { executionId: execution.id },
+      opts: { jobId: execution.id },
+    })),
+  );
   return { accepted, queued };
 }

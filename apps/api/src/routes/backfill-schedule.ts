@@ -27,7 +27,8 @@ export const backfillScheduleOperation: Operation = {
   summary: 'Run the ticks of a past range',
   description:
     `Extension. Starts each tick of the schedule between \`from\` and \`to\` (epoch ms, both inclusive, any past range) once, oldest first, ` +
-    `under the overlap policy; a tick whose run started before starts nothing. At most ${MAX_BACKFILL_TICKS} ticks a request.`,
+    `under the overlap policy (under \`buffer-one\`, while a run goes on, one tick waits and starts once it has ended); a tick whose run started ` +
+    `before starts nothing. At most ${MAX_BACKFILL_TICKS} ticks a request.`,
   security: ACCOUNT_SECURITY,
   request: { params: scheduleNameParamsSchema, body: { description: 'The range.', required: true, content: bothFormats(backfillRequestBodySchema) } },
   responses: {
@@ -82,11 +83,15 @@ export function backfillScheduleRoute(deps: { schedules: ScheduleStore; schedule
         ),
       );
     }
-    const outcome = { ticks: ticks.length, started: [] as { id: string; scheduledTime: number }[], skipped: 0, existing: 0 };
+    const outcome: Parameters<typeof backfillOutcome>[0] = { ticks: ticks.length, started: [], skipped: 0, existing: 0 };
     for (const tick of ticks) {
       const started = await deps.scheduleRuns.startTick(principal, schedule, tick);
       if (started.outcome === 'skipped') outcome.skipped += 1;
-      else {
+      else if (started.outcome === 'waits') {
+        outcome.buffered = { id: started.id, scheduledTime: tick };
+        // The ticks after it are skipped while it waits, even if the run it waits for ends meanwhile.
+        schedule = { ...schedule, buffered: tick };
+      } else {
         if (started.outcome === 'existing') outcome.existing += 1;
         else outcome.started.push({ id: started.record.id, scheduledTime: tick });
         // The next tick's overlap policy looks at this one's run.

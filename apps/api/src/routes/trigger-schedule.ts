@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ScheduleStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
@@ -9,7 +10,8 @@ import { ACCOUNT_SECURITY, answer, errorAnswers, RUN_ACCEPTED_HEADERS, type Oper
 import { runAcceptedSchema } from '../openapi/wire-schemas.ts';
 import { checkedScheduleName, requireScheduleWriter } from '../schedules/schedule-access.ts';
 import type { ScheduleRuns } from '../schedules/schedule-runs.ts';
-import { scheduleNameParamsSchema } from '../schedules/schedule-schemas.ts';
+import { tickBuffered } from '../schedules/schedule-representation.ts';
+import { scheduleNameParamsSchema, tickBufferedSchema } from '../schedules/schedule-schemas.ts';
 
 export const triggerScheduleOperation: Operation = {
   method: 'post',
@@ -18,12 +20,15 @@ export const triggerScheduleOperation: Operation = {
   tags: ['Schedules'],
   summary: 'Run a schedule now',
   description:
-    'Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. Under `skip` and `buffer-one`, ' +
-    'while the run of its last tick goes on, it starts nothing and answers 409 (counted as skipped).',
+    'Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. While the run of its last tick goes on: ' +
+    'under `skip` it starts nothing and answers 409 (counted as skipped); under `buffer-one` the tick waits and starts once that run has ended, ' +
+    'answered 202 with the id its run will have and the status `BUFFERED`, without `Location` (409, counted as skipped, when another tick waits already).',
   security: ACCOUNT_SECURITY,
   request: { params: scheduleNameParamsSchema },
   responses: {
-    202: answer('Started; `Location` names the run.', runAcceptedSchema, { Location: RUN_ACCEPTED_HEADERS.Location }),
+    202: answer('Started (`Location` names the run), or left waiting under `buffer-one` (`TickBuffered`).', z.union([runAcceptedSchema, tickBufferedSchema]), {
+      Location: { ...RUN_ACCEPTED_HEADERS.Location, required: false },
+    }),
     ...errorAnswers(['CONFLICT', 'PAYLOAD_TOO_LARGE']),
   },
 };
@@ -34,9 +39,16 @@ export function triggerScheduleRoute(deps: { schedules: ScheduleStore; scheduleR
     requireScheduleWriter(principal, 'trigger schedules');
     const schedule = await deps.schedules.get(principal.account, checkedScheduleName(c.req.param('name')));
     if (!schedule) throw new ApiError('NOT_FOUND', 'No such schedule.');
-    const started = await deps.scheduleRuns.startTick(principal, schedule, Date.now());
-    if (started.outcome === 'skipped')
-      throw new ApiError('CONFLICT', `The last run of this schedule is still going: under overlap "${schedule.spec.overlap}" nothing was started.`);
+    const now = Date.now();
+    const started = await deps.scheduleRuns.startTick(principal, schedule, now);
+    if (started.outcome === 'skipped') {
+      const why = schedule.spec.overlap === 'buffer-one' ? 'and another tick waits for it' : `under overlap "${schedule.spec.overlap}"`;
+      throw new ApiError('CONFLICT', `The last run of this schedule is still going, ${why}: nothing was started.`);
+    }
+    if (started.outcome === 'waits') {
+      c.set('executionId', started.id);
+      return respond(c, 202, tickBuffered(schedule, started.id, now));
+    }
     c.set('executionId', started.record.id);
     return respond(c, 202, runAccepted(started.record), { Location: `${BASE_PATH}/choreo-executions/${started.record.id}` });
   });

@@ -73,19 +73,38 @@ export function scheduleList(schedules: ShownSchedule[]): Representation {
   return { json: { schedules: list }, xml: { root: 'schedules', tree: { schedule: list.map(xmlOf) } } };
 }
 
-/** What a backfill started: the runs it started, oldest first, and the ticks it did not. */
+/** What a backfill started: the runs it started, oldest first, the tick left waiting, and the ticks it did not. */
 export function backfillOutcome(outcome: {
   ticks: number;
   started: { id: string; scheduledTime: number }[];
   skipped: number;
   existing: number;
+  buffered?: { id: string; scheduledTime: number };
 }): Representation {
   const started = outcome.started.map((run) => ({ id: run.id, scheduledTime: String(run.scheduledTime) }));
+  const buffered: { buffered?: Record<string, string> } = outcome.buffered
+    ? { buffered: { id: outcome.buffered.id, scheduledTime: String(outcome.buffered.scheduledTime) } }
+    : {};
   return {
-    json: { ticks: outcome.ticks, started, skipped: outcome.skipped, existing: outcome.existing },
+    json: { ticks: outcome.ticks, started, skipped: outcome.skipped, existing: outcome.existing, ...buffered },
     xml: {
       root: 'backfill',
-      tree: { ticks: String(outcome.ticks), started: { run: started }, skipped: String(outcome.skipped), existing: String(outcome.existing) },
+      tree: { ticks: String(outcome.ticks), started: { run: started }, skipped: String(outcome.skipped), existing: String(outcome.existing), ...buffered },
     },
   };
+}
+
+/** A trigger's tick left waiting under buffer-one: shaped as an accepted run, its status BUFFERED. */
+export function tickBuffered(schedule: StoredSchedule, id: string, scheduledTime: number): Representation {
+  const execution = {
+    id,
+    choreo: schedule.spec.choreo,
+    starttime: '',
+    endtime: '',
+    host: '',
+    status: 'BUFFERED',
+    schedule: schedule.name,
+    scheduledTime: String(scheduledTime),
+  };
+  return { json: { id, execution }, xml: { root: 'execution', tree: execution } };
 }

@@ -5,7 +5,11 @@ import type { ChoreoLookup } from '../runs/choreo-lookup.ts';
 import type { RunLauncher } from '../runs/run-launcher.ts';
 import { NEXT_TIMES_SHOWN, type ShownSchedule } from './schedule-representation.ts';
 
-export type TickStart = { outcome: 'started' | 'existing'; record: ExecutionRecord } | { outcome: 'skipped' };
+export type TickStart =
+  | { outcome: 'started' | 'existing'; record: ExecutionRecord }
+  | { outcome: 'skipped' }
+  /** Under buffer-one: the tick waits for the last run to end; a firer starts it then under `id`. */
+  | { outcome: 'waits'; id: string };
 
 export interface ScheduleRuns {
   /** A schedule with its next ticks and the status of its last run. */
@@ -13,13 +17,18 @@ export interface ScheduleRuns {
   /**
    * Starts the run of one tick at `scheduledTime` for a trigger or a backfill: under the tick's
    * derived id (a tick started twice starts one run), under the schedule's overlap policy (the
-   * last fired tick's run going on: `skip` and `buffer-one` start nothing), counted on the schedule.
+   * last fired tick's run going on: `skip` starts nothing, `buffer-one` leaves the tick waiting
+   * when no other waits), counted on the schedule.
    */
   startTick(principal: Principal, schedule: StoredSchedule, scheduledTime: number): Promise<TickStart>;
 }
 
+const choreoNotRunnable = (choreo: string) => new ApiError('CONFLICT', `The Choreo of this schedule, ${choreo}, is not one these credentials may run now.`);
+
 export function createScheduleRuns(deps: { schedules: ScheduleStore; executions: ExecutionStore; lookup: ChoreoLookup; launcher: RunLauncher }): ScheduleRuns {
   const { schedules, executions, lookup, launcher } = deps;
+  const lastRunGoesOn = async (schedule: StoredSchedule, lastTick: number) =>
+    (await executions.summary(tickExecutionId(schedule.account, schedule.name, lastTick), { withOutputs: false }))?.status === 'RUNNING';
 
   return {
     async show(schedule) {
@@ -35,15 +44,19 @@ export function createScheduleRuns(deps: { schedules: ScheduleStore; executions:
       const id = tickExecutionId(account, name, scheduledTime);
       const before = await executions.get(id);
       if (before !== undefined) return { outcome: 'existing', record: before };
-      if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
-        const previous = await executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false });
-        if (previous?.status === 'RUNNING') {
-          await schedules.recordRun(account, name, scheduledTime, 'skipped');
-          return { outcome: 'skipped' };
+      // Under buffer-one a tick waiting already goes first: this one is skipped, as the firer does.
+      const waiting = spec.overlap === 'buffer-one' && schedule.buffered !== undefined;
+      if (spec.overlap !== 'allow-all' && (waiting || (schedule.lastTick !== undefined && (await lastRunGoesOn(schedule, schedule.lastTick))))) {
+        if (spec.overlap === 'buffer-one') {
+          // A tick left waiting starts as these credentials' run would: they must be able to run it.
+          if ((await lookup.find(principal, spec.choreo)) === undefined) throw choreoNotRunnable(spec.choreo);
+          return (await schedules.bufferTick(account, name, scheduledTime, Date.now())) === 'waits' ? { outcome: 'waits', id } : { outcome: 'skipped' };
         }
+        await schedules.recordRun(account, name, scheduledTime, 'skipped');
+        return { outcome: 'skipped' };
       }
       const found = await lookup.find(principal, spec.choreo);
-      if (found === undefined) throw new ApiError('CONFLICT', `The Choreo of this schedule, ${spec.choreo}, is not one these credentials may run now.`);
+      if (found === undefined) throw choreoNotRunnable(spec.choreo);
       const inputs = Object.fromEntries(spec.inputs.map((input) => [input.name, input.value]));
       const { record, replayed } = await launcher.launch(
         principal,

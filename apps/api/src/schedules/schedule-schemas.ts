@@ -83,5 +83,30 @@ export const backfillAnswerSchema = z
     started: z.array(z.object({ id: z.string(), scheduledTime: epochText }).meta({ xml: { name: 'run' } })).meta({ xml: { wrapped: true } }),
     skipped: z.number().int().meta({ description: 'Ticks the overlap policy started nothing for.' }),
     existing: z.number().int().meta({ description: 'Ticks whose run had started before (a backfill given twice).' }),
+    buffered: z
+      .object({ id: z.string(), scheduledTime: epochText })
+      .optional()
+      .meta({ description: 'Under `buffer-one`: the tick left waiting for the last run to end, and the id its run will have.' }),
   })
   .meta({ id: 'Backfill', xml: { name: 'backfill' } });
+
+export const tickBufferedSchema = z
+  .object({
+    id: z.string().meta({ description: 'The id its run will have.' }),
+    execution: z.object({
+      id: z.string(),
+      choreo: z.string(),
+      starttime: z.literal('').meta({ description: 'Empty: not started.' }),
+      endtime: z.literal(''),
+      host: z.literal(''),
+      status: z.literal('BUFFERED'),
+      schedule: z.string(),
+      scheduledTime: epochText,
+    }),
+  })
+  .meta({
+    id: 'TickBuffered',
+    description:
+      'Under `buffer-one`, while the last run goes on: the tick waits and starts once that run has ended. No `Location`: its run exists from then on.',
+    xml: { name: 'execution' },
+  });

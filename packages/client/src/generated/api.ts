@@ -393,7 +393,7 @@ export interface paths {
         put?: never;
         /**
          * Run a schedule now
-         * @description Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. Under `skip` and `buffer-one`, while the run of its last tick goes on, it starts nothing and answers 409 (counted as skipped).
+         * @description Extension. Starts a tick now, answered as an asynchronous run is; it counts as a run of the schedule. While the run of its last tick goes on: under `skip` it starts nothing and answers 409 (counted as skipped); under `buffer-one` the tick waits and starts once that run has ended, answered 202 with the id its run will have and the status `BUFFERED`, without `Location` (409, counted as skipped, when another tick waits already).
          */
         post: operations["triggerSchedule"];
         delete?: never;
@@ -413,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Run the ticks of a past range
-         * @description Extension. Starts each tick of the schedule between `from` and `to` (epoch ms, both inclusive, any past range) once, oldest first, under the overlap policy; a tick whose run started before starts nothing. At most 1000 ticks a request.
+         * @description Extension. Starts each tick of the schedule between `from` and `to` (epoch ms, both inclusive, any past range) once, oldest first, under the overlap policy (under `buffer-one`, while a run goes on, one tick waits and starts once it has ended); a tick whose run started before starts nothing. At most 1000 ticks a request.
          */
         post: operations["backfillSchedule"];
         delete?: never;
@@ -952,6 +952,29 @@ export interface components {
             /** @description Why; shown with the schedule as `stateNote`. */
             note?: string;
         };
+        /** @description Under `buffer-one`, while the last run goes on: the tick waits and starts once that run has ended. No `Location`: its run exists from then on. */
+        TickBuffered: {
+            /** @description The id its run will have. */
+            id: string;
+            execution: {
+                id: string;
+                choreo: string;
+                /**
+                 * @description Empty: not started.
+                 * @enum {string}
+                 */
+                starttime: "";
+                /** @enum {string} */
+                endtime: "";
+                /** @enum {string} */
+                host: "";
+                /** @enum {string} */
+                status: "BUFFERED";
+                schedule: string;
+                /** @description Epoch milliseconds, as text. */
+                scheduledTime: string;
+            };
+        };
         Backfill: {
             /** @description Ticks of the range. */
             ticks: number;
@@ -964,6 +987,12 @@ export interface components {
             skipped: number;
             /** @description Ticks whose run had started before (a backfill given twice). */
             existing: number;
+            /** @description Under `buffer-one`: the tick left waiting for the last run to end, and the id its run will have. */
+            buffered?: {
+                id: string;
+                /** @description Epoch milliseconds, as text. */
+                scheduledTime: string;
+            };
         };
         BackfillRequest: {
             /** @description Epoch ms, inclusive. */
@@ -4346,7 +4375,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Started; `Location` names the run. */
+            /** @description Started (`Location` names the run), or left waiting under `buffer-one` (`TickBuffered`). */
             202: {
                 headers: {
                     /** @description The execution status of the run. */
@@ -4354,8 +4383,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunAccepted"];
-                    "application/xml": components["schemas"]["RunAccepted"];
+                    "application/json": components["schemas"]["RunAccepted"] | components["schemas"]["TickBuffered"];
+                    "application/xml": components["schemas"]["RunAccepted"] | components["schemas"]["TickBuffered"];
                 };
             };
             /** @description BAD_REQUEST: A malformed request: the domain header, a parameter or the body. */

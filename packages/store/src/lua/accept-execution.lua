@@ -85,114 +85,13 @@
                             TERMINATED_LIMIT (status '' when it is gone)
    {RedriveRunning (-10), id}  nothing accepted: redrive `id` of it is still RUNNING
 ]]
---- @include "list-row.lua"
---- @include "history-index.lua"
---- @include "termination-flag.lua"
---- @include "run-events.lua"
---- @include "webhook-outbox.lua"
+--- @include "accept-record.lua"
 local args = cjson.decode(ARGV[1])
--- The record's fields and values, ARGV[FIRST_FIELD..]: its values are what the budget counts.
-local FIRST_FIELD = 2
--- The last of the record's values; the redrive's progress entries follow.
-local LAST_FIELD = #ARGV - 2 * (args.progress_entries or 0)
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'starttime') == args.starttime then
-    return 1
-  end
-  return -1
-end
-local entry
-if args.request_digest ~= '' then
-  local earlier = redis.call('GET', KEYS[6])
-  if earlier then
-    local space = string.find(earlier, ' ', 1, true)
-    return { 3, string.sub(earlier, 1, space - 1), string.sub(earlier, space + 1) == args.request_digest and 1 or 0 }
-  end
-  entry = args.id .. ' ' .. args.request_digest
-end
-local redrive_of = args.redrive_of or ''
-if redrive_of ~= '' then
-  local redriven = redis.call('HMGET', KEYS[11], 'status', 'redrivenBy')
-  if redriven[1] ~= 'ERROR' and redriven[1] ~= 'TERMINATED_LIMIT' then
-    return { -9, redriven[1] or '' }
-  end
-  if redriven[2] and redis.call('HGET', args.execution_prefix .. redriven[2], 'status') == 'RUNNING' then
-    return { -10, redriven[2] }
-  end
-end
-local quota = args.max_running
-if quota > 0 and redis.call('SCARD', KEYS[3]) >= quota then
-  return -2
-end
-local budget = args.budget
-local size = 0
-for i = FIRST_FIELD + 1, LAST_FIELD, 2 do
-  size = size + string.len(ARGV[i])
-end
-for i = LAST_FIELD + 1, #ARGV do
-  size = size + string.len(ARGV[i])
-end
-if entry then
-  -- The entry, and the record's field that names it.
-  size = size + string.len(KEYS[6]) * 2 + string.len(entry)
-end
-if budget > 0 then
-  if size > budget then
-    return -4
-  end
-  local stored = redis.call('MGET', KEYS[4], KEYS[5])
-  local current = tonumber(stored[1] or '0')
-  local previous = tonumber(stored[2] or '0')
-  local window = args.window_ms
-  local elapsed = tonumber(args.starttime) - args.window_start
-  local room = budget - current - size
-  if room < previous * (window - elapsed) / window then
-    -- The previous window's share shrinks as this one goes on; what this one holds waits for
-    -- the next window, and shrinks through that one in turn.
-    local wait
-    if room >= 0 then
-      wait = window * (1 - room / previous) - elapsed
-    else
-      wait = window - elapsed + window * math.min(1, -room / math.max(current, 1))
-    end
-    return { -3, math.max(1, math.ceil(wait / 1000)) }
-  end
-end
-redis.call('HSET', KEYS[1], unpack(ARGV, FIRST_FIELD, LAST_FIELD))
-if redrive_of ~= '' then
-  redis.call('HSET', KEYS[11], 'redrivenBy', args.id)
-  -- In slices: unpack of many thousand arguments would overflow Lua's stack.
-  for first = LAST_FIELD + 1, #ARGV, 2000 do
-    redis.call('HSET', KEYS[12], unpack(ARGV, first, math.min(first + 1999, #ARGV)))
-  end
-end
-local row = args.list_row
-for i = FIRST_FIELD, LAST_FIELD, 2 do
-  if ARGV[i] == 'parent' then
-    local parent = redis.call('HMGET', KEYS[9], 'status', 'terminate', 'cancel')
-    -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
-    if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
-      redis.call('SADD', KEYS[10], args.id)
-      add_run_events(KEYS[13], args.child_event, args.run_events_bound, args.run_events_channel)
-    else
-      redis.call('HSET', KEYS[1], 'terminate', '1', 'cancel', '1')
-      local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')
-      row = list_row(starttime, host, worker, true, choreo)
-    end
-    break
-  end
-end
-if entry then
-  redis.call('SET', KEYS[6], entry)
-  redis.call('HSET', KEYS[1], 'idempotency', KEYS[6])
-end
-redis.call('ZADD', KEYS[2], args.starttime, args.id)
-redis.call('SADD', KEYS[3], args.id)
-redis.call('HSET', KEYS[7], args.id, row)
-redis.call('HINCRBY', KEYS[8], 'started', 1)
-index_history(args.history, args.id, args.starttime, args.account, args.choreo)
-queue_webhook_event(args.webhooks, 'start', args.account, args.id, { 'execution.started' }, KEYS[1], args.starttime)
-if redis.call('INCRBY', KEYS[4], size) == size then
-  redis.call('PEXPIRE', KEYS[4], 2 * args.window_ms)
-end
-return 1
+-- The record's fields and values from ARGV[2] (their values are what the budget counts); the
+-- redrive's progress entries after them.
+local keys = {
+  record = KEYS[1], running = KEYS[2], account_running = KEYS[3], bytes_now = KEYS[4], bytes_before = KEYS[5],
+  idempotency = KEYS[6], rows = KEYS[7], counts = KEYS[8], parent = KEYS[9], children = KEYS[10],
+  redriven = KEYS[11], progress = KEYS[12], parent_events = KEYS[13],
+}
+return accept_record(keys, args, ARGV, 2, #ARGV - 2 * (args.progress_entries or 0))

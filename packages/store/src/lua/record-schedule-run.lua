@@ -10,13 +10,15 @@
 
   Returns 1 when counted, 0 when the schedule does not exist.
 ]]
-if redis.call('HEXISTS', KEYS[1], 'spec') == 0 then
+--- @include "schedule-layout.lua"
+migrate_schedule(KEYS[1])
+if redis.call('HEXISTS', KEYS[1], 's') == 0 then
   return 0
 end
 if ARGV[2] == 'fired' then
-  redis.call('HINCRBY', KEYS[1], 'fired', 1)
-  redis.call('HSET', KEYS[1], 'lastTick', ARGV[1])
+  redis.call('HINCRBY', KEYS[1], 'f', 1)
+  redis.call('HSET', KEYS[1], 'l', ARGV[1])
 else
-  redis.call('HINCRBY', KEYS[1], 'skipped', 1)
+  redis.call('HINCRBY', KEYS[1], 'k', 1)
 end
 return 1
