@@ -55,7 +55,7 @@ export {
   type PutChoreoResult,
   type StoredChoreo,
 } from './account-choreo-store.ts';
-export { sendAcceptance, sendAcceptances, type SentAcceptance } from './send-acceptance.ts';
+export { acceptThenQueue, sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
 export {
   createRunEventLog,
   DEFAULT_RUN_EVENTS_BOUND,
