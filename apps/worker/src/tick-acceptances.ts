@@ -1,4 +1,4 @@
-import { type AcceptOptions, type AcceptResult, type ExecutionJobData, type ExecutionStore, type NewExecution, sendAcceptances } from '@ces/store';
+import { type AcceptOptions, type AcceptResult, acceptThenQueue, type ExecutionJobData, type ExecutionStore, type NewExecution } from '@ces/store';
 import type { Queue } from 'bullmq';
 
 /** Most runs accepted by one script call: one call holds Redis for a few milliseconds at most. */
@@ -14,13 +14,13 @@ export type TickAcceptances = (execution: NewExecution) => Promise<AcceptResult>
 
 /**
  * Accepts the runs of ticks composed in one turn of the event loop together: their records in one
- * call of accept-executions.lua and their jobs in one bulk add. The ticks of a burst fall due
- * together, and one script call and one bulk add per batch cost Redis and the worker about half
- * of one of each per run. A run's answer comes once its job is queued too (or failed to be: the
- * reconciler queues a recorded run's job). A job carries the execution's id alone, never the
- * accepted execution as an instant run's may: a burst's runs are started first and run after, so
- * what counts is how soon their jobs are queued, and a job carrying its execution costs the worker
- * about twice as much to add.
+ * call of accept-executions.lua, then their jobs in one bulk add (acceptThenQueue). The ticks of a
+ * burst fall due together; one script call per batch costs Redis and the worker less than one per
+ * run, and every record of the burst is written before any job. A run's answer comes with its
+ * record: the cursor may move on while its job is being queued (a job lost with a dying process is
+ * queued by the reconciler). A job carries the execution's id alone, never the accepted execution
+ * as an instant run's may: what counts in a burst is how soon its runs start, and a job carrying
+ * its execution costs the worker about twice as much to add.
  */
 export function createTickAcceptances(
   deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
@@ -28,15 +28,14 @@ export function createTickAcceptances(
 ): TickAcceptances {
   let pending: PendingAcceptance[] = [];
   const send = (batch: PendingAcceptance[]) => {
-    const sent = sendAcceptances(
+    const sent = acceptThenQueue(
       deps,
-      batch.map(({ execution }) => ({ execution, instant: false })),
+      batch.map(({ execution }) => execution),
       options,
     );
-    const queued = sent.queued.catch(() => {});
+    sent.queued.catch(() => {});
     sent.accepted.then(
-      async (results) => {
-        await queued;
+      (results) => {
         batch.forEach((each, index) => {
           const result = results[index];
           if (result) each.resolve(result);

@@ -55,7 +55,7 @@ export {
   type PutChoreoResult,
   type StoredChoreo,
 } from './account-choreo-store.ts';
-export { sendAcceptance, sendAcceptances, type SentAcceptance } from './send-acceptance.ts';
+export { acceptThenQueue, sendAcceptance, type SentAcceptance } from './send-acceptance.ts';
 export {
   createRunEventLog,
   DEFAULT_RUN_EVENTS_BOUND,
@@ -90,7 +90,6 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
-  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,

@@ -35,34 +35,26 @@ export function sendAcceptance(
 }
 
 /**
- * Accepts many plain executions and queues their jobs as `sendAcceptance` does one: the batch's
- * records in one script call and its jobs in one bulk add, sent at once and in that order.
+ * Accepts many plain executions in one script call, then queues the jobs of those accepted (or
+ * found accepted already) in one bulk add, sent once the records' answer has come: a burst's
+ * acceptances, sent together, are all applied before any of its jobs, which no worker takes during
+ * the burst anyway. A job still never comes before its record; a process dying between the two
+ * leaves a record whose job the reconciler queues.
  */
-export function sendAcceptances(
+export function acceptThenQueue(
   deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
-  batch: readonly { execution: NewExecution; instant: boolean }[],
+  executions: readonly NewExecution[],
   options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
 ): { accepted: Promise<AcceptResult[]>; queued: Promise<unknown> } {
-  let queued: Promise<unknown> | undefined;
-  const accepted = deps.executions
-    .acceptMany(
-      batch.map(({ execution }) => execution),
-      options,
-    )
-    .then(async (results) => {
-      const refused = batch.filter((_, index) => {
-        const outcome = results[index]?.outcome;
-        return outcome !== 'accepted' && outcome !== 'exists';
-      });
-      if (refused.length > 0) await queued?.then(() => Promise.all(refused.map(({ execution }) => deps.queue.remove(execution.id)))).catch(() => {});
-      return results;
+  const accepted = deps.executions.acceptMany(executions, options);
+  const queued = accepted.then((results) => {
+    const recorded = executions.filter((_, index) => {
+      const outcome = results[index]?.outcome;
+      return outcome === 'accepted' || outcome === 'exists';
     });
-  queued = deps.queue.addBulk(
-    batch.map(({ execution, instant }) => ({
-      name: EXECUTION_JOB_NAME,
-      data: instant ? { executionId: execution.id, accepted: execution } : { executionId: execution.id },
-      opts: { jobId: execution.id },
-    })),
-  );
+    return recorded.length === 0
+      ? []
+      : deps.queue.addBulk(recorded.map((execution) => ({ name: EXECUTION_JOB_NAME, data: { executionId: execution.id }, opts: { jobId: execution.id } })));
+  });
   return { accepted, queued };
 }
