@@ -64,30 +64,32 @@ describe('benchmark report', () => {
   });
 
   it('shares what Redis did over the operations, scripts and the commands inside them alike', () => {
-    const before = { commands: { evalsha: 10, hset: 40, get: 5 }, reads: 100, writes: 100 };
-    const after = { commands: { evalsha: 30, hset: 80, get: 5, zadd: 1 }, reads: 110, writes: 112 };
+    const before = { commands: { evalsha: 10, hset: 40, get: 5 }, reads: 100, writes: 100, inputBytes: 1_000, outputBytes: 500 };
+    const after = { commands: { evalsha: 30, hset: 80, get: 5, zadd: 1 }, reads: 110, writes: 112, inputBytes: 6_004, outputBytes: 1_500 };
     expect(redisWorkPerOperation(before, after, 10)).toEqual({
       commands: 6.1,
       scripts: 2,
       reads: 1,
       writes: 1.2,
+      inputBytes: 500,
+      outputBytes: 100,
       byCommand: { hset: 4, evalsha: 2, zadd: 0.1 },
     });
   });
 
   it('adds up the work of phases measured apart, and not what happened between them', () => {
     const first = [
-      { commands: { hset: 10 }, reads: 5, writes: 5 },
-      { commands: { hset: 30, get: 2 }, reads: 9, writes: 8 },
+      { commands: { hset: 10 }, reads: 5, writes: 5, inputBytes: 100, outputBytes: 10 },
+      { commands: { hset: 30, get: 2 }, reads: 9, writes: 8, inputBytes: 500, outputBytes: 50 },
     ] as const;
     // Between the phases the other side ran 1000 HSETs; they are not the service's.
     const second = [
-      { commands: { hset: 1030, get: 2 }, reads: 50, writes: 50 },
-      { commands: { hset: 1050, get: 6 }, reads: 52, writes: 51 },
+      { commands: { hset: 1030, get: 2 }, reads: 50, writes: 50, inputBytes: 9_000, outputBytes: 900 },
+      { commands: { hset: 1050, get: 6 }, reads: 52, writes: 51, inputBytes: 9_200, outputBytes: 930 },
     ] as const;
     const total = addRedisWork(addRedisWork(NO_REDIS_WORK, ...first), ...second);
-    expect(total).toEqual({ commands: { hset: 40, get: 6 }, reads: 6, writes: 4 });
-    expect(redisWorkPerOperation(NO_REDIS_WORK, total, 4)).toMatchObject({ commands: 11.5, reads: 1.5, writes: 1 });
+    expect(total).toEqual({ commands: { hset: 40, get: 6 }, reads: 6, writes: 4, inputBytes: 600, outputBytes: 70 });
+    expect(redisWorkPerOperation(NO_REDIS_WORK, total, 4)).toMatchObject({ commands: 11.5, reads: 1.5, writes: 1, inputBytes: 150 });
 
     const cpuMs = addCpuMs(addCpuMs({}, { api: 10, worker: 4 }), { api: 2, redis: 3 });
     expect(cpuMs).toEqual({ api: 12, worker: 4, redis: 3 });
@@ -185,7 +187,7 @@ describe('load generator against real processes', () => {
     expect(result.firstError).toMatch(/^HTTP 200/);
   });
 
-  it("reads Redis's own counters of commands, reads and writes", async () => {
+  it("reads Redis's own counters of commands, reads, writes and bytes", async () => {
     const before = await redisWorkSnapshot(redis);
     await Promise.all(Array.from({ length: 10 }, () => redis.incr(`${prefix}:counted`)));
     const after = await redisWorkSnapshot(redis);
@@ -193,6 +195,8 @@ describe('load generator against real processes', () => {
     expect((after.commands.incr ?? 0) - (before.commands.incr ?? 0)).toBeGreaterThanOrEqual(10);
     expect(after.reads).toBeGreaterThan(before.reads);
     expect(after.writes).toBeGreaterThan(before.writes);
+    expect(after.inputBytes - before.inputBytes).toBeGreaterThanOrEqual(10 * `${prefix}:counted`.length);
+    expect(after.outputBytes).toBeGreaterThan(before.outputBytes);
   });
 
   it('runs raw BullMQ add + wait-until-finished round trips against a no-op worker', async () => {

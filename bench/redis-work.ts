@@ -1,11 +1,13 @@
 import type { Redis } from 'ioredis';
 import { redisInfo } from './redis-info.ts';
 
-/** Redis's own counters: every command run (scripts' inner calls included), reads and writes. */
+/** Redis's own counters: every command run (scripts' inner calls included), reads and writes, bytes in and out. */
 export interface RedisWorkSnapshot {
   commands: Record<string, number>;
   reads: number;
   writes: number;
+  inputBytes: number;
+  outputBytes: number;
 }
 
 export async function redisWorkSnapshot(redis: Redis): Promise<RedisWorkSnapshot> {
@@ -15,11 +17,17 @@ export async function redisWorkSnapshot(redis: Redis): Promise<RedisWorkSnapshot
     const calls = /calls=(\d+)/.exec(value);
     if (name.startsWith('cmdstat_') && calls) commands[name.slice('cmdstat_'.length)] = Number(calls[1]);
   }
-  return { commands, reads: Number(stats.get('total_reads_processed') ?? 0), writes: Number(stats.get('total_writes_processed') ?? 0) };
+  return {
+    commands,
+    reads: Number(stats.get('total_reads_processed') ?? 0),
+    writes: Number(stats.get('total_writes_processed') ?? 0),
+    inputBytes: Number(stats.get('total_net_input_bytes') ?? 0),
+    outputBytes: Number(stats.get('total_net_output_bytes') ?? 0),
+  };
 }
 
 /** Nothing done yet: the start from which phases' work is added up. */
-export const NO_REDIS_WORK: RedisWorkSnapshot = { commands: {}, reads: 0, writes: 0 };
+export const NO_REDIS_WORK: RedisWorkSnapshot = { commands: {}, reads: 0, writes: 0, inputBytes: 0, outputBytes: 0 };
 
 /**
  * `total` plus what Redis did between `before` and `after`: the work of phases measured apart (with
@@ -28,7 +36,13 @@ export const NO_REDIS_WORK: RedisWorkSnapshot = { commands: {}, reads: 0, writes
 export function addRedisWork(total: RedisWorkSnapshot, before: RedisWorkSnapshot, after: RedisWorkSnapshot): RedisWorkSnapshot {
   const commands = { ...total.commands };
   for (const [name, calls] of Object.entries(after.commands)) commands[name] = (commands[name] ?? 0) + calls - (before.commands[name] ?? 0);
-  return { commands, reads: total.reads + after.reads - before.reads, writes: total.writes + after.writes - before.writes };
+  return {
+    commands,
+    reads: total.reads + after.reads - before.reads,
+    writes: total.writes + after.writes - before.writes,
+    inputBytes: total.inputBytes + after.inputBytes - before.inputBytes,
+    outputBytes: total.outputBytes + after.outputBytes - before.outputBytes,
+  };
 }
 
 export interface RedisWorkPerOperation {
@@ -39,6 +53,9 @@ export interface RedisWorkPerOperation {
   /** Reads from and writes to client sockets per operation: Redis's system calls. */
   reads: number;
   writes: number;
+  /** Bytes Redis received from and sent to its clients per operation: what a shard's network carries. */
+  inputBytes: number;
+  outputBytes: number;
   /** Commands per operation by name, the most frequent first (those under 0.05 left out). */
   byCommand: Record<string, number>;
 }
@@ -68,6 +85,8 @@ export function redisWorkPerOperation(before: RedisWorkSnapshot, after: RedisWor
     ),
     reads: perOperation(after.reads - before.reads, operations),
     writes: perOperation(after.writes - before.writes, operations),
+    inputBytes: Math.round((after.inputBytes - before.inputBytes) / Math.max(1, operations)),
+    outputBytes: Math.round((after.outputBytes - before.outputBytes) / Math.max(1, operations)),
     byCommand: Object.fromEntries(byCommand),
   };
 }

@@ -228,6 +228,21 @@ export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> 
       },
     },
     {
+      // No target: what one run costs the shard, the figure docs/scaling.md sizes a deployment by.
+      scenario,
+      figure: 'Redis CPU per run',
+      unit: 'ms',
+      value: service.cpuMsPerRun.redis ?? Number.NaN,
+      baseline: { label: 'HTTPS producer per job', value: producer.cpuMsPerRun.redis ?? Number.NaN },
+      details: {
+        commands: service.redisPerRun.commands,
+        scripts: service.redisPerRun.scripts,
+        inputBytes: service.redisPerRun.inputBytes,
+        outputBytes: service.redisPerRun.outputBytes,
+        completedPerSecond: service.completedPerSecond,
+      },
+    },
+    {
       scenario,
       figure: 'HTTPS producer completed',
       unit: '/s',

@@ -40,7 +40,7 @@ async function lifecycle(store: ExecutionStore, id: string): Promise<number[]> {
   lap();
   const lease = randomBytes(8).toString('hex');
   await store.take(id, { host: '127.0.0.1', workerId: 'bench', lease });
-  await store.checkpoint(id, { nextStep: 1, results: { a: { text: 'x' } }, outputs: {} }, lease);
+  await store.checkpoint(id, { nextStep: 1, entries: [['a', { text: 'x' }]], outputs: {} }, lease);
   lap();
   await store.end(id, { status: 'SUCCESS', outputs: { Out: 'done' }, account: 'bench', lease });
   lap();

@@ -108,15 +108,18 @@ describe('secret step results kept sealed while a run waits', { timeout: 60_000 
   it('keeps the read token sealed in the checkpoint while the run waits, and uses it once resumed', async () => {
     const { id, callbackUrl } = await startUntilWaiting('/Mine/ReadThenWait', readThenWait, TOKEN);
 
-    // Suspended after `get`: its checkpoint holds the results so far, the token's sealed.
+    // Suspended after `get`: the progress log holds the results so far, each its own entry, the
+    // token's sealed alone; the record holds none of them.
     const record = await stack.redis.hgetall(stack.keys.execution(id));
     expect(record.status).toBe('RUNNING');
-    const results = JSON.parse(record.results ?? '{}') as Record<string, unknown>;
-    expect(results).toEqual({ store: { updated: 'true' }, $sealed: expect.stringMatching(/^v1\./) });
-    // The wait's entries are in the progress log, like a wait's inside a block.
+    expect(record.results).toBeUndefined();
+    const progress = await stack.redis.hgetall(stack.keys.executionProgress(id));
+    expect(JSON.parse(progress.store ?? 'null')).toEqual({ updated: 'true' });
+    expect(JSON.parse(progress.get ?? 'null')).toEqual({ $sealed: expect.stringMatching(/^v1\./) });
+    // The wait's entries are in the same log, like a wait's inside a block.
     expect(record.wait).toBeUndefined();
     expect(record.cursor).toBe('hold@token');
-    expect(Object.keys(await stack.redis.hgetall(stack.keys.executionProgress(id)))).toContain('hold@token');
+    expect(Object.keys(progress)).toContain('hold@token');
     expect(await dumpRedis()).not.toContain(TOKEN);
 
     await callBack(callbackUrl);

@@ -113,6 +113,32 @@ describe('durable waits', () => {
     expect(await stack.redis.hexists(record, 'wait')).toBe(0);
   });
 
+  it('resumes a run checkpointed by an earlier version (every result in the record field `results`) to SUCCESS, running no step twice', {
+    timeout: 60_000,
+  }, async () => {
+    const alice = stack.credentials.alice;
+    const waitMs = 4_000;
+    const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor('checkpointed'), WaitMilliseconds: String(waitMs) });
+    await waitFor(async () => (await isWaiting(id)) && (await isDelayed(id)), { timeoutMs: 20_000, what: 'the run to be suspended' });
+    // Stored as the earlier checkpoint stored it: the completed call's result in the record's
+    // results map with the step reached, the wait's entries alone in the progress.
+    const record = stack.keys.execution(id);
+    const progress = stack.keys.executionProgress(id);
+    const call0 = await stack.redis.hget(progress, 'call0');
+    expect(call0).not.toBeNull();
+    expect(await stack.redis.hget(record, 'step')).toBe('1');
+    await stack.redis
+      .multi()
+      .hset(record, 'results', JSON.stringify({ call0: JSON.parse(call0 as string) as unknown }))
+      .hdel(progress, 'call0')
+      .exec();
+
+    expect((await stack.waitForEnd(id, alice, 30_000)).status, stack.logs()).toBe('SUCCESS');
+    expectRanOnceAfterTheWait('checkpointed', waitMs);
+    expect((await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice)).json().output).toEqual({ CompletedSteps: '3' });
+    expect(await stack.redis.hexists(record, 'results')).toBe(0);
+  });
+
   it('ends a waiting run at once on DELETE, without waiting for its timer', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const id = await stack.startRun('Test/CountedWait', alice, { CounterURL: counter.urlFor('delete'), WaitMilliseconds: '600000' });

@@ -15,7 +15,7 @@ describe('execution leases and checkpoints', () => {
     expect(await store.accept(execution, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
     return execution.id;
   }
-  const step = (nextStep: number) => ({ nextStep, results: { [`s${nextStep}`]: nextStep }, outputs: { Steps: String(nextStep) } });
+  const step = (nextStep: number) => ({ nextStep, entries: [[`s${nextStep}`, nextStep]] as const, outputs: { Steps: String(nextStep) } });
 
   it('records the host on each take, and refuses checkpoints and ends from an earlier take', async () => {
     const id = await running();
@@ -29,8 +29,9 @@ describe('execution leases and checkpoints', () => {
     // Worker b takes it over (a's job lock lapsed): a may no longer write anything.
     expect(await store.take(id, { host: '10.0.0.2', workerId: 'b', lease: 'lease-b' })).toMatchObject({
       outcome: 'taken',
-      record: { host: '10.0.0.2', nextStep: 1, results: { s1: 1 } },
+      record: { host: '10.0.0.2', nextStep: 1, progressCursor: 's1' },
     });
+    expect(await store.progress(id)).toEqual(new Map([['s1', 1]]));
     expect(await store.checkpoint(id, step(2), 'lease-a')).toBe('superseded');
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a' })).toEqual({ outcome: 'superseded' });
     expect(await store.handBack(id, 'lease-a')).toBe('superseded');
@@ -39,7 +40,9 @@ describe('execution leases and checkpoints', () => {
     expect(await store.checkpoint(id, step(2), 'lease-b')).toBe('continue');
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-b', nextStep: 2 })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     const ended = await store.get(id);
-    expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 2, output: { Steps: '2' }, results: {}, lease: '' });
+    // A run that succeeded keeps neither its progress nor the step it reached (all of them).
+    expect(ended).toMatchObject({ status: 'SUCCESS', nextStep: 0, output: { Steps: '2' }, results: {}, lease: '' });
+    expect(await redis.exists(keys.executionProgress(id))).toBe(0);
     expect(await redis.ttl(keys.execution(id))).toBeGreaterThan(290);
   });
 
@@ -57,8 +60,15 @@ describe('execution leases and checkpoints', () => {
       outcome: 'ended',
       status: 'SUCCESS',
     });
-    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth')).toEqual([null, null, null, null, null]);
-    expect(await store.get(execution.id)).toMatchObject({ status: 'SUCCESS', parent: execution.parent, nextStep: 1, output: { Out: 'x' }, host: '10.0.0.1' });
+    expect(await redis.hmget(keys.execution(execution.id), 'deadline', 'store', 'filters', 'base', 'depth', 'step')).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(await store.get(execution.id)).toMatchObject({ status: 'SUCCESS', parent: execution.parent, output: { Out: 'x' }, host: '10.0.0.1' });
   });
 
   it("publishes each take in its worker's set of executions, and takes it out at a takeover, a hand-back and an end", async () => {
@@ -101,8 +111,9 @@ describe('execution leases and checkpoints', () => {
     expect(await store.checkpoint(id, step(4), 'lease-a')).toBe('superseded');
     expect(await store.take(id, { host: '10.0.0.3', workerId: 'c', lease: 'lease-c' })).toMatchObject({
       outcome: 'taken',
-      record: { host: '10.0.0.3', nextStep: 3, results: { s3: 3 } },
+      record: { host: '10.0.0.3', nextStep: 3 },
     });
+    expect(await store.progress(id)).toEqual(new Map([['s3', 3]]));
   });
 
   it('records the checkpoint with a requested termination, and ends as TERMINATED_MANUALLY whatever is reported', async () => {

@@ -56,15 +56,33 @@ describe('execution progress inside a block', () => {
     expect(await store.recordProgress(id, { nextStep: 0, entries: [['each[1]', 1]] }, 'lease-b')).toBe('not-running');
   });
 
-  it('is deleted by the checkpoint after the block, and by the end', async () => {
+  it('is appended to by the checkpoint after the block, never rewritten, and deleted by the end', async () => {
     const id = await taken('lease-a');
     await store.recordProgress(id, { nextStep: 0, entries: [['each[0]', 1]] }, 'lease-a');
-    expect(await store.checkpoint(id, { nextStep: 1, results: { each: [1] }, outputs: {} }, 'lease-a')).toBe('continue');
-    expect(await redis.exists(keys.executionProgress(id))).toBe(0);
-    expect(await redis.hexists(keys.execution(id), 'cursor')).toBe(0);
+    expect(await store.checkpoint(id, { nextStep: 1, entries: [['each', [1]]], outputs: { Each: '[1]' } }, 'lease-a')).toBe('continue');
+    expect(await store.progress(id)).toEqual(
+      new Map<string, unknown>([
+        ['each[0]', 1],
+        ['each', [1]],
+      ]),
+    );
+    expect(await redis.hmget(keys.execution(id), 'cursor', 'step', 'output', 'results')).toEqual(['each', '1', '{"Each":"[1]"}', null]);
+    // What a completed block recorded goes with the checkpoint that appends its result.
+    await store.recordProgress(id, { nextStep: 1, entries: [['pages[0]', 'p0']] }, 'lease-a');
+    const superseded = Array.from({ length: 2500 }, (_, index) => `pages[${index}]`);
+    expect(await store.checkpoint(id, { nextStep: 2, entries: [['pages', ['p0']]], superseded, outputs: {} }, 'lease-a')).toBe('continue');
+    expect(await store.progress(id)).toEqual(
+      new Map<string, unknown>([
+        ['each[0]', 1],
+        ['each', [1]],
+        ['pages', ['p0']],
+      ]),
+    );
+    // A checkpoint of no new result (a run flagged before its first step) writes no entry.
+    expect(await store.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, 'lease-a')).toBe('continue');
+    expect((await store.progress(id)).size).toBe(3);
 
     await store.recordProgress(id, { nextStep: 1, entries: [['pages[0]', { result: 1, item: 'u2', done: false }]] }, 'lease-a');
-    expect(await redis.exists(keys.executionProgress(id))).toBe(1);
     expect(await store.end(id, { status: 'SUCCESS', lease: 'lease-a', nextStep: 2 })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
     expect(await redis.exists(keys.executionProgress(id))).toBe(0);
     expect(await redis.hexists(keys.execution(id), 'cursor')).toBe(0);

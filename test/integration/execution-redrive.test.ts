@@ -16,7 +16,7 @@ describe('execution redrive in the store', () => {
     const execution = newExecutionFixture({ id: nextId(), choreo: '/Test/Pages' });
     await store.accept(execution, { maxRunningPerAccount: 0 });
     await store.take(execution.id, { host: '10.0.0.1', workerId: 'w', lease: 'l' });
-    await store.checkpoint(execution.id, { nextStep: 1, results: { first: 'one' }, outputs: {} }, 'l');
+    await store.checkpoint(execution.id, { nextStep: 1, entries: [['first', 'one']], outputs: {} }, 'l');
     await store.recordProgress(
       execution.id,
       {
@@ -32,17 +32,24 @@ describe('execution redrive in the store', () => {
     return execution.id;
   }
 
-  const redriveOf = (of: string, entries: [string, string][] = [['pages[0]', '"p0"']]) => {
+  const redriveOf = (
+    of: string,
+    entries: [string, string][] = [
+      ['first', '"one"'],
+      ['pages[0]', '"p0"'],
+    ],
+  ) => {
     const execution = { ...newExecutionFixture({ id: nextId(), choreo: '/Test/Pages' }), redriveOf: of };
-    return { execution, accepting: store.accept(execution, { maxRunningPerAccount: 0, redrive: { nextStep: 1, results: { first: 'one' }, entries } }) };
+    return { execution, accepting: store.accept(execution, { maxRunningPerAccount: 0, redrive: { nextStep: 1, entries } }) };
   };
 
   it('keeps a failed run its results and progress, expiring with its record; a successful one keeps neither', async () => {
     const id = await failed();
     const source = await store.redriveSource(id);
-    expect(source?.record).toMatchObject({ status: 'ERROR', nextStep: 1, results: { first: 'one' } });
+    expect(source?.record).toMatchObject({ status: 'ERROR', nextStep: 1, results: {} });
     expect(new Map(source?.progress)).toEqual(
       new Map([
+        ['first', '"one"'],
         ['pages[0]', '"p0"'],
         ['pages[1].fetch', '"half"'],
       ]),
@@ -60,11 +67,17 @@ describe('execution redrive in the store', () => {
     expect(await store.get(execution.id)).toMatchObject({
       status: 'RUNNING',
       nextStep: 1,
-      results: { first: 'one' },
+      results: {},
       progressCursor: 'pages[0]',
       redriveOf: id,
     });
-    expect(await store.progress(execution.id)).toEqual(new Map([['pages[0]', 'p0']]));
+    expect(await redis.hexists(keys.execution(execution.id), 'results')).toBe(0);
+    expect(await store.progress(execution.id)).toEqual(
+      new Map([
+        ['first', 'one'],
+        ['pages[0]', 'p0'],
+      ]),
+    );
     expect(await store.summary(id, { withOutputs: false })).toMatchObject({ status: 'TERMINATED_LIMIT', redrivenBy: execution.id });
   });
 

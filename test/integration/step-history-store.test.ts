@@ -37,11 +37,11 @@ describe('step history in the store', () => {
     const id = await taken('lease-a');
     expect(await store.stepHistory(id)).toEqual({ events: [] });
     expect(await store.recordProgress(id, { nextStep: 0, entries: [['each[0]', 0]] }, 'lease-a', [event(0)])).toBe('continue');
-    expect(await store.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, 'lease-a', [event(1), event(2, { outcome: 'failed', error: 'boom' })])).toBe(
+    expect(await store.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, 'lease-a', [event(1), event(2, { outcome: 'failed', error: 'boom' })])).toBe(
       'continue',
     );
     // A worker whose lease is void writes nothing, its events neither.
-    expect(await store.checkpoint(id, { nextStep: 2, results: {}, outputs: {} }, 'lease-b', [event(9)])).toBe('superseded');
+    expect(await store.checkpoint(id, { nextStep: 2, entries: [], outputs: {} }, 'lease-b', [event(9)])).toBe('superseded');
     const history = await store.stepHistory(id);
     expect(addresses(history.events)).toEqual(['each[0].post', 'each[1].post', 'each[2].post']);
     expect(history.events[0]).toEqual({ ...event(0), durationMs: 1.235 });
@@ -66,7 +66,7 @@ describe('step history in the store', () => {
     expect(history.dropped).toEqual({ count: 2, after: 3 });
 
     const batch = Array.from({ length: 10 }, (_, i) => event(9 + i));
-    await store.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, 'lease-a', batch);
+    await store.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, 'lease-a', batch);
     history = await store.stepHistory(id);
     expect(addresses(history.events)).toEqual(['each[0].post', 'each[1].post', 'each[2].post', ...[15, 16, 17, 18].map((n) => `each[${n}].post`)]);
     expect(history.dropped).toEqual({ count: 12, after: 3 });
@@ -127,7 +127,7 @@ describe('step history in the store', () => {
 
   it('shortens a long error message', async () => {
     const id = await taken('lease-a');
-    await store.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, 'lease-a', [event(0, { outcome: 'failed', error: 'e'.repeat(5000) })]);
+    await store.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, 'lease-a', [event(0, { outcome: 'failed', error: 'e'.repeat(5000) })]);
     const [stored] = (await store.stepHistory(id)).events;
     expect(stored?.error).toHaveLength(1001);
   });

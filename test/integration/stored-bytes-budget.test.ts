@@ -80,7 +80,7 @@ describe("an account's budget of stored bytes", () => {
     const before = await stored('a7');
     await store.take(started.id, { host: '10.0.0.1', workerId: 'worker-a', lease: 'lease-a' });
     const outputs = { Partial: 'z'.repeat(3_000) };
-    expect(await store.checkpoint(started.id, { nextStep: 1, results: {}, outputs }, 'lease-a')).toBe('continue');
+    expect(await store.checkpoint(started.id, { nextStep: 1, entries: [], outputs }, 'lease-a')).toBe('continue');
     expect(await stored('a7')).toBe(before);
     // Terminated from the API, which has no outputs to give: the checkpoint's are kept, and counted.
     expect(await store.end(started.id, { status: 'TERMINATED_MANUALLY', account: 'a7', now: windowStart + 6_000 })).toMatchObject({ outcome: 'ended' });

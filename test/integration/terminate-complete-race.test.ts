@@ -62,10 +62,11 @@ describe('terminate versus complete', () => {
       // Later attempts change nothing: terminal statuses are final.
       expect(await api.end(execution.id, { status: 'TERMINATED_MANUALLY' })).toEqual({ outcome: 'not-running', status: expected });
       expect(await worker.end(execution.id, { status: 'ERROR', error: 'late', lease })).toEqual({ outcome: 'not-running', status: expected });
-      expect(await worker.checkpoint(execution.id, { nextStep: 1, results: {}, outputs: {} }, lease)).toBe('not-running');
+      expect(await worker.checkpoint(execution.id, { nextStep: 1, entries: [], outputs: {} }, lease)).toBe('not-running');
       expect(await api.requestTermination(execution.id)).toEqual({ status: expected, ended: false });
       const record = await api.get(execution.id);
-      expect(record).toMatchObject({ status: expected, output: { Done: 'yes' }, nextStep: 1, lease: '' });
+      // A run that succeeded keeps no step reached: it reached them all.
+      expect(record).toMatchObject({ status: expected, output: { Done: 'yes' }, nextStep: expected === 'SUCCESS' ? 0 : 1, lease: '' });
       expect(record?.lasterror).toBeUndefined();
     }
     // Both orders happened, so both branches above were checked.

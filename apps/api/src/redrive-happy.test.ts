@@ -5,6 +5,7 @@ import { startInProcessApp, type InProcessApp } from './test-support/in-process-
 
 // POST /choreo-executions/<id>/redrive: a new execution of a failed run, from what it completed.
 const ENCODE = '/Library/Utilities/Encoding/Base64Encode';
+const NO_OP_LOOP = '/Library/Utilities/Development/NoOpLoop';
 
 describe('redrive', () => {
   let t: InProcessApp;
@@ -37,22 +38,20 @@ describe('redrive', () => {
     });
   });
 
-  it('starts from the failed run’s checkpoint and the progress it completed, without what did not complete', async () => {
+  it('starts from the failed run’s progress, without what did not complete', async () => {
     const failed = await failedRun(t, {
-      choreo: ENCODE,
-      inputs: { Text: 'x' },
-      results: { before: 'done' },
-      nextStep: 0,
+      choreo: NO_OP_LOOP,
+      inputs: { Iterations: '3' },
       entries: [
-        ['pages[0]', 'p0'],
-        ['pages[1].fetch', 'half'],
-        ['pages[1].save!', { type: 'retryable', message: 'down', step: 'pages[1].save' }],
+        ['loop[0]', null],
+        ['loop[1].nothing', null],
+        ['loop[1].nothing!', { type: 'retryable', message: 'down', step: 'loop[1].nothing' }],
       ],
     });
     const res = await redrive(failed);
     const { id } = (await res.json()) as { id: string };
-    expect(await t.executions.get(id)).toMatchObject({ nextStep: 0, results: { before: 'done' }, progressCursor: 'pages[0]' });
-    expect(await t.executions.progress(id)).toEqual(new Map([['pages[0]', 'p0']]));
+    expect(await t.executions.get(id)).toMatchObject({ nextStep: 0, results: {}, progressCursor: 'loop[0]' });
+    expect(await t.executions.progress(id)).toEqual(new Map([['loop[0]', null]]));
   });
 
   it('takes inputs from the body, JSON or XML, over the run’s own', async () => {

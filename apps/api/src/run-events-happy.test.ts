@@ -47,7 +47,7 @@ describe('run events', () => {
     expect(stream.status).toBe(200);
     expect(stream.contentType).toMatch(/^text\/event-stream/);
     const now = Date.now();
-    await t.executions.checkpoint(id, { nextStep: 1, results: { a: 1 }, outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
+    await t.executions.checkpoint(id, { nextStep: 1, entries: [['a', 1]], outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
     const first = await stream.waitForEvents(2);
     expect(first.map((frame) => frame.event)).toEqual(['step.started', 'step.ended']);
     expect(JSON.parse(first[1]?.data ?? '')).toEqual({
@@ -79,11 +79,11 @@ describe('run events', () => {
     const { id, lease } = await takenRun();
     const now = Date.now();
     const first = await openEventStream(t, id, t.credentials.alice);
-    await t.executions.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
+    await t.executions.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
     const seen = await first.waitForEvents(2);
     await first.cancel();
     // Written while no one watches.
-    await t.executions.checkpoint(id, { nextStep: 2, results: {}, outputs: {} }, lease, [], [started('b', now + 2), ended('b', now + 3)]);
+    await t.executions.checkpoint(id, { nextStep: 2, entries: [], outputs: {} }, lease, [], [started('b', now + 2), ended('b', now + 3)]);
     const again = await openEventStream(t, id, t.credentials.alice, seen[1]?.id);
     const missed = await again.waitForEvents(2);
     expect(missed.map((frame) => JSON.parse(frame.data ?? '').address as string)).toEqual(['b', 'b']);
@@ -99,7 +99,7 @@ describe('run events', () => {
   it('replays an ended run and closes; after its end, there is nothing more', async () => {
     const { id, lease } = await takenRun();
     const now = Date.now();
-    await t.executions.checkpoint(id, { nextStep: 1, results: {}, outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
+    await t.executions.checkpoint(id, { nextStep: 1, entries: [], outputs: {} }, lease, [], [started('a', now), ended('a', now + 1)]);
     await t.executions.end(id, { status: 'ERROR', lease, error: 'boom' });
     const res = await t.call('GET', `/choreo-executions/${id}/events`, t.credentials.alice, { accept: 'text/event-stream' });
     expect(res.status).toBe(200);

@@ -112,8 +112,9 @@ describe('execution processor: instant runs', () => {
       output: { Encoded: 'aGVsbG8=' },
       host: '10.0.0.7',
       workerId: 'w7',
-      nextStep: 1,
     });
+    // A run that succeeded reached every step: its record keeps no step reached.
+    expect(await redis.hexists(keys.execution(accepted.id), 'step')).toBe(0);
   });
 
   it('logs one line for the end of a run, with its execution, account, Choreo and status', async () => {

@@ -1,4 +1,4 @@
-import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, StepLibrary } from '@ces/language';
+import type { AccountState, Checkpoint, CheckpointDelta, ChildRuns, ChoreoDefinition, ProgressChanges, ResumeFromLog, StepLibrary } from '@ces/language';
 import { type ProgressEvent, runChoreo, type RunOutcome, type StepEndEvent, type StopReason, type SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
 import type { ExecutionRecord, RunEvent, StepEvent } from '@ces/store';
@@ -113,7 +113,7 @@ export class PendingStepEvents {
  * run modes share. Before each step the run stops when something asked it to (`run.stop`), then
  * when the mode says so (`beforeStep`); a wait in progress at the deadline stops there, any other
  * step finishes first. The mode stores each checkpoint, or not, in `afterStep`, and the progress
- * inside a block in `afterProgress`, resuming from `progress`.
+ * inside a block in `afterProgress`, resuming from `resumeFrom`.
  */
 export async function runSteps(options: {
   record: ExecutionRecord;
@@ -129,10 +129,10 @@ export async function runSteps(options: {
   /** Collects the step events for the execution's history. */
   history: PendingStepEvents;
   beforeStep: () => StopReason | undefined;
-  afterStep: (checkpoint: Checkpoint) => Promise<StopReason | undefined>;
+  afterStep: (checkpoint: Checkpoint, changes: ProgressChanges) => Promise<StopReason | undefined>;
   afterProgress: (delta: CheckpointDelta) => Promise<StopReason | undefined>;
-  /** The progress stored inside the block the execution is in. */
-  progress?: ReadonlyMap<string, unknown>;
+  /** Where the run resumes, read from its stored progress (resumePoint); absent, it starts at its first step. */
+  resumeFrom?: ResumeFromLog<unknown>;
   /**
    * Stores the run events collected so far at once, when a step with an effect starts (its start
    * is then stored before the effect); absent, they wait for the next write.
@@ -158,12 +158,7 @@ export async function runSteps(options: {
       definition: options.definition,
       inputs: record.inputs,
       steps: options.steps,
-      resumeFrom: {
-        nextStep: record.nextStep,
-        results: record.results,
-        outputs: record.output,
-        ...(options.progress !== undefined ? { progress: options.progress } : {}),
-      },
+      ...(options.resumeFrom !== undefined ? { resumeFrom: options.resumeFrom } : {}),
       signal: run.controller.signal,
       ...(options.childRuns ? { childRuns: options.childRuns } : {}),
       ...(options.suspension !== undefined ? { suspension: options.suspension } : {}),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createStepLibrary } from '@ces/steps';
 import { type ChoreoDefinition, parseDefinition } from '@ces/language';
-import { createSecretCipher } from '@ces/store';
+import { createSecretCipher, sealSecretResults } from '@ces/store';
 import { describe, expect, it } from 'vitest';
 import { isSecretEntry, resultSealing, secretResultIds } from './secret-results.ts';
 
@@ -84,20 +84,22 @@ describe('secret step results', () => {
     expect(secretResultIds(definition, steps, false).size).toBe(0);
   });
 
-  it('seals and opens a run’s results and entries by those ids', () => {
+  it('seals and opens a run’s entries by those ids, and opens the results map of an earlier version', () => {
     const cipher = createSecretCipher({ current: randomBytes(32) });
-    const sealing = resultSealing(cipher, 'c'.repeat(32), new Set(['get', 'loop']));
+    const id = 'c'.repeat(32);
+    const sealing = resultSealing(cipher, id, new Set(['get', 'loop']));
     const results = { get: { token: 'secret-value' }, other: 'clear' };
-    const stored = sealing.sealResults(results);
-    expect(JSON.stringify(stored)).not.toContain('secret-value');
-    expect(stored.other).toBe('clear');
+    const stored = sealSecretResults(cipher, id, results, (step) => step === 'get');
     expect(sealing.openResults(stored)).toEqual(results);
     const entries: [string, unknown][] = [
+      ['get', { token: 'secret-value' }],
+      ['other', 'clear'],
       ['loop[0]', { token: 'secret-value' }],
       ['loop[0]@', 5],
     ];
     const sealedEntries = sealing.sealEntries(entries);
     expect(JSON.stringify(sealedEntries)).not.toContain('secret-value');
+    expect(sealedEntries[1]).toEqual(['other', 'clear']);
     expect(sealing.openEntries(sealedEntries)).toEqual(new Map(entries));
   });
 });

@@ -1,5 +1,5 @@
 import { type ChoreoDefinition, type NodeDefinition, parseProgressAddress, type StepLibrary, walkDefinition } from '@ces/language';
-import { openProgressEntries, openSealedResults, sealProgressEntries, sealSecretResults, type SecretCipher, type StoredProgressEntry } from '@ces/store';
+import { openProgressEntries, openSealedResults, sealProgressEntries, type SecretCipher, type StoredProgressEntry } from '@ces/store';
 
 /**
  * A child's result holds its outputs, opened for the parent (child-runs.ts), secret ones among
@@ -98,26 +98,23 @@ export function secretResultIdsOnce(steps: StepLibrary, sealChildRuns: boolean):
 }
 
 export interface ResultSealing {
-  /** The checkpoint's results as stored: the secret ones sealed. */
-  sealResults(results: Readonly<Record<string, unknown>>): Record<string, unknown>;
-  /** The stored results, opened for the run to resume from. */
+  /** The results map of a record checkpointed by an earlier version (its `$sealed` entry), opened for the run to resume from. */
   openResults(results: Readonly<Record<string, unknown>>): Record<string, unknown>;
-  /** Progress entries (inside a block, of a durable wait) as stored: the secret ones sealed. */
+  /** Progress entries (top-level results, inside a block, of a durable wait) as stored: the secret ones sealed. */
   sealEntries(entries: readonly StoredProgressEntry[]): StoredProgressEntry[];
   /** Stored progress entries, opened for the run to resume from. */
   openEntries(entries: Iterable<StoredProgressEntry>): Map<string, unknown>;
 }
 
 /**
- * How one run's step results go to its record and come back: those `secret` names sealed, bound
- * to the execution, each time they are stored (checkpoint, progress, a durable wait's entries).
+ * How one run's step results go to its progress and come back: those `secret` names sealed, bound
+ * to the execution and the entry's address, each time they are stored (checkpoint, progress, a
+ * durable wait's entries).
  */
 export function resultSealing(cipher: SecretCipher | undefined, executionId: string, secret: ReadonlySet<string>): ResultSealing {
-  const isSecretResult = (id: string) => secret.has(id);
   const isSecretAddress = (address: string) => isSecretEntry(secret, address);
   if (secret.size === 0) {
     return {
-      sealResults: (results) => ({ ...results }),
       // Sealed by nothing this worker knows of; opened all the same, should a checkpoint hold any.
       openResults: (results) => openSealedResults(cipher, executionId, results),
       sealEntries: (entries) => [...entries],
@@ -125,7 +122,6 @@ export function resultSealing(cipher: SecretCipher | undefined, executionId: str
     };
   }
   return {
-    sealResults: (results) => sealSecretResults(cipher, executionId, results, isSecretResult),
     openResults: (results) => openSealedResults(cipher, executionId, results),
     sealEntries: (entries) => sealProgressEntries(cipher, executionId, entries, isSecretAddress),
     openEntries: (entries) => openProgressEntries(cipher, executionId, entries, isSecretAddress),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AccountState, type ChildRuns, hasSecretOutputs, type StepLibrary } from '@ces/language';
+import { type AccountState, type ChildRuns, hasSecretOutputs, resumePoint, type StepLibrary } from '@ces/language';
 import type { Sandbox } from '@ces/sandbox';
 import type { SuspendedCallback, SuspensionPolicy } from '@ces/engine';
 import type { Logger } from '@ces/observability';
@@ -145,9 +145,6 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
 
   async function execute(record: ExecutionRecord, lease: string, run: ActiveRun, context: ProcessingContext): Promise<ProcessResult> {
     const log = executionLog(logger, record);
-    // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
-    const takenLevel = record.nextStep > 0 ? 'info' : 'debug';
-    if (logger.isLevelEnabled(takenLevel)) log()[takenLevel]({ resumeAt: record.nextStep }, 'execution taken');
     const definition = await definitions.load(record.definitionDigest);
     if (!definition) return end(record, lease, 'ERROR', { outputs: record.output }, 'the definition this run was accepted with is missing');
     if (deps.cipher === undefined && hasSecretOutputs(definition)) {
@@ -165,24 +162,28 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     }
     const sealOutputs = outputSealer(deps.cipher, record, definition);
     const sealing = resultSealing(deps.cipher, record.id, secretResults);
-    // The outputs and results so far, opened for the steps to resume from; sealed again each time they are stored.
-    const resumed = {
-      ...record,
-      output: openSealedOutputs(deps.cipher, record.id, record.output),
-      results: sealing.openResults(record.results),
-    };
+    // The outputs so far, opened; sealed again each time they are stored.
+    const resumed = { ...record, output: openSealedOutputs(deps.cipher, record.id, record.output) };
 
-    // Inside a block or a top-level wait, what its earlier takes completed or recorded there:
-    // replayed, not run again. The cursor says whether there is any, so that a fresh take costs no
-    // read. Records suspended by earlier versions keep a top-level wait's entries in the field
-    // `wait`: read as well (not converted at the take), and dropped by the checkpoint after it.
-    const stored = record.progressCursor !== undefined ? sealing.openEntries(await executions.progress(record.id)) : undefined;
-    const progress = record.waitEntries !== undefined ? new Map([...sealing.openEntries(Object.entries(record.waitEntries)), ...(stored ?? [])]) : stored;
+    // What earlier takes completed (each top-level step's result, a block's steps and iterations,
+    // a wait's due time), from the one progress log: where the run resumes, and its results so far,
+    // opened. The cursor says whether there is any, so that a fresh take costs no read. Records of
+    // earlier versions are read as they are, not converted, both ways at every take until they end:
+    // a checkpoint of theirs kept every result in the field `results`, a suspension a top-level
+    // wait's entries in the field `wait` (dropped by the checkpoint after it).
+    const stored = record.progressCursor !== undefined ? await executions.progress(record.id) : undefined;
+    const entries = [...Object.entries(record.waitEntries ?? {}), ...(stored ?? [])];
+    const earlierResults = Object.keys(record.results).length > 0 ? sealing.openResults(record.results) : undefined;
+    const resumeFrom = entries.length > 0 || earlierResults !== undefined ? resumePoint(definition, sealing.openEntries(entries), earlierResults) : undefined;
+    // Resuming a run someone else started is worth an operator's eye; a fresh take is routine.
+    const resumeAt = resumeFrom?.nextStep ?? 0;
+    const takenLevel = resumeAt > 0 ? 'info' : 'debug';
+    if (logger.isLevelEnabled(takenLevel)) log()[takenLevel]({ resumeAt }, 'execution taken');
     const history = new PendingStepEvents(host);
     const outcome = await runSteps({
       record: resumed,
       definition,
-      ...(progress !== undefined ? { progress } : {}),
+      ...(resumeFrom !== undefined ? { resumeFrom } : {}),
       run,
       steps: deps.steps,
       ...(deps.childRunsFor ? { childRuns: deps.childRunsFor(record) } : {}),
@@ -202,13 +203,18 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         if (!deps.holdsJobLock(record.id)) return 'lock-lost';
         return undefined;
       },
-      afterStep: async (checkpoint) => {
+      afterStep: async (checkpoint, changes) => {
         // After the last step the run ends next, and the end records the step reached and the
         // outputs in the same atomic operation: a checkpoint here would only add a round trip.
         if (checkpoint.nextStep >= definition.steps.length) return run.stop;
         const result = await executions.checkpoint(
           record.id,
-          { ...checkpoint, results: sealing.sealResults(checkpoint.results), outputs: sealOutputs(checkpoint.outputs) },
+          {
+            nextStep: checkpoint.nextStep,
+            entries: sealing.sealEntries(changes.entries),
+            superseded: changes.superseded,
+            outputs: sealOutputs(checkpoint.outputs),
+          },
           lease,
           history.take(),
           history.takeRunEvents(),

@@ -72,7 +72,7 @@ async function run(definition: ChoreoDefinition, hooks: StoredRun, resumeFrom?: 
 function resumeWhenDue(stored: ReturnType<typeof store>, nextStep: number): ResumePoint {
   const progress = new Map(stored.progress);
   for (const address of progress.keys()) if (address.endsWith('@')) progress.set(address, Date.now() - 1);
-  return { nextStep, results: stored.checkpoint?.results ?? {}, outputs: stored.checkpoint?.outputs ?? {}, progress };
+  return { nextStep, results: stored.checkpoint?.results ?? {}, progress };
 }
 
 describe('durable waits', () => {
@@ -190,7 +190,7 @@ describe('waits for a call back', () => {
 
     const progress = new Map(stored.progress);
     progress.set('approval@callback', { body: { decision: 'approved' } });
-    const done = await runApproval(stored, { nextStep: 0, results: {}, outputs: {}, progress });
+    const done = await runApproval(stored, { nextStep: 0, results: {}, progress });
     expect(done.kind).toBe('completed');
     expect(done.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: 'approved' });
   });
@@ -241,14 +241,14 @@ describe('waits for a call back', () => {
     expect(first.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${firstToken}`, Asked: '1' });
 
     stored.progress.set('each[0].ask@callback', { body: { decision: 'yes' } });
-    const second = await runLoop({ nextStep: 0, results: {}, outputs: {}, progress: new Map(stored.progress) });
+    const second = await runLoop({ nextStep: 0, results: {}, progress: new Map(stored.progress) });
     expect(second).toMatchObject({ kind: 'suspended', callback: { address: 'each[1].ask' } });
     const secondToken = stored.progress.get('each[1].ask@token') as string;
     expect(secondToken).not.toBe(firstToken);
     expect(second.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${secondToken}`, Asked: '2' });
 
     stored.progress.set('each[1].ask@callback', { body: { decision: 'no' } });
-    const done = await runLoop({ nextStep: 0, results: {}, outputs: {}, progress: new Map(stored.progress) });
+    const done = await runLoop({ nextStep: 0, results: {}, progress: new Map(stored.progress) });
     expect(done.kind).toBe('completed');
     expect(done.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${secondToken}`, Asked: '2' });
     expect(done.checkpoint.results.each).toMatchObject([{ body: { decision: 'yes' } }, { body: { decision: 'no' } }]);

@@ -181,12 +181,79 @@ describe('pure work is written with the next write, not one step at a time', () 
       inputs: {},
       steps: library,
       now: () => clock,
-      resumeFrom: { nextStep: 0, results: {}, outputs: {}, progress },
+      resumeFrom: { nextStep: 0, results: {}, progress },
       onStepEnd: (event) => events.push(event),
       hooks: { beforeStep: () => undefined, afterStep: async () => undefined, afterProgress: async () => undefined },
     });
     expect(outcome.kind).toBe('completed');
     expect(events.map((event) => event.address)).toEqual([4, 5, 6, 7, 8, 9].map((index) => `each[${index}].work`));
     expect(outcome.checkpoint.results.each).toEqual(Array.from({ length: 10 }, () => ({ ms: 30 })));
+  });
+});
+
+describe('what a checkpoint stores of the results', () => {
+  it('hands each checkpoint the results completed since the last one written: pure ones held back, a choice’s steps with it', async () => {
+    const written: { nextStep: number; entries: string[] }[] = [];
+    const outcome = await runChoreo({
+      definition: define([
+        { id: 'a', kind: 'test.slow', args: { ms: 1 } },
+        { id: 'b', kind: 'test.slow', args: { ms: 1 } },
+        { id: 'c', kind: 'test.effect', args: { name: 'c' } },
+        { id: 'pick', choice: [{ when: { value: '1', equals: '1' }, steps: [{ id: 'inner', kind: 'test.effect', args: { name: 'inner' } }] }], default: [] },
+        { id: 'last', kind: 'test.effect', args: { name: 'last' } },
+      ]),
+      inputs: {},
+      steps: library,
+      now: () => clock,
+      hooks: {
+        beforeStep: () => undefined,
+        afterStep: async (checkpoint, { entries }) => {
+          written.push({ nextStep: checkpoint.nextStep, entries: entries.map(([address]) => address) });
+          return undefined;
+        },
+        afterProgress: async () => undefined,
+      },
+    });
+    expect(outcome.kind).toBe('completed');
+    expect(written).toEqual([
+      { nextStep: 2, entries: ['a', 'b'] },
+      { nextStep: 3, entries: ['c'] },
+      { nextStep: 4, entries: ['inner', 'pick'] },
+      { nextStep: 5, entries: ['last'] },
+    ]);
+  });
+
+  it('hands the checkpoint after a block the addresses of what the block recorded, stored before or now, to delete: its result stands for them', async () => {
+    const written: { entries: string[]; superseded: readonly string[] }[] = [];
+    const progressWrites: string[][] = [];
+    const runIt = (progress?: ReadonlyMap<string, unknown>) =>
+      runChoreo({
+        definition: define([{ id: 'each', forEach: '{% [1, 2, 3] %}', steps: [{ id: 'call', kind: 'test.effect', args: { name: 'call' } }] }]),
+        inputs: {},
+        steps: library,
+        now: () => clock,
+        ...(progress !== undefined ? { resumeFrom: { nextStep: 0, results: {}, progress } } : {}),
+        hooks: {
+          beforeStep: () => undefined,
+          afterStep: async (_checkpoint, { entries, superseded }) => {
+            written.push({ entries: entries.map(([address]) => address), superseded });
+            return undefined;
+          },
+          afterProgress: async (delta) => {
+            progressWrites.push(delta.entries.map(([address]) => address));
+            return undefined;
+          },
+        },
+      });
+    expect((await runIt()).kind).toBe('completed');
+    // The last iteration's entry was never written: the block's result came first.
+    expect(progressWrites).toEqual([['each[0]'], ['each[1]']]);
+    expect(written).toEqual([{ entries: ['each'], superseded: ['each[0]', 'each[1]'] }]);
+
+    written.length = 0;
+    progressWrites.length = 0;
+    expect((await runIt(new Map([['each[0]', { name: 'call' }]]))).kind).toBe('completed');
+    expect(progressWrites).toEqual([['each[1]']]);
+    expect(written).toEqual([{ entries: ['each'], superseded: ['each[0]', 'each[1]'] }]);
   });
 });

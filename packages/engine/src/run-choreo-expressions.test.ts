@@ -68,7 +68,7 @@ describe('expressions in a run', () => {
       inputs: { Count: '2' },
       steps,
       hooks: recording().hooks,
-      resumeFrom: { nextStep: 1, results: { double: { n: 4, list: [1, 2] } }, outputs: {} },
+      resumeFrom: { nextStep: 1, results: { double: { n: 4, list: [1, 2] } } },
     });
     expect(resumed.checkpoint).toEqual(first.checkpoint);
   });

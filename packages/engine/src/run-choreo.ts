@@ -2,6 +2,7 @@ import {
   type AccountState,
   type Checkpoint,
   type CheckpointDelta,
+  type ProgressChanges,
   type ChildRuns,
   type ChoreoDefinition,
   compileDefinition,
@@ -39,9 +40,12 @@ export interface EngineHooks {
    * With the checkpoint to persist atomically, after a completed top-level step or block: at once
    * after one with an effect, else (pure work, see pure-steps.ts) with the next boundary that needs
    * it — before a step with an effect, before a block's first progress, past `maxUnwrittenMs`, at the
-   * end. May return a reason to stop now.
+   * end. `changes` are what is stored of it besides its outputs (ProgressChanges): the results
+   * completed at the top level since the last call, to append to the progress, and the addresses
+   * of what the blocks and waits among them recorded there, to delete. May return a reason to stop
+   * now.
    */
-  afterStep(checkpoint: Checkpoint): Promise<StopReason | undefined>;
+  afterStep(checkpoint: Checkpoint, changes: ProgressChanges): Promise<StopReason | undefined>;
   /**
    * Inside a block, before a step starts, with what completed since the last write (steps,
    * iterations) to append to the stored progress: before a step with an effect, after one, and
@@ -50,9 +54,11 @@ export interface EngineHooks {
   afterProgress(delta: CheckpointDelta): Promise<StopReason | undefined>;
 }
 
-/** Where a run resumes: its last checkpoint, and the progress stored inside the block it was in. */
-export interface ResumePoint extends Checkpoint {
-  /** Entries of the block at `nextStep`, by address (from CheckpointDelta). */
+/** Where a run resumes (resumePoint in @ces/language reads it from the stored progress). */
+export interface ResumePoint {
+  nextStep: number;
+  results: Record<string, unknown>;
+  /** Entries of the step or block at `nextStep`, by address (from CheckpointDelta). */
   progress?: ReadonlyMap<string, unknown>;
 }
 
@@ -130,8 +136,8 @@ export interface RunLimits {
   /** Longest set of outputs, in characters of JSON. */
   maxOutputsChars: number;
   /**
-   * Longest set of all steps' results so far, in characters of JSON: every checkpoint writes them
-   * again, and past a few hundred megabytes they no longer fit in one string at all.
+   * Longest set of all steps' results so far, in characters of JSON: Redis keeps them all while
+   * the run goes on, and past a few hundred megabytes they no longer fit in one string at all.
    */
   maxResultsChars: number;
 }
@@ -148,14 +154,17 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
   const compiled = compileDefinition(definition);
   const pureIds = pureStepIds(definition, options.steps, inputs);
   const pacing = new WritePacing(options.maxUnwrittenMs ?? DEFAULT_MAX_UNWRITTEN_MS, options.now);
-  /** A checkpoint after pure work, not yet handed to afterStep. */
+  /** A checkpoint after pure work, not yet handed to afterStep, and its changes to the progress since the last one written. */
   let unwritten: Checkpoint | undefined;
+  let changes: { entries: ProgressEntry[]; superseded: string[] } = { entries: [], superseded: [] };
   const writeCheckpoint = async (): Promise<StopReason | undefined> => {
     if (unwritten === undefined) return undefined;
     const written = unwritten;
+    const writtenChanges = changes;
     unwritten = undefined;
+    changes = { entries: [], superseded: [] };
     pacing.wrote();
-    return hooks.afterStep(written);
+    return hooks.afterStep(written, writtenChanges);
   };
   let nextStep = options.resumeFrom?.nextStep ?? 0;
   let results: Record<string, unknown> = { ...options.resumeFrom?.results };
@@ -197,11 +206,14 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     // One path for every node, a step or a block: the block runner runs a step wherever it stands.
     // Filled in by it: the node's result, and the results of the steps that run in it.
     const nextResults: Record<string, unknown> = { ...results };
+    const progress = (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map();
+    /** The addresses of the progress this node holds, stored before or now: its result stands for them once it completes. */
+    const recorded = [...progress.keys()];
     const block = new BlockRun({
       inputs,
       steps: options.steps,
       topIndex: index,
-      progress: (index === options.resumeFrom?.nextStep ? options.resumeFrom.progress : undefined) ?? new Map(),
+      progress,
       signal,
       suspension: options.suspension,
       beforeStep: hooks.beforeStep,
@@ -211,6 +223,7 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         const stopWriting = await writeCheckpoint();
         if (stopWriting !== undefined || entries.length === 0) return stopWriting;
         pacing.wrote();
+        for (const [address] of entries) recorded.push(address);
         return hooks.afterProgress({ nextStep: index, entries });
       },
       isPure: (step) => pureIds.has(step.id),
@@ -290,6 +303,16 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
     }
     if (exceedsJsonLength(outputs, limits.maxOutputsChars)) {
       return { kind: 'failed', error: `${stepId}: the outputs would be longer than ${limits.maxOutputsChars} characters`, checkpoint };
+    }
+    // A step adds its own result; a block that is not a loop the results of the steps inside it
+    // too (they share the top level's), which are found by what changed. What the node recorded
+    // besides goes, but for the entries of those results themselves.
+    const added: ProgressEntry[] =
+      node.type === 'step' ? [[node.id, nextResults[node.id]]] : Object.entries(nextResults).filter(([id, value]) => !(id in results) || results[id] !== value);
+    for (const entry of added) changes.entries.push(entry);
+    if (recorded.length > 0) {
+      const kept = new Set(added.map(([address]) => address));
+      for (const address of recorded) if (!kept.has(address)) changes.superseded.push(address);
     }
     results = nextResults;
     resultsChars = nextResultsChars;

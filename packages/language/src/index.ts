@@ -1,6 +1,6 @@
 export type { AccountCallbacks, AccountState, AccountTokens, CallbackRequest } from './account-state.ts';
 export { bindInputs } from './bind-inputs.ts';
-export type { Checkpoint, CheckpointDelta, ProgressEntry } from './checkpoint.ts';
+export type { Checkpoint, CheckpointDelta, ProgressChanges, ProgressEntry } from './checkpoint.ts';
 export { childReferenceProblems, childReferences } from './child-references.ts';
 export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './child-runs.ts';
 export type { ChildEnd, ChildRuns } from './child-runs.ts';
@@ -33,6 +33,7 @@ export {
   failureAddress,
   isInsideIteration,
   iterationAddress,
+  leadingId,
   loopStepAddress,
   parseProgressAddress,
   stepAddress,
@@ -40,6 +41,8 @@ export {
 } from './progress-address.ts';
 export type { ProgressAddress } from './progress-address.ts';
 export { redriveProgress } from './redrive-progress.ts';
+export { resumePoint } from './resume-point.ts';
+export type { ResumeFromLog } from './resume-point.ts';
 export { hasSecretOutputs } from './secret-outputs.ts';
 export {
   BLOCK_ENDED,

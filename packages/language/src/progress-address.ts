@@ -59,6 +59,17 @@ export function callbackAddress(address: string): string {
   return `${address}@callback`;
 }
 
+const LEADING_ID = /^[A-Za-z_][A-Za-z0-9_-]*/;
+
+/**
+ * The id an address starts with: a top-level step's or block's, or, inside a block that is not a
+ * loop, its step's own (`fetch` of `fetch@`, `pages` of `pages[3].fetch`, `par` of `par{1}`); ''
+ * for what no address built here looks like.
+ */
+export function leadingId(address: string): string {
+  return LEADING_ID.exec(address)?.[0] ?? '';
+}
+
 /** What an entry's address says: what it holds, of which step or iteration, and that one's id. */
 export interface ProgressAddress {
   readonly holds: 'result' | 'failure' | 'wake' | 'callback-token' | 'callback';

@@ -27,10 +27,19 @@ export interface ExecutionRecord {
   sealedInputs?: string;
   /** The run's own call-back (`?notify=`), to which its end is delivered. */
   notifyUrl?: string;
-  /** Checkpoint: index of the next step to run, and the results of the completed ones. */
+  /**
+   * The top-level step reached (0 when absent): the last checkpoint's or the end's. What the run
+   * has done is its progress (`exec:<id>:progress`), from which a take resumes it (resumePoint in
+   * @ces/language); this is what an operator reads of it.
+   */
   nextStep: number;
+  /**
+   * The results map of a record checkpointed by an earlier version, which wrote them all again at
+   * each checkpoint (now each is appended to the progress once): read with the progress by the take
+   * that resumes such a run, and by a redrive of a run it ended; {} for every other record.
+   */
   results: Record<string, unknown>;
-  /** Inside a block, once progress has been recorded there: the address of its newest entry. */
+  /** Once progress has been recorded (a checkpoint, a block's entries, a wait): the address of its newest entry. */
   progressCursor?: string;
   /** A top-level wait's entries as records suspended by earlier versions keep them, by address (RECORD_FIELDS.waitEntries). */
   waitEntries?: Record<string, unknown>;
@@ -141,6 +150,7 @@ export const RECORD_FIELDS = {
   endtime: 'endtime',
   /** '' until a worker takes the execution, and again once it is handed back. */
   host: 'host',
+  /** The caller's `source_id`; absent when none was given. */
   sourceId: 'source',
   definitionDigest: 'def',
   inputs: 'inputs',
@@ -149,10 +159,14 @@ export const RECORD_FIELDS = {
   deadline: 'deadline',
   storeResults: 'store',
   outputFilters: 'filters',
-  /** The checkpoint: the next step to run, the completed steps' results (dropped at the end), the outputs so far. */
+  /**
+   * The checkpoint: the top-level step reached (absent: 0), the outputs so far; the results are
+   * entries of the progress. `results` is the map of every result so far as earlier versions
+   * wrote it at each checkpoint (ExecutionRecord `results`), dropped at the end.
+   */
   nextStep: 'step',
   results: 'results',
-  /** Inside a block: the address of the newest entry of its progress (record-progress.lua). */
+  /** The address of the newest entry of the progress (checkpoint-execution.lua, record-progress.lua): the take reads it when set. */
   progressCursor: 'cursor',
   output: 'output',
   /** The holder: the worker that took it and the lease of that take ('' once handed back). */
@@ -265,10 +279,7 @@ export function acceptedRecord(execution: NewExecution): ExecutionRecord {
 }
 
 /** The fields and values of a new record, as `accept` writes them. */
-export function encodeNewExecution(
-  execution: NewExecution,
-  redrive?: { nextStep: number; results: Record<string, unknown>; entries: readonly (readonly [string, string])[] },
-): string[] {
+export function encodeNewExecution(execution: NewExecution, redrive?: { nextStep: number; entries: readonly (readonly [string, string])[] }): string[] {
   return [
     F.id,
     execution.id,
@@ -282,15 +293,13 @@ export function encodeNewExecution(
     String(execution.starttime),
     F.host,
     '',
-    F.sourceId,
-    execution.sourceId,
+    ...(execution.sourceId !== '' ? [F.sourceId, execution.sourceId] : []),
     F.definitionDigest,
     execution.definitionDigest,
     F.inputs,
     JSON.stringify(execution.inputs),
-    F.nextStep,
-    String(redrive?.nextStep ?? 0),
-    ...(redrive !== undefined ? [F.results, JSON.stringify(redrive.results)] : []),
+    // Absent, the step reached is 0: every retained run would keep the field for nothing.
+    ...(redrive !== undefined && redrive.nextStep > 0 ? [F.nextStep, String(redrive.nextStep)] : []),
     ...(redrive !== undefined && redrive.entries.length > 0 ? [F.progressCursor, (redrive.entries.at(-1) as readonly [string, string])[0]] : []),
     F.deadline,
     String(execution.deadline),

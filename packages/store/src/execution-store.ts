@@ -1,6 +1,6 @@
 import { historyKeyTemplates } from './history-keys.ts';
 import { hash } from 'node:crypto';
-import { callbackAddress, type Checkpoint, type CheckpointDelta } from '@ces/language';
+import { callbackAddress, type CheckpointDelta, type ProgressEntry } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
@@ -57,13 +57,13 @@ export type AcceptResult =
   | { outcome: 'redrive-running'; executionId: string };
 
 /**
- * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): that run's checkpoint
- * and the entries of its progress it keeps (redriveProgress in @ces/language), values as stored,
- * their sealed ones bound to the new execution already.
+ * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): the entries of that
+ * run's progress it keeps (its completed top-level steps' results, and what redriveProgress in
+ * @ces/language keeps of the block it failed in), values as stored, their sealed ones bound to the
+ * new execution already, and the top-level step they reach.
  */
 export interface RedriveStart {
   nextStep: number;
-  results: Record<string, unknown>;
   entries: readonly (readonly [string, string])[];
 }
 
@@ -108,6 +108,15 @@ export interface AcceptOptions {
  * - `superseded`: not recorded, another worker has taken the execution since this lease.
  */
 export type CheckpointResult = 'continue' | 'termination-requested' | 'not-running' | 'superseded';
+
+/** A top-level checkpoint as stored: the step it reached, its changes to the progress (ProgressChanges), the outputs so far. */
+export interface TopLevelCheckpoint {
+  nextStep: number;
+  entries: readonly ProgressEntry[];
+  /** Addresses of entries to delete; none when absent. */
+  superseded?: readonly string[];
+  outputs: Record<string, string>;
+}
 
 /** A worker's take of an execution. */
 export interface TakeRequest {
@@ -233,10 +242,18 @@ export interface ExecutionStore {
    */
   take(id: string, take: TakeRequest): Promise<TakeResult>;
   /**
-   * Records progress after a step, atomically with the checks of status, lease and termination,
-   * and appends the step events given to the step history.
+   * Records progress after completed top-level steps (`nextStep` the next one to run): their
+   * results appended to the progress, what their blocks and waits recorded there deleted, the
+   * outputs so far, atomically with the checks of status, lease and termination, and appends the
+   * step events given to the step history.
    */
-  checkpoint(id: string, checkpoint: Checkpoint, lease: string, stepEvents?: readonly StepEvent[], runEvents?: readonly RunEvent[]): Promise<CheckpointResult>;
+  checkpoint(
+    id: string,
+    checkpoint: TopLevelCheckpoint,
+    lease: string,
+    stepEvents?: readonly StepEvent[],
+    runEvents?: readonly RunEvent[],
+  ): Promise<CheckpointResult>;
   /**
    * Appends progress inside a block (steps and iterations completed since the last call), with
    * the same checks: what is stored already is never written again. The step events given are
@@ -256,7 +273,7 @@ export interface ExecutionStore {
   recordRunEvents(id: string, lease: string, runEvents: readonly RunEvent[]): Promise<CheckpointResult>;
   /** The execution's step history, in the order written (empty when it has none, or it expired). */
   stepHistory(id: string): Promise<StepHistory>;
-  /** The progress stored inside the block an execution is in, by address (empty outside blocks). */
+  /** The execution's progress log, by address: its completed steps' results, a block's entries, a wait's (empty before its first write). */
   progress(id: string): Promise<Map<string, unknown>>;
   /** Moves a RUNNING execution to a terminal status: the one compare-and-set through which every execution ends. */
   end(id: string, request: EndRequest): Promise<EndResult>;
@@ -547,22 +564,25 @@ export function createExecutionStore(deps: {
     },
 
     async checkpoint(id, checkpoint, lease, stepEvents, runEvents) {
-      const reply = await run(
-        'checkpointExecution',
-        [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)],
-        [
-          checkpoint.nextStep,
-          JSON.stringify(checkpoint.results),
-          JSON.stringify(checkpoint.outputs),
+      const events = encodeEvents(id, lease, stepEvents);
+      const args: (string | number)[] = [
+        JSON.stringify({
           lease,
-          bounds.first,
-          bounds.last,
-          joinedRunEvents(runEvents),
-          runEventsBound,
-          runEventsChannel,
-          ...encodeEvents(id, lease, stepEvents),
-        ],
-      );
+          next_step: checkpoint.nextStep,
+          step_events: events.length,
+          superseded: checkpoint.superseded?.length ?? 0,
+          history_first: bounds.first,
+          history_last: bounds.last,
+          run_events: joinedRunEvents(runEvents),
+          run_events_bound: runEventsBound,
+          run_events_channel: runEventsChannel,
+        }),
+        JSON.stringify(checkpoint.outputs),
+        ...events,
+        ...(checkpoint.superseded ?? []),
+      ];
+      for (const [address, value] of checkpoint.entries) args.push(address, JSON.stringify(value));
+      const reply = await run('checkpointExecution', [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)], args);
       if (reply === ScriptReply.Done || reply === ScriptReply.DoneTerminationRequested) eventsWritten(id, lease, stepEvents);
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';

@@ -90,7 +90,6 @@ export { hasSealedOutputs, openSealedOutputs, SEALED_OUTPUTS, sealSecretOutputs,
 export {
   openProgressEntries,
   openSealedResults,
-  rebindSealedResults,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,

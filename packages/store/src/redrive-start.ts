@@ -1,13 +1,15 @@
-import { type ChoreoDefinition, redriveProgress } from '@ces/language';
+import { type ChoreoDefinition, redriveProgress, resumePoint } from '@ces/language';
 import type { RedriveSource, RedriveStart } from './execution-store.ts';
-import { rebindSealedResults } from './sealed-results.ts';
+import { rebindSealedEntries, resultsAsEntries } from './sealed-results.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 
 /**
- * Where the redrive `redriveId` of a failed run starts: the run's checkpoint and the entries of its
- * progress a redrive keeps (redriveProgress), its sealed results sealed again for the redrive.
- * `definition` is the one the run ran. Throws SecretResultsKeyMissingError when something is sealed
- * and there is no key to open it.
+ * Where the redrive `redriveId` of a failed run starts: the run's progress as a take would resume
+ * it (resumePoint: the results of its completed top-level steps, the entries of the one it failed
+ * in), of that step's entries those a redrive keeps (redriveProgress), its sealed results sealed
+ * again for the redrive. A run ended by an earlier version keeps its results in the record's
+ * `results` map, read as entries of its progress. `definition` is the one the run ran. Throws
+ * SecretResultsKeyMissingError when something is sealed and there is no key to open it.
  */
 export function redriveStart(
   cipher: SecretCipher | undefined,
@@ -16,6 +18,8 @@ export function redriveStart(
   redriveId: string,
 ): RedriveStart {
   const { record, progress } = source;
-  const kept = rebindSealedResults(cipher, record.id, redriveId, record.results, redriveProgress(definition, progress));
-  return { nextStep: record.nextStep, results: kept.results, entries: kept.entries };
+  const log = [...resultsAsEntries(cipher, record.id, record.id, record.results), ...progress];
+  const point = resumePoint(definition, log);
+  const kept = [...Object.entries(point.results), ...redriveProgress(definition, point.progress)];
+  return { nextStep: point.nextStep, entries: rebindSealedEntries(cipher, record.id, redriveId, kept) };
 }

@@ -4,7 +4,8 @@ import { createSecretCipher } from './secret-cipher.ts';
 import {
   openProgressEntries,
   openSealedResults,
-  rebindSealedResults,
+  rebindSealedEntries,
+  resultsAsEntries,
   SEALED_RESULTS,
   sealProgressEntries,
   sealSecretResults,
@@ -83,26 +84,45 @@ describe('sealed step results', () => {
 
   it('binds what a redrive copies to the redrive: opened there, in clear nowhere, no longer in the run it redrives', () => {
     const redrive = 'c'.repeat(32);
-    const results = sealSecretResults(cipher, id, { get: { token: 't-1' }, count: 2 }, isSecret);
     const entries = sealProgressEntries(cipher, id, [['pages[0]', { token: 't-2' }]], (address) => address === 'pages[0]');
     const stored = entries.map(([address, value]) => [address, JSON.stringify(value)] as [string, string]);
-    const rebound = rebindSealedResults(cipher, id, redrive, results, [...stored, ['pages[1]', '{"n":1}']]);
-    expect(JSON.stringify(rebound)).not.toContain('t-1');
+    const rebound = rebindSealedEntries(cipher, id, redrive, [...stored, ['pages[1]', '{"n":1}']]);
     expect(JSON.stringify(rebound)).not.toContain('t-2');
-    expect(openSealedResults(cipher, redrive, rebound.results)).toEqual({ get: { token: 't-1' }, count: 2 });
-    expect(() => openSealedResults(cipher, id, rebound.results)).toThrow();
-    const opened = openProgressEntries(
-      cipher,
-      redrive,
-      rebound.entries.map(([address, json]) => [address, JSON.parse(json) as unknown]),
-      (address) => address === 'pages[0]',
-    );
-    expect(opened).toEqual(
+    const open = (under: string) =>
+      openProgressEntries(
+        cipher,
+        under,
+        rebound.map(([address, json]) => [address, JSON.parse(json) as unknown]),
+        (address) => address === 'pages[0]',
+      );
+    expect(open(redrive)).toEqual(
       new Map<string, unknown>([
         ['pages[0]', { token: 't-2' }],
         ['pages[1]', { n: 1 }],
       ]),
     );
-    expect(() => rebindSealedResults(undefined, id, redrive, results, [])).toThrow(SecretResultsKeyMissingError);
+    expect(() => open(id)).toThrow();
+    expect(() => rebindSealedEntries(undefined, id, redrive, stored)).toThrow(SecretResultsKeyMissingError);
+  });
+
+  it('reads the results map of an earlier version as progress entries, its sealed ones each sealed as an entry', () => {
+    const redrive = 'c'.repeat(32);
+    const results = sealSecretResults(cipher, id, { get: { token: 't-1' }, count: 2 }, isSecret);
+    const entries = resultsAsEntries(cipher, id, redrive, results);
+    expect(JSON.stringify(entries)).not.toContain('t-1');
+    const opened = openProgressEntries(
+      cipher,
+      redrive,
+      entries.map(([address, json]) => [address, JSON.parse(json) as unknown]),
+      (address) => isSecret(address),
+    );
+    expect(opened).toEqual(
+      new Map<string, unknown>([
+        ['count', 2],
+        ['get', { token: 't-1' }],
+      ]),
+    );
+    expect(resultsAsEntries(undefined, id, id, { count: 2 })).toEqual([['count', '2']]);
+    expect(() => resultsAsEntries(undefined, id, redrive, results)).toThrow(SecretResultsKeyMissingError);
   });
 });

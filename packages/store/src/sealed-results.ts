@@ -2,11 +2,13 @@ import type { SecretCipher } from './secret-cipher.ts';
 import { openMap, resealMap, SEALED_ENTRY, sealMap, type SealedMapKind } from './sealed-entry.ts';
 
 /**
- * Where a record's checkpoint keeps the step results that may hold a secret (a token a step read,
- * a child's secret outputs): one sealed entry of its `results` (sealed-entry.ts: no step id can
- * have its name, ids start with a letter or `_`), so that they are in clear nowhere in Redis while the run goes
- * on; the run drops its results at its end. Bound to the execution, and apart from its sealed
- * inputs and outputs, so that they open in no other record and as nothing else.
+ * Where the results map of a record checkpointed by an earlier version keeps the step results that
+ * may hold a secret (a token a step read, a child's secret outputs): one sealed entry of its
+ * `results` (sealed-entry.ts: no step id can have its name, ids start with a letter or `_`). A
+ * run's progress now keeps each such result sealed alone (sealProgressEntries), so that they are in
+ * clear nowhere in Redis while the run goes on; the run drops its results at its end. Bound to the
+ * execution, and apart from its sealed inputs and outputs, so that they open in no other record and
+ * as nothing else.
  */
 export const SEALED_RESULTS = SEALED_ENTRY;
 
@@ -36,8 +38,9 @@ const resultsOf = (executionId: string): SealedMapKind => ({
 });
 
 /**
- * The results as a checkpoint keeps them: those of the steps `isSecret` names taken out and sealed
- * together under SEALED_RESULTS; the others as they are. Without a secret one among them, a copy.
+ * The results as a checkpoint of an earlier version kept them (the form the take and a redrive
+ * still read): those of the steps `isSecret` names taken out and sealed together under
+ * SEALED_RESULTS; the others as they are. Without a secret one among them, a copy.
  */
 export function sealSecretResults(
   cipher: SecretCipher | undefined,
@@ -126,38 +129,51 @@ export function resealProgressEntry(cipher: SecretCipher, executionId: string, a
 }
 
 /**
- * What a redrive copies of the run it redrives, bound to the redrive instead: the sealed entry of
- * its results and each sealed progress entry (`entries` as stored, JSON), opened under the old
- * execution and sealed again under the new one, so that they are in clear nowhere in Redis. An
- * entry that only looks sealed (a step's own result that does not open) is copied as it is.
+ * The results map a record of an earlier version keeps (ExecutionRecord `results`) as entries of a
+ * progress (address → JSON): the clear ones as they are, the sealed ones opened under `fromId` and
+ * each sealed as a progress entry of `toId` (which is `fromId` for the run itself).
  */
-export function rebindSealedResults(
+export function resultsAsEntries(
   cipher: SecretCipher | undefined,
   fromId: string,
   toId: string,
   results: Readonly<Record<string, unknown>>,
-  entries: readonly (readonly [string, string])[],
-): { results: Record<string, unknown>; entries: [string, string][] } {
-  const rebound: Record<string, unknown> = { ...results };
+): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [id, value] of Object.entries(results)) if (id !== SEALED_RESULTS) entries.push([id, JSON.stringify(value)]);
   const sealed = results[SEALED_RESULTS];
-  if (typeof sealed === 'string') {
-    if (!cipher) throw resultsOf(fromId).keyMissing('open');
-    rebound[SEALED_RESULTS] = cipher.seal(cipher.open(sealed, resultsContext(fromId)), resultsContext(toId));
+  if (typeof sealed !== 'string') return entries;
+  if (!cipher) throw resultsOf(fromId).keyMissing('open');
+  const opened = JSON.parse(cipher.open(sealed, resultsContext(fromId))) as Record<string, unknown>;
+  for (const [id, value] of Object.entries(opened)) {
+    entries.push([id, JSON.stringify({ [SEALED_RESULTS]: cipher.seal(JSON.stringify(value), entryContext(toId, id)) })]);
   }
-  return {
-    results: rebound,
-    entries: entries.map(([address, json]) => {
-      if (!json.includes(SEALED_RESULTS)) return [address, json];
-      const value = JSON.parse(json) as unknown;
-      if (!isSealedEntry(value)) return [address, json];
-      if (!cipher) throw resultsOf(fromId).keyMissing('open');
-      let plain: string;
-      try {
-        plain = cipher.open(value[SEALED_RESULTS], entryContext(fromId, address));
-      } catch {
-        return [address, json];
-      }
-      return [address, JSON.stringify({ [SEALED_RESULTS]: cipher.seal(plain, entryContext(toId, address)) })];
-    }),
-  };
+  return entries;
+}
+
+/**
+ * What a redrive copies of the run it redrives, bound to the redrive instead: each sealed progress
+ * entry (`entries` as stored, JSON), opened under the old execution and sealed again under the new
+ * one, so that they are in clear nowhere in Redis. An entry that only looks sealed (a step's own
+ * result that does not open) is copied as it is.
+ */
+export function rebindSealedEntries(
+  cipher: SecretCipher | undefined,
+  fromId: string,
+  toId: string,
+  entries: readonly (readonly [string, string])[],
+): [string, string][] {
+  return entries.map(([address, json]) => {
+    if (!json.includes(SEALED_RESULTS)) return [address, json];
+    const value = JSON.parse(json) as unknown;
+    if (!isSealedEntry(value)) return [address, json];
+    if (!cipher) throw resultsOf(fromId).keyMissing('open');
+    let plain: string;
+    try {
+      plain = cipher.open(value[SEALED_RESULTS], entryContext(fromId, address));
+    } catch {
+      return [address, json];
+    }
+    return [address, JSON.stringify({ [SEALED_RESULTS]: cipher.seal(plain, entryContext(toId, address)) })];
+  });
 }

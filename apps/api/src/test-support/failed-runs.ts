@@ -3,7 +3,7 @@ import type { InProcessApp, TestCredential } from './in-process-app.ts';
 
 /**
  * Runs a Choreo through the API and plays its worker in the store: takes it, records the given
- * checkpoint and progress, and ends it in `status`. The redrive's API tests need failed runs
+ * progress entries, and ends it in `status`. The redrive's API tests need failed runs
  * without a worker process.
  */
 export async function failedRun(
@@ -13,8 +13,6 @@ export async function failedRun(
     inputs?: Record<string, string>;
     credential?: TestCredential;
     status?: TerminalStatus | 'RUNNING';
-    results?: Record<string, unknown>;
-    nextStep?: number;
     entries?: [string, unknown][];
   },
 ): Promise<string> {
@@ -26,8 +24,7 @@ export async function failedRun(
   if (status === 'RUNNING') return id;
   const lease = `lease-${id}`;
   await t.executions.take(id, { host: '10.0.0.1', workerId: 'test-worker', lease });
-  if (options.results !== undefined) await t.executions.checkpoint(id, { nextStep: options.nextStep ?? 0, results: options.results, outputs: {} }, lease);
-  if (options.entries !== undefined) await t.executions.recordProgress(id, { nextStep: options.nextStep ?? 0, entries: options.entries }, lease);
+  if (options.entries !== undefined) await t.executions.recordProgress(id, { nextStep: 0, entries: options.entries }, lease);
   await t.executions.end(id, { status, lease, ...(status === 'ERROR' ? { error: 'convert: the far side failed' } : {}) });
   return id;
 }

@@ -21,11 +21,12 @@
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease notify
   idempotency worker parent deadline cancel`; writes `status endtime`, `history` (see KEYS[9]),
-  `output step` when given, `host worker` for an untaken instant run, `lasterror errortime` on
-  ERROR; deletes `results lease notify letgo released deferrals cursor wait deadline store filters
-  base depth`, and the progress hash (record-progress.lua), only needed by a running run — but an
-  end in ERROR or TERMINATED_LIMIT keeps `results store filters` and the progress (which then
-  expires with the record), from which a redrive starts. Of descendants: reads and writes as
+  `output` when given, `step` when given unless it ends SUCCESS, `host worker` for an untaken
+  instant run, `lasterror errortime` on ERROR; deletes `results lease notify letgo released
+  deferrals cursor wait deadline store filters base depth` (and `step` on SUCCESS), and the
+  progress hash (checkpoint-execution.lua, record-progress.lua), only needed by a running run — but
+  an end in ERROR or TERMINATED_LIMIT keeps `results store filters step` and the progress (which
+  then expires with the record), from which a redrive starts. Of descendants: reads and writes as
   request-termination.lua does.
 
   KEYS[1] execution hash
@@ -58,7 +59,7 @@
     lease               lease token of the worker ending it ('' when the caller holds no lease:
                         the API, a reconciler); with a lease, the execution ends only if no other
                         take happened since
-    next_step           index of the step reached ('' keeps the stored one)
+    next_step           index of the step reached ('' keeps the stored one; a SUCCESS keeps none)
     untaken_by_host     host address of the worker, with untaken_by_worker
     untaken_by_worker   worker id ('' for none): given, the worker ran an instant Choreo without
                         taking the execution first, so it ends only if no worker has ever taken it
@@ -128,7 +129,7 @@ if outputs ~= '' then
   table.insert(fields, 'output')
   table.insert(fields, outputs)
 end
-if args.next_step ~= '' then
+if args.next_step ~= '' and status ~= 'SUCCESS' then
   table.insert(fields, 'step')
   table.insert(fields, args.next_step)
 end

@@ -40,13 +40,17 @@ local function end_record(ctx, id, state, status, fields, output)
   -- a running run reads (its deadline, whether to store results, the filters its end applied, the
   -- address its URLs are made under, its depth for starting children) goes too: every retained run
   -- would keep it for nothing. A run that failed or ran out of time may be redriven
-  -- (accept-execution.lua): it keeps what it completed (its checkpoint's results, its progress)
-  -- and the options it ran with, for as long as it is retained.
+  -- (accept-execution.lua): it keeps what it completed (its progress, an earlier version's results)
+  -- and the options it ran with, for as long as it is retained. A run that succeeded reached its
+  -- last step: the step reached says nothing more.
   if status == 'ERROR' or status == 'TERMINATED_LIMIT' then
     redis.call('HDEL', record, 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'base', 'depth')
     redis.call('EXPIRE', ctx.progress(id), ctx.retention)
   else
     redis.call('HDEL', record, 'results', 'lease', 'notify', 'letgo', 'released', 'deferrals', 'cursor', 'wait', 'deadline', 'store', 'filters', 'base', 'depth')
+    if status == 'SUCCESS' then
+      redis.call('HDEL', record, 'step')
+    end
     redis.call('UNLINK', ctx.progress(id))
   end
   redis.call('EXPIRE', record, ctx.retention)

@@ -4,8 +4,8 @@
   execution's progress hash written once (HSET of the new fields only, never the earlier ones, so
   the cost does not grow with the number of iterations), and the record's small cursor (the
   address of the newest entry), in one step with the check of its status, its lease and its
-  termination flag. The progress hash is deleted by checkpoint-execution.lua once the block has
-  completed, and by end-execution.lua. Called with no entries it only adds run events (the start
+  termination flag. checkpoint-execution.lua appends the results of the top-level steps to the
+  same hash, the run's one progress log; end-execution.lua deletes it. Called with no entries it only adds run events (the start
   of a step with an effect, written before the step runs), with the same checks.
 
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status terminate lease cancel`;
