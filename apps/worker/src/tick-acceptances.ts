@@ -1,14 +1,16 @@
-import { type AcceptOptions, type AcceptResult, acceptThenQueue, type ExecutionJobData, type ExecutionStore, type NewExecution } from '@ces/store';
+import {
+  type AcceptOptions,
+  type AcceptResult,
+  acceptThenQueue,
+  createTurnBatcher,
+  type ExecutionJobData,
+  type ExecutionStore,
+  type NewExecution,
+} from '@ces/store';
 import type { Queue } from 'bullmq';
 
 /** Most runs accepted by one script call: one call holds Redis for a few milliseconds at most. */
 const MOST_PER_CALL = 250;
-
-interface PendingAcceptance {
-  execution: NewExecution;
-  resolve: (result: AcceptResult) => void;
-  reject: (error: unknown) => void;
-}
 
 export type TickAcceptances = (execution: NewExecution) => Promise<AcceptResult>;
 
@@ -26,35 +28,9 @@ export function createTickAcceptances(
   deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
   options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
 ): TickAcceptances {
-  let pending: PendingAcceptance[] = [];
-  const send = (batch: PendingAcceptance[]) => {
-    const sent = acceptThenQueue(
-      deps,
-      batch.map(({ execution }) => execution),
-      options,
-    );
+  return createTurnBatcher((executions: NewExecution[]) => {
+    const sent = acceptThenQueue(deps, executions, options);
     sent.queued.catch(() => {});
-    sent.accepted.then(
-      (results) => {
-        batch.forEach((each, index) => {
-          const result = results[index];
-          if (result) each.resolve(result);
-          else each.reject(new Error(`no answer for the run of ${each.execution.id}`));
-        });
-      },
-      (error: unknown) => {
-        for (const each of batch) each.reject(error);
-      },
-    );
-  };
-  const flush = () => {
-    const all = pending;
-    pending = [];
-    for (let start = 0; start < all.length; start += MOST_PER_CALL) send(all.slice(start, start + MOST_PER_CALL));
-  };
-  return (execution) =>
-    new Promise((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flush);
-      pending.push({ execution, resolve, reject });
-    });
+    return sent.accepted;
+  }, MOST_PER_CALL);
 }

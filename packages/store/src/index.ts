@@ -155,3 +155,4 @@ export {
 } from './webhook-deliveries.ts';
 export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
 export { errorFields, executionStatusFields, scheduleFields, versionField } from './execution-status-fields.ts';
+export { createTurnBatcher } from './turn-batches.ts';

@@ -1,17 +1,12 @@
 import type { KeySpace } from './keys.ts';
 import type { Advance, ClaimedSchedule } from './schedule-store.ts';
 import type { ScriptRunner } from './scripts.ts';
+import { createTurnBatcher } from './turn-batches.ts';
 
 /** Most moves in one script call, so that one call holds Redis for a few milliseconds at most. */
 const MOST_MOVES_PER_CALL = 1_000;
 
 type AdvanceReply = 'moved' | 'moved-elsewhere' | 'gone';
-
-interface PendingAdvance {
-  args: string[];
-  resolve: (reply: AdvanceReply) => void;
-  reject: (error: unknown) => void;
-}
 
 /** The 12 values advance-schedules.lua takes for one move. */
 function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance, waitingAt: number): string[] {
@@ -37,33 +32,12 @@ function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance, w
  * accepted in the same few turns, so a batch's moves cost one round trip and one script run.
  */
 export function createAdvanceBatcher(run: ScriptRunner, keys: KeySpace, waitingRecheckMs: number) {
-  let pending: PendingAdvance[] = [];
-  const flush = () => {
-    const all = pending;
-    pending = [];
-    for (let start = 0; start < all.length; start += MOST_MOVES_PER_CALL) send(all.slice(start, start + MOST_MOVES_PER_CALL));
-  };
-  const send = (batch: PendingAdvance[]) => {
-    run('advanceSchedules', [keys.schedulesDue()], [batch.length, ...batch.flatMap((move) => move.args)]).then(
-      (replies) => {
-        const codes = replies as number[];
-        batch.forEach((move, index) => {
-          const code = codes[index];
-          move.resolve(code === 1 ? 'moved' : code === 0 ? 'moved-elsewhere' : 'gone');
-        });
-      },
-      (error: unknown) => {
-        for (const move of batch) move.reject(error);
-      },
-    );
-  };
+  const advance = createTurnBatcher(async (moves: string[][]): Promise<AdvanceReply[]> => {
+    const codes = (await run('advanceSchedules', [keys.schedulesDue()], [moves.length, ...moves.flat()])) as number[];
+    return codes.map((code) => (code === 1 ? 'moved' : code === 0 ? 'moved-elsewhere' : 'gone'));
+  }, MOST_MOVES_PER_CALL);
   return {
-    send(schedule: ClaimedSchedule, move: Advance): Promise<AdvanceReply> {
-      return new Promise((resolve, reject) => {
-        if (pending.length === 0) setImmediate(flush);
-        // A tick a trigger left waiting while this firer held the schedule is looked at this soon.
-        pending.push({ args: advanceArgs(keys, schedule, move, Date.now() + waitingRecheckMs), resolve, reject });
-      });
-    },
+    // A tick a trigger left waiting while this firer held the schedule is looked at this soon.
+    send: (schedule: ClaimedSchedule, move: Advance): Promise<AdvanceReply> => advance(advanceArgs(keys, schedule, move, Date.now() + waitingRecheckMs)),
   };
 }
