@@ -149,7 +149,8 @@ export function createScheduleFirer({
     if (buffered !== undefined && (await startTick({ schedule: asLeftSoFar(), scheduledTime: buffered })) === 'started') {
       const moved = await schedules.advance(schedule, { from: cursor, to: cursor, fired: 1, firedTick: buffered, buffer: 'clear', release: false });
       if (moved !== 'moved') return;
-      metrics?.fired(now() - buffered);
+      // Its wait was the overlap policy's (or a trigger's or backfill's tick's), not the firer's lateness.
+      metrics?.fired();
       lastTick = buffered;
       buffered = undefined;
     }

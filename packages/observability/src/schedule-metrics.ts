@@ -3,8 +3,11 @@ import type { MetricsRegistry } from './metrics-registry.ts';
 
 /** What a schedule firer counts as it goes (per worker process; Prometheus sums them). */
 export interface ScheduleTickMetrics {
-  /** A tick started its run, `lagMs` after its scheduled time. */
-  fired(lagMs: number): void;
+  /**
+   * A tick started its run, `lagMs` after its scheduled time; without it, a tick that waited under
+   * `buffer-one` by the overlap policy, whose wait says nothing of how late the firer was.
+   */
+  fired(lagMs?: number): void;
   /** Ticks the overlap policy started nothing for. */
   skipped(count: number): void;
   /** Ticks older than the catch-up window, never started. */
@@ -32,7 +35,7 @@ export function createScheduleTickMetrics(registry: MetricsRegistry): ScheduleTi
   return {
     fired(lagMs) {
       ticks.inc({ outcome: 'fired' });
-      lag.observe(Math.max(0, lagMs) / 1_000);
+      if (lagMs !== undefined) lag.observe(Math.max(0, lagMs) / 1_000);
     },
     skipped(count) {
       if (count > 0) ticks.inc({ outcome: 'skipped' }, count);
