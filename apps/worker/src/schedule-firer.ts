@@ -178,12 +178,14 @@ export function createScheduleFirer({
         ...(buffers ? { buffer: cursor } : {}),
         ...(later !== undefined ? { releaseAt: later } : {}),
       });
-      if (moved === 'moved') {
+      const advanced = moved === 'moved' || moved === 'moved-tick-skipped';
+      if (advanced) {
         if (outcome === 'started') metrics?.fired(now() - cursor);
-        else if (buffers) metrics?.buffered();
+        else if (buffers && moved === 'moved') metrics?.buffered();
+        // Asked to wait, it found another tick (a trigger's or backfill's) waiting already.
         else metrics?.skipped(1);
       }
-      if (moved !== 'moved' || stopping) return;
+      if (!advanced || stopping) return;
       if (outcome === 'started') lastTick = cursor;
       cursor = next;
     }

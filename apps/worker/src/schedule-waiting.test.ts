@@ -1,4 +1,4 @@
-import { createLogger } from '@ces/observability';
+import { createLogger, createMetricsRegistry, createScheduleTickMetrics } from '@ces/observability';
 import { createKeySpace, createScheduleStore, type ScheduleSpec } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
@@ -52,11 +52,17 @@ describe('schedule waiting ticks', () => {
       started.push(scheduledTime);
       return 'started';
     };
-    const firer = createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10 });
+    const registry = createMetricsRegistry({ service: 'worker', processMetrics: false });
+    const metrics = createScheduleTickMetrics(registry);
+    const firer = createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10, metrics });
     expect(await firer.fireDue()).toBe(1);
     const after = await schedules.get('acme', 'held');
-    // The firer's own tick found one waiting: counted as skipped, the trigger's tick kept.
+    // The firer's own tick found one waiting: counted as skipped, the trigger's tick kept; its
+    // metrics say the same.
     expect(after).toMatchObject({ buffered: triggered, skipped: 1, fired: 0, cursor: schedule.cursor + 60_000 });
+    const counted = await registry.getSingleMetricAsString('ces_schedule_ticks_total');
+    expect(counted).toContain('ces_schedule_ticks_total{outcome="skipped",service="worker"} 1');
+    expect(counted).not.toContain('outcome="buffered"');
     expect(Number(await redis.zscore(keys.schedulesDue(), 'acme\nheld'))).toBeLessThanOrEqual(Date.now() + 1_000);
 
     running = false;

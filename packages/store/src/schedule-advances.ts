@@ -6,7 +6,7 @@ import { createTurnBatcher } from './turn-batches.ts';
 /** Most moves in one script call, so that one call holds Redis for a few milliseconds at most. */
 const MOST_MOVES_PER_CALL = 1_000;
 
-type AdvanceReply = 'moved' | 'moved-elsewhere' | 'gone';
+type AdvanceReply = 'moved' | 'moved-tick-skipped' | 'moved-elsewhere' | 'gone';
 
 /** The 12 values advance-schedules.lua takes for one move. */
 function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance, waitingAt: number): string[] {
@@ -34,7 +34,7 @@ function advanceArgs(keys: KeySpace, schedule: ClaimedSchedule, move: Advance, w
 export function createAdvanceBatcher(run: ScriptRunner, keys: KeySpace, waitingRecheckMs: number) {
   const advance = createTurnBatcher(async (moves: string[][]): Promise<AdvanceReply[]> => {
     const codes = (await run('advanceSchedules', [keys.schedulesDue()], [moves.length, ...moves.flat()])) as number[];
-    return codes.map((code) => (code === 1 ? 'moved' : code === 0 ? 'moved-elsewhere' : 'gone'));
+    return codes.map((code) => (code === 1 ? 'moved' : code === 2 ? 'moved-tick-skipped' : code === 0 ? 'moved-elsewhere' : 'gone'));
   }, MOST_MOVES_PER_CALL);
   return {
     // A tick a trigger left waiting while this firer held the schedule is looked at this soon.

@@ -78,10 +78,11 @@ export interface ScheduleStore {
    */
   changes(): Promise<number>;
   /**
-   * Compare-and-set of the cursor (advance-schedules.lua): 'moved', 'moved-elsewhere' or 'gone'.
+   * Compare-and-set of the cursor (advance-schedules.lua): 'moved', 'moved-tick-skipped' (moved, but
+   * the tick asked to wait was counted as skipped: another waits already), 'moved-elsewhere' or 'gone'.
    * The moves asked for in one turn of the event loop go to Redis in one script call.
    */
-  advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-elsewhere' | 'gone'>;
+  advance(schedule: ClaimedSchedule, move: Advance): Promise<'moved' | 'moved-tick-skipped' | 'moved-elsewhere' | 'gone'>;
   /**
    * Counts a run started outside the cursor (trigger, backfill) as fired, and makes it the last
    * fired tick the overlap policy looks at; or counts a tick the policy skipped. False when gone.

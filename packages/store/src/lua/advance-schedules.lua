@@ -28,8 +28,10 @@
     +11 when to put it back at the latest while a tick waits that the firer did not know of (left
         by a trigger or a backfill while it held the schedule): now and a second
 
-  Returns one reply per move, in order: 1 when moved, 0 when the cursor was elsewhere (nothing
-  changed), -1 when the schedule no longer exists (its member is taken out of KEYS[1]).
+  Returns one reply per move, in order: 1 when moved, 2 when moved but the tick it asked to leave
+  waiting was counted as skipped (another tick, a trigger's or a backfill's, waits already), 0 when
+  the cursor was elsewhere (nothing changed), -1 when the schedule no longer exists (its member is
+  taken out of KEYS[1]).
 ]]
 --- @include "schedule-layout.lua"
 local function advance(key, member, from, to, fired, missed, skipped, release, fired_tick, buffer, release_at, waiting_at)
@@ -42,6 +44,7 @@ local function advance(key, member, from, to, fired, missed, skipped, release, f
     return 0
   end
   redis.call('HSET', key, 'c', to)
+  local moved = 1
   local fired_at = fired_tick ~= '' and fired_tick or from
   if fired ~= '0' then
     redis.call('HINCRBY', key, 'f', fired)
@@ -58,6 +61,7 @@ local function advance(key, member, from, to, fired, missed, skipped, release, f
       redis.call('HSET', key, 'b', buffer)
     elseif waiting ~= buffer then
       redis.call('HINCRBY', key, 'k', 1)
+      moved = 2
     end
   end
   if missed ~= '0' then redis.call('HINCRBY', key, 'm', missed) end
@@ -69,7 +73,7 @@ local function advance(key, member, from, to, fired, missed, skipped, release, f
     end
     redis.call('ZADD', KEYS[1], at, member)
   end
-  return 1
+  return moved
 end
 
 local replies = {}
