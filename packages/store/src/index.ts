@@ -110,16 +110,9 @@ export {
   type CallbackTarget,
 } from './callback-store.ts';
 export { parseDuration, ticksAfter, timingProblem, type ScheduleTiming } from './schedule-times.ts';
-export {
-  createScheduleStore,
-  ScheduleLimitError,
-  type Advance,
-  type ClaimedSchedule,
-  type OverlapPolicy,
-  type ScheduleSpec,
-  type ScheduleStore,
-  type StoredSchedule,
-} from './schedule-store.ts';
+export type { ClaimedSchedule, OverlapPolicy, ScheduleSpec, StoredSchedule } from './schedule.ts';
+export type { Advance } from './schedule-advances.ts';
+export { createScheduleStore, ScheduleLimitError, type ScheduleStore } from './schedule-store.ts';
 export { tickExecutionId } from './tick-execution-id.ts';
 export {
   createConsoleSessionStore,

@@ -1,10 +1,28 @@
 import type { KeySpace } from './keys.ts';
-import type { Advance, ClaimedSchedule } from './schedule-store.ts';
+import type { ClaimedSchedule } from './schedule.ts';
 import type { ScriptRunner } from './scripts.ts';
 import { createTurnBatcher } from './turn-batches.ts';
 
 /** Most moves in one script call, so that one call holds Redis for a few milliseconds at most. */
 const MOST_MOVES_PER_CALL = 1_000;
+
+export interface Advance {
+  /** The cursor the firer read. */
+  from: number;
+  /** The next tick to fire. */
+  to: number;
+  fired: 0 | 1;
+  missed?: number;
+  skipped?: number;
+  /** Whether the schedule goes back in the due set at `to` (false: the firer goes on holding it). */
+  release: boolean;
+  /** When it goes back in the due set, if earlier than `to` (a buffered tick to look at again). */
+  releaseAt?: number;
+  /** The tick fired, when it is not `from` (a buffered tick). */
+  firedTick?: number;
+  /** The tick left waiting under `buffer-one`, or 'clear' once it has started. */
+  buffer?: number | 'clear';
+}
 
 type AdvanceReply = 'moved' | 'moved-tick-skipped' | 'moved-elsewhere' | 'gone';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSpec, encodeSpec, specPieces } from './schedule-record.ts';
-import type { ScheduleSpec } from './schedule-store.ts';
+import type { ScheduleSpec } from './schedule.ts';
 
 describe('schedule record', () => {
   const base: ScheduleSpec = {

@@ -1,4 +1,4 @@
-import type { OverlapPolicy, ScheduleSpec, StoredSchedule } from './schedule-store.ts';
+import type { OverlapPolicy, ScheduleSpec, StoredSchedule } from './schedule.ts';
 
 /**
  * A schedule's hash, written small so that an idle schedule costs a few hundred bytes: one-letter

@@ -1,63 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
-import { createAdvanceBatcher } from './schedule-advances.ts';
+import type { ClaimedSchedule, ScheduleSpec, StoredSchedule } from './schedule.ts';
+import { type Advance, createAdvanceBatcher } from './schedule-advances.ts';
 import { decodeSchedule, specPieces } from './schedule-record.ts';
 import { registerScripts } from './scripts.ts';
-import { type ScheduleTiming, ticksAfter } from './schedule-times.ts';
-
-export type OverlapPolicy = 'skip' | 'buffer-one' | 'allow-all';
-
-/** What a schedule starts and when, as its owner wrote it. */
-export interface ScheduleSpec {
-  choreo: string;
-  inputs: { name: string; value: string }[];
-  preset?: string;
-  timing: ScheduleTiming;
-  overlap: OverlapPolicy;
-  catchupWindowSeconds: number;
-  note?: string;
-}
-
-export interface StoredSchedule {
-  account: string;
-  name: string;
-  spec: ScheduleSpec;
-  /** Scheduled time (epoch ms) of the next tick to fire. */
-  cursor: number;
-  paused: boolean;
-  fired: number;
-  missed: number;
-  skipped: number;
-  /** Scheduled time of the last tick fired, if any. */
-  lastTick?: number;
-  /** The note given with the last pause or resume. */
-  stateNote?: string;
-  /** Under `buffer-one`: the scheduled time of the tick waiting for the last run to end. */
-  buffered?: number;
-}
-
-/** A schedule a firer holds under lease: fire `cursor`, then `advance` from it. */
-export interface ClaimedSchedule extends StoredSchedule {
-  member: string;
-}
-
-export interface Advance {
-  /** The cursor the firer read. */
-  from: number;
-  /** The next tick to fire. */
-  to: number;
-  fired: 0 | 1;
-  missed?: number;
-  skipped?: number;
-  /** Whether the schedule goes back in the due set at `to` (false: the firer goes on holding it). */
-  release: boolean;
-  /** When it goes back in the due set, if earlier than `to` (a buffered tick to look at again). */
-  releaseAt?: number;
-  /** The tick fired, when it is not `from` (a buffered tick). */
-  firedTick?: number;
-  /** The tick left waiting under `buffer-one`, or 'clear' once it has started. */
-  buffer?: number | 'clear';
-}
+import { ticksAfter } from './schedule-times.ts';
 
 export interface ScheduleStore {
   /**
