@@ -12,6 +12,14 @@ describe('worker configuration', () => {
     });
   });
 
+  it("keeps a schedule's lease and how far ahead it is claimed within the 15 s a dead worker's tick may wait", () => {
+    expect(loadWorkerConfig({ SCHEDULE_LEASE_MS: '10000', SCHEDULE_LOOKAHEAD_MS: '5000' })).toMatchObject({
+      SCHEDULE_LEASE_MS: 10_000,
+      SCHEDULE_LOOKAHEAD_MS: 5_000,
+    });
+    expect(() => loadWorkerConfig({ SCHEDULE_LEASE_MS: '12000', SCHEDULE_LOOKAHEAD_MS: '4000' })).toThrow(/SCHEDULE_LOOKAHEAD_MS/);
+  });
+
   it('names a bad concurrency', () => {
     expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY/);
   });
