@@ -391,13 +391,18 @@ export function createExecutionStore(deps: {
 
   const historyKeys = historyKeyTemplates(keys);
   const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
-  // What every execution of a batch accepted at once shares (accept-executions.lua).
-  const batchAcceptance = {
+  // The named arguments of accept-record.lua that are the same for every execution, whichever
+  // script accepts it.
+  const acceptanceKeys = {
     history: historyKeys,
     webhooks: webhookKeys,
     run_events_bound: runEventsBound,
     run_events_channel: runEventsChannel,
     execution_prefix: keys.execution(''),
+  };
+  // What every execution of a batch accepted at once shares besides (accept-executions.lua).
+  const batchAcceptance = {
+    ...acceptanceKeys,
     account_running_key: keys.accountRunning('\u0001'),
     bytes_key: keys.accountStoredBytes('\u0001', '\u0002'),
     rows_key: keys.accountRunningRows('\u0001'),
@@ -456,17 +461,13 @@ export function createExecutionStore(deps: {
             request_digest: idempotency?.requestDigest ?? '',
             account: execution.account,
             choreo: execution.choreo,
-            history: historyKeys,
-            webhooks: webhookKeys,
+            ...acceptanceKeys,
             list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
             child_event:
               execution.parent !== undefined && childOf !== undefined
                 ? encodeRunEvent({ type: 'child.started', time: execution.starttime, address: childOf.address, child: execution.id })
                 : '',
-            run_events_bound: runEventsBound,
-            run_events_channel: runEventsChannel,
             redrive_of: execution.redriveOf ?? '',
-            execution_prefix: keys.execution(''),
             progress_entries: redrive?.entries.length ?? 0,
           }),
           ...encodeNewExecution(execution, redrive),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { decodeExecution, type ExecutionRecord, type ExecutionSummary, fieldsToObject, RECORD_FIELDS } from './execution-record.ts';
+import { decodeExecution, type ExecutionRecord, type ExecutionSummary, fieldsToObject, RECORD_FIELDS, SUMMARY_FIELDS } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
 import { registerScripts } from './scripts.ts';
 import { createTurnBatcher } from './turn-batches.ts';
@@ -24,25 +24,9 @@ export interface ClaimedWebhookEvent extends WebhookEvent {
 }
 
 const F = RECORD_FIELDS;
-const WEBHOOK_RECORD_FIELDS = [
-  F.id,
-  F.account,
-  F.choreo,
-  F.status,
-  F.starttime,
-  F.endtime,
-  F.host,
-  F.lasterror,
-  F.errortime,
-  F.output,
-  F.choreoVersion,
-  F.redriveOf,
-  F.redrivenBy,
-  F.schedule,
-  F.scheduledTime,
-  F.sealedInputs,
-  F.notifyUrl,
-];
+// A body is the status resource's execution object and outputs, read as a status answer with its
+// outputs reads them; and what keeps secret outputs out of it and sends a run's own call-back.
+const WEBHOOK_RECORD_FIELDS = [...SUMMARY_FIELDS, F.output, F.sealedInputs, F.notifyUrl];
 
 export type DeliveryState = 'pending' | 'delivered' | 'dead';
 
