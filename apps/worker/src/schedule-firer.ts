@@ -257,18 +257,20 @@ export function createScheduleFirer({
     if (current !== undefined) await fireCounted(current);
   }
 
+  /** Whether a full claim fits beside what is held (a claim of mostHeld, when that is less than a batch). */
+  const roomForClaim = () => mostHeld - held.size >= Math.min(batch, mostHeld);
+
   function hold(schedule: ClaimedSchedule, changesAtClaim: number): void {
     const fired: Promise<void> = fireWhenDue(schedule, changesAtClaim).finally(() => {
       held.delete(fired);
-      if (held.size <= mostHeld - batch) roomWanted?.();
+      if (roomForClaim()) roomWanted?.();
     });
     held.add(fired);
   }
 
   async function claimLoop(): Promise<void> {
     while (running) {
-      const room = mostHeld - held.size;
-      if (room < Math.min(batch, mostHeld)) {
+      if (!roomForClaim()) {
         // Full: woken as soon as a claim's worth is done.
         await sleep(pollMs, true);
         continue;
