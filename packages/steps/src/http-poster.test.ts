@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { EgressRefusedError, StepFailedError } from '@ces/language';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpPoster } from './http-poster.ts';
@@ -16,7 +16,9 @@ describe('HTTP poster', () => {
 
   function answer(request: IncomingMessage, response: ServerResponse, body: string) {
     received.push({ url: request.url ?? '', signature: request.headers['webhook-signature'] as string | undefined, body });
-    if (request.url === '/held') held.push(response);
+    if (request.url === '/held' || body === 'hold') held.push(response);
+    else if (request.url?.startsWith('/echo')) response.writeHead(200).end(`echo ${body}`);
+    else if (request.url === '/close') response.writeHead(200, { connection: 'close' }).end(`closing ${body}`);
     else if (request.url === '/large') response.writeHead(200).end('x'.repeat(20_000));
     else if (request.url === '/chunked') {
       response.writeHead(410, { 'content-type': 'text/plain' });
@@ -41,6 +43,7 @@ describe('HTTP poster', () => {
 
   afterAll(async () => {
     for (const response of held) response.destroy();
+    held.length = 0;
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -59,8 +62,50 @@ describe('HTTP poster', () => {
       ['/hooks', 'v1,abc', '{}'],
     ]);
     for (let i = 0; i < 10; i += 1) expect((await post(`${origin}/hooks`, request('{}'))).status).toBe(204);
-    // Undici's pool may open a second connection as the first is being freed, and no more.
-    expect(connections - before).toBeLessThanOrEqual(2);
+    // One after another, every request to a URL goes on its one kept-alive connection.
+    expect(connections - before).toBe(3);
+  });
+
+  it("pipelines a turn's requests to one URL on one connection, each given its own answer", async () => {
+    const before = connections;
+    const bodies = Array.from({ length: 12 }, (_, index) => `{"n":${index}}`);
+    const answers = await Promise.all(bodies.map((body) => post(`${origin}/echo?pipelined`, request(body))));
+    expect(answers).toEqual(bodies.map((body) => ({ status: 200, body: `echo ${body}` })));
+    expect(connections - before).toBe(1);
+  });
+
+  it('a request past its deadline gives up its connection, and those pipelined behind it are answered on another', async () => {
+    const before = connections;
+    const [late, ...behind] = await Promise.allSettled([
+      post(`${origin}/echo?deadline`, request('hold', 300)),
+      post(`${origin}/echo?deadline`, request('b')),
+      post(`${origin}/echo?deadline`, request('c')),
+    ]);
+    expect(late).toMatchObject({ status: 'rejected', reason: new StepFailedError('HTTP request timed out after 300 ms') });
+    expect(behind).toEqual([
+      { status: 'fulfilled', value: { status: 200, body: 'echo b' } },
+      { status: 'fulfilled', value: { status: 200, body: 'echo c' } },
+    ]);
+    expect(connections - before).toBe(2);
+  });
+
+  it('a URL slow to answer holds up no other URL of its host', async () => {
+    const slow = post(`${origin}/held`, request('{}', 2_000)).catch((error: Error) => error);
+    expect(await post(`${origin}/echo`, request('quick'))).toEqual({ status: 200, body: 'echo quick' });
+    expect(await slow).toBeInstanceOf(StepFailedError);
+  });
+
+  it('an endpoint that closes its connection after each answer gets every request, one per connection', async () => {
+    const before = connections;
+    const bodies = ['1', '2', '3', '4', '5'];
+    expect(await Promise.all(bodies.map((body) => post(`${origin}/close`, request(body))))).toEqual(
+      bodies.map((body) => ({ status: 200, body: `closing ${body}` })),
+    );
+    expect(connections - before).toBeGreaterThanOrEqual(5);
+  });
+
+  it('refuses a header that would break its line', async () => {
+    await expect(post(`${origin}/echo`, { ...request('{}'), headers: { 'x-evil': 'a\r\nx-injected: 1' } })).rejects.toThrow(/line break/);
   });
 
   it('fails a request unanswered within its timeout, and one whose answer is too large', async () => {
@@ -87,6 +132,46 @@ describe('HTTP poster', () => {
         (error: Error) => error,
       );
       expect(failure instanceof EgressRefusedError || failure?.cause instanceof EgressRefusedError, String(failure)).toBe(true);
+    }
+  });
+});
+
+// A raw server that drops a kept-alive connection as its second request arrives, as one whose
+// keep-alive timeout ends just as the client reuses the connection.
+describe('HTTP poster on a connection its server drops', () => {
+  it('sends a request again on a new connection when a kept-alive one is dropped before its answer', async () => {
+    let requests = 0;
+    const sockets = new Set<Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      let seen = 0;
+      socket.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('latin1');
+        const arrived = text.split('POST ').length - 1;
+        for (let index = 0; index < arrived; index += 1) {
+          seen += 1;
+          requests += 1;
+          if (seen === 2) {
+            socket.destroy();
+            return;
+          }
+          socket.write('HTTP/1.1 204 No Content\r\n\r\n');
+        }
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = createHttpPoster({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 10_000 });
+    const request = { headers: {}, body: '{}', timeoutMs: 5_000 };
+    try {
+      expect(await post(`${origin}/hooks`, request)).toEqual({ status: 204, body: '' });
+      expect(await post(`${origin}/hooks`, request)).toEqual({ status: 204, body: '' });
+      // The dropped request, and the same again on a new connection.
+      expect(requests).toBe(3);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
