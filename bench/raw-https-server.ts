@@ -69,18 +69,25 @@ function serve(socket: TLSSocket, handler: RawRequestHandler) {
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: Buffer) => {
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    // The answers to the requests one read brings (a pipelining client's) go out in one write.
+    const answers: Buffer[] = [];
+    const flush = () => {
+      if (answers.length > 0) socket.write(answers.length === 1 ? (answers[0] as Buffer) : Buffer.concat(answers));
+    };
     for (;;) {
       let parsed: ReturnType<typeof parseRequest>;
       try {
         parsed = parseRequest(buffer);
       } catch {
+        flush();
         socket.end(answerBytes(400));
         return;
       }
-      if (!parsed) return;
+      if (!parsed) break;
       buffer = buffer.subarray(parsed.length);
-      socket.write(answerBytes(handler(parsed.request)));
+      answers.push(answerBytes(handler(parsed.request)));
     }
+    flush();
   });
 }
 

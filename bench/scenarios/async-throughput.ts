@@ -163,6 +163,29 @@ export async function measureServiceThroughput(context: ScenarioContext): Promis
   return combinePhases([await measurePhase(context, service, context.durationMs, 'service')]);
 }
 
+/**
+ * The service under each of `settings` (with a webhook and without, …) in mirrored alternating
+ * rounds, `use` switching to a setting before each of its phases.
+ */
+export async function compareServiceSettings<S extends string>(
+  context: ScenarioContext,
+  settings: readonly S[],
+  use: (setting: S) => Promise<void>,
+): Promise<Record<S, Throughput>> {
+  const service = await serviceSide(context);
+  await warmUp(context, service);
+  const rounds = await alternatingRounds(
+    context,
+    settings,
+    async (setting, roundMs) => {
+      await use(setting);
+      return measurePhase(context, service, roundMs, setting, ROUND_WARMUP_MS);
+    },
+    { mirrored: true },
+  );
+  return Object.fromEntries(settings.map((setting) => [setting, combinePhases(rounds[setting])])) as Record<S, Throughput>;
+}
+
 export async function asyncThroughput(context: ScenarioContext): Promise<Row[]> {
   const sides = { service: await serviceSide(context), raw: rawBullmqSide(context), producer: httpsProducerSide(context) };
   await warmUp(context, sides.service);

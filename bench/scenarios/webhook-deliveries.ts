@@ -7,7 +7,7 @@ import { startRawHttpsServer } from '../raw-https-server.ts';
 import { round, summarize } from '../latency-summary.ts';
 import type { Row } from '../report.ts';
 import { runLoad } from '../run-load.ts';
-import { measureServiceThroughput, type Throughput } from './async-throughput.ts';
+import { compareServiceSettings, type Throughput } from './async-throughput.ts';
 import { API_BASE, BASE64_BODY, BASE64_ENCODE, DRAIN_TIMEOUT_MS, drainService, runJob, runningCount, type ScenarioContext } from './scenario-context.ts';
 
 /** Connections of the paced phase: a few, so that runs end at about 500 a second or more, short of the machine's limit. */
@@ -63,7 +63,7 @@ async function startReceiver(context: ScenarioContext) {
 }
 
 /**
- * Scenario 14: async runs with one webhook on every run's end beside none, in alternating rounds
+ * Scenario 14: async runs with one webhook on every run's end beside none, in mirrored rounds (A B, B A, …)
  * (the service's throughput with it should be within 10 % of without), the latency from a run's
  * end to the endpoint's receipt at that rate, and the same latency at the rate a few connections
  * start runs at (PACED_CONNECTIONS).
@@ -72,8 +72,6 @@ export async function webhookDeliveries(context: ScenarioContext): Promise<Row[]
   const { redis, keys } = context.stack;
   const receiver = await startReceiver(context);
   const deliveries = new Queue(WEBHOOK_QUEUE, { connection: redis, prefix: keys.prefix });
-  const without: Throughput[] = [];
-  const withOne: Throughput[] = [];
   let paced = { runsPerSecond: 0, latencyMs: summarize([]) };
   const drainDeliveries = () =>
     until(
@@ -82,38 +80,44 @@ export async function webhookDeliveries(context: ScenarioContext): Promise<Row[]
       'the deliveries to drain',
       20,
     );
-  try {
-    for (let round = 0; round < 2; round += 1) {
-      without.push(await measureServiceThroughput(context));
+  let subscribed = false;
+  const use = async (setting: 'without' | 'withOne') => {
+    if ((setting === 'withOne') === subscribed) return;
+    if (setting === 'withOne') {
       const put = await call(context, 'PUT', `/webhooks/${WEBHOOK}`, JSON.stringify({ url: receiver.url, events: ['execution.ended'] }));
       if (put !== 201) throw new Error(`PUT /webhooks/${WEBHOOK} answered ${put}`);
-      withOne.push(await measureServiceThroughput(context));
-      // Every end the round made is delivered before the webhook goes.
+    } else {
+      // Every end a phase with the webhook made is delivered before the next phase starts.
       await drainDeliveries();
-      if (round === 1) {
-        // The latency short of the machine's limit: runs at the rate a few connections start them.
-        const fromHere = receiver.latenciesMs.length;
-        const before = await runningCount(context);
-        const load = await runLoad(
-          runJob(context, BASE64_ENCODE, {
-            async: true,
-            connections: PACED_CONNECTIONS,
-            durationMs: context.durationMs,
-            maxRequests: 500_000,
-            body: BASE64_BODY,
-          }),
-        );
-        await drainService(context, before);
-        await drainDeliveries();
-        paced = { runsPerSecond: load.perSecond, latencyMs: summarize(receiver.latenciesMs.slice(fromHere)) };
-      }
       await call(context, 'DELETE', `/webhooks/${WEBHOOK}`);
     }
+    subscribed = setting === 'withOne';
+  };
+  let measured: Record<'without' | 'withOne', Throughput>;
+  try {
+    measured = await compareServiceSettings(context, ['without', 'withOne'] as const, use);
+    // The latency short of the machine's limit: runs at the rate a few connections start them.
+    await use('withOne');
+    const fromHere = receiver.latenciesMs.length;
+    const before = await runningCount(context);
+    const load = await runLoad(
+      runJob(context, BASE64_ENCODE, {
+        async: true,
+        connections: PACED_CONNECTIONS,
+        durationMs: context.durationMs,
+        maxRequests: 500_000,
+        body: BASE64_BODY,
+      }),
+    );
+    await drainService(context, before);
+    await drainDeliveries();
+    paced = { runsPerSecond: load.perSecond, latencyMs: summarize(receiver.latenciesMs.slice(fromHere)) };
+    await use('without');
   } finally {
     await deliveries.close();
     await receiver.close();
   }
-  const completed = (runs: Throughput[]) => round(runs.reduce((sum, one) => sum + one.completedPerSecond, 0) / runs.length, 1);
+  const { without, withOne } = measured;
   const latency = summarize(receiver.latenciesMs);
   const scenario = `14 webhooks (${context.stack.workerCount()} workers)`;
   context.raw.webhookDeliveries = { without, withOne, latencyMs: latency, deliveries: receiver.latenciesMs.length, paced };
@@ -122,10 +126,10 @@ export async function webhookDeliveries(context: ScenarioContext): Promise<Row[]
       scenario,
       figure: 'completed with one webhook',
       unit: '/s',
-      value: completed(withOne),
-      baseline: { label: 'no webhook', value: completed(without) },
+      value: round(withOne.completedPerSecond, 1),
+      baseline: { label: 'no webhook', value: round(without.completedPerSecond, 1) },
       target: { kind: 'at-least-ratio', factor: 0.9 },
-      details: { rounds: withOne.map((one, index) => [without[index]?.completedPerSecond, one.completedPerSecond]) },
+      details: { rounds: withOne.phases.map((one, index) => [without.phases[index]?.completedPerSecond, one.completedPerSecond]) },
     },
     { scenario, figure: 'end → receipt p50', unit: 'ms', value: latency.p50, details: { deliveries: receiver.latenciesMs.length } },
     { scenario, figure: 'end → receipt p99', unit: 'ms', value: latency.p99, details: { max: latency.max } },
