@@ -104,8 +104,15 @@ describe('HTTP poster', () => {
     expect(connections - before).toBeGreaterThanOrEqual(5);
   });
 
-  it('refuses a header that would break its line', async () => {
-    await expect(post(`${origin}/echo`, { ...request('{}'), headers: { 'x-evil': 'a\r\nx-injected: 1' } })).rejects.toThrow(/line break/);
+  it('refuses a header that would break its line or is no header, and frames the request itself', async () => {
+    for (const headers of [{ 'x-evil': 'a\r\nx-injected: 1' }, { 'x-evil': 'a\u010d\u010ax-injected: 1' }, { 'bad name': '1' }] as Record<string, string>[])
+      await expect(post(`${origin}/echo`, { ...request('{}'), headers })).rejects.toThrow(/is not a valid header/);
+    received.length = 0;
+    const answer = await post(`${origin}/echo?framed`, {
+      ...request('{"a":1}'),
+      headers: { host: 'elsewhere.example', 'content-length': '1', 'transfer-encoding': 'chunked', connection: 'close' },
+    });
+    expect(answer).toEqual({ status: 200, body: 'echo {"a":1}' });
   });
 
   it('fails a request unanswered within its timeout, and one whose answer is too large', async () => {
@@ -132,6 +139,74 @@ describe('HTTP poster', () => {
         (error: Error) => error,
       );
       expect(failure instanceof EgressRefusedError || failure?.cause instanceof EgressRefusedError, String(failure)).toBe(true);
+    }
+  });
+});
+
+/** A raw TCP server on loopback whose connections `serve` handles; its origin and how to close it. */
+async function rawServer(serve: (socket: Socket) => void) {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    serve(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('HTTP poster on connections its server mishandles', () => {
+  const poster = () => createHttpPoster({ allowPrivateNetworks: true, timeoutMs: 5_000, maxResponseBytes: 10_000 });
+
+  it('takes an answer no request asked for (a 408 on an idle connection) as the end of that connection', async () => {
+    let connections = 0;
+    const server = await rawServer((socket) => {
+      connections += 1;
+      const first = connections === 1;
+      socket.on('data', () => {
+        // On the first connection, right behind the answer, one nobody asked for.
+        socket.write(`HTTP/1.1 204 No Content\r\n\r\n${first ? 'HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n' : ''}`);
+      });
+    });
+    const post = poster();
+    const request = { headers: {}, body: '{}', timeoutMs: 5_000 };
+    try {
+      expect(await post(`${server.origin}/hooks`, request)).toEqual({ status: 204, body: '' });
+      expect(await post(`${server.origin}/hooks`, request)).toEqual({ status: 204, body: '' });
+      expect(connections).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes a request lost to the deadlines of those ahead of it no more than three times, then fails it', async () => {
+    const arrivals: Record<string, number> = {};
+    const server = await rawServer((socket) => {
+      // Reads and never answers.
+      socket.on('data', (chunk: Buffer) => {
+        for (const [, marker] of chunk.toString('latin1').matchAll(/"m":"(\w)"/g)) if (marker) arrivals[marker] = (arrivals[marker] ?? 0) + 1;
+      });
+    });
+    const post = poster();
+    try {
+      const outcomes = await Promise.allSettled(
+        ['a', 'b', 'c', 'd', 'e'].map((marker, index) =>
+          post(`${server.origin}/hooks`, { headers: {}, body: `{"m":"${marker}"}`, timeoutMs: index === 4 ? 4_000 : 150 * (index + 1) }),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected']);
+      // The last one, lost behind each of the others' deadlines in turn, gave up before its own.
+      expect(String((outcomes[4] as PromiseRejectedResult).reason)).not.toMatch(/timed out after 4000/);
+      expect(arrivals.e).toBeLessThanOrEqual(3);
+    } finally {
+      await server.close();
     }
   });
 });

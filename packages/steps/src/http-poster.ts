@@ -20,18 +20,23 @@ export type HttpPoster = (
   request: { headers: Record<string, string>; body: string; timeoutMs: number },
 ) => Promise<{ status: number; body: string }>;
 
-// A header value that would end its line (or the head) early.
-const LINE_BREAK = /[\r\n\0]/;
-
 interface Endpoint {
   key: string;
   target: ConnectionTarget;
   connections: PipelinedConnection[];
-  /** Requests waiting for room on a connection. */
-  waiting: (() => void)[];
+  /** Requests waiting for room on a connection, the longest waiting first. */
+  waiting: Waiter[];
   /** False once its server has closed a connection with requests pipelined behind an answer. */
   pipelines: boolean;
 }
+
+type Waiter = (connection: PipelinedConnection) => void;
+
+// What a header's name may be (a token), and what its value may hold: visible ASCII, spaces and tabs.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+// Headers the poster writes itself, for the framing of the requests it pipelines.
+const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
 /**
  * POSTs a body under the same egress policy and limits as `http.request`, for the service's own
@@ -43,9 +48,10 @@ interface Endpoint {
  * the requests of one turn of the event loop go out in one write, their answers come back in one
  * read, which at a thousand deliveries a second costs the sender and the endpoint a fraction of a
  * request and answer each. Every request carries its own deadline. A request its connection lost
- * before its answer (its server closed it, or a request ahead of it timed out) is written again on
- * a new connection, as a retry would send it; its receiver knows it by its `webhook-id`. An
- * endpoint that closes a connection with requests behind an answer gets one request per connection.
+ * after writing it, before its answer (its server closed it, or a request ahead of it timed out),
+ * is written again on a new connection, at most MOST_RESENDS times, as a retry would send it; its
+ * receiver knows it by its `webhook-id`. An endpoint that closes a connection with requests behind
+ * an answer gets one request per connection.
  */
 export function createHttpPoster(options: HttpStepOptions): HttpPoster {
   const policy = createEgressPolicy(options);
@@ -78,27 +84,35 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
     const roomy = endpoint.connections.find((connection) => connection.open && connection.load < most);
     if (roomy || endpoint.connections.length >= MOST_CONNECTIONS) return roomy;
     const opened = new PipelinedConnection(endpoint.target, limits, (done) => {
-      endpoint.connections.splice(endpoint.connections.indexOf(done), 1);
-      makeRoom(endpoint);
-      // Each run may name a URL of its own: an endpoint with nothing open is forgotten.
-      if (endpoint.connections.length === 0 && endpoint.waiting.length === 0) endpoints.delete(endpoint.key);
+      const index = endpoint.connections.indexOf(done);
+      if (index >= 0) endpoint.connections.splice(index, 1);
+      // The requests it lost are told after this, and find their endpoint again by its URL.
+      if (endpoint.connections.length === 0 && endpoint.waiting.length === 0 && endpoints.get(endpoint.key) === endpoint) endpoints.delete(endpoint.key);
+      else admit(endpoint);
     });
     endpoint.connections.push(opened);
     return opened;
   }
 
-  /** Room was made on `endpoint`: the longest waiting request takes it. */
-  const makeRoom = (endpoint: Endpoint) => endpoint.waiting.shift()?.();
+  /** Gives the waiting requests what room there is, the longest waiting first. */
+  function admit(endpoint: Endpoint): void {
+    while (endpoint.waiting.length > 0) {
+      const connection = connectionFor(endpoint);
+      if (!connection) return;
+      (endpoint.waiting.shift() as Waiter)(connection);
+    }
+  }
 
   return async (text, posted) => {
     const url = requestUrl(text);
     policy.checkHost(url.hostname);
-    for (const [name, value] of Object.entries(posted.headers))
-      if (LINE_BREAK.test(name) || LINE_BREAK.test(value)) throw new StepFailedError(`the header ${JSON.stringify(name)} has a line break`);
-    const endpoint = endpointOf(url);
+    const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+    for (const [name, value] of Object.entries(posted.headers)) {
+      if (!HEADER_NAME.test(name) || !HEADER_VALUE.test(value)) throw new StepFailedError(`the header ${JSON.stringify(name)} is not a valid header`);
+      if (!OWN_HEADERS.has(name.toLowerCase())) head.push(`${name}: ${value}`);
+    }
     const body = Buffer.from(posted.body, 'utf8');
-    const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`, `content-length: ${body.length}`];
-    for (const [name, value] of Object.entries(posted.headers)) if (name.toLowerCase() !== 'content-length') head.push(`${name}: ${value}`);
+    head.push(`content-length: ${body.length}`);
     const bytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
     const timeoutMs = Math.min(options.timeoutMs, posted.timeoutMs);
 
@@ -106,6 +120,7 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
       let settled = false;
       let resends = 0;
       let carrier: PipelinedConnection | undefined;
+      let waitingOn: Endpoint | undefined;
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
@@ -116,6 +131,8 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
         settle(() => reject(error instanceof StepFailedError ? error : new StepFailedError(`HTTP request failed: ${error.message}`, { cause: error })));
       const timer = setTimeout(() => {
         fail(new StepFailedError(`HTTP request timed out after ${timeoutMs} ms`));
+        const waited = waitingOn?.waiting.indexOf(board) ?? -1;
+        if (waited >= 0) waitingOn?.waiting.splice(waited, 1);
         // Its answer would hold up those behind it: the connection goes, and they are sent again.
         carrier?.destroy(new LostBehindError(`a request ahead timed out after ${timeoutMs} ms`));
       }, timeoutMs);
@@ -124,37 +141,35 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
         bytes,
         answered(response) {
           carrier = undefined;
-          makeRoom(endpoint);
           settle(() => resolve({ status: response.status, body: response.body.toString('utf8').slice(0, BODY_KEPT) }));
+          admit(endpointOf(url));
         },
         unanswered(error, how) {
           carrier = undefined;
           if (settled) return;
           if (error instanceof ResponseTooLargeError) return fail(tooLarge(options.maxResponseBytes));
-          if (error instanceof ClosedAfterAnswerError) endpoint.pipelines = false;
-          // Lost behind another request's answer or timeout: not this request's failure, sent again.
-          if (error instanceof LostBehindError) return send();
+          if (error instanceof ClosedAfterAnswerError) endpointOf(url).pipelines = false;
           // Never connected: the endpoint is unreachable, refused or untrusted.
-          if (!how.connected) return fail(error);
-          // Lost on a kept-alive connection its server closed: sent again a few times.
-          resends += 1;
+          if (!how.connected && !(error instanceof LostBehindError)) return fail(error);
+          // Written and lost: sent again a few times at most, whoever's fault it was.
+          if (how.sent) resends += 1;
           if (resends > MOST_RESENDS) return fail(error);
           send();
         },
       };
-      const send = () => {
-        if (settled) {
-          // It timed out waiting: the room it was given goes to the next.
-          makeRoom(endpoint);
-          return;
-        }
-        const connection = connectionFor(endpoint);
-        if (!connection) {
-          endpoint.waiting.push(send);
-          return;
-        }
+      const board: Waiter = (connection) => {
+        waitingOn = undefined;
         carrier = connection;
         connection.send(request);
+      };
+      const send = () => {
+        const endpoint = endpointOf(url);
+        // Behind those already waiting, if any.
+        const connection = endpoint.waiting.length === 0 ? connectionFor(endpoint) : undefined;
+        if (connection) return board(connection);
+        waitingOn = endpoint;
+        endpoint.waiting.push(board);
+        admit(endpoint);
       };
       send();
     });

@@ -38,12 +38,22 @@ describe('HTTP/1.x response reader', () => {
     expect(() =>
       read('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n14\r\n01234567890123456789\r\n0\r\n\r\n', 5, { maxBodyBytes: 10, keptBodyBytes: 8 }),
     ).toThrow(ResponseTooLargeError);
+    // Refused by its declared length, before a byte of it arrives.
+    expect(() => read('HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\n', 64, { maxBodyBytes: 10, keptBodyBytes: 8 })).toThrow(ResponseTooLargeError);
   });
 
   it('says when the server closes the connection, and reads a body without a length to the close', () => {
     expect(read('HTTP/1.1 200 OK\r\nConnection: close\r\ncontent-length: 0\r\n\r\n').answers[0]?.keepAlive).toBe(false);
     expect(read('HTTP/1.0 200 OK\r\ncontent-length: 0\r\n\r\n').answers[0]?.keepAlive).toBe(false);
     expect(read('HTTP/1.0 200 OK\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n').answers[0]?.keepAlive).toBe(true);
+    // Every Connection header's tokens count; a header merely ending in "close" is not one.
+    expect(read('HTTP/1.1 200 OK\r\nconnection: close\r\nconnection: foo\r\ncontent-length: 0\r\n\r\n').answers[0]?.keepAlive).toBe(false);
+    expect(read('HTTP/1.1 200 OK\r\nconnection: x-close\r\ncontent-length: 0\r\n\r\n').answers[0]?.keepAlive).toBe(true);
+    // A transfer coding other than chunked last ends the body with the connection, whatever its length says.
+    const gzipped = read('HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\ncontent-length: 2\r\n\r\nabcdef');
+    expect(gzipped.answers).toEqual([]);
+    expect(gzipped.reader.end()).toBe(true);
+    expect(gzipped.answers).toEqual([{ status: 200, body: 'abcdef', keepAlive: false }]);
     const { answers, reader } = read('HTTP/1.1 200 OK\r\n\r\nto the end');
     expect(answers).toEqual([]);
     expect(reader.end()).toBe(true);
@@ -67,6 +77,8 @@ describe('HTTP/1.x response reader', () => {
       'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabXX',
       'HTTP/1.1 101 Switching Protocols\r\n\r\n',
       `HTTP/1.1 200 OK\r\nx: ${'a'.repeat(70_000)}`,
+      'HTTP/1.1 200 OK\ncontent-length: 0\n\n',
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n${'x-trailer: 1\r\n'.repeat(5_000)}`,
     ])
       expect(() => read(broken), broken.slice(0, 40)).toThrow(MalformedResponseError);
   });

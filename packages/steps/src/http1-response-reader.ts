@@ -25,6 +25,15 @@ const MOST_HEAD_BYTES = 64 * 1024;
 const MOST_LINE_BYTES = 1024;
 const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
+const BARE_HEAD_END = Buffer.from('\n\n');
+
+/** The lower-cased comma-separated tokens of a header's value. */
+const tokens = (value: string) =>
+  value
+    .toLowerCase()
+    .split(',')
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
 
 type Phase =
   | { kind: 'head' }
@@ -49,6 +58,7 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
   let kept: Buffer[] = [];
   let keptBytes = 0;
   let bodyBytes = 0;
+  let trailerBytes = 0;
 
   const take = (bytes: Buffer) => {
     bodyBytes += bytes.length;
@@ -67,6 +77,7 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
     kept = [];
     keptBytes = 0;
     bodyBytes = 0;
+    trailerBytes = 0;
     onResponse(response);
   };
 
@@ -83,8 +94,9 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
     if (!match) throw new MalformedResponseError(`not an HTTP/1.x answer: ${JSON.stringify((lines[0] ?? '').slice(0, 40))}`);
     status = Number(match[2]);
     let length: number | undefined;
-    let chunked = false;
-    let connection = '';
+    // The comma-separated tokens of every Transfer-Encoding and Connection header, in order.
+    const codings: string[] = [];
+    const connection: string[] = [];
     for (let index = 1; index < lines.length; index += 1) {
       const line = lines[index] as string;
       const colon = line.indexOf(':');
@@ -94,24 +106,30 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
       if (name === 'content-length') {
         if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) throw new MalformedResponseError('a malformed content-length');
         length = Number(value);
-      } else if (name === 'transfer-encoding') chunked = value.toLowerCase().split(',').at(-1)?.trim() === 'chunked';
-      else if (name === 'connection') connection = value.toLowerCase();
+      } else if (name === 'transfer-encoding') codings.push(...tokens(value));
+      else if (name === 'connection') connection.push(...tokens(value));
     }
-    keepAlive = match[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
+    keepAlive = match[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
     if (status < 200) {
       // An interim answer: the real one follows. 101 would switch protocols, which a POST never asked for.
       if (status === 101) throw new MalformedResponseError('an unasked-for protocol switch');
       return;
     }
     if (status === 204 || status === 304) finish();
-    else if (chunked) phase = { kind: 'chunk-size' };
-    else if (length !== undefined) {
+    else if (codings.length > 0) {
+      // A Transfer-Encoding overrides any Content-Length; one that does not end in chunked ends with the connection.
+      if (codings.at(-1) === 'chunked') phase = { kind: 'chunk-size' };
+      else toClose();
+    } else if (length !== undefined) {
+      if (length > limits.maxBodyBytes) throw new ResponseTooLargeError(`HTTP response body is larger than ${limits.maxBodyBytes} bytes`);
       phase = { kind: 'sized', left: length };
       if (length === 0) finish();
-    } else {
-      keepAlive = false;
-      phase = { kind: 'to-close' };
-    }
+    } else toClose();
+  }
+
+  function toClose() {
+    keepAlive = false;
+    phase = { kind: 'to-close' };
   }
 
   /** Consumes what it can of `bytes`; what it cannot use yet is its return. */
@@ -119,6 +137,8 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
     switch (phase.kind) {
       case 'head': {
         const end = lineEnd(bytes, HEAD_END, MOST_HEAD_BYTES, 'an answer head');
+        // Lines ended by LF alone would otherwise be waited on until the deadline.
+        if (end < 0 && bytes.includes(BARE_HEAD_END)) throw new MalformedResponseError('an answer head whose lines do not end in CRLF');
         if (end < 0) return bytes;
         readHead(bytes.toString('latin1', 0, end));
         return bytes.subarray(end + 4);
@@ -155,6 +175,8 @@ export function createHttp1ResponseReader(limits: Http1ResponseLimits, onRespons
       case 'trailers': {
         const end = lineEnd(bytes, CRLF, MOST_HEAD_BYTES, 'a trailer');
         if (end < 0) return bytes;
+        trailerBytes += end + 2;
+        if (trailerBytes > MOST_HEAD_BYTES) throw new MalformedResponseError(`trailers longer than ${MOST_HEAD_BYTES} bytes`);
         if (end === 0) finish();
         return bytes.subarray(end + 2);
       }

@@ -57,23 +57,30 @@ export class PipelinedConnection {
 
   constructor(target: ConnectionTarget, limits: Http1ResponseLimits, onDone: (connection: PipelinedConnection) => void) {
     this.onDone = onDone;
-    const reader = createHttp1ResponseReader(limits, (response) => this.answer(response));
+    // Answers are collected as the reader finds them and handed out once it is done with the
+    // bytes: what their requests' callbacks throw is not taken for a broken answer.
+    const read: Http1Response[] = [];
+    const reader = createHttp1ResponseReader(limits, (response) => read.push(response));
     const options = { host: target.host, port: target.port, lookup: target.lookup };
     this.socket = target.tls
       ? connectTls({ ...options, servername: target.servername, ALPNProtocols: ['http/1.1'] }, () => this.connect())
       : connectTcp(options, () => this.connect());
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => {
+      let broken: Error | undefined;
       try {
         reader.push(chunk);
       } catch (error) {
-        // The answer being read is broken or too large: its request fails, those behind it are lost.
-        this.fail(error as Error, true);
+        broken = error as Error;
       }
+      for (const response of read.splice(0)) this.answer(response);
+      // The answer being read is broken or too large: its request fails, those behind it are lost.
+      if (broken) this.fail(broken, true);
     });
     this.socket.on('end', () => {
       // A body read to the close is complete; anything else in flight goes unanswered.
       reader.end();
+      for (const response of read.splice(0)) this.answer(response);
       this.fail(new Error('the server closed the connection'));
     });
     this.socket.on('error', (error) => this.fail(error));
@@ -118,8 +125,10 @@ export class PipelinedConnection {
   }
 
   private answer(response: Http1Response) {
-    const request = this.inFlight.shift();
-    if (!request || this.written === 0) {
+    if (this.done) return;
+    // An answer before any request was written (a 408 on an idle connection): those queued were never sent.
+    const request = this.written > 0 ? this.inFlight.shift() : undefined;
+    if (!request) {
       this.fail(new Error('an answer to no request'));
       return;
     }
