@@ -63,6 +63,13 @@ describe('benchmark report', () => {
     expect(measured.raw.every((m) => m.side === 'raw' && m.roundMs === 8_000 / ROUNDS)).toBe(true);
   });
 
+  it('measures mirrored rounds in the reverse order every other round', async () => {
+    const order: string[] = [];
+    const context = { durationMs: 8_000 } as ScenarioContext;
+    await alternatingRounds(context, ['without', 'with'] as const, async (side) => order.push(side), { mirrored: true });
+    expect(order).toEqual(Array.from({ length: ROUNDS }, (_, round) => (round % 2 === 0 ? ['without', 'with'] : ['with', 'without'])).flat());
+  });
+
   it('shares what Redis did over the operations, scripts and the commands inside them alike', () => {
     const before = { commands: { evalsha: 10, hset: 40, get: 5 }, reads: 100, writes: 100, inputBytes: 1_000, outputBytes: 500 };
     const after = { commands: { evalsha: 30, hset: 80, get: 5, zadd: 1 }, reads: 110, writes: 112, inputBytes: 6_004, outputBytes: 1_500 };

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSelfSignedCertificate, findFreePort, startLocalRedis, type LocalRedis } from '@ces/local-runtime';
+import { ensureSelfSignedCertificate, findFreePort, type LocalRedis, type LocalRedisCluster, startLocalRedis, startRedisCluster } from '@ces/local-runtime';
 import { createKeySpace, type KeySpace } from '@ces/store';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { startBenchProcess, type BenchProcess } from './bench-process.ts';
 import { must } from '@ces/testing';
 
@@ -23,6 +23,11 @@ export interface BenchStackOptions {
   baselineWorkers: number;
   /** Processes started with --cpu-prof. */
   profile: { api: boolean; worker: boolean; httpsProducer: boolean; dir: string };
+  /**
+   * The service on a Redis Cluster of this many primaries, each with a replica (REDIS_CLUSTER_NODES),
+   * instead of the single Redis, which then serves the baselines alone.
+   */
+  clusterPrimaries?: number;
 }
 
 /**
@@ -45,7 +50,12 @@ export interface BenchStack {
   httpsProducerOrigin: string;
   baselineQueue: Queue;
   setWorkers(count: number): Promise<void>;
-  /** Process ids by name (api, worker-N, redis, bare-hono, https-producer, bullmq-baseline-N), for CPU accounting. */
+  /** The service's Redis Cluster, when it runs on one. */
+  cluster?: LocalRedisCluster;
+  /**
+   * Process ids by name (api, worker-N, redis, bare-hono, https-producer, bullmq-baseline-N, and a
+   * Cluster's nodes as redis:<port>), for CPU accounting.
+   */
   pids(): Record<string, number>;
   workerCount(): number;
   close(): Promise<void>;
@@ -57,6 +67,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   const processes: BenchProcess[] = [];
   const workers: BenchProcess[] = [];
   let redisServer: LocalRedis | undefined;
+  let cluster: LocalRedisCluster | undefined;
   let redis: Redis | undefined;
   let baselineQueue: Queue | undefined;
 
@@ -65,13 +76,19 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     await baselineQueue?.close().catch(() => {});
     redis?.disconnect();
     await redisServer?.close();
+    await cluster?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
   try {
     // Throwaway data: no AOF, so the figures are not those of fsync on a shared disk.
     redisServer = await startLocalRedis({ dataDir: join(dataDir, 'redis'), appendOnly: false });
-    redis = new Redis(redisServer.url);
+    if (options.clusterPrimaries) {
+      cluster = await startRedisCluster({ primaries: options.clusterPrimaries });
+      redis = new Cluster(cluster.nodes.map(({ host, port }) => ({ host, port }))) as unknown as Redis;
+      // Its nodes stop before it has quite let go of them.
+      redis.on('error', () => {});
+    } else redis = new Redis(redisServer.url);
     const tls = await ensureSelfSignedCertificate(dataDir);
     const prefix = '{ces}';
     const keys = createKeySpace(prefix);
@@ -90,7 +107,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     const honoPort = await findFreePort();
     const producerPort = await findFreePort();
     const env = {
-      REDIS_URL: redisServer.url,
+      ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodeList } : { REDIS_URL: redisServer.url }),
       REDIS_PREFIX: prefix,
       CHOREOS_DIR: join(options.root, 'choreos'),
       LOG_LEVEL: 'info',
@@ -223,6 +240,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       tlsKeyFile: tls.keyFile,
       redisUrl: redisServer.url,
       redis,
+      ...(cluster ? { cluster } : {}),
       keys,
       headers: {
         authorization: `Basic ${Buffer.from(`bench-app:${appKey}`).toString('base64')}`,
@@ -236,6 +254,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       workerCount: () => workers.length,
       pids: () => {
         const pids: Record<string, number> = { redis: must(must(redisServer).process.pid) };
+        for (const node of cluster?.nodes ?? []) if (node.process.pid !== undefined) pids[`redis:${node.port}`] = node.process.pid;
         for (const p of [...processes, ...workers]) if (p.child.pid !== undefined && p.running()) pids[p.name] = p.child.pid;
         return pids;
       },

@@ -28,6 +28,7 @@ import { loopIterationCost } from './scenarios/loop-iteration-cost.ts';
 import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { redriveStart } from './scenarios/redrive-start.ts';
+import { redisClusterBeside } from './scenarios/redis-cluster.ts';
 import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { runEvents } from './scenarios/run-events.ts';
@@ -104,6 +105,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
+  { number: 18, name: 'a six-node Redis Cluster (one shard) beside the single Redis', run: redisClusterBeside },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -144,13 +146,14 @@ const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
 const startedAt = Date.now();
 try {
-  stack = await startBenchStack({
+  const stackOptions = {
     root,
     logDir: workDir,
     workers: 2,
     baselineWorkers: 2,
     profile: { api: profiled.has('api'), worker: profiled.has('worker'), httpsProducer: profiled.has('producer'), dir: join(workDir, 'profiles') },
-  });
+  };
+  stack = await startBenchStack(stackOptions);
   log(`API on ${stack.origin}, bare Hono on ${stack.bareHonoOrigin}, HTTPS producer on ${stack.httpsProducerOrigin}, Redis on ${stack.redisUrl} (no AOF)`);
   const context: ScenarioContext = {
     stack,
@@ -160,6 +163,8 @@ try {
     durableWaits: { runs: waitRuns, waitMs: waitSeconds * 1000 },
     log,
     raw,
+    startClusterStack: (clusterPrimaries) =>
+      startBenchStack({ ...stackOptions, logDir: join(workDir, `cluster-${clusterPrimaries}`), baselineWorkers: 0, clusterPrimaries }),
   };
   for (const scenario of SCENARIOS) {
     if (only && !only.has(scenario.number)) continue;

@@ -25,6 +25,8 @@ export interface ScenarioContext {
   log(message: string): void;
   /** Raw load results by name, written to the JSON beside the table. */
   raw: Record<string, unknown>;
+  /** Starts another stack like `stack` (two workers, two baseline workers), its service on a Redis Cluster of `clusterPrimaries` primaries. */
+  startClusterStack(clusterPrimaries: number): Promise<BenchStack>;
 }
 
 export type Scenario = (context: ScenarioContext) => Promise<Row[]>;

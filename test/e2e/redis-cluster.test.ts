@@ -2,11 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '@ces/local-runtime';
+import { findFreePort, type LocalRedisCluster, startRedisCluster } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, killTree, startService } from '../support/npm-start.ts';
-import { startRedisCluster, type LocalRedisCluster } from '../support/redis-cluster.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
 

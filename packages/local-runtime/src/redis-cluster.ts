@@ -3,9 +3,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '@ces/local-runtime';
-import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
+import { findFreePort } from './redis-server.ts';
 
 export interface ClusterNode {
   host: string;
@@ -30,6 +29,15 @@ export interface LocalRedisCluster {
 
 const HOST = '127.0.0.1';
 
+/** Polls `probe` every `intervalMs` until it holds; throws naming `what` after `timeoutMs`. */
+async function waitFor(probe: () => Promise<boolean>, options: { timeoutMs: number; intervalMs: number; what: string }): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+  }
+}
+
 /** What ROLE answers on a node (a replica's fourth field is its link: `connected` once in sync); undefined when it does not answer. */
 async function roleOf(node: { host: string; port: number }): Promise<[string, string, number, string] | undefined> {
   const client = nodeClient(node);
@@ -52,7 +60,7 @@ function nodeClient(node: { host: string; port: number }, lazyConnect = false): 
 /**
  * A real Redis Cluster of `primaries` primaries, each with one replica, made of redis-server
  * processes on free loopback ports (no Docker), with a short node timeout so that a failover takes
- * a second or two.
+ * a second or two: for the tests and the benchmark.
  */
 export async function startRedisCluster(options: { primaries?: number } = {}): Promise<LocalRedisCluster> {
   const primaries = options.primaries ?? 3;
