@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, type LocalRedisCluster, startRedisCluster } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream } from '../support/event-stream-client.ts';
 import { admin, killTree, startService } from '../support/npm-start.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
@@ -46,6 +48,42 @@ describe('on a Redis Cluster', () => {
     expect((await stack.waitForEnd(id, alice)).status).toBe('SUCCESS');
     const history = await stack.call('GET', '/choreo-executions?status=any', alice);
     expect(history.json().executions.map((entry: { id: string }) => entry.id)).toContain(id);
+  });
+
+  it('publishes ends sharded, to the node of their slot, where the API listens: never across the cluster bus', async () => {
+    const alice = stack.credentials.alice;
+    const endedChannel = `${stack.prefix}:events:execution-ended`;
+    const primary = await cluster.primaryFor(endedChannel);
+    const node = new Redis({ host: primary.host, port: primary.port });
+    const published = async () => {
+      const stats = await node.info('commandstats');
+      const calls = (command: string) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      return { sharded: calls('spublish'), plain: calls('publish') };
+    };
+    try {
+      // The API waits for sync runs' ends on the shard's node, by a sharded subscription.
+      const [channel, subscribers] = (await node.call('PUBSUB', 'SHARDNUMSUB', endedChannel)) as [string, number];
+      expect(channel).toBe(endedChannel);
+      expect(subscribers).toBeGreaterThanOrEqual(1);
+      const before = await published();
+      const sync = await stack.call('POST', '/choreos/Test/Quick', alice, { body: '{"inputs": []}' });
+      expect(sync.status, sync.text).toBe(200);
+      const after = await published();
+      expect(after.sharded).toBeGreaterThan(before.sharded);
+      expect(after.plain).toBe(before.plain);
+    } finally {
+      node.disconnect();
+    }
+  });
+
+  it("tells a watcher a run's events as they happen, sharded like its end", { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const id = await stack.startRun('Test/Waits', alice, { StepMilliseconds: '50' });
+    const stream = await openEventStream(stack, id, alice);
+    expect(stream.status).toBe(200);
+    const events = await stream.waitUntilClosed();
+    expect(events.filter((event) => event.event === 'step.ended').length).toBeGreaterThanOrEqual(1);
+    expect(events.at(-1)?.event).toBe('execution.ended');
   });
 
   it('loses no accepted run when the primary of its slot dies, and finishes every run on the promoted replica', { timeout: 180_000 }, async () => {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { decodeExecution, pairsToObject, type ExecutionRecord } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
+import { shardedPubSub } from './pub-sub.ts';
 
 /** How a wait for an execution's end came out. */
 export interface EndOfWait {
@@ -63,7 +64,8 @@ export async function createExecutionEvents(deps: {
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const terminationListeners = new Set<(id: string) => void>();
 
-  subscriber.on('message', (channel: string, message: string) => {
+  const pubSub = shardedPubSub(subscriber);
+  const onMessage = (channel: string, message: string) => {
     if (channel === endedChannel) {
       // "<id>" or "<id>\n<the ended record's fields as a JSON array>" (see end-execution.lua).
       const newline = message.indexOf('\n');
@@ -78,13 +80,13 @@ export async function createExecutionEvents(deps: {
     } else if (terminationChannels.has(channel)) {
       for (const listener of terminationListeners) listener(message);
     }
-  });
-  const channels = [
-    ...(listening.has('ends') ? [endedChannel] : []),
-    ...(listening.has('child-ends') ? [childEndedChannel] : []),
-    ...(listening.has('terminations') ? terminationChannels : []),
-  ];
-  if (channels.length > 0) await subscriber.subscribe(...channels);
+  };
+  // Ends come sharded on a Cluster (pub-sub.ts), termination requests plain.
+  subscriber.on('message', onMessage);
+  if (pubSub.publish === 'SPUBLISH') pubSub.onMessage(subscriber, onMessage);
+  const endChannels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('child-ends') ? [childEndedChannel] : [])];
+  if (endChannels.length > 0) await pubSub.subscribe(subscriber, ...endChannels);
+  if (listening.has('terminations')) await subscriber.subscribe(...terminationChannels);
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
     if (!listening.has('ends') && !listening.has('child-ends')) throw new Error("watchEnd needs execution events created to listen for 'ends' or 'child-ends'");

@@ -19,6 +19,7 @@ import {
 } from './execution-record.ts';
 import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatus } from './execution-status.ts';
 import type { KeySpace } from './keys.ts';
+import { publishCommand } from './pub-sub.ts';
 import { ScriptReply } from './script-replies.ts';
 import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
@@ -366,6 +367,8 @@ export function createExecutionStore(deps: {
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
   const runEventsBound = deps.runEventsBound ?? DEFAULT_RUN_EVENTS_BOUND;
   const runEventsChannel = keys.runEventsChannel();
+  // The command the scripts publish run events and ends with: sharded on a Cluster (pub-sub.ts).
+  const publish = publishCommand(redis);
   const joinedRunEvents = (events: readonly RunEvent[] | undefined) =>
     events === undefined || events.length === 0 ? '' : joinRunEvents(events.map(encodeRunEvent));
   // The event each take in this process wrote last to its execution's history, by execution: its
@@ -398,6 +401,7 @@ export function createExecutionStore(deps: {
     webhooks: webhookKeys,
     run_events_bound: runEventsBound,
     run_events_channel: runEventsChannel,
+    publish,
     execution_prefix: keys.execution(''),
   };
   // What every execution of a batch accepted at once shares besides (accept-executions.lua).
@@ -423,6 +427,7 @@ export function createExecutionStore(deps: {
     history: historyKeys,
     run_events_bound: runEventsBound,
     run_events_channel: runEventsChannel,
+    publish,
     webhooks: webhookKeys,
   });
 
@@ -577,6 +582,7 @@ export function createExecutionStore(deps: {
           run_events: joinedRunEvents(runEvents),
           run_events_bound: runEventsBound,
           run_events_channel: runEventsChannel,
+          publish,
         }),
         JSON.stringify(checkpoint.outputs),
         ...events,
@@ -603,6 +609,7 @@ export function createExecutionStore(deps: {
         joinedRunEvents(runEvents),
         runEventsBound,
         runEventsChannel,
+        publish,
         ...events,
       ];
       for (const [address, value] of delta.entries) args.push(address, JSON.stringify(value));
@@ -619,7 +626,7 @@ export function createExecutionStore(deps: {
       const reply = await run(
         'recordProgress',
         [keys.execution(id), keys.executionProgress(id), keys.executionSteps(id), keys.executionEvents(id)],
-        [lease, '', 0, bounds.first, bounds.last, joinedRunEvents(runEvents), runEventsBound, runEventsChannel],
+        [lease, '', 0, bounds.first, bounds.last, joinedRunEvents(runEvents), runEventsBound, runEventsChannel, publish],
       );
       if (reply === ScriptReply.Done) return 'continue';
       if (reply === ScriptReply.DoneTerminationRequested) return 'termination-requested';
@@ -760,6 +767,7 @@ export function createExecutionStore(deps: {
             run_events: joinedRunEvents(runEvents),
             run_events_bound: runEventsBound,
             run_events_channel: runEventsChannel,
+            publish,
           }),
           callback ? JSON.stringify(callback.outputs) : '',
           ...(waitEntries ?? []).flatMap(([address, value]) => [address, JSON.stringify(value)]),

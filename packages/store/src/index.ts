@@ -26,6 +26,7 @@ export { createHistorySweep, type HistorySweep, type HistorySweepReport } from '
 export { createRunHistory, type HistoryCursor, type HistoryEntry, type HistoryPage, type HistoryQuery, type RunHistory } from './run-history.ts';
 export { createDefinitionStore, type DefinitionStore } from './definition-store.ts';
 export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './execution-events.ts';
+export { shardedPubSub, type ShardedPubSub } from './pub-sub.ts';
 export {
   createExecutionQueue,
   enqueueExecution,

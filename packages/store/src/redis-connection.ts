@@ -54,7 +54,7 @@ export function createRedisConnection(target: RedisTarget | string, role: Connec
     subscriber: { ...common, maxRetriesPerRequest: null },
   };
   const resolved = typeof target === 'string' ? { url: target } : target;
-  if ('clusterNodes' in resolved) return createClusterConnection(resolved.clusterNodes, byRole[role]);
+  if ('clusterNodes' in resolved) return createClusterConnection(resolved.clusterNodes, byRole[role], role === 'subscriber');
   const redis = new Redis(resolved.url, byRole[role]);
   // Many requests and runs at once each send a command or two: what one turn of the event loop
   // issues goes out in one write rather than a system call each. Not ioredis's auto-pipelining,
@@ -65,7 +65,7 @@ export function createRedisConnection(target: RedisTarget | string, role: Connec
   return redis;
 }
 
-function createClusterConnection(nodes: readonly { host: string; port: number }[], nodeOptions: RedisOptions): Redis {
+function createClusterConnection(nodes: readonly { host: string; port: number }[], nodeOptions: RedisOptions, subscriber: boolean): Redis {
   // The Cluster reconnects its nodes by its own strategy, and queues while offline for them all.
   const { enableOfflineQueue, retryStrategy: _reconnectedByTheCluster, ...perNode } = nodeOptions;
   const clusterOptions: ClusterOptions = {
@@ -82,6 +82,9 @@ function createClusterConnection(nodes: readonly { host: string; port: number }[
     // Failover moves a slot to the promoted replica: the client learns it from the MOVED replies
     // and from this refresh.
     slotsRefreshInterval: 5_000,
+    // A sharded subscription (pub-sub.ts) is made on the node that serves its channel's slot, and
+    // follows the slot when it moves.
+    ...(subscriber ? { shardedSubscribers: true } : {}),
   };
   return new Cluster([...nodes], clusterOptions) as unknown as Redis;
 }

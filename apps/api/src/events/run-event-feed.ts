@@ -1,5 +1,5 @@
 import type { Logger } from '@ces/observability';
-import { isRunEventAfter, type KeySpace, type RunEventLog, type StoredRunEvent } from '@ces/store';
+import { isRunEventAfter, type KeySpace, type RunEventLog, type StoredRunEvent, shardedPubSub } from '@ces/store';
 import type { Redis } from 'ioredis';
 
 /** Told the events of one execution as they are read, oldest first, each once. */
@@ -83,12 +83,15 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   const readAll = () => {
     for (const entry of watched.values()) void read(entry);
   };
-  subscriber.on('message', onMessage);
-  // Messages published while the connection was down are lost: what they announced is read now.
+  const pubSub = shardedPubSub(subscriber);
+  pubSub.onMessage(subscriber, onMessage);
+  // Messages published while the connection was down are lost: what they announced is read now
+  // (a Cluster's sharded subscribers say so apart).
   subscriber.on('ready', readAll);
+  subscriber.on('subscribersReady', readAll);
 
   const listen = () => {
-    subscribed ??= subscriber.subscribe(channel).catch((error: unknown) => {
+    subscribed ??= pubSub.subscribe(subscriber, channel).catch((error: unknown) => {
       subscribed = undefined;
       throw error;
     });
@@ -97,7 +100,7 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   const stopListening = () => {
     if (subscribed === undefined) return;
     subscribed = undefined;
-    subscriber.unsubscribe(channel).catch(() => {});
+    pubSub.unsubscribe(subscriber, channel).catch(() => {});
   };
 
   return {
@@ -136,7 +139,8 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
 
     async close() {
       closed = true;
-      subscriber.off('message', onMessage);
+      pubSub.offMessage(subscriber, onMessage);
+      subscriber.off('subscribersReady', readAll);
       subscriber.off('ready', readAll);
       const watchers = [...watched.values()].flatMap((entry) => [...entry.watchers]);
       watched.clear();

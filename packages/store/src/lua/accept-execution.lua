@@ -63,6 +63,7 @@
     child_event     a child's `child.started` run event for its parent ('' for none)
     run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
+    publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
     redrive_of      the id of the execution this one redrives ('' for none)
     execution_prefix  the name of an execution's hash less its id (its previous redrive's)
     progress_entries  how many progress entries end ARGV (0 for none)

@@ -11,8 +11,8 @@
   KEYS[2] the service's execution counters
 
   ARGV[1] what the batch shares, a JSON object: accept-execution.lua's max_running, budget,
-          window_ms, history, webhooks, run_events_bound, run_events_channel and
-          execution_prefix, and the names of each execution's keys of its account as templates
+          window_ms, history, webhooks, run_events_bound, run_events_channel, publish
+          and execution_prefix, and the names of each execution's keys of its account as templates
           (history-index.lua's history_key: "\1" the account, "\2" the storage window's index):
     account_running_key  the account's running set
     bytes_key            the account's stored bytes in a window
@@ -54,6 +54,7 @@ for n = 1, tonumber(ARGV[2]) do
     webhooks = shared.webhooks,
     run_events_bound = shared.run_events_bound,
     run_events_channel = shared.run_events_channel,
+    publish = shared.publish,
     execution_prefix = shared.execution_prefix,
   }
   local keys = {

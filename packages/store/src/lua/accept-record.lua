@@ -96,7 +96,7 @@ local function accept_record(k, args, argv, first, last)
       -- A parent without a record (a lost one) refuses nothing: only one known to have stopped does.
       if parent[1] == false or (parent[1] == 'RUNNING' and not termination_requested(parent[2], parent[3])) then
         redis.call('SADD', k.children, args.id)
-        add_run_events(k.parent_events, args.child_event, args.run_events_bound, args.run_events_channel)
+        add_run_events(k.parent_events, args.child_event, args.run_events_bound, args.run_events_channel, args.publish)
       else
         redis.call('HSET', k.record, 'terminate', '1', 'cancel', '1')
         local starttime, host, worker, choreo = string.match(row, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t[^\t]*\t(.*)$')

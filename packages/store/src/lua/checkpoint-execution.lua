@@ -32,6 +32,7 @@
     run_events          run events since the last write, one per line ('' for none)
     run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
+    publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
   ARGV[2] outputs computed so far, JSON: an argument of its own, so that they are not escaped into
           ARGV[1] and decoded out of it again
   ARGV[3] … ARGV[2 + n] step events since the last write, JSON: appended to the step history
@@ -70,7 +71,7 @@ else
   redis.call('HSET', KEYS[1], 'step', args.next_step, 'output', ARGV[2])
 end
 append_step_events(KEYS[3], args.history_first, args.history_last, 3, first_superseded - 1)
-add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel)
+add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel, args.publish)
 redis.call('HDEL', KEYS[1], 'wait')
 if termination_requested(state[2], state[4]) then
   return 2

@@ -79,6 +79,7 @@
     history_last        step history: how many of the last events to keep
     run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
+    publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
   ARGV[2] outputs, JSON ('' keeps the stored ones): an argument of its own, so that megabytes of
           outputs are not escaped into ARGV[1] and decoded out of it again
   ARGV[3] run events since the last write, one per line ('' for none)
@@ -157,7 +158,7 @@ end
 -- end brings only its steps' starts and ends (an instant run), stores none: they are read from
 -- its step history and its record (run-events.ts), which saves every such retained run a list.
 if redis.call('EXISTS', KEYS[13]) == 1 or not history_in_record or string.find(ARGV[3], '{"type":"[^s]') then
-  add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel)
+  add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel, args.publish)
 end
 local ctx = {
   running = KEYS[2],
@@ -177,6 +178,7 @@ local ctx = {
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
   run_events_channel = args.run_events_channel,
+  publish = args.publish,
   run_events_bound = args.run_events_bound,
   termination_channel = args.termination_channel,
   legacy_termination_channel = args.legacy_termination_channel,

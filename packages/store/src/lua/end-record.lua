@@ -9,7 +9,8 @@
   `account_running`, `stored_bytes`, `executing`, `rows` (the account's: every descendant runs for
   its root's account), functions of an id `record`, `progress`, `steps`, `children`, `events`;
   `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`,
-  `run_events_channel` and `run_events_bound` (run-events.lua); `retention`
+  `run_events_channel`, `run_events_bound` and `publish`, the command that publishes run events
+  and ends (run-events.lua); `retention`
   (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
   number would lose digits); `account` (the root's) and `history`, the run history's key
   templates (history-index.lua), whose RUNNING index the record leaves for its status's;
@@ -58,12 +59,12 @@ local function end_record(ctx, id, state, status, fields, output)
   local events = ctx.events(id)
   if redis.call('EXISTS', events) == 1 then
     local ended = '{"type":"execution.ended","time":' .. cjson.encode(ctx.endtime) .. '}'
-    add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel)
+    add_run_events(events, ended, ctx.run_events_bound, ctx.run_events_channel, ctx.publish)
     redis.call('EXPIRE', events, ctx.retention)
   else
     -- A run without a list of events has them read from its step history and its record
     -- (run-events.ts); its watchers are told all the same.
-    redis.call('PUBLISH', ctx.run_events_channel, events)
+    redis.call(ctx.publish, ctx.run_events_channel, events)
   end
   redis.call('EXPIRE', ctx.children(id), ctx.retention)
   if state[5] then
@@ -110,11 +111,11 @@ local function end_record(ctx, id, state, status, fields, output)
       encoded = cjson.encode(redis.call('HGETALL', record))
     end
     if large <= 65536 and string.len(encoded) <= 65536 then
-      redis.call('PUBLISH', ctx.ended_channel, id .. '\n' .. encoded)
+      redis.call(ctx.publish, ctx.ended_channel, id .. '\n' .. encoded)
     else
-      redis.call('PUBLISH', ctx.ended_channel, id)
+      redis.call(ctx.publish, ctx.ended_channel, id)
     end
   elseif state[4] == 'parent' then
-    redis.call('PUBLISH', ctx.child_ended_channel, id)
+    redis.call(ctx.publish, ctx.child_ended_channel, id)
   end
 end

@@ -18,14 +18,15 @@
 
   ARGV[1] lease token of the caller
   ARGV[2] cursor: the address of the newest entry
-  ARGV[3] how many step events follow ARGV[8] (n)
+  ARGV[3] how many step events follow ARGV[9] (n)
   ARGV[4] step history: how many of the first events to keep, with ARGV[5]
   ARGV[5] step history: how many of the last events to keep
   ARGV[6] run events since the last write, one per line ('' for none): added to KEYS[4]
   ARGV[7] run events: how many the list keeps
   ARGV[8] run events: the channel on which to publish that some were added
-  ARGV[9] … ARGV[8 + n] step events since the last write, JSON: appended to the step history
-  ARGV[9 + n], ARGV[10 + n], … address, JSON value: the entries to append (none or more)
+  ARGV[9] run events: the command that publishes (PUBLISH, or SPUBLISH on a Cluster)
+  ARGV[10] … ARGV[9 + n] step events since the last write, JSON: appended to the step history
+  ARGV[10 + n], ARGV[11 + n], … address, JSON value: the entries to append (none or more)
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                      recorded; carry on
@@ -44,12 +45,12 @@ if state[3] ~= ARGV[1] then
   return -6
 end
 local events = tonumber(ARGV[3])
-if #ARGV >= 9 + events then
-  redis.call('HSET', KEYS[2], unpack(ARGV, 9 + events))
+if #ARGV >= 10 + events then
+  redis.call('HSET', KEYS[2], unpack(ARGV, 10 + events))
   redis.call('HSET', KEYS[1], 'cursor', ARGV[2])
 end
-append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 9, 8 + events)
-add_run_events(KEYS[4], ARGV[6], ARGV[7], ARGV[8])
+append_step_events(KEYS[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 10, 9 + events)
+add_run_events(KEYS[4], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
 if termination_requested(state[2], state[4]) then
   return 2
 end

@@ -52,6 +52,7 @@
     child_ended_channel channel on which to publish the end of a child execution
     run_events_bound    run events: how many a list keeps
     run_events_channel  run events: the channel on which to publish that some were added
+    publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
   it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
@@ -84,6 +85,7 @@ local ctx = {
   ended_channel = args.ended_channel,
   child_ended_channel = args.child_ended_channel,
   run_events_channel = args.run_events_channel,
+  publish = args.publish,
   run_events_bound = args.run_events_bound,
   termination_channel = args.termination_channel,
   legacy_termination_channel = args.legacy_termination_channel,

@@ -7,12 +7,13 @@
   `joined` holds the events one per line, each a JSON object. Each is stored as `<seq> <line>`,
   `seq` its number in the run (1, 2, …: the one after the list's last), which is its id. The list
   is then trimmed to its last `bound` events (LTRIM from the head: the cost of what it drops), and
-  the list's name is published on `channel`, for the API processes that watch it
-  (run-event-feed.ts). A list, not a stream: a stream's first node takes 4 KB however little it
+  the list's name is published on `channel` with `publish` (PUBLISH, or SPUBLISH on a Cluster,
+  whose sharded messages stay with the channel's shard: pub-sub.ts), for the API processes that
+  watch it (run-event-feed.ts). A list, not a stream: a stream's first node takes 4 KB however little it
   holds, and every retained run keeps its events.
 ]]
 
-local function add_run_events(list, joined, bound, channel)
+local function add_run_events(list, joined, bound, channel, publish)
   if joined == nil or joined == '' then
     return
   end
@@ -35,5 +36,5 @@ local function add_run_events(list, joined, bound, channel)
     redis.call('RPUSH', list, unpack(items))
   end
   redis.call('LTRIM', list, -bound, -1)
-  redis.call('PUBLISH', channel, list)
+  redis.call(publish, channel, list)
 end

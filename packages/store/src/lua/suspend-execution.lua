@@ -46,6 +46,7 @@
     run_events          run events since the last write, one per line ('' for none)
     run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
+    publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again
   ARGV[3], ARGV[4], … address, JSON value: a top-level step's wait entries to append to the
@@ -76,5 +77,5 @@ if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callb
   redis.call('ZADD', KEYS[3], args.due, state[5])
 end
 redis.call('ZADD', KEYS[2], args.due, state[5])
-add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel)
+add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel, args.publish)
 return 1
