@@ -29,7 +29,7 @@ export function publishCommand(redis: Redis): ShardedPubSub['publish'] {
 export function shardedPubSub(redis: Redis): ShardedPubSub {
   const sharded = isCluster(redis);
   return {
-    publish: sharded ? 'SPUBLISH' : 'PUBLISH',
+    publish: publishCommand(redis),
     subscribe: (subscriber, ...channels) => (sharded ? subscriber.ssubscribe(...channels) : subscriber.subscribe(...channels)),
     unsubscribe: (subscriber, ...channels) => (sharded ? subscriber.sunsubscribe(...channels) : subscriber.unsubscribe(...channels)),
     onMessage: (subscriber, listener) => {
