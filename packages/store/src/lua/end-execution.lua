@@ -160,7 +160,7 @@ end
 if redis.call('EXISTS', KEYS[13]) == 1 or not history_in_record or string.find(ARGV[3], '{"type":"[^s]') then
   add_run_events(KEYS[13], ARGV[3], args.run_events_bound, args.run_events_channel, args.publish)
 end
-local ctx = {
+local ctx = ending_context(args, {
   running = KEYS[2],
   waiting = KEYS[10],
   waiting_for_call_back = KEYS[12],
@@ -169,27 +169,13 @@ local ctx = {
   stored_bytes = KEYS[4],
   executing = KEYS[5],
   rows = KEYS[6],
-  record = key_like(KEYS[1], args.id),
-  progress = key_like(KEYS[8], args.id),
-  steps = key_like(KEYS[9], args.id),
-  children = key_like(KEYS[11], args.id),
-  events = key_like(KEYS[13], args.id),
-  worker_executions = args.worker_executions,
-  ended_channel = args.ended_channel,
-  child_ended_channel = args.child_ended_channel,
-  run_events_channel = args.run_events_channel,
-  publish = args.publish,
-  run_events_bound = args.run_events_bound,
-  termination_channel = args.termination_channel,
-  legacy_termination_channel = args.legacy_termination_channel,
-  retention = args.retention_seconds,
-  window_ms = args.window_ms,
-  now = tonumber(args.now),
-  endtime = args.now,
+  record = KEYS[1],
+  progress = KEYS[8],
+  steps = KEYS[9],
+  children = KEYS[11],
+  events = KEYS[13],
   account = args.account,
-  history = args.history,
-  webhooks = args.webhooks,
-}
+})
 end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.
 terminate_descendants(ctx, args.id)

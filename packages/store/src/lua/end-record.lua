@@ -32,6 +32,43 @@ local function key_like(key, id)
   end
 end
 
+-- The `ctx` of a script that ends executions, from its named arguments (those they all take:
+-- endingArguments in execution-store.ts) and `keys`: the all-accounts and the account's keys
+-- named as in `ctx`, the execution's own `record`, `progress`, `steps`, `children` and `events`,
+-- and its root's `account`.
+local function ending_context(args, keys)
+  return {
+    running = keys.running,
+    waiting = keys.waiting,
+    waiting_for_call_back = keys.waiting_for_call_back,
+    counts = keys.counts,
+    account_running = keys.account_running,
+    stored_bytes = keys.stored_bytes,
+    executing = keys.executing,
+    rows = keys.rows,
+    record = key_like(keys.record, args.id),
+    progress = key_like(keys.progress, args.id),
+    steps = key_like(keys.steps, args.id),
+    children = key_like(keys.children, args.id),
+    events = key_like(keys.events, args.id),
+    worker_executions = args.worker_executions,
+    ended_channel = args.ended_channel,
+    child_ended_channel = args.child_ended_channel,
+    run_events_channel = args.run_events_channel,
+    publish = args.publish,
+    run_events_bound = args.run_events_bound,
+    termination_channel = args.termination_channel,
+    legacy_termination_channel = args.legacy_termination_channel,
+    retention = args.retention_seconds,
+    window_ms = args.window_ms,
+    now = tonumber(args.now),
+    endtime = args.now,
+    account = keys.account,
+    history = args.history,
+    webhooks = args.webhooks,
+  }
+end
+
 -- `fields`: the field/value list written (status and endtime first); `output`: the outputs written
 -- among them ('' when the stored ones are kept).
 local function end_record(ctx, id, state, status, fields, output)

@@ -67,7 +67,7 @@ if status == false then
   return { '', 0 }
 end
 local account = redis.call('HGET', KEYS[1], 'account')
-local ctx = {
+local ctx = ending_context(args, {
   running = KEYS[2],
   waiting = KEYS[3],
   waiting_for_call_back = KEYS[8],
@@ -76,27 +76,13 @@ local ctx = {
   stored_bytes = args.stored_bytes_before .. account .. args.stored_bytes_after,
   executing = args.account_executing .. account,
   rows = args.account_rows .. account,
-  record = key_like(KEYS[1], args.id),
-  progress = key_like(KEYS[5], args.id),
-  steps = key_like(KEYS[6], args.id),
-  children = key_like(KEYS[7], args.id),
-  events = key_like(KEYS[9], args.id),
-  worker_executions = args.worker_executions,
-  ended_channel = args.ended_channel,
-  child_ended_channel = args.child_ended_channel,
-  run_events_channel = args.run_events_channel,
-  publish = args.publish,
-  run_events_bound = args.run_events_bound,
-  termination_channel = args.termination_channel,
-  legacy_termination_channel = args.legacy_termination_channel,
-  retention = args.retention_seconds,
-  window_ms = args.window_ms,
-  now = tonumber(args.now),
-  endtime = args.now,
+  record = KEYS[1],
+  progress = KEYS[5],
+  steps = KEYS[6],
+  children = KEYS[7],
+  events = KEYS[9],
   account = account,
-  history = args.history,
-  webhooks = args.webhooks,
-}
+})
 local ended = 0
 if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
   ended = 1
