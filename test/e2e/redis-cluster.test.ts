@@ -114,6 +114,18 @@ describe('on a Redis Cluster', () => {
     const after = await stack.startRun('Test/Quick', alice);
     expect((await stack.waitForEnd(after, alice, 30_000)).status).toBe('SUCCESS');
     expect(stack.workers.every((worker) => worker.running)).toBe(true);
+    // The API's sharded subscription to ends followed the slot to the promoted primary.
+    const endedChannel = `${stack.prefix}:events:execution-ended`;
+    const promoted = await cluster.primaryFor(endedChannel);
+    const node = new Redis({ host: promoted.host, port: promoted.port });
+    try {
+      await waitFor(async () => ((await node.call('PUBSUB', 'SHARDNUMSUB', endedChannel)) as [string, number])[1] >= 1, {
+        timeoutMs: 30_000,
+        what: 'the API to listen for ends on the promoted primary',
+      });
+    } finally {
+      node.disconnect();
+    }
   });
 
   it('npm start with REDIS_CLUSTER_NODES starts no Redis of its own and serves on the Cluster, the admin command line beside it', {
