@@ -45,7 +45,7 @@ const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'con
  * unreachable, timed out) throws.
  *
  * Requests to one URL share a few kept-alive HTTP/1.1 connections and are pipelined on them:
- * the requests of one turn of the event loop go out in one write, their answers come back in one
+ * the requests of a millisecond go out in one write, their answers come back in one
  * read, which at a thousand deliveries a second costs the sender and the endpoint a fraction of a
  * request and answer each. Every request carries its own deadline. A request its connection lost
  * after writing it, before its answer (its server closed it, or a request ahead of it timed out),

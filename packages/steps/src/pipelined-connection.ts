@@ -37,8 +37,8 @@ const FLUSH_AFTER_MS = 1;
 const IDLE_MS = 4_000;
 
 /**
- * One HTTP/1.1 connection that carries its requests pipelined: the requests given to it in one
- * turn of the event loop are written together, in one system call and one TLS record, and their
+ * One HTTP/1.1 connection that carries its requests pipelined: the requests given to it within a
+ * millisecond are written together, in one system call and one TLS record, and their
  * answers read in order. A connection that fails (refused, reset, closed by its server, a broken
  * answer) tells every request it had not answered, and is then done; so is one whose server said
  * it would close it, once its answer is read.
