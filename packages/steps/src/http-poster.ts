@@ -12,6 +12,11 @@ const BODY_KEPT = 4096;
 const MOST_CONNECTIONS = 16;
 const MOST_PIPELINED = 16;
 
+/** How long an endpoint found not to take pipelined requests gets one request per connection. */
+const UNPIPELINED_MS = 10 * 60_000;
+/** Most endpoints remembered as such; past it the memory starts again. */
+const MOST_UNPIPELINED = 10_000;
+
 /** How many times a request its connection lost unanswered is written again, on a new one. */
 const MOST_RESENDS = 2;
 
@@ -26,7 +31,7 @@ interface Endpoint {
   connections: PipelinedConnection[];
   /** Requests waiting for room on a connection, the longest waiting first. */
   waiting: Waiter[];
-  /** False once its server has closed a connection with requests pipelined behind an answer. */
+  /** False while it is known not to take pipelined requests (stopPipelining). */
   pipelines: boolean;
 }
 
@@ -51,11 +56,19 @@ const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'con
  * after writing it, before its answer (its server closed it, or a request ahead of it timed out),
  * is written again on a new connection, at most MOST_RESENDS times, as a retry would send it; its
  * receiver knows it by its `webhook-id`. An endpoint that closes a connection with requests behind
- * an answer gets one request per connection.
+ * an answer, or lets a request time out with others on its connection, gets one request per
+ * connection for the next ten minutes.
  */
 export function createHttpPoster(options: HttpStepOptions): HttpPoster {
   const policy = createEgressPolicy(options);
   const endpoints = new Map<string, Endpoint>();
+  // Until when an endpoint gets one request per connection, past its connections' lives.
+  const unpipelined = new Map<string, number>();
+  const stopPipelining = (endpoint: Endpoint) => {
+    endpoint.pipelines = false;
+    if (unpipelined.size >= MOST_UNPIPELINED) unpipelined.clear();
+    unpipelined.set(endpoint.key, Date.now() + UNPIPELINED_MS);
+  };
   const limits = { maxBodyBytes: options.maxResponseBytes, keptBodyBytes: BODY_KEPT * 4 };
 
   function endpointOf(url: URL): Endpoint {
@@ -70,7 +83,7 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
         target: { tls, host, port: Number(url.port || (tls ? 443 : 80)), servername: isIP(host) ? undefined : host, lookup: policy.lookup },
         connections: [],
         waiting: [],
-        pipelines: true,
+        pipelines: (unpipelined.get(key) ?? 0) < Date.now(),
       };
       endpoints.set(key, endpoint);
     }
@@ -121,6 +134,8 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
       let resends = 0;
       let carrier: PipelinedConnection | undefined;
       let waitingOn: Endpoint | undefined;
+      // Whether it went on a connection behind requests not yet answered.
+      let pipelinedBehind = false;
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
@@ -133,6 +148,9 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
         fail(new StepFailedError(`HTTP request timed out after ${timeoutMs} ms`));
         const waited = waitingOn?.waiting.indexOf(board) ?? -1;
         if (waited >= 0) waitingOn?.waiting.splice(waited, 1);
+        // An endpoint that leaves a pipelined request unanswered may be one that reads only the
+        // first of a connection's requests: it gets one request per connection from now on.
+        if (carrier && pipelinedBehind) stopPipelining(endpointOf(url));
         // Its answer would hold up those behind it: the connection goes, and they are sent again.
         carrier?.destroy(new LostBehindError(`a request ahead timed out after ${timeoutMs} ms`));
       }, timeoutMs);
@@ -148,7 +166,7 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
           carrier = undefined;
           if (settled) return;
           if (error instanceof ResponseTooLargeError) return fail(tooLarge(options.maxResponseBytes));
-          if (error instanceof ClosedAfterAnswerError) endpointOf(url).pipelines = false;
+          if (error instanceof ClosedAfterAnswerError) stopPipelining(endpointOf(url));
           // Never connected: the endpoint is unreachable, refused or untrusted.
           if (!how.connected && !(error instanceof LostBehindError)) return fail(error);
           // Written and lost: sent again a few times at most, whoever's fault it was.
@@ -159,6 +177,7 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
       };
       const board: Waiter = (connection) => {
         waitingOn = undefined;
+        pipelinedBehind = connection.load > 0;
         carrier = connection;
         connection.send(request);
       };
