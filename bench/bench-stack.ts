@@ -72,11 +72,11 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   let baselineQueue: Queue | undefined;
 
   async function close() {
-    await Promise.all([...processes, ...workers].map((p) => p.stop()));
+    // Each part goes whatever another's stop did.
+    await Promise.allSettled([...processes, ...workers].map((p) => p.stop()));
     await baselineQueue?.close().catch(() => {});
     redis?.disconnect();
-    await redisServer?.close();
-    await cluster?.close();
+    await Promise.allSettled([redisServer?.close(), cluster?.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 

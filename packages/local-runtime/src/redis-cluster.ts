@@ -77,29 +77,15 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
     nodes.push({ host: HOST, port, process: spawn('redis-server', args, { stdio: 'ignore' }), args });
   }
   const alive = () => nodes.filter((node) => node.process.exitCode === null && node.process.signalCode === null);
-  await waitFor(
-    async () => {
-      for (const node of nodes) {
-        const probe = nodeClient(node, true);
-        try {
-          await probe.connect();
-          await probe.ping();
-        } catch {
-          return false;
-        } finally {
-          probe.disconnect();
-        }
-      }
-      return true;
-    },
-    { timeoutMs: 10_000, intervalMs: 50, what: 'every node answering' },
-  );
-  const created = spawnSync(
-    'redis-cli',
-    ['--cluster', 'create', ...nodes.map((node) => `${node.host}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'],
-    { encoding: 'utf8' },
-  );
-  if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+  const stopAll = async () => {
+    await Promise.all(
+      alive().map(async (node) => {
+        node.process.kill('SIGKILL');
+        await once(node.process, 'exit');
+      }),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
   const clusterOk = async (node: ClusterNode) => {
     const client = nodeClient(node);
     try {
@@ -110,14 +96,43 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
       client.disconnect();
     }
   };
-  await waitFor(async () => (await Promise.all(nodes.map(clusterOk))).every(Boolean), { timeoutMs: 20_000, intervalMs: 100, what: 'cluster_state:ok' });
-  // Every replica in sync with its primary: until then a write that waits for a replica
-  // (REDIS_REPLICA_ACKS) is not acknowledged, and the service answers 503.
   const inSync = async (node: ClusterNode) => {
     const role = await roleOf(node);
     return role?.[0] === 'master' || role?.[3] === 'connected';
   };
-  await waitFor(async () => (await Promise.all(nodes.map(inSync))).every(Boolean), { timeoutMs: 30_000, intervalMs: 100, what: 'every replica in sync' });
+  try {
+    await waitFor(
+      async () => {
+        for (const node of nodes) {
+          const probe = nodeClient(node, true);
+          try {
+            await probe.connect();
+            await probe.ping();
+          } catch {
+            return false;
+          } finally {
+            probe.disconnect();
+          }
+        }
+        return true;
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'every node answering' },
+    );
+    const created = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...nodes.map((node) => `${node.host}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { encoding: 'utf8' },
+    );
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+    await waitFor(async () => (await Promise.all(nodes.map(clusterOk))).every(Boolean), { timeoutMs: 20_000, intervalMs: 100, what: 'cluster_state:ok' });
+    // Every replica in sync with its primary: until then a write that waits for a replica
+    // (REDIS_REPLICA_ACKS) is not acknowledged, and the service answers 503.
+    await waitFor(async () => (await Promise.all(nodes.map(inSync))).every(Boolean), { timeoutMs: 30_000, intervalMs: 100, what: 'every replica in sync' });
+  } catch (error) {
+    // A Cluster that did not come up leaves no server behind.
+    await stopAll();
+    throw error;
+  }
 
   async function primaryFor(key: string): Promise<ClusterNode> {
     for (const node of alive()) {
@@ -181,14 +196,6 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
         { timeoutMs: 30_000, intervalMs: 100, what: `${node.host}:${node.port} to rejoin as a replica in sync` },
       );
     },
-    async close() {
-      await Promise.all(
-        alive().map(async (node) => {
-          node.process.kill('SIGKILL');
-          await once(node.process, 'exit');
-        }),
-      );
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: stopAll,
   };
 }

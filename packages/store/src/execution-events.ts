@@ -156,6 +156,9 @@ export async function createExecutionEvents(deps: {
       for (const waiters of endWaiters.values()) for (const settle of [...waiters]) settle(false);
       endWaiters.clear();
       terminationListeners.clear();
+      subscriber.off('message', onMessage);
+      if (pubSub.publish === 'SPUBLISH') pubSub.offMessage(subscriber, onMessage);
+      if (endChannels.length > 0) await pubSub.unsubscribe(subscriber, ...endChannels).catch(() => {});
       await subscriber.unsubscribe().catch(() => {});
     },
   };

@@ -26,11 +26,20 @@ export function publishCommand(redis: Redis): ShardedPubSub['publish'] {
   return isCluster(redis) ? 'SPUBLISH' : 'PUBLISH';
 }
 
+/** Over `redis`; on a Cluster, a subscriber must be made with `shardedSubscribers` (createRedisConnection's 'subscriber'). */
 export function shardedPubSub(redis: Redis): ShardedPubSub {
   const sharded = isCluster(redis);
+  const subscribesSharded = (subscriber: Redis) => {
+    if ((subscriber as { options?: { shardedSubscribers?: boolean } }).options?.shardedSubscribers !== true)
+      throw new Error('a Cluster subscriber needs the option shardedSubscribers: make it with createRedisConnection(…, "subscriber")');
+  };
   return {
     publish: publishCommand(redis),
-    subscribe: (subscriber, ...channels) => (sharded ? subscriber.ssubscribe(...channels) : subscriber.subscribe(...channels)),
+    subscribe: async (subscriber, ...channels) => {
+      if (!sharded) return subscriber.subscribe(...channels);
+      subscribesSharded(subscriber);
+      return subscriber.ssubscribe(...channels);
+    },
     unsubscribe: (subscriber, ...channels) => (sharded ? subscriber.sunsubscribe(...channels) : subscriber.unsubscribe(...channels)),
     onMessage: (subscriber, listener) => {
       subscriber.on(sharded ? 'smessage' : 'message', listener);

@@ -40,6 +40,9 @@ interface Watched {
  * subscriber has reconnected, each watched list is read once, so that a message lost meanwhile
  * delays its events, never loses them.
  */
+/** How long after a Cluster's sharded subscribers are sent again the watched lists are read again. */
+const RESUBSCRIBED_MS = 250;
+
 export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; keys: KeySpace; logger: Logger }): RunEventFeed {
   const { subscriber, log, keys, logger } = deps;
   const channel = keys.runEventsChannel();
@@ -88,7 +91,12 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   // Messages published while the connection was down are lost: what they announced is read now
   // (a Cluster's sharded subscribers say so apart).
   subscriber.on('ready', readAll);
-  subscriber.on('subscribersReady', readAll);
+  // Said as the sharded subscriptions are sent, before Redis has taken them: read again once it has.
+  const readAfterResubscribing = () => {
+    readAll();
+    setTimeout(readAll, RESUBSCRIBED_MS).unref();
+  };
+  subscriber.on('subscribersReady', readAfterResubscribing);
 
   const listen = () => {
     subscribed ??= pubSub.subscribe(subscriber, channel).catch((error: unknown) => {
@@ -140,7 +148,7 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
     async close() {
       closed = true;
       pubSub.offMessage(subscriber, onMessage);
-      subscriber.off('subscribersReady', readAll);
+      subscriber.off('subscribersReady', readAfterResubscribing);
       subscriber.off('ready', readAll);
       const watchers = [...watched.values()].flatMap((entry) => [...entry.watchers]);
       watched.clear();
