@@ -218,7 +218,8 @@ describe('webhook deliveries', () => {
     const delivered = await waitFor(
       async () => {
         const delivery = await deliveries().get(deliveryId);
-        return delivery?.state === 'delivered' && delivery;
+        // The metrics hear of an attempt once its record is written: wait for both.
+        return delivery?.state === 'delivered' && outcomes.length === 4 && delivery;
       },
       { what: 'the delivery after three failures' },
     );
