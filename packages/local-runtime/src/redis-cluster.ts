@@ -123,6 +123,7 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
       ['--cluster', 'create', ...nodes.map((node) => `${node.host}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'],
       { encoding: 'utf8' },
     );
+    if (created.error) throw new Error(`redis-cli could not be run (${created.error.message}): a local Cluster is created with it (Debian: redis-tools)`);
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
     await waitFor(async () => (await Promise.all(nodes.map(clusterOk))).every(Boolean), { timeoutMs: 20_000, intervalMs: 100, what: 'cluster_state:ok' });
     // Every replica in sync with its primary: until then a write that waits for a replica
