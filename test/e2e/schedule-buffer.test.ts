@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const WAIT = '/Library/Utilities/Development/Wait';
-const HOUR = 3_600_000;
+/** The schedules' interval, aligned on the epoch: none of their own ticks falls due during a test (an hourly one did, at the top of the hour). */
+const PERIOD = 1_000 * 3_600_000;
 
 // buffer-one through the REST interface of a real API process, with real workers: a trigger or a
 // backfill while the last run goes on leaves one tick waiting, which a worker starts once that
@@ -32,10 +33,9 @@ describe('buffer-one triggers and backfills', () => {
       },
       { timeoutMs: 40_000, what: `run ${id} ended` },
     );
-  // Hourly: none of its own ticks falls due during the test.
   const putLong = async (name: string) => {
     const put = await stack.call('PUT', `/schedules/${name}`, stack.credentials.alice, {
-      body: JSON.stringify({ choreo: WAIT, inputs: [{ name: 'Milliseconds', value: '3000' }], every: '1h', overlap: 'buffer-one' }),
+      body: JSON.stringify({ choreo: WAIT, inputs: [{ name: 'Milliseconds', value: '3000' }], every: '1000h', overlap: 'buffer-one' }),
     });
     expect(put.status, put.text).toBe(201);
   };
@@ -71,8 +71,8 @@ describe('buffer-one triggers and backfills', () => {
     await putLong('refill');
     const running = (await stack.call('POST', '/schedules/refill/trigger', alice)).json();
     expect(running.execution.status).toBe('RUNNING');
-    const from = Math.floor(Date.now() / HOUR) * HOUR - 10 * HOUR;
-    const backfill = await stack.call('POST', '/schedules/refill/backfill', alice, { body: JSON.stringify({ from, to: from + 2 * HOUR }) });
+    const from = Math.floor(Date.now() / PERIOD) * PERIOD - 3 * PERIOD;
+    const backfill = await stack.call('POST', '/schedules/refill/backfill', alice, { body: JSON.stringify({ from, to: from + 2 * PERIOD }) });
     expect(backfill.status, backfill.text).toBe(202);
     const filled = backfill.json();
     expect(filled).toMatchObject({ ticks: 3, started: [], skipped: 2, existing: 0, buffered: { scheduledTime: String(from) } });
@@ -83,6 +83,6 @@ describe('buffer-one triggers and backfills', () => {
     expect(Number(waitedEnded.starttime)).toBeGreaterThanOrEqual(Number(runningEnded.endtime));
     expect((await stack.call('GET', '/schedules/refill', alice)).json()).toMatchObject({ fired: 2, skipped: 2 });
     // The skipped ticks started nothing.
-    for (const tick of [from + HOUR, from + 2 * HOUR]) expect(await execution(tickExecutionId(alice.account, 'refill', tick))).toBeUndefined();
+    for (const tick of [from + PERIOD, from + 2 * PERIOD]) expect(await execution(tickExecutionId(alice.account, 'refill', tick))).toBeUndefined();
   });
 });
