@@ -27,6 +27,18 @@ describe('raw HTTPS server', () => {
     });
   });
 
+  /** A TLS connection to the server, written to by hand; what it has answered so far. */
+  async function openSocket() {
+    const { port } = new URL(server.origin);
+    const socket = connect({ host: '127.0.0.1', port: Number(port), ca, servername: 'localhost' });
+    await once(socket, 'secureConnect');
+    let answers = '';
+    socket.on('data', (chunk: Buffer) => {
+      answers += chunk.toString('latin1');
+    });
+    return { socket, answered: () => answers };
+  }
+
   afterAll(async () => {
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -67,13 +79,7 @@ describe('raw HTTPS server', () => {
 
   it('reads requests split across packets and several in one, answering each in order', async () => {
     received.length = 0;
-    const { port } = new URL(server.origin);
-    const socket = connect({ host: '127.0.0.1', port: Number(port), ca, servername: 'localhost' });
-    await once(socket, 'secureConnect');
-    let answers = '';
-    socket.on('data', (chunk: Buffer) => {
-      answers += chunk.toString('latin1');
-    });
+    const { socket, answered } = await openSocket();
     const request = (path: string, body: string) => `POST ${path} HTTP/1.1\r\nhost: localhost\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const first = request('/one', '{"n":1}');
     socket.write(first.slice(0, 20));
@@ -82,9 +88,9 @@ describe('raw HTTPS server', () => {
     await new Promise((resolve) => setImmediate(resolve));
     socket.write(`${first.slice(-3)}${request('/two', '')}${request('/gone', 'x')}`);
     const deadline = Date.now() + 5_000;
-    while (answers.split('HTTP/1.1 ').length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (answered().split('HTTP/1.1 ').length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     socket.destroy();
-    expect(answers).toBe('HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 410 Gone\r\ncontent-length: 0\r\n\r\n');
+    expect(answered()).toBe('HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 410 Gone\r\ncontent-length: 0\r\n\r\n');
     expect(received).toEqual([
       { method: 'POST', path: '/one', body: '{"n":1}' },
       { method: 'POST', path: '/two', body: '' },
@@ -93,16 +99,10 @@ describe('raw HTTPS server', () => {
   });
 
   it('answers 400 and closes the connection on what it cannot read', async () => {
-    const { port } = new URL(server.origin);
-    const socket = connect({ host: '127.0.0.1', port: Number(port), ca, servername: 'localhost' });
-    await once(socket, 'secureConnect');
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => {
-      answer += chunk.toString('latin1');
-    });
+    const { socket, answered } = await openSocket();
     socket.write('POST /chunked HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n');
     await once(socket, 'end');
     socket.destroy();
-    expect(answer).toBe('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
+    expect(answered()).toBe('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
   });
 });

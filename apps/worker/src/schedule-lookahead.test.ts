@@ -89,29 +89,12 @@ describe('schedule firer: claims ahead and bursts', () => {
     for (const name of ['a', 'b', 'c', 'd', 'e']) await schedules.put(account, name, every(60_000), { now: Date.now() - 60_000, paused: false });
     const { startTick } = recordingTicks();
     const told: boolean[] = [];
-    const firer = createScheduleFirer({
-      schedules,
-      startTick,
-      logger,
-      leaseMs: 5_000,
-      pollMs: 50,
-      batch: 10,
-      burstSize: 3,
-      onBurst: (bursting) => told.push(bursting),
-    });
-    expect(await firer.fireDue()).toBe(5);
+    const firerOfBursts = (burstSize: number) =>
+      createScheduleFirer({ schedules, startTick, logger, leaseMs: 5_000, pollMs: 50, batch: 10, burstSize, onBurst: (bursting) => told.push(bursting) });
+    expect(await firerOfBursts(3).fireDue()).toBe(5);
     expect(told).toEqual([true, false]);
     // Fewer than a burst's worth due together: nothing told.
-    const quiet = createScheduleFirer({
-      schedules,
-      startTick,
-      logger,
-      leaseMs: 5_000,
-      pollMs: 50,
-      batch: 10,
-      burstSize: 10,
-      onBurst: (bursting) => told.push(bursting),
-    });
+    const quiet = firerOfBursts(10);
     await schedules.put(account, 'f', every(60_000), { now: Date.now() - 60_000, paused: false });
     expect(await quiet.fireDue()).toBe(1);
     expect(told).toEqual([true, false]);
