@@ -69,6 +69,7 @@ export function createHttpPoster(options: HttpStepOptions): HttpPoster {
     if (unpipelined.size >= MOST_UNPIPELINED) unpipelined.clear();
     unpipelined.set(endpoint.key, Date.now() + UNPIPELINED_MS);
   };
+  // BODY_KEPT characters of UTF-8 take at most four bytes each.
   const limits = { maxBodyBytes: options.maxResponseBytes, keptBodyBytes: BODY_KEPT * 4 };
 
   function endpointOf(url: URL): Endpoint {
