@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NewExecution } from './execution-record.ts';
+import type { ShardLayout } from './shard-layout.ts';
 import { EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 
 /** What a queued job carries: the id; the execution record is the source of truth. */
@@ -86,4 +87,24 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
     if (answer(3 * i + 2) !== null) return 'completed';
     return 'held';
   });
+}
+
+/** The execution queue of every shard: a run's job is on its shard's (shard-layout.ts). */
+export interface ExecutionQueues {
+  /** The queue of the shard the execution id names. */
+  of(executionId: string): Queue<ExecutionJobData>;
+  /** Every shard's, by shard index. */
+  readonly all: readonly Queue<ExecutionJobData>[];
+  close(): Promise<void>;
+}
+
+export function createExecutionQueues(deps: { connection: Redis; layout: ShardLayout }): ExecutionQueues {
+  const all = deps.layout.shards.map((shard) => createExecutionQueue({ connection: deps.connection, keys: shard.keys }));
+  return {
+    of: (executionId) => all[deps.layout.shardOf(executionId).index] as Queue<ExecutionJobData>,
+    all,
+    async close() {
+      await Promise.all(all.map((queue) => queue.close()));
+    },
+  };
 }

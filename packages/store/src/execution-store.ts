@@ -21,6 +21,7 @@ import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatu
 import type { KeySpace } from './keys.ts';
 import { publishCommand } from './pub-sub.ts';
 import { ScriptReply } from './script-replies.ts';
+import type { AccountReservations } from './account-reservations.ts';
 import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
@@ -362,8 +363,19 @@ export function createExecutionStore(deps: {
    * count as made once this many replicas hold them.
    */
   replicaAcks?: ReplicaAcks;
+  /**
+   * With more than one shard: the account's limits over all of them, in the control slot. The
+   * store then reserves each run there before its shard's script accepts it with no limit of its
+   * own, and lets the reservation go at the run's end (account-reservations.ts).
+   */
+  reservations?: AccountReservations;
 }): ExecutionStore {
-  const { redis, keys, retentionSeconds } = deps;
+  const { redis, keys, retentionSeconds, reservations } = deps;
+  // With shards, the control slot's counters hold the account's stored bytes (shard 0's keys are
+  // the control slot's): a shard's scripts count theirs apart, where nothing reads them.
+  const storedBytesKey = reservations
+    ? (account: string, window: number | string) => `${keys.accountStoredBytes(account, window)}:shard`
+    : keys.accountStoredBytes;
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
   const runEventsBound = deps.runEventsBound ?? DEFAULT_RUN_EVENTS_BOUND;
   const runEventsChannel = keys.runEventsChannel();
@@ -408,7 +420,7 @@ export function createExecutionStore(deps: {
   const batchAcceptance = {
     ...acceptanceKeys,
     account_running_key: keys.accountRunning('\u0001'),
-    bytes_key: keys.accountStoredBytes('\u0001', '\u0002'),
+    bytes_key: storedBytesKey('\u0001', '\u0002'),
     rows_key: keys.accountRunningRows('\u0001'),
   };
   /**
@@ -431,87 +443,146 @@ export function createExecutionStore(deps: {
     webhooks: webhookKeys,
   });
 
+  async function acceptOne(
+    execution: NewExecution,
+    { maxRunningPerAccount, maxStoredBytesPerAccount = 0, idempotency, childOf, redrive }: AcceptOptions,
+    fields: readonly string[],
+    entries: readonly string[],
+    idempotencyKey: string,
+  ): Promise<AcceptResult> {
+    const window = storageWindow(execution.starttime, retentionSeconds);
+    const reply = await run(
+      'acceptExecution',
+      [
+        keys.execution(execution.id),
+        keys.running(),
+        keys.accountRunning(execution.account),
+        storedBytesKey(execution.account, window.index),
+        storedBytesKey(execution.account, window.index - 1),
+        idempotencyKey,
+        keys.accountRunningRows(execution.account),
+        keys.executionCounts(),
+        keys.execution(execution.parent ?? execution.id),
+        keys.executionChildren(execution.parent ?? execution.id),
+        keys.execution(execution.redriveOf ?? execution.id),
+        keys.executionProgress(execution.id),
+        keys.executionEvents(execution.parent ?? execution.id),
+      ],
+      [
+        JSON.stringify({
+          id: execution.id,
+          starttime: String(execution.starttime),
+          max_running: maxRunningPerAccount,
+          budget: maxStoredBytesPerAccount,
+          window_ms: window.lengthMs,
+          window_start: window.startMs,
+          request_digest: idempotency?.requestDigest ?? '',
+          account: execution.account,
+          choreo: execution.choreo,
+          ...acceptanceKeys,
+          list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+          child_event:
+            execution.parent !== undefined && childOf !== undefined
+              ? encodeRunEvent({ type: 'child.started', time: execution.starttime, address: childOf.address, child: execution.id })
+              : '',
+          redrive_of: execution.redriveOf ?? '',
+          progress_entries: redrive?.entries.length ?? 0,
+        }),
+        ...fields,
+        ...entries,
+      ],
+    );
+    return acceptResult(reply);
+  }
+
+  async function acceptBatch(
+    executions: readonly NewExecution[],
+    { maxRunningPerAccount, maxStoredBytesPerAccount = 0 }: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
+  ): Promise<AcceptResult[]> {
+    if (executions.length === 0) return [];
+    const lengthMs = retentionSeconds * 1000;
+    const each = executions.flatMap((execution) => {
+      const window = storageWindow(execution.starttime, retentionSeconds);
+      const fields = encodeNewExecution(execution);
+      return [
+        execution.id,
+        String(execution.starttime),
+        execution.account,
+        execution.choreo,
+        String(window.startMs),
+        String(window.index),
+        encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
+        String(fields.length),
+        ...fields,
+      ];
+    });
+    const replies = (await run(
+      'acceptExecutions',
+      [keys.running(), keys.executionCounts()],
+      [
+        JSON.stringify({ ...batchAcceptance, max_running: maxRunningPerAccount, budget: maxStoredBytesPerAccount, window_ms: lengthMs }),
+        executions.length,
+        ...each,
+      ],
+    )) as unknown[];
+    return replies.map(acceptResult);
+  }
+
   async function get(id: string): Promise<ExecutionRecord | undefined> {
     return decodeExecution(await redis.hgetall(keys.execution(id)));
   }
 
   return {
-    async accept(execution, { maxRunningPerAccount, maxStoredBytesPerAccount = 0, notifyEnd, notifyParent, notifyUrl, idempotency, childOf, redrive }) {
-      const window = storageWindow(execution.starttime, retentionSeconds);
-      const reply = await run(
-        'acceptExecution',
-        [
-          keys.execution(execution.id),
-          keys.running(),
-          keys.accountRunning(execution.account),
-          keys.accountStoredBytes(execution.account, window.index),
-          keys.accountStoredBytes(execution.account, window.index - 1),
-          keys.idempotencyKey(execution.account, idempotency ? hash('sha256', idempotency.key) : '-'),
-          keys.accountRunningRows(execution.account),
-          keys.executionCounts(),
-          keys.execution(execution.parent ?? execution.id),
-          keys.executionChildren(execution.parent ?? execution.id),
-          keys.execution(execution.redriveOf ?? execution.id),
-          keys.executionProgress(execution.id),
-          keys.executionEvents(execution.parent ?? execution.id),
-        ],
-        [
-          JSON.stringify({
-            id: execution.id,
-            starttime: String(execution.starttime),
-            max_running: maxRunningPerAccount,
-            budget: maxStoredBytesPerAccount,
-            window_ms: window.lengthMs,
-            window_start: window.startMs,
-            request_digest: idempotency?.requestDigest ?? '',
-            account: execution.account,
-            choreo: execution.choreo,
-            ...acceptanceKeys,
-            list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
-            child_event:
-              execution.parent !== undefined && childOf !== undefined
-                ? encodeRunEvent({ type: 'child.started', time: execution.starttime, address: childOf.address, child: execution.id })
-                : '',
-            redrive_of: execution.redriveOf ?? '',
-            progress_entries: redrive?.entries.length ?? 0,
-          }),
-          ...encodeNewExecution(execution, redrive),
-          ...(notifyEnd ? ['notify', '1'] : notifyParent ? ['notify', 'parent'] : []),
-          ...(notifyUrl ? [RECORD_FIELDS.notifyUrl, notifyUrl] : []),
-          ...(redrive?.entries.flat() ?? []),
-        ],
+    async accept(execution, options) {
+      const fields = [
+        ...encodeNewExecution(execution, options.redrive),
+        ...(options.notifyEnd ? ['notify', '1'] : options.notifyParent ? ['notify', 'parent'] : []),
+        ...(options.notifyUrl ? [RECORD_FIELDS.notifyUrl, options.notifyUrl] : []),
+      ];
+      const entries = options.redrive?.entries.flat() ?? [];
+      const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
+      if (!reservations) return acceptOne(execution, options, fields, entries, idempotencyKey);
+      // With shards, the account's limits are the control slot's (account-reservations.ts).
+      const size = acceptedBytes(
+        fields,
+        entries,
+        options.idempotency && { key: idempotencyKey, entry: `${execution.id} ${options.idempotency.requestDigest}` },
       );
-      return acceptResult(reply);
+      const reserved = await reservations.reserve(
+        { id: execution.id, account: execution.account, starttime: execution.starttime, size },
+        { maxRunning: options.maxRunningPerAccount, budget: options.maxStoredBytesPerAccount ?? 0 },
+      );
+      if (reserved.outcome !== 'reserved') return reserved;
+      const accepted = await acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
+      if (accepted.outcome !== 'accepted') await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
+      return accepted;
     },
 
-    async acceptMany(executions, { maxRunningPerAccount, maxStoredBytesPerAccount = 0 }) {
-      if (executions.length === 0) return [];
-      const lengthMs = retentionSeconds * 1000;
-      const each = executions.flatMap((execution) => {
-        const window = storageWindow(execution.starttime, retentionSeconds);
-        const fields = encodeNewExecution(execution);
-        return [
-          execution.id,
-          String(execution.starttime),
-          execution.account,
-          execution.choreo,
-          String(window.startMs),
-          String(window.index),
-          encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
-          String(fields.length),
-          ...fields,
-        ];
-      });
-      const replies = (await run(
-        'acceptExecutions',
-        [keys.running(), keys.executionCounts()],
-        [
-          JSON.stringify({ ...batchAcceptance, max_running: maxRunningPerAccount, budget: maxStoredBytesPerAccount, window_ms: lengthMs }),
-          executions.length,
-          ...each,
-        ],
-      )) as unknown[];
-      return replies.map(acceptResult);
+    async acceptMany(executions, limits) {
+      if (!reservations) return acceptBatch(executions, limits);
+      const sizes = executions.map((execution) => acceptedBytes(encodeNewExecution(execution), [], undefined));
+      const reserved = await Promise.all(
+        executions.map((execution, i) =>
+          reservations.reserve(
+            { id: execution.id, account: execution.account, starttime: execution.starttime, size: sizes[i] as number },
+            { maxRunning: limits.maxRunningPerAccount, budget: limits.maxStoredBytesPerAccount ?? 0 },
+          ),
+        ),
+      );
+      const results: AcceptResult[] = reserved.map((result) => (result.outcome === 'reserved' ? { outcome: 'accepted' } : result));
+      const toAccept = executions.filter((_, i) => reserved[i]?.outcome === 'reserved');
+      const accepted = await acceptBatch(toAccept, { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 });
+      let next = 0;
+      await Promise.all(
+        executions.map(async (execution, i) => {
+          if (reserved[i]?.outcome !== 'reserved') return;
+          const result = accepted[next++] as AcceptResult;
+          results[i] = result;
+          if (result.outcome !== 'accepted')
+            await reservations.release(execution.id, execution.account, { refund: sizes[i] as number, now: execution.starttime });
+        }),
+      );
+      return results;
     },
 
     get,
@@ -669,13 +740,13 @@ export function createExecutionStore(deps: {
         history_first: bounds.first,
         history_last: bounds.last,
       };
-      const [code, status] = (await run(
+      const [code, status, outputBytes] = (await run(
         'endExecution',
         [
           keys.execution(id),
           keys.running(),
           keys.accountRunning(account),
-          keys.accountStoredBytes(account, window.index),
+          storedBytesKey(account, window.index),
           keys.accountExecuting(account),
           keys.accountRunningRows(account),
           keys.executionCounts(),
@@ -692,10 +763,13 @@ export function createExecutionStore(deps: {
           joinedRunEvents(request.runEvents),
           ...encodeEvents(id, request.lease, request.stepEvents),
         ],
-      )) as [number, string];
+      )) as [number, string, number?];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
-      if (code === ScriptReply.Done) return { outcome: 'ended', status: status as TerminalStatus };
+      if (code === ScriptReply.Done) {
+        await reservations?.release(id, account, { storedBytes: Number(outputBytes ?? 0), now });
+        return { outcome: 'ended', status: status as TerminalStatus };
+      }
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
     },
 
@@ -708,7 +782,7 @@ export function createExecutionStore(deps: {
       const now = Date.now();
       const window = storageWindow(now, retentionSeconds);
       // The stored bytes' key has the account inside: the script puts it between these parts.
-      const storedBytes = keys.accountStoredBytes(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
+      const storedBytes = storedBytesKey(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
       const reply = (await run(
         'requestTermination',
         [
@@ -733,7 +807,8 @@ export function createExecutionStore(deps: {
             stored_bytes_after: storedBytes[1] ?? '',
           }),
         ],
-      )) as [string, number];
+      )) as [string, number, string?];
+      if (reply[1] === 1 && reply[2]) await reservations?.release(id, reply[2], { now });
       return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
     },
 
@@ -865,7 +940,7 @@ export function createExecutionStore(deps: {
 
     async storedBytes(account, now = Date.now()) {
       const window = storageWindow(now, retentionSeconds);
-      const [current, previous] = await redis.mget(keys.accountStoredBytes(account, window.index), keys.accountStoredBytes(account, window.index - 1));
+      const [current, previous] = await redis.mget(storedBytesKey(account, window.index), storedBytesKey(account, window.index - 1));
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
 
@@ -889,4 +964,17 @@ function scoredIds(flat: string[]): { id: string; starttime: number }[] {
     if (id === undefined || score === undefined) return result;
     result.push({ id, starttime: Number(score) });
   }
+}
+
+/**
+ * The bytes an acceptance stores, as accept-record.lua counts them against the account's budget:
+ * the record's values, a redrive's progress entries, and an Idempotency-Key's entry with the
+ * record's field naming it.
+ */
+function acceptedBytes(fields: readonly string[], entries: readonly string[], idempotency: { key: string; entry: string } | undefined): number {
+  let size = 0;
+  for (let i = 1; i < fields.length; i += 2) size += Buffer.byteLength(fields[i] as string);
+  for (const entry of entries) size += Buffer.byteLength(entry);
+  if (idempotency) size += Buffer.byteLength(idempotency.key) * 2 + Buffer.byteLength(idempotency.entry);
+  return size;
 }

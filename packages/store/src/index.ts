@@ -29,6 +29,8 @@ export { createExecutionEvents, type EndWatch, type ExecutionEvents } from './ex
 export { shardedPubSub, type ShardedPubSub } from './pub-sub.ts';
 export {
   createExecutionQueue,
+  createExecutionQueues,
+  type ExecutionQueues,
   enqueueExecution,
   EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_OPTIONS,
@@ -150,3 +152,8 @@ export {
 export { createWebhookQueue, enqueueDelivery, WEBHOOK_JOB_OPTIONS, webhookJobId, type WebhookJobData } from './webhook-queue.ts';
 export { errorFields, executionStatusFields, scheduleFields, versionField } from './execution-status-fields.ts';
 export { createTurnBatcher } from './turn-batches.ts';
+export { derivedExecutionId, executionShard, MAX_SHARDS, newExecutionId, placeExecutionId } from './execution-ids.ts';
+export { keySlot, shardPrefixes } from './shard-tags.ts';
+export { openShardLayout, singleShardLayout, type Shard, type ShardLayout } from './shard-layout.ts';
+export { createShardedExecutionStore } from './sharded-execution-store.ts';
+export { createAccountReservations, type AccountReservations } from './account-reservations.ts';

@@ -63,6 +63,12 @@ export interface KeySpace {
    */
   accountExecuting(account: string): string;
   /**
+   * Sorted set: execution id → start time of one account's runs reserved in the control slot
+   * before their shard accepted them (reserve-run.lua), with more than one shard: the account's
+   * RUNNING executions over all shards, for its quota; taken out at their end.
+   */
+  accountReservedRuns(account: string): string;
+  /**
    * String (integer) with TTL: bytes one account's executions stored in one window of the
    * retention's length (`storageWindow`), for its budget of stored bytes.
    */
@@ -192,6 +198,11 @@ export interface KeySpace {
    * Scripts append the worker id to `workerExecutions('')`; heartbeats keep it from expiring.
    */
   workerExecutions(workerId: string): string;
+  /**
+   * Hash: shard index → its key prefix (shard-layout.ts), in the control slot: every shard runs were
+   * ever put on, the tag of each chosen once.
+   */
+  shards(): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
   reconcilerLock(): string;
   /**
@@ -239,6 +250,7 @@ export function createKeySpace(prefix: string): KeySpace {
     accountRunning: (account) => `${prefix}:running:account:${account}`,
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,
     accountExecuting: (account) => `${prefix}:executing:account:${account}`,
+    accountReservedRuns: (account) => `${prefix}:reserved:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     executionCounts: () => `${prefix}:counts:executions`,
@@ -276,6 +288,7 @@ export function createKeySpace(prefix: string): KeySpace {
     worker: (id) => `${prefix}:worker:${id}`,
     workers: () => `${prefix}:workers`,
     workerExecutions: (workerId) => `${prefix}:worker-executions:${workerId}`,
+    shards: () => `${prefix}:shards`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,

@@ -35,6 +35,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'record-webhook-attempts.lua',
   'redeliver-webhook.lua',
   'reseal-field.lua',
+  'reserve-run.lua',
   'set-schedule-paused.lua',
   'set-token-validity.lua',
   'store-token.lua',

@@ -17,6 +17,7 @@ const SCRIPTS = {
   handBackExecution: 'hand-back-execution.lua',
   suspendExecution: 'suspend-execution.lua',
   deliverCallback: 'deliver-callback.lua',
+  reserveRun: 'reserve-run.lua',
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: 'accounts/put-account-choreo.lua',
   putPreset: 'put-preset.lua',

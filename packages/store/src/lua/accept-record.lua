@@ -17,6 +17,7 @@
 --- @include "termination-flag.lua"
 --- @include "run-events.lua"
 --- @include "webhook-outbox.lua"
+--- @include "stored-bytes-budget.lua"
 local function accept_record(k, args, argv, first, last)
   if redis.call('EXISTS', k.record) == 1 then
     if redis.call('HGET', k.record, 'starttime') == args.starttime then
@@ -47,7 +48,6 @@ local function accept_record(k, args, argv, first, last)
   if quota > 0 and redis.call('SCARD', k.account_running) >= quota then
     return -2
   end
-  local budget = args.budget
   local size = 0
   for i = first + 1, last, 2 do
     size = size + string.len(argv[i])
@@ -59,27 +59,9 @@ local function accept_record(k, args, argv, first, last)
     -- The entry, and the record's field that names it.
     size = size + string.len(k.idempotency) * 2 + string.len(entry)
   end
-  if budget > 0 then
-    if size > budget then
-      return -4
-    end
-    local stored = redis.call('MGET', k.bytes_now, k.bytes_before)
-    local current = tonumber(stored[1] or '0')
-    local previous = tonumber(stored[2] or '0')
-    local window = args.window_ms
-    local elapsed = tonumber(args.starttime) - args.window_start
-    local room = budget - current - size
-    if room < previous * (window - elapsed) / window then
-      -- The previous window's share shrinks as this one goes on; what this one holds waits for
-      -- the next window, and shrinks through that one in turn.
-      local wait
-      if room >= 0 then
-        wait = window * (1 - room / previous) - elapsed
-      else
-        wait = window - elapsed + window * math.min(1, -room / math.max(current, 1))
-      end
-      return { -3, math.max(1, math.ceil(wait / 1000)) }
-    end
+  local refused = over_budget(k.bytes_now, k.bytes_before, args, size)
+  if refused then
+    return refused
   end
   redis.call('HSET', k.record, unpack(argv, first, last))
   if redrive_of ~= '' then

@@ -19,6 +19,8 @@
   The run's last run event, `execution.ended`, is added with the end itself: a watcher that reads
   it finds the record ended. A run whose list of events does not exist gets none: its events are
   read from its step history and its record.
+
+  Returns the bytes of outputs the end stored, charged to the account's stored bytes.
 ]]
 --- @include "history-index.lua"
 --- @include "webhook-outbox.lua"
@@ -155,4 +157,5 @@ local function end_record(ctx, id, state, status, fields, output)
   elseif state[4] == 'parent' then
     redis.call(ctx.publish, ctx.child_ended_channel, id)
   end
+  return output_bytes
 end

@@ -55,7 +55,7 @@
     publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
-  it else 0 }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
+  it else 0, its account }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
   changed but its descendants'.
 ]]
 --- @include "end-record.lua"
@@ -88,4 +88,4 @@ if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
   ended = 1
 end
 terminate_descendants(ctx, args.id)
-return { status, ended }
+return { status, ended, account }

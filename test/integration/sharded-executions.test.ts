@@ -1,0 +1,124 @@
+import {
+  createAccountReservations,
+  createExecutionStore,
+  createKeySpace,
+  createShardedExecutionStore,
+  type ExecutionStore,
+  executionShard,
+  newExecutionId,
+  openShardLayout,
+  type ShardLayout,
+} from '@ces/store';
+import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+
+// Three shards on one Redis: each its own hash tag, the account's limits in the control slot.
+describe('executions over three shards', () => {
+  const redis = new Redis(inject('redisUrl'));
+  const prefix = isolatedPrefix('shards');
+  let layout: ShardLayout;
+  let store: ExecutionStore;
+
+  beforeAll(async () => {
+    layout = await openShardLayout(redis, createKeySpace(prefix), 3);
+    const reservations = createAccountReservations({ redis, layout, retentionSeconds: 300 });
+    store = createShardedExecutionStore(
+      layout,
+      (shard) => createExecutionStore({ redis, keys: shard.keys, retentionSeconds: 300, reservations }),
+      reservations,
+    );
+  });
+  afterAll(async () => {
+    for (const shard of layout.shards) await deleteKeysWithPrefix(redis, shard.keys.prefix);
+    redis.disconnect();
+  });
+
+  const onShard = (shard: number, overrides: Parameters<typeof newExecutionFixture>[0] = {}) =>
+    newExecutionFixture({ id: newExecutionId(shard), ...overrides });
+
+  it('registers its shards once: a process started with fewer or more agrees on the tags', async () => {
+    const fewer = await openShardLayout(redis, createKeySpace(prefix), 1);
+    expect(fewer.shards.map((shard) => shard.keys.prefix)).toEqual(layout.shards.map((shard) => shard.keys.prefix));
+    expect(fewer.active).toBe(1);
+    const more = await openShardLayout(redis, createKeySpace(prefix), 4);
+    expect(more.shards.slice(0, 3).map((shard) => shard.keys.prefix)).toEqual(layout.shards.map((shard) => shard.keys.prefix));
+    expect(more.shards).toHaveLength(4);
+    await redis.hdel(layout.control.shards(), '3');
+  });
+
+  it('puts each run on the shard its id names, and reads it back from there', async () => {
+    const runs = [0, 1, 2].map((shard) => onShard(shard, { account: 'spread', starttime: Date.now() + shard }));
+    for (const run of runs) expect(await store.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    for (const run of runs) {
+      const shard = layout.shards[executionShard(run.id)];
+      expect(await redis.exists(shard?.keys.execution(run.id) ?? '')).toBe(1);
+      expect((await store.get(run.id))?.status).toBe('RUNNING');
+    }
+    expect((await store.listRunning('spread')).map((row) => row.id)).toEqual(runs.map((run) => run.id));
+    expect(await store.countRunning('spread')).toBe(3);
+    expect((await store.counts()).started).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps an account's quota of running executions exact over all shards, and frees a place at each end", async () => {
+    const quota = { maxRunningPerAccount: 2 };
+    const first = onShard(1, { account: 'quota' });
+    const second = onShard(2, { account: 'quota' });
+    expect(await store.accept(first, quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.accept(second, quota)).toEqual({ outcome: 'accepted' });
+    for (const shard of [0, 1, 2]) expect(await store.accept(onShard(shard, { account: 'quota' }), quota)).toEqual({ outcome: 'quota-exceeded' });
+    expect(await store.end(first.id, { status: 'SUCCESS' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    expect(await store.accept(onShard(0, { account: 'quota' }), quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.accept(onShard(1, { account: 'quota' }), quota)).toEqual({ outcome: 'quota-exceeded' });
+  });
+
+  it('frees the place of a run ended where no reservation was let go (a cascade, a crash) when the quota is reached', async () => {
+    const quota = { maxRunningPerAccount: 1 };
+    const parent = onShard(2, { account: 'cascade' });
+    expect(await store.accept(parent, quota)).toEqual({ outcome: 'accepted' });
+    // Ended by a script on its shard alone, as a parent's end ends its children.
+    await redis.hset(layout.shards[2]?.keys.execution(parent.id) ?? '', 'status', 'TERMINATED_MANUALLY');
+    expect(await store.accept(onShard(1, { account: 'cascade' }), quota)).toEqual({ outcome: 'accepted' });
+  });
+
+  it('gives back the place and the bytes of a run its shard refused', async () => {
+    const run = onShard(1, { account: 'refused' });
+    expect(await store.accept(run, { maxRunningPerAccount: 5, maxStoredBytesPerAccount: 1_000_000 })).toEqual({ outcome: 'accepted' });
+    const before = await store.storedBytes('refused');
+    expect(before).toBeGreaterThan(0);
+    expect(await store.accept({ ...run, starttime: run.starttime + 1 }, { maxRunningPerAccount: 5, maxStoredBytesPerAccount: 1_000_000 })).toEqual({
+      outcome: 'exists',
+    });
+    expect(await redis.zcard(layout.control.accountReservedRuns('refused'))).toBe(1);
+    expect(await store.storedBytes('refused')).toBe(before);
+  });
+
+  it("keeps an account's budget of stored bytes over all shards", async () => {
+    const big = { inputs: { Text: 'x'.repeat(600) } };
+    const limits = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 1_000 };
+    expect(await store.accept(onShard(1, { account: 'budget', ...big }), limits)).toEqual({ outcome: 'accepted' });
+    // Counted once, in the control slot, whichever shard holds the run.
+    const stored = await store.storedBytes('budget');
+    expect(stored).toBeGreaterThan(600);
+    expect(stored).toBeLessThan(1_000);
+    expect(await store.accept(onShard(2, { account: 'budget', ...big }), limits)).toMatchObject({ outcome: 'budget-exceeded' });
+    expect(await store.accept(onShard(0, { account: 'budget', inputs: { Text: 'x'.repeat(2_000) } }), limits)).toEqual({ outcome: 'larger-than-budget' });
+  });
+
+  it('accepts a batch over shards, each within the quota', async () => {
+    const batch = [0, 1, 2, 0].map((shard) => onShard(shard, { account: 'batch' }));
+    const outcomes = (await store.acceptMany(batch, { maxRunningPerAccount: 3 })).map((result) => result.outcome);
+    expect(outcomes.sort()).toEqual(['accepted', 'accepted', 'accepted', 'quota-exceeded']);
+    expect(await store.countRunning('batch')).toBe(3);
+  });
+
+  it('terminates a queued run on its shard and lets its place go', async () => {
+    const quota = { maxRunningPerAccount: 1 };
+    const queued = onShard(2, { account: 'terminated' });
+    expect(await store.accept(queued, quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.requestTermination(queued.id)).toEqual({ status: 'RUNNING', ended: true });
+    expect(await redis.zcard(layout.control.accountReservedRuns('terminated'))).toBe(0);
+    expect(await store.accept(onShard(1, { account: 'terminated' }), quota)).toEqual({ outcome: 'accepted' });
+  });
+});
