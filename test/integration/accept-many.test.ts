@@ -1,4 +1,4 @@
-import { acceptThenQueue, createExecutionQueue, type ExecutionStore } from '@ces/store';
+import { acceptThenQueue, createExecutionQueue, type ExecutionStore, singleExecutionQueue } from '@ces/store';
 import { newExecutionFixture } from '@ces/testing';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -80,13 +80,13 @@ describe('accepting many executions at once', () => {
     const { store, redis, keys } = many;
     const queue = createExecutionQueue({ connection: redis, keys });
     const [kept, refused] = [newExecutionFixture({ account: 'queued' }), newExecutionFixture({ account: 'queued' })];
-    const sent = acceptThenQueue({ executions: store, queue }, [kept, refused], { maxRunningPerAccount: 1 });
+    const sent = acceptThenQueue({ executions: store, queues: singleExecutionQueue(queue) }, [kept, refused], { maxRunningPerAccount: 1 });
     expect((await sent.accepted).map((result) => result.outcome)).toEqual(['accepted', 'quota-exceeded']);
     await sent.queued;
     expect((await queue.getJob(kept.id))?.data).toEqual({ executionId: kept.id });
     expect(await queue.getJob(refused.id)).toBeUndefined();
     // Found accepted already (a firer again after a crash): its job is queued again, once.
-    const again = acceptThenQueue({ executions: store, queue }, [kept], { maxRunningPerAccount: 1 });
+    const again = acceptThenQueue({ executions: store, queues: singleExecutionQueue(queue) }, [kept], { maxRunningPerAccount: 1 });
     expect((await again.accepted).map((result) => result.outcome)).toEqual(['accepted']);
     await again.queued;
     expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 1 });

@@ -11,8 +11,7 @@ import {
   type MetricsRegistry,
   type RedisMetrics,
 } from '@ces/observability';
-import type { ExecutionJobData, ExecutionStore, ScheduleStore, WorkerRegistry } from '@ces/store';
-import type { Queue } from 'bullmq';
+import { type ExecutionQueues, type ExecutionStore, queuedJobCounts, type ScheduleStore, type WorkerRegistry } from '@ces/store';
 
 export interface ApiMetrics {
   registry: MetricsRegistry;
@@ -28,7 +27,7 @@ export interface ApiMetrics {
  * schedules active and paused.
  */
 export function createApiMetrics(deps: {
-  queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
   executions: ExecutionStore;
   accounts: AccountStore;
   workers: WorkerRegistry;
@@ -41,13 +40,12 @@ export function createApiMetrics(deps: {
   }
   registerClusterMetrics(registry, {
     async queueCounts() {
-      const counts = await deps.queue.getJobCounts('waiting', 'active', 'delayed');
-      return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
+      return queuedJobCounts(deps.queues);
     },
     async oldestWaitingSince() {
       // Ascending: the job a worker will take next, which has waited longest.
-      const [oldest] = await deps.queue.getWaiting(0, 0);
-      return oldest?.timestamp;
+      const oldest = (await Promise.all(deps.queues.all.map((queue) => queue.getWaiting(0, 0)))).flat().map((job) => job.timestamp);
+      return oldest.length === 0 ? undefined : Math.min(...oldest);
     },
     runningByAccount: () => byAccount((account) => deps.executions.countRunning(account)),
     storedBytesByAccount: () => byAccount((account) => deps.executions.storedBytes(account)),

@@ -4,9 +4,11 @@ import type { HttpMetrics, Logger } from '@ces/observability';
 import {
   createCallbackStore,
   createDefinitionStore,
+  createAccountReservations,
   createExecutionEvents,
-  createExecutionQueue,
+  createExecutionQueues,
   createExecutionStore,
+  createShardedExecutionStore,
   createPresetStore,
   createWebhookDeliveries,
   createWebhookQueue,
@@ -14,9 +16,10 @@ import {
   createScheduleStore,
   createWorkerRegistry,
   type CallbackStore,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionStore,
   type KeySpace,
+  type ShardLayout,
   type PresetStore,
   type SecretCipher,
   createRunHistory,
@@ -24,7 +27,6 @@ import {
   createRunEventLog,
   type ReplicaAcks,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createApiMetrics, type ApiMetrics } from './api-metrics.ts';
 import { createApp, type AppConfig } from './app.ts';
@@ -102,7 +104,7 @@ export interface WiredApi {
   presets: PresetStore | undefined;
   /** What callback URLs stand for; undefined without secrets. */
   callbacks: CallbackStore | undefined;
-  queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
   metrics: ApiMetrics;
   /** The process's one feed of run events: the console's live pages use it too. */
   runEvents: RunEventFeed;
@@ -119,6 +121,8 @@ const same = (store: ExecutionStore) => store;
 export async function wireApi(deps: {
   config: ApiWiringConfig;
   keys: KeySpace;
+  /** Where runs live (shard-layout.ts); `keys` is its control slot. */
+  layout: ShardLayout;
   connections: ApiConnections;
   catalogue: Catalogue;
   accounts: AccountStore;
@@ -131,31 +135,48 @@ export async function wireApi(deps: {
   /** Wraps the request metrics (tests that watch what is observed). */
   httpMetrics?: (http: HttpMetrics) => HttpMetrics;
 }): Promise<WiredApi> {
-  const { config, keys, connections, logger } = deps;
+  const { config, keys, layout, connections, logger } = deps;
   const { retentionSeconds } = config;
   const wrap = deps.wrap ?? {};
-  const storeOn = (redis: Redis) => createExecutionStore({ redis, keys, retentionSeconds, ...(config.replicaAcks ? { replicaAcks: config.replicaAcks } : {}) });
+  const shardKeys = layout.shards.map((shard) => shard.keys);
+  // With shards, each store reserves its runs in the control slot (account-reservations.ts).
+  const storeOn = (redis: Redis) => {
+    const reservations = layout.shards.length > 1 ? createAccountReservations({ redis, layout, retentionSeconds }) : undefined;
+    return createShardedExecutionStore(
+      layout,
+      (shard) =>
+        createExecutionStore({
+          redis,
+          keys: shard.keys,
+          retentionSeconds,
+          ...(config.replicaAcks ? { replicaAcks: config.replicaAcks } : {}),
+          ...(reservations ? { reservations } : {}),
+        }),
+      reservations,
+    );
+  };
 
   const executions = storeOn(connections.requests);
-  const history = createRunHistory({ redis: connections.requests, keys });
+  const history = createRunHistory({ redis: connections.requests, keys: shardKeys });
   const definitions = createDefinitionStore({ redis: connections.requests, keys });
-  const queue = createExecutionQueue({ connection: connections.accepting, keys });
+  const queues = createExecutionQueues({ connection: connections.accepting, layout });
   // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
-  queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
+  for (const queue of queues.all) queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
   const events = await createExecutionEvents({
     subscriber: connections.events,
-    keys,
+    keys: shardKeys,
     listenFor: ['ends'],
     ...(config.endPollMs !== undefined ? { pollMs: config.endPollMs } : {}),
   });
   // Authentication reads credentials on every request; the store's writes announce each change, so
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
-  const workers = createWorkerRegistry({ redis: connections.requests, keys });
-  const runEventLog = createRunEventLog({ redis: connections.requests, keys });
-  const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keys, logger });
+  const workers = createWorkerRegistry({ redis: connections.requests, keys, shards: shardKeys });
+  const keysOf = (executionId: string) => layout.shardOf(executionId).keys;
+  const runEventLog = createRunEventLog({ redis: connections.requests, keys: keysOf });
+  const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keysOf, logger });
   const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
-  const metrics = createApiMetrics({ queue, executions, accounts: deps.accounts, workers, schedules });
+  const metrics = createApiMetrics({ queues, executions, accounts: deps.accounts, workers, schedules });
   metrics.redis.instrument(connections.requests, 'api');
   metrics.redis.instrument(connections.accepting, 'api-queue');
   metrics.redis.instrument(connections.events, 'api-events');
@@ -167,7 +188,13 @@ export async function wireApi(deps: {
     : undefined;
   const webhooks = cipher
     ? {
-        store: createWebhookStore({ redis: connections.requests, keys, cipher, maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0 }),
+        store: createWebhookStore({
+          redis: connections.requests,
+          keys,
+          shards: shardKeys,
+          cipher,
+          maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0,
+        }),
         deliveries: createWebhookDeliveries({ redis: connections.requests, keys, retentionSeconds }),
         queue: createWebhookQueue({ connection: connections.accepting, keys }),
       }
@@ -180,7 +207,8 @@ export async function wireApi(deps: {
       accepting: (wrap.accepting ?? same)(storeOn(connections.accepting)),
       waits: (wrap.waits ?? same)(outputs),
       definitions,
-      queue,
+      queues,
+      layout,
       events,
       presetInputs: createPresetInputs({ ...(presets ? { presets } : {}), ...(cipher ? { cipher } : {}) }),
       ...(cipher ? { cipher } : {}),
@@ -190,7 +218,7 @@ export async function wireApi(deps: {
   );
 
   const app = createApp({
-    config: config.app,
+    config: { ...config.app, queueShards: layout.active },
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
     schedules,
     ...(presets ? { presets } : {}),
@@ -205,7 +233,7 @@ export async function wireApi(deps: {
       executions: (wrap.outputReads ?? same)(outputs),
       gate: deps.outputReadGate ?? createOutputReadGate(config.outputReads),
     },
-    queue,
+    queues,
     launcher,
     authenticator: createAuthenticator({ accounts: credentials }),
     probe: {
@@ -221,7 +249,7 @@ export async function wireApi(deps: {
     isRedisAvailable: () => [connections.requests, connections.accepting, connections.outputs].every((redis) => redis.status === 'ready'),
     logger,
     metrics: { registry: metrics.registry, http: deps.httpMetrics ? deps.httpMetrics(metrics.http) : metrics.http },
-    ops: { workers, queue, executions, history },
+    ops: { workers, queues, executions, history },
     console: {
       sessions: {
         store: createConsoleSessionStore({ redis: connections.requests, keys }),
@@ -238,14 +266,14 @@ export async function wireApi(deps: {
     executions,
     presets,
     callbacks,
-    queue,
+    queues,
     metrics,
     runEvents,
     async close() {
       await runEvents.close();
       await credentials.close();
       await events.close();
-      await queue.close();
+      await queues.close();
       await webhooks?.queue.close();
     },
   };

@@ -5,14 +5,13 @@ import {
   isRedisCommandTimeout,
   ReplicationShortError,
   type CallbackStore,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionStore,
   type PresetStore,
   type RunEventLog,
   type RunHistory,
   type ScheduleStore,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -86,6 +85,8 @@ import { rootRedirect } from './console/root-redirect.ts';
 
 export interface AppConfig {
   serviceHost: string;
+  /** QUEUE_SHARDS (1 when absent): schedules' ticks are started on the shard their schedule maps to. */
+  queueShards?: number;
   trustProxy: boolean;
   bodyLimitBytes: number;
   /** Failed authentications allowed per client address and name, and minute (0: no limit). */
@@ -117,7 +118,8 @@ export interface AppDeps {
   runEvents: { log: RunEventLog; feed: RunEventFeed };
   /** Where `?view=outputs` reads, and how many answers at once; without it, `executions`, unbounded. */
   outputReads?: { executions: ExecutionStore; gate: OutputReadGate };
-  queue: Queue<ExecutionJobData>;
+  /** Every shard's execution queue. */
+  queues: ExecutionQueues;
   launcher: RunLauncher;
   /** Accounts' schedules. */
   schedules: ScheduleStore;
@@ -170,7 +172,13 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes({ probe: deps.probe }));
   if (deps.metrics) app.route('/', metricsRoute({ registry: deps.metrics.registry, authentication }));
   if (deps.ops) app.route(OPS_PATH, opsRoutes({ ...deps.ops, authentication }));
-  const scheduleRuns = createScheduleRuns({ schedules: deps.schedules, executions: deps.executions, lookup: deps.choreos.lookup, launcher: deps.launcher });
+  const scheduleRuns = createScheduleRuns({
+    schedules: deps.schedules,
+    executions: deps.executions,
+    lookup: deps.choreos.lookup,
+    launcher: deps.launcher,
+    shards: deps.config.queueShards ?? 1,
+  });
   if (deps.console) {
     app.route(
       CONSOLE_PATH,
@@ -179,7 +187,7 @@ export function createApp(deps: AppDeps) {
         authentication,
         executions: deps.executions,
         history: deps.history,
-        queue: deps.queue,
+        queues: deps.queues,
         runEvents: deps.runEvents.log,
         feed: deps.runEvents.feed,
         heartbeatMs: deps.config.eventsHeartbeatMs ?? 15_000,
@@ -194,7 +202,7 @@ export function createApp(deps: AppDeps) {
     );
   }
   // Public: the token in the URL is the permission.
-  app.route('/', deliverCallbackRoute({ executions: deps.executions, queue: deps.queue }));
+  app.route('/', deliverCallbackRoute({ executions: deps.executions, queues: deps.queues }));
   // Public, and before the interface's authentication, which covers every other path under BASE_PATH.
   app.route('/', interfaceDocumentRoutes());
 

@@ -11,6 +11,7 @@ export const apiConfigSchema = z
     REDIS_REPLICA_ACKS: fields.redisReplicaAcks,
     REDIS_REPLICA_ACK_TIMEOUT_MS: fields.redisReplicaAckTimeoutMs,
     REDIS_PREFIX: fields.redisPrefix,
+    QUEUE_SHARDS: fields.queueShards,
     REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
     ACCOUNTS_FILE: z.string().optional(),
     SERVICE_HOST: z

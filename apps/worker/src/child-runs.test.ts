@@ -12,6 +12,7 @@ import {
   openRunInputs,
   type ExecutionEvents,
   type SecretCipher,
+  singleExecutionQueue,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { randomBytes } from 'node:crypto';
@@ -53,7 +54,7 @@ describe('child runs', () => {
     createChildRunsFactory({
       executions: executions(),
       definitions: createDefinitionStore({ redis, keys }),
-      queue,
+      queues: singleExecutionQueue(queue),
       events,
       lookup: catalogueLookup(catalogue),
       maxStoredBytesPerAccount: 0,

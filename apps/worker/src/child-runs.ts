@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   bindInputs,
   BLOCK_ENDED,
@@ -17,8 +16,10 @@ import {
   sendAcceptance,
   terminateExecution,
   type DefinitionStore,
+  derivedExecutionId,
+  executionShard,
   type ExecutionEvents,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
@@ -27,7 +28,6 @@ import {
   openSealedOutputs,
   sealRunInputs,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
 
 /** Statuses a failed child is redriven from by its parent's redrive. */
@@ -39,16 +39,17 @@ const MAX_WAIT_MS = 60 * 60 * 1000;
 /**
  * The id of the child a step starts: derived from the parent's id and the step's address, so a
  * parent resumed after its worker died finds the child it had accepted instead of starting a
- * second one. 32 hex characters, like every execution id.
+ * second one. On its parent's shard: a parent's end reaches its children, and a child's end its
+ * parent, within one slot.
  */
 export function childExecutionId(parentId: string, address: string): string {
-  return createHash('sha256').update(`${parentId}\n${address}`).digest('hex').slice(0, 32);
+  return derivedExecutionId(`${parentId}\n${address}`, executionShard(parentId));
 }
 
 export interface ChildRunsDeps {
   executions: ExecutionStore;
   definitions: DefinitionStore;
-  queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
   /** Created to listen for 'child-ends': a child is accepted with its end published there. */
   events: ExecutionEvents;
   lookup: ChildChoreoLookup;
@@ -60,7 +61,7 @@ export interface ChildRunsDeps {
 
 /** Makes the ChildRuns of one parent run: children accepted under its account, within its deadline. */
 export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionRecord) => ChildRuns {
-  const { executions, definitions, queue, events, lookup } = deps;
+  const { executions, definitions, queues, events, lookup } = deps;
 
   async function ended(id: string): Promise<ChildEnd | undefined> {
     const record = await executions.get(id);
@@ -136,7 +137,7 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
       // Not refused by the account's quota of running executions: its parent already holds a place,
       // and a parent waiting for a child that may never start would hold it for nothing.
       const accept = (execution: NewExecution, redrive?: RedriveStart) => {
-        const sent = sendAcceptance({ executions, queue }, execution, {
+        const sent = sendAcceptance({ executions, queues }, execution, {
           maxRunningPerAccount: 0,
           maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount,
           notifyParent: true,
@@ -215,7 +216,8 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
    * run taken over) leaves it running for the next take.
    */
   async function stopWaiting(id: string, reason: unknown): Promise<StepAbortedError> {
-    if (reason === 'termination-requested' || reason === BLOCK_ENDED || reason instanceof StepTimeoutError) await terminateExecution({ executions, queue }, id);
+    if (reason === 'termination-requested' || reason === BLOCK_ENDED || reason instanceof StepTimeoutError)
+      await terminateExecution({ executions, queues }, id);
     return new StepAbortedError(reason);
   }
 

@@ -9,6 +9,7 @@ export const workerConfigSchema = z
     REDIS_REPLICA_ACKS: fields.redisReplicaAcks,
     REDIS_REPLICA_ACK_TIMEOUT_MS: fields.redisReplicaAckTimeoutMs,
     REDIS_PREFIX: fields.redisPrefix,
+    QUEUE_SHARDS: fields.queueShards,
     WORKER_HOST: z.string().optional(),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
     /**

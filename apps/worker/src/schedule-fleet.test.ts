@@ -9,6 +9,7 @@ import {
   createScheduleStore,
   tickExecutionId,
   type ExecutionJobData,
+  singleExecutionQueue,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
@@ -49,7 +50,8 @@ describe('schedule firers over real accepts', () => {
     const startTick = createScheduleRuns({
       executions: createExecutionStore({ redis: connection, keys, retentionSeconds: 300 }),
       definitions: createDefinitionStore({ redis: connection, keys }),
-      queue,
+      queues: singleExecutionQueue(queue),
+      shards: 1,
       lookup: catalogueLookup(catalogue),
       maxRunningPerAccount: 0,
       maxStoredBytesPerAccount: 0,

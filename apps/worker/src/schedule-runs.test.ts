@@ -12,6 +12,7 @@ import {
   createSecretCipher,
   tickExecutionId,
   type ScheduleSpec,
+  singleExecutionQueue,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
 import { Redis } from 'ioredis';
@@ -41,7 +42,8 @@ describe('schedule runs', () => {
     startTick = createScheduleRuns({
       executions: executions(),
       definitions: createDefinitionStore({ redis, keys }),
-      queue,
+      queues: singleExecutionQueue(queue),
+      shards: 1,
       lookup: catalogueLookup(catalogue),
       maxRunningPerAccount: 0,
       maxStoredBytesPerAccount: 0,
@@ -50,7 +52,8 @@ describe('schedule runs', () => {
     withPresets = createScheduleRuns({
       executions: executions(),
       definitions: createDefinitionStore({ redis, keys }),
-      queue,
+      queues: singleExecutionQueue(queue),
+      shards: 1,
       lookup: catalogueLookup(catalogue),
       maxRunningPerAccount: 0,
       maxStoredBytesPerAccount: 0,

@@ -1,7 +1,7 @@
 import { bindInputs } from '@ces/language';
 import {
   type DefinitionStore,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionStore,
   type NewExecution,
   type PresetStore,
@@ -9,7 +9,6 @@ import {
   sealRunInputs,
   tickExecutionId,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 import type { ChildChoreoLookup } from './child-choreos.ts';
 import type { StartTick } from './schedule-firer.ts';
 import { createTickAcceptances } from './tick-acceptances.ts';
@@ -19,7 +18,10 @@ export class ScheduleRefusedError extends Error {}
 export interface ScheduleRunsDeps {
   executions: ExecutionStore;
   definitions: DefinitionStore;
-  queue: Queue<ExecutionJobData>;
+  /** Every shard's queue: a tick's run is on the shard its schedule maps to (tickExecutionId). */
+  queues: ExecutionQueues;
+  /** QUEUE_SHARDS: how many shards ticks' runs are spread over. */
+  shards: number;
   lookup: ChildChoreoLookup;
   maxRunningPerAccount: number;
   maxStoredBytesPerAccount: number;
@@ -37,9 +39,9 @@ export interface ScheduleRunsDeps {
  * keeps it waiting); `allow-all` always starts.
  */
 export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
-  const { executions, definitions, queue, lookup, now = Date.now } = deps;
+  const { executions, definitions, queues, lookup, shards, now = Date.now } = deps;
   const accept = createTickAcceptances(
-    { executions, queue },
+    { executions, queues },
     { maxRunningPerAccount: deps.maxRunningPerAccount, maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount },
   );
 
@@ -53,14 +55,14 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
 
   return async ({ schedule, scheduledTime }) => {
     const { account, name, spec } = schedule;
-    const id = tickExecutionId(account, name, scheduledTime);
+    const id = tickExecutionId(account, name, scheduledTime, shards);
     // Fired again after a crash: its run exists, whatever the previous run does now. Under
     // allow-all the accept below finds it (`exists`), so nothing is read first: one round trip
     // less for every tick. Otherwise both runs are read at once.
     if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
       const [own, previous] = await Promise.all([
         executions.summary(id, { withOutputs: false }),
-        executions.summary(tickExecutionId(account, name, schedule.lastTick), { withOutputs: false }),
+        executions.summary(tickExecutionId(account, name, schedule.lastTick, shards), { withOutputs: false }),
       ]);
       if (own !== undefined) return 'started';
       if (previous?.status === 'RUNNING') return 'busy';

@@ -3,11 +3,10 @@ import {
   type AcceptResult,
   acceptThenQueue,
   createTurnBatcher,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionStore,
   type NewExecution,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 
 /** Most runs accepted by one script call: one call holds Redis for a few milliseconds at most. */
 const MOST_PER_CALL = 250;
@@ -25,7 +24,7 @@ export type TickAcceptances = (execution: NewExecution) => Promise<AcceptResult>
  * its execution costs the worker about twice as much to add.
  */
 export function createTickAcceptances(
-  deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
+  deps: { executions: ExecutionStore; queues: ExecutionQueues },
   options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
 ): TickAcceptances {
   return createTurnBatcher((executions: NewExecution[]) => {

@@ -370,7 +370,10 @@ describe('webhook deliveries', () => {
     await waitFor(async () => (await deliveries().get(deliveryId))?.attempts === 1, { what: 'the first attempt' });
     expect(await webhooks().delete(account, 'short-lived')).toBe(true);
     await waitFor(async () => (await deliveries().get(deliveryId))?.state === 'dead', { what: 'the delivery to end dead' });
-    expect(await redis.exists(keys.accountWebhookEvents(account))).toBe(0);
+    // No event type is counted any more: only the counts' version, which shards' copies follow.
+    expect(Object.keys(await redis.hgetall(keys.accountWebhookEvents(account)))).toEqual(['~version']);
+    const after = await run('SUCCESS');
+    expect(await redis.zscore(keys.webhookOutbox(), `end\n${account}\n${after}`)).toBeNull();
   });
   it('deliveries opened in one turn and attempts recorded in one turn each stand alone in their shared call', async () => {
     const store = deliveries();

@@ -9,10 +9,13 @@ import type { Logger } from '@ces/observability';
 import {
   createAccountChoreoStore,
   createDefinitionStore,
+  createAccountReservations,
   createExecutionEvents,
-  createExecutionQueue,
+  createExecutionQueues,
   createExecutionStore,
   createKeySpace,
+  createShardedExecutionStore,
+  openShardLayout,
   createRedisConnection,
   redisTarget,
   callbackCaptureUrl,
@@ -96,6 +99,7 @@ export async function startWorkerService(
     atSeam?: CrashSeamHook;
   } = {},
 ): Promise<WorkerService> {
+  // What belongs to accounts: shard 0's slot (shard-layout.ts).
   const keys = createKeySpace(config.REDIS_PREFIX);
   const host = resolveHostAddress(config.WORKER_HOST);
   const workerId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -147,22 +151,30 @@ export async function startWorkerService(
           };
         }
       : undefined;
-  const executions = createExecutionStore({
-    redis,
-    keys,
-    retentionSeconds: config.RETENTION_SECONDS,
-    stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
-    replicaAcks: {
-      replicas: config.REDIS_REPLICA_ACKS,
-      timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
-      untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
-    },
-    ...(cipher ? { cipher } : {}),
-  });
+  // The worker takes the runs of every shard there is, QUEUE_SHARDS of them or more.
+  const layout = await openShardLayout(redis, keys, config.QUEUE_SHARDS);
+  const shardKeys = layout.shards.map((shard) => shard.keys);
+  const reservations = layout.shards.length > 1 ? createAccountReservations({ redis, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
+  const shardStores = layout.shards.map((shard) =>
+    createExecutionStore({
+      redis,
+      keys: shard.keys,
+      retentionSeconds: config.RETENTION_SECONDS,
+      stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+      replicaAcks: {
+        replicas: config.REDIS_REPLICA_ACKS,
+        timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+        untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
+      },
+      ...(cipher ? { cipher } : {}),
+      ...(reservations ? { reservations } : {}),
+    }),
+  );
+  const executions = createShardedExecutionStore(layout, (shard) => shardStores[shard.index] as (typeof shardStores)[number], reservations);
   const definitions = createDefinitionStore({ redis, keys });
-  const registry = createWorkerRegistry({ redis, keys });
-  const queue = createExecutionQueue({ connection: redis, keys });
-  const events = await createExecutionEvents({ subscriber, keys, listenFor: ['terminations', 'child-ends'] });
+  const registry = createWorkerRegistry({ redis, keys, shards: shardKeys });
+  const queues = createExecutionQueues({ connection: redis, layout });
+  const events = await createExecutionEvents({ subscriber, keys: shardKeys, listenFor: ['terminations', 'child-ends'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
@@ -178,7 +190,7 @@ export async function startWorkerService(
   const childRunsFor = createChildRunsFactory({
     executions,
     definitions,
-    queue,
+    queues,
     events,
     lookup: choreoLookup,
     maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
@@ -228,7 +240,7 @@ export async function startWorkerService(
               if (!takingWork) return [stopping ? 'stopping' : 'starting'];
               const reasons: string[] = [];
               if (redis.status !== 'ready') reasons.push('Redis is not connected');
-              if (!worker.isRunning() || worker.isPaused()) reasons.push('not taking work');
+              if (workers.some((shardWorker) => !shardWorker.isRunning() || shardWorker.isPaused())) reasons.push('not taking work');
               return reasons;
             },
             onError: (error) => log.error({ err: error }, 'health server error'),
@@ -241,74 +253,82 @@ export async function startWorkerService(
   let failed = 0;
   const started = Date.now();
 
-  const worker = new Worker<ExecutionJobData>(
-    EXECUTION_QUEUE,
-    async (job, token) => {
-      const { executionId } = job.data;
-      // The retry delay is the workers' rather than stored in every job (EXECUTION_JOB_OPTIONS):
-      // BullMQ reads it from this very job object when the processor fails.
-      job.opts.backoff ??= EXECUTION_JOB_BACKOFF;
-      // BullMQ set the job's lock when it moved the job to active; the job id is the execution id.
-      lockWatch.taken(executionId, token ?? '', job.processedOn ?? Date.now());
-      let result: ProcessResult;
-      try {
-        result = await processor.process({
-          executionId,
-          ...(job.data.accepted ? { accepted: job.data.accepted } : {}),
-          handBack: async () => {
-            await job.moveToWait(token);
-          },
-          requeue: async () => {
-            await enqueueExecution(queue, executionId);
-          },
-          defer: async (untilMs) => {
-            await job.moveToDelayed(untilMs, token);
-          },
-          undefer: async () => {
-            await job.promote();
-          },
-        });
-      } finally {
-        lockWatch.released(executionId, token ?? '');
+  // One BullMQ worker per shard's queue, sharing the processor: WORKER_CONCURRENCY is spread over
+  // them, each taking at least one run at a time.
+  const concurrencyPerShard = Math.max(1, Math.ceil(config.WORKER_CONCURRENCY / layout.shards.length));
+  const startShardWorker = (shard: (typeof layout.shards)[number]) => {
+    const queue = queues.all[shard.index] as (typeof queues.all)[number];
+    const shardWorker = new Worker<ExecutionJobData>(
+      EXECUTION_QUEUE,
+      async (job, token) => {
+        const { executionId } = job.data;
+        // The retry delay is the workers' rather than stored in every job (EXECUTION_JOB_OPTIONS):
+        // BullMQ reads it from this very job object when the processor fails.
+        job.opts.backoff ??= EXECUTION_JOB_BACKOFF;
+        // BullMQ set the job's lock when it moved the job to active; the job id is the execution id.
+        lockWatch.taken(executionId, token ?? '', job.processedOn ?? Date.now());
+        let result: ProcessResult;
+        try {
+          result = await processor.process({
+            executionId,
+            ...(job.data.accepted ? { accepted: job.data.accepted } : {}),
+            handBack: async () => {
+              await job.moveToWait(token);
+            },
+            requeue: async () => {
+              await enqueueExecution(queue, executionId);
+            },
+            defer: async (untilMs) => {
+              await job.moveToDelayed(untilMs, token);
+            },
+            undefer: async () => {
+              await job.promote();
+            },
+          });
+        } finally {
+          lockWatch.released(executionId, token ?? '');
+        }
+        // Handed back, the job is in the wait list already; superseded, it belongs to another take;
+        // deferred or suspended, it is among the delayed jobs. BullMQ must leave it alone, which is what
+        // WaitingError and DelayedError ask for.
+        if (result === 'handed-back' || result === 'superseded') throw new WaitingError();
+        if (result === 'deferred' || result === 'suspended') throw new DelayedError();
+        processed += 1;
+      },
+      {
+        connection: redis,
+        prefix: shard.keys.prefix,
+        concurrency: concurrencyPerShard,
+        ...EXECUTION_JOB_RETENTION,
+        lockDuration: LOCK_DURATION_MS,
+        stalledInterval: STALLED_INTERVAL_MS,
+        maxStalledCount: MAX_STALLED_COUNT,
+        autorun: false,
+      },
+    );
+    shardWorker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
+    shardWorker.on('locksRenewed', ({ jobIds }) => lockWatch.renewed(jobIds));
+    shardWorker.on('lockRenewalFailed', (jobIds) => lockWatch.renewalFailed(jobIds));
+    // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
+    queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
+    shardWorker.on('failed', (job, error) => {
+      failed += 1;
+      if (!job) return;
+      // finishedOn is set only when the job failed for good: out of attempts, or failed without a
+      // retry (BullMQ fails a job that stalled more than MAX_STALLED_COUNT times that way).
+      const final = job.finishedOn !== undefined;
+      log.error({ executionId: job.data.executionId, err: error.message, attemptsMade: job.attemptsMade, final }, 'execution job failed');
+      if (final) {
+        // Out of retries: the run cannot go on, so it must not stay RUNNING.
+        executions
+          .get(job.data.executionId)
+          .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
+          .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
       }
-      // Handed back, the job is in the wait list already; superseded, it belongs to another take;
-      // deferred or suspended, it is among the delayed jobs. BullMQ must leave it alone, which is what
-      // WaitingError and DelayedError ask for.
-      if (result === 'handed-back' || result === 'superseded') throw new WaitingError();
-      if (result === 'deferred' || result === 'suspended') throw new DelayedError();
-      processed += 1;
-    },
-    {
-      connection: redis,
-      prefix: keys.prefix,
-      concurrency: config.WORKER_CONCURRENCY,
-      ...EXECUTION_JOB_RETENTION,
-      lockDuration: LOCK_DURATION_MS,
-      stalledInterval: STALLED_INTERVAL_MS,
-      maxStalledCount: MAX_STALLED_COUNT,
-      autorun: false,
-    },
-  );
-  worker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
-  worker.on('locksRenewed', ({ jobIds }) => lockWatch.renewed(jobIds));
-  worker.on('lockRenewalFailed', (jobIds) => lockWatch.renewalFailed(jobIds));
-  // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
-  queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
-  worker.on('failed', (job, error) => {
-    failed += 1;
-    if (!job) return;
-    // finishedOn is set only when the job failed for good: out of attempts, or failed without a
-    // retry (BullMQ fails a job that stalled more than MAX_STALLED_COUNT times that way).
-    const final = job.finishedOn !== undefined;
-    log.error({ executionId: job.data.executionId, err: error.message, attemptsMade: job.attemptsMade, final }, 'execution job failed');
-    if (final) {
-      // Out of retries: the run cannot go on, so it must not stay RUNNING.
-      executions
-        .get(job.data.executionId)
-        .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
-        .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
-    }
-  });
+    });
+    return shardWorker;
+  };
+  const workers = layout.shards.map(startShardWorker);
 
   const heartbeat = startHeartbeat({
     registry,
@@ -331,7 +351,8 @@ export async function startWorkerService(
     startTick: createScheduleRuns({
       executions,
       definitions,
-      queue,
+      queues,
+      shards: layout.active,
       lookup: choreoLookup,
       maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
       maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,
@@ -350,18 +371,24 @@ export async function startWorkerService(
     onBurst: (bursting) => {
       if (stopping) return;
       log.debug({ bursting }, bursting ? 'burst of schedule ticks: runs are taken once it is started' : 'burst of schedule ticks started');
-      const change = bursting ? worker.pause(true) : worker.resume();
-      change.catch((error: unknown) => log.warn({ err: error }, 'could not pause or resume taking runs'));
+      for (const shardWorker of workers) {
+        const change = bursting ? shardWorker.pause(true) : Promise.resolve(shardWorker.resume());
+        change.catch((error: unknown) => log.warn({ err: error }, 'could not pause or resume taking runs'));
+      }
     },
   });
   // Webhooks need the key their secrets are sealed with; without it no account can have any.
   const webhookQueue = cipher ? createWebhookQueue({ connection: redis, keys }) : undefined;
   const webhooks = cipher ? createWebhookStore({ redis, keys, cipher, maxWebhooksPerAccount: 0 }) : undefined;
-  const deliveries = createWebhookDeliveries({
-    redis,
-    keys,
-    retentionSeconds: Math.max(config.RETENTION_SECONDS, config.WEBHOOK_RETRY_MAX_SECONDS) + 86_400,
-  });
+  const deliveriesFrom = (outbox: (typeof shardKeys)[number]) =>
+    createWebhookDeliveries({
+      redis,
+      keys,
+      outbox,
+      retentionSeconds: Math.max(config.RETENTION_SECONDS, config.WEBHOOK_RETRY_MAX_SECONDS) + 86_400,
+    });
+  // The deliveries live in the control slot; each shard's runs queue their events in its own outbox.
+  const deliveries = deliveriesFrom(keys);
   const webhookSender = webhooks
     ? createWebhookSender({
         webhooks,
@@ -377,19 +404,21 @@ export async function startWorkerService(
         onAttempt: (outcome) => metrics.webhooks.attempted(outcome),
       })
     : undefined;
-  const webhookDispatcher =
+  const webhookDispatchers =
     webhooks && webhookQueue && webhookSender
-      ? createWebhookDispatcher({
-          webhooks,
-          deliveries,
-          queue: webhookQueue,
-          sender: webhookSender,
-          logger: log,
-          leaseMs: 30_000,
-          pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
-          batch: 200,
-        })
-      : undefined;
+      ? shardKeys.map((outbox) =>
+          createWebhookDispatcher({
+            webhooks,
+            deliveries: outbox === keys ? deliveries : deliveriesFrom(outbox),
+            queue: webhookQueue,
+            sender: webhookSender,
+            logger: log,
+            leaseMs: 30_000,
+            pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+            batch: 200,
+          }),
+        )
+      : [];
   const webhookWorker = webhookSender
     ? startWebhookWorker({
         connection: redis,
@@ -402,23 +431,37 @@ export async function startWorkerService(
         logger: log,
       })
     : undefined;
-  const reconciler = createReconciler({ redis, state: createReconcilerState({ redis, keys }), executions, queue, workerId, logger: log, onExecutionEnd });
-  const historySweeper = createHistorySweeper({
-    sweep: createHistorySweep({ redis, keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
-    workerId,
-    logger: log,
-  });
+  // Per shard: its running runs and its history indexes are in its own slot, with its lock.
+  const reconcilers = layout.shards.map((shard) =>
+    createReconciler({
+      redis,
+      state: createReconcilerState({ redis, keys: shard.keys }),
+      executions: shardStores[shard.index] as (typeof shardStores)[number],
+      queue: queues.all[shard.index] as (typeof queues.all)[number],
+      workerId,
+      logger: log,
+      onExecutionEnd,
+    }),
+  );
+  const historySweepers = layout.shards.map((shard) =>
+    createHistorySweeper({
+      sweep: createHistorySweep({ redis, keys: shard.keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
+      workerId,
+      logger: log,
+    }),
+  );
 
-  worker.run().catch((error: unknown) => {
-    log.error({ err: error }, 'worker stopped with an error');
-    options.onFatal?.(error);
-  });
-  await worker.waitUntilReady();
+  for (const shardWorker of workers)
+    shardWorker.run().catch((error: unknown) => {
+      log.error({ err: error }, 'worker stopped with an error');
+      options.onFatal?.(error);
+    });
+  await Promise.all(workers.map((shardWorker) => shardWorker.waitUntilReady()));
   await heartbeat.beat();
-  reconciler.start();
-  historySweeper.start();
+  for (const reconciler of reconcilers) reconciler.start();
+  for (const historySweeper of historySweepers) historySweeper.start();
   scheduleFirer.start();
-  webhookDispatcher?.start();
+  for (const dispatcher of webhookDispatchers) dispatcher.start();
   await webhookWorker?.started();
   log.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker ready');
   takingWork = true;
@@ -433,27 +476,27 @@ export async function startWorkerService(
         takingWork = false;
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
-        reconciler.stop();
-        historySweeper.stop();
+        for (const reconciler of reconcilers) reconciler.stop();
+        for (const historySweeper of historySweepers) historySweeper.stop();
         const firerStopped = scheduleFirer.stop();
-        const dispatcherStopped = webhookDispatcher?.stop();
+        const dispatchersStopped = Promise.all(webhookDispatchers.map((dispatcher) => dispatcher.stop()));
         // Deliveries in flight end (within their timeout) before the connection they record on closes.
         const webhooksStopped = webhookWorker?.close();
         processor.beginShutdown();
         // Runs stop at their next step boundary; past most of the grace period even waits are cut short.
         const interrupt = setTimeout(() => processor.interruptAll(), Math.max(0, config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000 - 2_000));
         interrupt.unref();
-        await worker.close();
+        await Promise.all(workers.map((shardWorker) => shardWorker.close()));
         clearTimeout(interrupt);
         await processor.endsSettled();
         await firerStopped;
-        await dispatcherStopped;
+        await dispatchersStopped;
         await webhooksStopped;
         await webhookQueue?.close();
         unsubscribeTerminations();
         await heartbeat.stop();
         await events.close();
-        await queue.close();
+        await queues.close();
         await Promise.all([redis, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
         // Last: liveness answers for as long as the process drains.
         await health?.close();

@@ -64,6 +64,13 @@ export const redisPrefix = z
   .regex(/^\{[A-Za-z0-9_.:-]+\}$/, 'expected a hash tag such as {ces}')
   .default('{ces}');
 
+/**
+ * QUEUE_SHARDS: how many shards new runs are spread over, each its own hash tag with its own queue,
+ * records and indexes (on a Cluster, each shard's slot on a different primary, up to their count).
+ * Growing it keeps every run where it is; every process should have the same value.
+ */
+export const queueShards = z.coerce.number().int().min(1).max(256).default(1);
+
 /** The specification promises at least five minutes of status after completion. */
 export const retentionSeconds = z.coerce
   .number()

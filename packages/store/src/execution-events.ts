@@ -50,23 +50,26 @@ export type ExecutionEventKind = 'ends' | 'child-ends' | 'terminations';
  */
 export async function createExecutionEvents(deps: {
   subscriber: Redis;
-  keys: KeySpace;
+  /** The key spaces of every shard (shard-layout.ts), or the one of a deployment without shards. */
+  keys: KeySpace | readonly KeySpace[];
   listenFor: readonly ExecutionEventKind[];
   pollMs?: number;
 }): Promise<ExecutionEvents> {
-  const { subscriber, keys } = deps;
+  const { subscriber } = deps;
+  const shards: readonly KeySpace[] = Array.isArray(deps.keys) ? deps.keys : [deps.keys as KeySpace];
   const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
-  const endedChannel = keys.executionEndedChannel();
-  const childEndedChannel = keys.childEndedChannel();
+  // Each shard's runs publish on its own channels: in its slot on a Cluster (pub-sub.ts).
+  const endedChannels = new Set(shards.map((keys) => keys.executionEndedChannel()));
+  const childEndedChannels = new Set(shards.map((keys) => keys.childEndedChannel()));
   // A request reaches a worker on both while processes of earlier versions run: it is acted on once.
-  const terminationChannels = new Set([keys.terminationRequestedChannel(), keys.legacyTerminationRequestedChannel()]);
+  const terminationChannels = new Set(shards.flatMap((keys) => [keys.terminationRequestedChannel(), keys.legacyTerminationRequestedChannel()]));
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const terminationListeners = new Set<(id: string) => void>();
 
   const pubSub = shardedPubSub(subscriber);
   const onMessage = (channel: string, message: string) => {
-    if (channel === endedChannel) {
+    if (endedChannels.has(channel)) {
       // "<id>" or "<id>\n<the ended record's fields as a JSON array>" (see end-execution.lua).
       const newline = message.indexOf('\n');
       const id = newline < 0 ? message : message.slice(0, newline);
@@ -74,7 +77,7 @@ export async function createExecutionEvents(deps: {
       if (!waiters) return;
       const record = newline < 0 ? undefined : decodeEndedRecord(message.slice(newline + 1));
       for (const settle of [...waiters]) settle(true, record);
-    } else if (channel === childEndedChannel) {
+    } else if (childEndedChannels.has(channel)) {
       // "<id>": the waiter reads the record.
       for (const settle of [...(endWaiters.get(message) ?? [])]) settle(true);
     } else if (terminationChannels.has(channel)) {
@@ -84,8 +87,12 @@ export async function createExecutionEvents(deps: {
   // Ends come sharded on a Cluster (pub-sub.ts), termination requests plain.
   subscriber.on('message', onMessage);
   if (pubSub.publish === 'SPUBLISH') pubSub.onMessage(subscriber, onMessage);
-  const endChannels = [...(listening.has('ends') ? [endedChannel] : []), ...(listening.has('child-ends') ? [childEndedChannel] : [])];
-  if (endChannels.length > 0) await pubSub.subscribe(subscriber, ...endChannels);
+  // Per shard: a sharded subscription names channels of one slot.
+  const endChannels = shards.map((keys) => [
+    ...(listening.has('ends') ? [keys.executionEndedChannel()] : []),
+    ...(listening.has('child-ends') ? [keys.childEndedChannel()] : []),
+  ]);
+  for (const channels of endChannels) if (channels.length > 0) await pubSub.subscribe(subscriber, ...channels);
   if (listening.has('terminations')) await subscriber.subscribe(...terminationChannels);
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
@@ -158,7 +165,7 @@ export async function createExecutionEvents(deps: {
       terminationListeners.clear();
       subscriber.off('message', onMessage);
       if (pubSub.publish === 'SPUBLISH') pubSub.offMessage(subscriber, onMessage);
-      if (endChannels.length > 0) await pubSub.unsubscribe(subscriber, ...endChannels).catch(() => {});
+      for (const channels of endChannels) if (channels.length > 0) await pubSub.unsubscribe(subscriber, ...channels).catch(() => {});
       await subscriber.unsubscribe().catch(() => {});
     },
   };

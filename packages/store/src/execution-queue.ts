@@ -98,6 +98,11 @@ export interface ExecutionQueues {
   close(): Promise<void>;
 }
 
+/** The queues of a deployment without shards: its one queue. */
+export function singleExecutionQueue(queue: Queue<ExecutionJobData>): ExecutionQueues {
+  return { of: () => queue, all: [queue], close: () => queue.close() };
+}
+
 export function createExecutionQueues(deps: { connection: Redis; layout: ShardLayout }): ExecutionQueues {
   const all = deps.layout.shards.map((shard) => createExecutionQueue({ connection: deps.connection, keys: shard.keys }));
   return {
@@ -107,4 +112,11 @@ export function createExecutionQueues(deps: { connection: Redis; layout: ShardLa
       await Promise.all(all.map((queue) => queue.close()));
     },
   };
+}
+
+/** The jobs of every shard's queue waiting for a worker, held by one, and delayed, summed. */
+export async function queuedJobCounts(queues: ExecutionQueues): Promise<{ waiting: number; active: number; delayed: number }> {
+  const counts = await Promise.all(queues.all.map((queue) => queue.getJobCounts('waiting', 'active', 'delayed')));
+  const sum = (state: 'waiting' | 'active' | 'delayed') => counts.reduce((total, count) => total + (count[state] ?? 0), 0);
+  return { waiting: sum('waiting'), active: sum('active'), delayed: sum('delayed') };
 }

@@ -30,6 +30,8 @@ export { shardedPubSub, type ShardedPubSub } from './pub-sub.ts';
 export {
   createExecutionQueue,
   createExecutionQueues,
+  singleExecutionQueue,
+  queuedJobCounts,
   type ExecutionQueues,
   enqueueExecution,
   EXECUTION_JOB_BACKOFF,

@@ -135,11 +135,17 @@ export interface RunEventLog {
   read(executionId: string, afterId: string | undefined): Promise<StoredRunEvent[]>;
 }
 
-export function createRunEventLog(deps: { redis: Redis; keys: KeySpace }): RunEventLog {
-  const { redis, keys } = deps;
+export function createRunEventLog(deps: {
+  redis: Redis;
+  /** The key space of an execution's shard (shard-layout.ts), or the one of a deployment without shards. */
+  keys: KeySpace | ((executionId: string) => KeySpace);
+}): RunEventLog {
+  const { redis } = deps;
+  const keysOf = typeof deps.keys === 'function' ? deps.keys : () => deps.keys as KeySpace;
 
   /** The events of an ended run kept without a list: its steps' attempts, then its end. */
   async function derived(executionId: string): Promise<StoredRunEvent[]> {
+    const keys = keysOf(executionId);
     const [[recordError, record], [listError, list]] = ((await redis
       .multi()
       .hmget(keys.execution(executionId), RECORD_FIELDS.status, RECORD_FIELDS.endtime, RECORD_FIELDS.stepHistory)
@@ -156,7 +162,7 @@ export function createRunEventLog(deps: { redis: Redis; keys: KeySpace }): RunEv
   }
   return {
     async read(executionId, afterId) {
-      const key = keys.executionEvents(executionId);
+      const key = keysOf(executionId).executionEvents(executionId);
       const after = afterId === undefined ? 0 : Number(afterId);
       // The last few first, which is all a watcher that keeps up needs; then the whole list.
       let events = (await redis.lrange(key, afterId === undefined ? 0 : -TAIL, -1)).map(decode);

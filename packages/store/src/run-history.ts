@@ -66,15 +66,30 @@ interface IndexedRun {
  * skipped and taken out of the index read, so expired runs do not linger where they are read; the
  * history sweep (history-sweep.ts) takes them out of the indexes nobody reads.
  */
-export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHistory {
-  const { redis, keys } = deps;
+export function createRunHistory(deps: {
+  redis: Redis;
+  /** Every shard's key space (shard-layout.ts): each indexes its own runs, and a list merges them. */
+  keys: KeySpace | readonly KeySpace[];
+}): RunHistory {
+  const { redis } = deps;
+  const shards: readonly KeySpace[] = Array.isArray(deps.keys) ? deps.keys : [deps.keys as KeySpace];
+  // The shard of an index, whose records its runs are.
+  const shardOfIndex = new Map<string, KeySpace>();
 
   function indexesFor(query: HistoryQuery): string[] {
-    if (query.account === undefined) return [keys.history()];
-    if (query.choreo !== undefined) return [keys.accountHistoryByChoreo(query.account, query.choreo)];
-    if (query.status !== undefined) return [keys.accountHistoryByStatus(query.account, query.status)];
-    const account = query.account;
-    return STATUSES.map((status) => keys.accountHistoryByStatus(account, status));
+    return shards.flatMap((keys) => {
+      const account = query.account;
+      const indexes =
+        account === undefined
+          ? [keys.history()]
+          : query.choreo !== undefined
+            ? [keys.accountHistoryByChoreo(account, query.choreo)]
+            : query.status !== undefined
+              ? [keys.accountHistoryByStatus(account, query.status)]
+              : STATUSES.map((status) => keys.accountHistoryByStatus(account, status));
+      for (const index of indexes) shardOfIndex.set(index, keys);
+      return indexes;
+    });
   }
 
   function matches(query: HistoryQuery, entry: HistoryEntry): boolean {
@@ -98,9 +113,7 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
           (run) => !(query.cursor && run.starttime === query.cursor.starttime && run.id >= query.cursor.id),
         );
         if (batch.length === 0) return { entries };
-        const pipeline = redis.pipeline();
-        for (const run of batch) pipeline.hmget(keys.execution(run.id), ...FIELDS);
-        const results = (await pipeline.exec()) ?? [];
+        const results = await recordsOf(batch);
         const expired: IndexedRun[] = [];
         for (const [i, [error, values]] of results.entries()) {
           if (error) throw error;
@@ -131,6 +144,29 @@ export function createRunHistory(deps: { redis: Redis; keys: KeySpace }): RunHis
       }
     },
   };
+
+  /** The list fields of each run, read with a pipeline per shard (on a Cluster, one pipeline's keys share a slot). */
+  async function recordsOf(batch: readonly IndexedRun[]): Promise<[Error | null, unknown][]> {
+    const byShard = new Map<KeySpace, number[]>();
+    batch.forEach((run, i) => {
+      const keys = shardOfIndex.get(run.index) as KeySpace;
+      const positions = byShard.get(keys) ?? [];
+      positions.push(i);
+      byShard.set(keys, positions);
+    });
+    const results: [Error | null, unknown][] = new Array(batch.length);
+    await Promise.all(
+      [...byShard].map(async ([keys, positions]) => {
+        const pipeline = redis.pipeline();
+        for (const i of positions) pipeline.hmget(keys.execution((batch[i] as IndexedRun).id), ...FIELDS);
+        const replies = (await pipeline.exec()) ?? [];
+        positions.forEach((position, i) => {
+          results[position] = replies[i] ?? [new Error('no reply'), null];
+        });
+      }),
+    );
+    return results;
+  }
 }
 
 /**

@@ -26,6 +26,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'delete-token.lua',
   'delete-webhook.lua',
   'lock-token.lua',
+  'mirror-webhook-events.lua',
   'open-webhook-deliveries.lua',
   'put-preset.lua',
   'put-schedule.lua',

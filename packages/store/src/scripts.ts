@@ -32,6 +32,7 @@ const SCRIPTS = {
   setSchedulePaused: 'set-schedule-paused.lua',
   putWebhook: 'put-webhook.lua',
   deleteWebhook: 'delete-webhook.lua',
+  mirrorWebhookEvents: 'mirror-webhook-events.lua',
   claimWebhookEvents: 'claim-webhook-events.lua',
   openWebhookDeliveries: 'open-webhook-deliveries.lua',
   recordWebhookAttempts: 'record-webhook-attempts.lua',

@@ -1,5 +1,4 @@
-import type { Queue } from 'bullmq';
-import { EXECUTION_JOB_NAME, enqueueExecution, type ExecutionJobData } from './execution-queue.ts';
+import { EXECUTION_JOB_NAME, enqueueExecution, type ExecutionQueues } from './execution-queue.ts';
 import type { NewExecution } from './execution-record.ts';
 import type { AcceptOptions, AcceptResult, ExecutionStore } from './execution-store.ts';
 
@@ -20,17 +19,26 @@ export interface SentAcceptance {
  * carries the accepted execution.
  */
 export function sendAcceptance(
-  deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
+  deps: { executions: ExecutionStore; queues: ExecutionQueues },
   execution: NewExecution,
   options: AcceptOptions & { instant: boolean },
 ): SentAcceptance {
   const { instant, ...acceptOptions } = options;
+  const queue = deps.queues.of(execution.id);
+  const enqueue = () => enqueueExecution(queue, execution.id, instant ? execution : undefined);
+  if (deps.queues.all.length > 1) {
+    // With shards an acceptance is two writes, the account's reservation then the record
+    // (account-reservations.ts): the job is sent once the record is there.
+    const accepted = deps.executions.accept(execution, acceptOptions);
+    const queued = accepted.then((result) => (result.outcome === 'accepted' || result.outcome === 'exists' ? enqueue() : undefined));
+    return { accepted, queued };
+  }
   let queued: Promise<unknown> | undefined;
   const accepted = deps.executions.accept(execution, acceptOptions).then(async (result) => {
-    if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued?.then(() => deps.queue.remove(execution.id)).catch(() => {});
+    if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued?.then(() => queue.remove(execution.id)).catch(() => {});
     return result;
   });
-  queued = enqueueExecution(deps.queue, execution.id, instant ? execution : undefined);
+  queued = enqueue();
   return { accepted, queued };
 }
 
@@ -42,7 +50,7 @@ export function sendAcceptance(
  * leaves a record whose job the reconciler queues.
  */
 export function acceptThenQueue(
-  deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> },
+  deps: { executions: ExecutionStore; queues: ExecutionQueues },
   executions: readonly NewExecution[],
   options: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
 ): { accepted: Promise<AcceptResult[]>; queued: Promise<unknown> } {
@@ -52,9 +60,17 @@ export function acceptThenQueue(
       const outcome = results[index]?.outcome;
       return outcome === 'accepted' || outcome === 'exists';
     });
-    return recorded.length === 0
-      ? []
-      : deps.queue.addBulk(recorded.map((execution) => ({ name: EXECUTION_JOB_NAME, data: { executionId: execution.id }, opts: { jobId: execution.id } })));
+    // One bulk add per shard's queue.
+    const byQueue = new Map<ReturnType<ExecutionQueues['of']>, NewExecution[]>();
+    for (const execution of recorded) {
+      const queue = deps.queues.of(execution.id);
+      byQueue.set(queue, [...(byQueue.get(queue) ?? []), execution]);
+    }
+    return Promise.all(
+      [...byQueue].map(([queue, jobs]) =>
+        queue.addBulk(jobs.map((execution) => ({ name: EXECUTION_JOB_NAME, data: { executionId: execution.id }, opts: { jobId: execution.id } }))),
+      ),
+    );
   });
   return { accepted, queued };
 }

@@ -1,5 +1,4 @@
-import type { Queue } from 'bullmq';
-import type { ExecutionJobData } from './execution-queue.ts';
+import type { ExecutionQueues } from './execution-queue.ts';
 import { isTerminal, type TerminalStatus } from './execution-status.ts';
 import type { ExecutionStore } from './execution-store.ts';
 
@@ -22,7 +21,7 @@ export type TerminationOutcome =
  * step. The job of a run ended here is then taken out of the queue: BullMQ refuses while a worker
  * still holds the job (one suspending the run, say), and a take of it finds the run ended.
  */
-export async function terminateExecution(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }, id: string): Promise<TerminationOutcome> {
+export async function terminateExecution(deps: { executions: ExecutionStore; queues: ExecutionQueues }, id: string): Promise<TerminationOutcome> {
   const request = await deps.executions.requestTermination(id);
   if (request === undefined) return { kind: 'not-found' };
   const { status } = request;
@@ -30,6 +29,9 @@ export async function terminateExecution(deps: { executions: ExecutionStore; que
   if (isTerminal(status)) return { kind: 'already-ended', status };
   if (!request.ended) return { kind: 'requested' };
   // The run has ended whatever happens to its job: a job left behind is dropped at its take.
-  await deps.queue.remove(id).catch(() => 0);
+  await deps.queues
+    .of(id)
+    .remove(id)
+    .catch(() => 0);
   return { kind: 'ended' };
 }

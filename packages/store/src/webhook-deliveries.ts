@@ -133,8 +133,14 @@ export function createWebhookDeliveries(deps: {
   retentionSeconds: number;
   /** Most deliveries a subscription lists. */
   recentPerWebhook?: number;
+  /**
+   * The key space of the shard whose outbox these claim, settle and count (shard-layout.ts): a
+   * run's event is queued in its shard's slot, with its status; the deliveries are `keys`'.
+   */
+  outbox?: KeySpace;
 }): WebhookDeliveries {
   const { redis, keys } = deps;
+  const outbox = deps.outbox ?? keys;
   const run = registerScripts(redis);
   const recentPerWebhook = deps.recentPerWebhook ?? 100;
   const get = async (id: string) => decode(id, await redis.hgetall(keys.webhookDelivery(id)));
@@ -173,7 +179,7 @@ export function createWebhookDeliveries(deps: {
 
   return {
     async claimEvents(now, leaseMs, limit) {
-      const reply = (await run('claimWebhookEvents', [keys.webhookOutbox()], [now, leaseMs, limit, keys.execution(''), ...WEBHOOK_RECORD_FIELDS])) as (
+      const reply = (await run('claimWebhookEvents', [outbox.webhookOutbox()], [now, leaseMs, limit, outbox.execution(''), ...WEBHOOK_RECORD_FIELDS])) as (
         | string
         | (string | null)[]
       )[];
@@ -188,10 +194,10 @@ export function createWebhookDeliveries(deps: {
     },
 
     async settleEvents(events) {
-      if (events.length > 0) await redis.zrem(keys.webhookOutbox(), ...events.map((event) => event.member));
+      if (events.length > 0) await redis.zrem(outbox.webhookOutbox(), ...events.map((event) => event.member));
     },
 
-    countEvents: () => redis.zcard(keys.webhookOutbox()),
+    countEvents: () => redis.zcard(outbox.webhookOutbox()),
 
     open: (delivery, now) => open({ delivery, now }),
 

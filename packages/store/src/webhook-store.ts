@@ -102,11 +102,24 @@ export function createWebhookStore(deps: {
   keys: KeySpace;
   cipher: SecretCipher;
   maxWebhooksPerAccount: number;
+  /**
+   * The key spaces of the shards other than the control slot's (shard-layout.ts): each keeps a copy
+   * of an account's counts per event type for its runs' scripts, written after every change.
+   */
+  shards?: readonly KeySpace[];
   now?: () => number;
 }): WebhookStore {
   const { redis, keys, cipher } = deps;
   const now = deps.now ?? Date.now;
   const run = registerScripts(redis);
+  const mirrors = (deps.shards ?? []).filter((shard) => shard.prefix !== keys.prefix);
+  // A change answered is copied: one that fails to copy fails the request, which the caller sends again.
+  const mirror = async (account: string) => {
+    if (mirrors.length === 0) return;
+    const { '~version': version = '0', ...counts } = await redis.hgetall(keys.accountWebhookEvents(account));
+    const pairs = Object.entries(counts).flat();
+    await Promise.all(mirrors.map((shard) => run('mirrorWebhookEvents', [shard.accountWebhookEvents(account)], [version, ...pairs])));
+  };
 
   const describe = (name: string, stored: StoredWebhook): WebhookDescription => {
     const until = Number(stored.previousuntil ?? 0);
@@ -179,6 +192,7 @@ export function createWebhookStore(deps: {
         ...(earlier?.previous ? { previous: earlier.previous, ...(earlier.previousuntil ? { previousuntil: earlier.previousuntil } : {}) } : {}),
       };
       const reply = await write(account, name, webhook, false);
+      await mirror(account);
       if (reply === -1) return { outcome: 'too-many' };
       // A subscription written between the read and the script keeps its own secret: answering
       // a secret that was not stored would leave its owner unable to verify anything.
@@ -200,7 +214,9 @@ export function createWebhookStore(deps: {
     },
 
     async delete(account, name) {
-      return (await run('deleteWebhook', [keys.accountWebhooks(account), keys.accountWebhookEvents(account)], [name])) === 1;
+      const deleted = (await run('deleteWebhook', [keys.accountWebhooks(account), keys.accountWebhookEvents(account)], [name])) === 1;
+      await mirror(account);
+      return deleted;
     },
 
     async rotateSecret(account, name) {

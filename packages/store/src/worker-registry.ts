@@ -40,8 +40,17 @@ export interface WorkerRegistry {
   count(): Promise<number>;
 }
 
-export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): WorkerRegistry {
+export function createWorkerRegistry(deps: {
+  redis: Redis;
+  keys: KeySpace;
+  /**
+   * Every shard's key space (shard-layout.ts): a worker's executions are kept per shard, by the
+   * scripts of each; absent, `keys`' alone.
+   */
+  shards?: readonly KeySpace[];
+}): WorkerRegistry {
   const { redis, keys } = deps;
+  const others = (deps.shards ?? []).filter((shard) => shard.prefix !== keys.prefix);
   const ttlMs = HEARTBEAT_TTL_MS;
 
   // The sorted set indexes the expiring records by last heartbeat; older than the TTL is dead.
@@ -61,10 +70,13 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): Wo
         // The set of its executions lives as long as the worker does (each take sets it going too).
         .pexpire(keys.workerExecutions(heartbeat.id), ttlMs)
         .exec();
+      // Each in its own shard's slot.
+      await Promise.all(others.map((shard) => redis.pexpire(shard.workerExecutions(heartbeat.id), ttlMs)));
     },
 
     async remove(id) {
       await redis.multi().del(keys.worker(id), keys.workerExecutions(id)).zrem(keys.workers(), id).exec();
+      await Promise.all(others.map((shard) => redis.del(shard.workerExecutions(id))));
     },
 
     async list() {
@@ -72,15 +84,28 @@ export function createWorkerRegistry(deps: { redis: Redis; keys: KeySpace }): Wo
       if (ids.length === 0) return [];
       const pipeline = redis.pipeline().mget(ids.map((id) => keys.worker(id)));
       for (const id of ids) pipeline.smembers(keys.workerExecutions(id));
-      const [first, ...held] = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
+      // A pipeline per shard: on a Cluster, one pipeline's keys share a slot.
+      const [control, ...elsewhere] = await Promise.all([
+        pipeline.exec(),
+        ...others.map((shard) => {
+          const onShard = redis.pipeline();
+          for (const id of ids) onShard.smembers(shard.workerExecutions(id));
+          return onShard.exec();
+        }),
+      ]);
+      const [first, ...held] = (control ?? []) as [Error | null, unknown][];
       const [recordsError, records] = first ?? [new Error('no reply'), []];
       if (recordsError) throw recordsError;
+      const heldOf = (replies: [Error | null, unknown][] | null | undefined, index: number) => {
+        const [heldError, executions] = replies?.[index] ?? [null, []];
+        if (heldError) throw heldError;
+        return executions as string[];
+      };
       return (records as (string | null)[]).flatMap((json, index) => {
         if (json === null) return [];
         const heartbeat = JSON.parse(json) as WorkerHeartbeat;
-        const [heldError, executions] = held[index] ?? [null, []];
-        if (heldError) throw heldError;
-        return [heartbeat.takesPublished ? { ...heartbeat, active: (executions as string[]).sort() } : heartbeat];
+        const executions = [heldOf(held, index), ...elsewhere.map((replies) => heldOf(replies as [Error | null, unknown][], index))].flat();
+        return [heartbeat.takesPublished ? { ...heartbeat, active: executions.sort() } : heartbeat];
       });
     },
 

@@ -9,7 +9,6 @@ import {
   type KeySpace,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { greeterDocument } from '../test-support/choreo-documents.ts';
@@ -42,8 +41,8 @@ describe('admin command line: an account’s own Choreos', () => {
       executions: createExecutionStore({ redis, keys, retentionSeconds: 300 }),
       choreos: createAccountChoreoStore({ redis, keys }),
       schedules: createScheduleStore({ redis, keys }),
-      queue: () => {
-        throw new Error('no queue in these commands') as never as Queue;
+      queues: () => {
+        throw new Error('no queue in these commands');
       },
       io: { out: (text) => out.push(text), err: (text) => err.push(text), errIsTerminal: false, readStdin: async () => stdin },
       json: argv.includes('--json'),

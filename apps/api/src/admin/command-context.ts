@@ -1,6 +1,5 @@
 import type { AccountStore } from '@ces/accounts';
-import type { AccountChoreoStore, ExecutionJobData, ExecutionStore, PresetStore, ScheduleStore, TokenStore, WebhookStore } from '@ces/store';
-import type { Queue } from 'bullmq';
+import type { AccountChoreoStore, ExecutionQueues, ExecutionStore, PresetStore, ScheduleStore, TokenStore, WebhookStore } from '@ces/store';
 import type { AdminIo } from './admin-io.ts';
 
 /** What every admin command works with. */
@@ -21,8 +20,8 @@ export interface CommandContext {
    * with a previous one, and says how many records it changed: absent without SECRETS_KEY.
    */
   resealExecutions?: () => Promise<number>;
-  /** The execution queue, opened on first use: most commands never need it. */
-  queue(): Queue<ExecutionJobData>;
+  /** Every shard's execution queue, opened on first use: most commands never need them. */
+  queues(): ExecutionQueues;
   io: AdminIo;
   /** `--json`: results as one JSON document on stdout, for scripts. */
   json: boolean;

@@ -52,7 +52,7 @@ export async function listExecutions(context: CommandContext, options: { account
 
 /** The same rule as `DELETE /choreo-executions/<id>`: ended now when no worker holds it, or after its current step. */
 export async function terminate(context: CommandContext, id: string) {
-  const outcome = await terminateExecution({ executions: context.executions, queue: context.queue() }, id);
+  const outcome = await terminateExecution({ executions: context.executions, queues: context.queues() }, id);
   switch (outcome.kind) {
     case 'not-found':
       throw new AdminError(`no execution ${id} (unknown, or expired after its retention)`);

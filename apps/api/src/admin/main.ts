@@ -6,9 +6,12 @@ import { readServiceRedisUrl, readServiceSecretsKey } from '@ces/local-runtime';
 import {
   createAccountChoreoStore,
   createScheduleStore,
-  createExecutionQueue,
+  createAccountReservations,
+  createExecutionQueues,
   createExecutionStore,
   createKeySpace,
+  createShardedExecutionStore,
+  openShardLayout,
   createPresetStore,
   createRedisConnection,
   type RedisTarget,
@@ -17,9 +20,8 @@ import {
   resealExecutionSecrets,
   createWebhookStore,
   waitUntilReady,
-  type ExecutionJobData,
+  type ExecutionQueues,
 } from '@ces/store';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AdminError, EXIT } from './admin-error.ts';
@@ -31,6 +33,7 @@ const schema = z.object({
   REDIS_URL: fields.optionalRedisUrl,
   REDIS_CLUSTER_NODES: fields.redisClusterNodes,
   REDIS_PREFIX: fields.redisPrefix,
+  QUEUE_SHARDS: fields.queueShards,
   RETENTION_SECONDS: fields.retentionSeconds,
   /** As `npm start` reads it: relative to the repository. */
   DATA_DIR: z.string().default('.data'),
@@ -84,7 +87,7 @@ function secretsKeyToUse(): Buffer | undefined {
 }
 
 let redis: Redis | undefined;
-let queue: Queue<ExecutionJobData> | undefined;
+let queues: ExecutionQueues | undefined;
 
 const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   const keys = createKeySpace(config.REDIS_PREFIX);
@@ -96,6 +99,9 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   await waitUntilReady(connection, 5_000).catch(() => {
     throw new AdminError(`cannot reach Redis at ${shown} (${from}); is the service running?`);
   });
+  const layout = await openShardLayout(connection, keys, config.QUEUE_SHARDS);
+  const reservations =
+    layout.shards.length > 1 ? createAccountReservations({ redis: connection, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
   const secretsKey = secretsKeyToUse();
   const cipher = secretsKey ? createSecretCipher({ current: secretsKey, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
   return {
@@ -104,19 +110,33 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
           presets: createPresetStore({ redis: connection, keys, cipher, maxPresetsPerAccount: config.MAX_PRESETS_PER_ACCOUNT }),
           tokens: createTokenStore({ redis: connection, keys, cipher }),
           webhooks: createWebhookStore({ redis: connection, keys, cipher, maxWebhooksPerAccount: 0 }),
-          resealExecutions: () => resealExecutionSecrets({ redis: connection, keys, cipher }),
+          resealExecutions: async () => {
+            let resealed = 0;
+            for (const shard of layout.shards) resealed += await resealExecutionSecrets({ redis: connection, keys: shard.keys, cipher });
+            return resealed;
+          },
         }
       : {}),
     accounts: createAccountStore({ redis: connection, keys }),
-    executions: createExecutionStore({ redis: connection, keys, retentionSeconds: config.RETENTION_SECONDS }),
+    executions: createShardedExecutionStore(
+      layout,
+      (shard) =>
+        createExecutionStore({
+          redis: connection,
+          keys: shard.keys,
+          retentionSeconds: config.RETENTION_SECONDS,
+          ...(reservations ? { reservations } : {}),
+        }),
+      reservations,
+    ),
     choreos: createAccountChoreoStore({ redis: connection, keys }),
     schedules: createScheduleStore({ redis: connection, keys }),
-    queue: () => (queue ??= createExecutionQueue({ connection, keys })),
+    queues: () => (queues ??= createExecutionQueues({ connection, layout })),
     io,
     json,
   };
 });
 
-await queue?.close().catch(() => {});
+await queues?.close().catch(() => {});
 if (redis) await redis.quit().catch(() => redis?.disconnect());
 process.exit(status);

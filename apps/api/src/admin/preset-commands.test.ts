@@ -51,7 +51,7 @@ describe('admin: presets and the secrets key', () => {
         tokens: createTokenStore({ redis, keys, cipher }),
         webhooks: createWebhookStore({ redis, keys, cipher, maxWebhooksPerAccount: 0 }),
         resealExecutions: () => resealExecutionSecrets({ redis, keys, cipher }),
-        queue: () => {
+        queues: () => {
           throw new Error('not needed');
         },
         io: { out: (text) => out.push(text), err: (text) => err.push(text), errIsTerminal: false, readStdin: async () => options.stdin ?? '' },

@@ -9,7 +9,6 @@ import {
   type KeySpace,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix } from '@ces/testing';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runAdmin } from './admin-cli.ts';
@@ -53,8 +52,8 @@ describe('admin command line: an account’s schedules', () => {
       executions: createExecutionStore({ redis, keys, retentionSeconds: 300 }),
       choreos: createAccountChoreoStore({ redis, keys }),
       schedules: createScheduleStore({ redis, keys }),
-      queue: () => {
-        throw new Error('no queue in these commands') as never as Queue;
+      queues: () => {
+        throw new Error('no queue in these commands');
       },
       io: { out: (text) => out.push(text), err: (text) => err.push(text), errIsTerminal: false, readStdin: async () => '' },
       json: argv.includes('--json'),

@@ -1,6 +1,5 @@
-import type { ExecutionJobData, ExecutionStore, RunEventLog, RunHistory, ScheduleStore, SecretCipher, WorkerRegistry } from '@ces/store';
+import type { ExecutionQueues, ExecutionStore, RunEventLog, RunHistory, ScheduleStore, SecretCipher, WorkerRegistry } from '@ces/store';
 import type { Logger } from '@ces/observability';
-import type { Queue } from 'bullmq';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
@@ -33,7 +32,7 @@ export interface ConsoleDeps {
   authentication: Authentication;
   executions: ExecutionStore;
   history: RunHistory;
-  queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
   workers: WorkerRegistry;
   /** The runs' events as kept. */
   runEvents: RunEventLog;

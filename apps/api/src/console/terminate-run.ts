@@ -1,5 +1,4 @@
-import type { ExecutionJobData, ExecutionStore } from '@ces/store';
-import type { Queue } from 'bullmq';
+import type { ExecutionQueues, ExecutionStore } from '@ces/store';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AppEnv } from '../app-env.ts';
@@ -13,7 +12,7 @@ import { checkRunId, mayTerminateRun } from './run-access.ts';
  * `GET /console/runs/<id>/terminate` asks for confirmation (a page, so that it works without
  * scripts); its form posts to the same address, which terminates as `DELETE` does.
  */
-export function terminateRun(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
+export function terminateRun(deps: { executions: ExecutionStore; queues: ExecutionQueues }) {
   async function visibleRun(principal: Parameters<typeof mayTerminateRun>[0], id: string) {
     checkRunId(id);
     const record = await deps.executions.summary(id, { withOutputs: false });

@@ -27,6 +27,8 @@ interface Watcher {
 /** The watchers of one execution, and its reads: one at a time, another after it when more came meanwhile. */
 interface Watched {
   executionId: string;
+  /** The channel its shard announces its events on. */
+  channel: string;
   watchers: Set<Watcher>;
   reading: boolean;
   again: boolean;
@@ -43,12 +45,20 @@ interface Watched {
 /** How long after a Cluster's sharded subscribers are sent again the watched lists are read again. */
 const RESUBSCRIBED_MS = 250;
 
-export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; keys: KeySpace; logger: Logger }): RunEventFeed {
-  const { subscriber, log, keys, logger } = deps;
-  const channel = keys.runEventsChannel();
+export function createRunEventFeed(deps: {
+  subscriber: Redis;
+  log: RunEventLog;
+  /** The key space of an execution's shard, whose channel announces its events. */
+  keysOf: (executionId: string) => KeySpace;
+  logger: Logger;
+}): RunEventFeed {
+  const { subscriber, log, keysOf, logger } = deps;
   /** By the name of the execution's list of events, which is what is published. */
   const watched = new Map<string, Watched>();
-  let subscribed: Promise<unknown> | undefined;
+  /** By channel (one per shard), while an execution of its shard is watched. */
+  const subscribed = new Map<string, Promise<unknown>>();
+  /** By channel, how many watched executions it announces. */
+  const watchedOn = new Map<string, number>();
   let closed = false;
 
   const read = async (entry: Watched) => {
@@ -79,7 +89,7 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   };
 
   const onMessage = (from: string, list: string) => {
-    if (from !== channel) return;
+    if (!subscribed.has(from)) return;
     const entry = watched.get(list);
     if (entry !== undefined) void read(entry);
   };
@@ -98,39 +108,51 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
   };
   subscriber.on('subscribersReady', readAfterResubscribing);
 
-  const listen = () => {
-    subscribed ??= pubSub.subscribe(subscriber, channel).catch((error: unknown) => {
-      subscribed = undefined;
-      throw error;
-    });
-    return subscribed;
+  const listen = (channel: string) => {
+    let subscription = subscribed.get(channel);
+    if (subscription === undefined) {
+      subscription = pubSub.subscribe(subscriber, channel).catch((error: unknown) => {
+        subscribed.delete(channel);
+        throw error;
+      });
+      subscribed.set(channel, subscription);
+    }
+    return subscription;
   };
-  const stopListening = () => {
-    if (subscribed === undefined) return;
-    subscribed = undefined;
+  const stopListening = (channel: string) => {
+    if (!subscribed.delete(channel)) return;
     pubSub.unsubscribe(subscriber, channel).catch(() => {});
   };
 
   return {
     async subscribe(executionId, afterId, listener, onClosed) {
       if (closed) throw new Error('the run event feed is closed');
+      const keys = keysOf(executionId);
       const list = keys.executionEvents(executionId);
+      const channel = keys.runEventsChannel();
       let entry = watched.get(list);
       if (entry === undefined) {
-        entry = { executionId, watchers: new Set(), reading: false, again: false };
+        entry = { executionId, channel, watchers: new Set(), reading: false, again: false };
         watched.set(list, entry);
+        watchedOn.set(channel, (watchedOn.get(channel) ?? 0) + 1);
       }
       const watcher: Watcher = { afterId, listener, onClosed };
       entry.watchers.add(watcher);
       const unsubscribe = () => {
         const current = watched.get(list);
         if (current === undefined || !current.watchers.delete(watcher)) return;
-        if (current.watchers.size === 0) watched.delete(list);
-        if (watched.size === 0) stopListening();
+        if (current.watchers.size > 0) return;
+        watched.delete(list);
+        const left = (watchedOn.get(channel) ?? 1) - 1;
+        if (left > 0) watchedOn.set(channel, left);
+        else {
+          watchedOn.delete(channel);
+          stopListening(channel);
+        }
       };
       try {
         // Listening before the first read: an event added in between is then announced after it.
-        await listen();
+        await listen(channel);
       } catch (error) {
         unsubscribe();
         throw error;
@@ -152,7 +174,8 @@ export function createRunEventFeed(deps: { subscriber: Redis; log: RunEventLog; 
       subscriber.off('ready', readAll);
       const watchers = [...watched.values()].flatMap((entry) => [...entry.watchers]);
       watched.clear();
-      stopListening();
+      watchedOn.clear();
+      for (const channel of [...subscribed.keys()]) stopListening(channel);
       for (const watcher of watchers) watcher.onClosed?.();
     },
   };

@@ -1,5 +1,4 @@
-import { CALLBACK_TOKEN_PATTERN, RUN_CALLBACK_PATH, type ExecutionJobData, type ExecutionStore } from '@ces/store';
-import type { Queue } from 'bullmq';
+import { CALLBACK_TOKEN_PATTERN, RUN_CALLBACK_PATH, type ExecutionQueues, type ExecutionStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -14,7 +13,7 @@ export const MAX_CALLBACK_BODY_BYTES = 64 * 1024;
  * (deliver-callback.lua), then makes the run's delayed job due, so that a worker takes it now. A
  * forged, used or expired token is 404, alike; a run that has ended or is being terminated, 409.
  */
-export function deliverCallbackRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
+export function deliverCallbackRoute(deps: { executions: ExecutionStore; queues: ExecutionQueues }) {
   return new Hono<AppEnv>().post(`${RUN_CALLBACK_PATH}/:token`, async (c) => {
     const token = c.req.param('token');
     if (!CALLBACK_TOKEN_PATTERN.test(token)) throw new ApiError('NOT_FOUND', 'No such call back.');
@@ -28,7 +27,7 @@ export function deliverCallbackRoute(deps: { executions: ExecutionStore; queue: 
     if (delivery.outcome === 'not-running') throw new ApiError('CONFLICT', 'The run this call back was for has ended.');
     // Not delayed (the worker is still suspending it): the worker sees the delivery once it has
     // delayed the job, and makes it due itself.
-    await (await deps.queue.getJob(delivery.executionId))?.promote().catch(() => {});
+    await (await deps.queues.of(delivery.executionId).getJob(delivery.executionId))?.promote().catch(() => {});
     return respond(c, 202, { json: { callback: { delivered: true } }, xml: { root: 'callback', tree: { delivered: 'true' } } });
   });
 }

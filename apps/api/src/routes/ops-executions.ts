@@ -1,5 +1,4 @@
-import type { ExecutionJobData, ExecutionStore } from '@ces/store';
-import type { Queue } from 'bullmq';
+import { type ExecutionQueues, type ExecutionStore, queuedJobCounts } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { respond } from '../formats/respond.ts';
@@ -10,20 +9,16 @@ import { respond } from '../formats/respond.ts';
  * holding no worker until due; `waitingForCallBack` of them wait for a call back, the others for a time) and `delayed` (the queue's delayed jobs: the waiting ones, and those
  * deferred for their account's share or a retry).
  */
-export function opsExecutionsRoute(deps: { queue: Queue<ExecutionJobData>; executions: ExecutionStore }) {
+export function opsExecutionsRoute(deps: { queues: ExecutionQueues; executions: ExecutionStore }) {
   return new Hono<AppEnv>().get('/executions', async (c) => {
-    const [running, waiting, jobs] = await Promise.all([
-      deps.executions.countAllRunning(),
-      deps.executions.countWaiting(),
-      deps.queue.getJobCounts('waiting', 'active', 'delayed'),
-    ]);
+    const [running, waiting, jobs] = await Promise.all([deps.executions.countAllRunning(), deps.executions.countWaiting(), queuedJobCounts(deps.queues)]);
     const counts = {
       running,
-      queued: jobs.waiting ?? 0,
-      executing: jobs.active ?? 0,
+      queued: jobs.waiting,
+      executing: jobs.active,
       waiting: waiting.total,
       waitingForCallBack: waiting.forCallBack,
-      delayed: jobs.delayed ?? 0,
+      delayed: jobs.delayed,
     };
     return respond(c, 200, { json: { executions: counts }, xml: { root: 'executions', tree: counts } });
   });

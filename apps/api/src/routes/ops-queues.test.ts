@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createExecutionQueue, createExecutionStore, createKeySpace, createRedisConnection, enqueueExecution, waitUntilReady } from '@ces/store';
+import {
+  createExecutionQueue,
+  createExecutionStore,
+  createKeySpace,
+  createRedisConnection,
+  enqueueExecution,
+  waitUntilReady,
+  singleExecutionQueue,
+} from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { Hono } from 'hono';
 import { describe, expect, inject, it } from 'vitest';
@@ -12,7 +20,7 @@ async function dashboard(name: string) {
   const keys = createKeySpace(prefix);
   const queue = createExecutionQueue({ connection, keys });
   const executions = createExecutionStore({ redis: connection, keys, retentionSeconds: 300 });
-  const app = new Hono().route('/ops/queues', opsQueuesRoute({ queue, executions, basePath: '/ops/queues' }));
+  const app = new Hono().route('/ops/queues', opsQueuesRoute({ queues: singleExecutionQueue(queue), executions, basePath: '/ops/queues' }));
   const close = async () => {
     await deleteKeysWithPrefix(connection, prefix).catch(() => {});
     await queue.close();

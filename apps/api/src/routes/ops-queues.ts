@@ -3,7 +3,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { HonoAdapter } from '@bull-board/hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { ExecutionJobData, ExecutionStore, ExecutionSummary } from '@ces/store';
+import type { ExecutionJobData, ExecutionQueues, ExecutionStore, ExecutionSummary } from '@ces/store';
 import type { Job, Queue } from 'bullmq';
 import { Hono } from 'hono';
 
@@ -64,8 +64,13 @@ function executionCardName(executionId: string, record: ExecutionSummary | undef
 class ExecutionQueueAdapter extends BullMQAdapter {
   private readonly executions: ExecutionStore;
 
-  constructor(queue: Queue<ExecutionJobData>, executions: ExecutionStore) {
-    super(queue, { readOnlyMode: true, description: 'Choreo executions waiting for and held by workers' });
+  constructor(queue: Queue<ExecutionJobData>, executions: ExecutionStore, shard: string | undefined) {
+    super(queue, {
+      readOnlyMode: true,
+      description: shard === undefined ? 'Choreo executions waiting for and held by workers' : `Choreo executions of shard ${shard}`,
+      // Every shard's queue has the same name under its own key prefix: the board tells them apart by this.
+      ...(shard === undefined ? {} : { prefix: `shard-${shard}.` }),
+    });
     this.executions = executions;
   }
 
@@ -96,10 +101,10 @@ class ExecutionQueueAdapter extends BullMQAdapter {
  * its record, so a job retried, promoted or removed from the dashboard would disagree with it —
  * terminating goes through the API or the admin command line, which keep the two in step.
  */
-export function opsQueuesRoute(deps: { queue: Queue<ExecutionJobData>; executions: ExecutionStore; basePath: string }): Hono {
+export function opsQueuesRoute(deps: { queues: ExecutionQueues; executions: ExecutionStore; basePath: string }): Hono {
   const serverAdapter = new HonoAdapter(serveStatic).setBasePath(deps.basePath);
   createBullBoard({
-    queues: [new ExecutionQueueAdapter(deps.queue, deps.executions)],
+    queues: deps.queues.all.map((queue, index) => new ExecutionQueueAdapter(queue, deps.executions, deps.queues.all.length === 1 ? undefined : String(index))),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Choreo executions' } },
   });

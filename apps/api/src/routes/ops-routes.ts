@@ -1,5 +1,4 @@
-import type { ExecutionJobData, ExecutionStore, RunHistory, WorkerRegistry } from '@ces/store';
-import type { Queue } from 'bullmq';
+import type { ExecutionQueues, ExecutionStore, RunHistory, WorkerRegistry } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import type { Authentication } from '../auth/throttled-authentication.ts';
@@ -15,7 +14,7 @@ export const DASHBOARD_PATH = `${OPS_PATH}/queues`;
 
 export interface OpsDeps {
   workers: WorkerRegistry;
-  queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
   /** Where the dashboard reads what its jobs' executions are: Choreo, account, host, status. */
   executions: ExecutionStore;
   /** Every account's retained runs (`/ops/executions/history`). */
@@ -32,9 +31,9 @@ export function opsRoutes(deps: OpsDeps & { authentication: Authentication }) {
   ops.use(authenticateOperator({ authentication: deps.authentication }));
   ops.route('/', opsWorkersRoute({ workers: deps.workers }));
   ops.route('/', opsExecutionHistoryRoute({ history: deps.history }));
-  ops.route('/', opsExecutionsRoute({ queue: deps.queue, executions: deps.executions }));
+  ops.route('/', opsExecutionsRoute({ queues: deps.queues, executions: deps.executions }));
   // The dashboard's own links are relative to `/ops/queues/`, which its router does not answer.
   ops.get('/queues/', (c) => c.redirect(DASHBOARD_PATH, 308));
-  ops.route('/queues', opsQueuesRoute({ queue: deps.queue, executions: deps.executions, basePath: DASHBOARD_PATH }) as unknown as Hono<AppEnv>);
+  ops.route('/queues', opsQueuesRoute({ queues: deps.queues, executions: deps.executions, basePath: DASHBOARD_PATH }) as unknown as Hono<AppEnv>);
   return ops;
 }

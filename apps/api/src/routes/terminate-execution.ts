@@ -1,5 +1,4 @@
-import type { ExecutionJobData, ExecutionStore } from '@ces/store';
-import type { Queue } from 'bullmq';
+import type { ExecutionQueues, ExecutionStore } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -21,7 +20,7 @@ export const terminateExecutionOperation: Operation = {
   responses: { 204: { description: 'Terminated, or its termination requested.' }, ...errorAnswers(['CONFLICT']) },
 };
 
-export function terminateExecutionRoute(deps: { executions: ExecutionStore; queue: Queue<ExecutionJobData> }) {
+export function terminateExecutionRoute(deps: { executions: ExecutionStore; queues: ExecutionQueues }) {
   return new Hono<AppEnv>().delete('/choreo-executions/:id', async (c) => {
     const id = c.req.param('id');
     // Who may see it needs its account and Choreo: never the whole record, whose outputs may be 16 MiB.

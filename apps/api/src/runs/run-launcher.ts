@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '@ces/accounts';
 import { bindInputs, type ChoreoDefinition } from '@ces/language';
 import type { CatalogueEntry } from '@ces/catalogue';
@@ -13,16 +12,17 @@ import {
   type DefinitionStore,
   type EndWatch,
   type ExecutionEvents,
-  type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionRecord,
   type ExecutionStore,
   type NewExecution,
   type RedriveStart,
   type ScheduledBy,
   type SecretCipher,
+  type ShardLayout,
+  newExecutionId,
 } from '@ces/store';
 import type { Logger } from '@ces/observability';
-import type { Queue } from 'bullmq';
 import { ApiError } from '../errors/api-error.ts';
 import { TimeoutError, withTimeout } from '../with-timeout.ts';
 import type { RunRequest } from '../formats/run-request.ts';
@@ -50,7 +50,9 @@ export interface RunLauncherDeps {
   /** Where a synchronous run reads its end (with its outputs), and a replay its execution. */
   waits: ExecutionStore;
   definitions: DefinitionStore;
-  queue: Queue<ExecutionJobData>;
+  /** Every shard's queue; and where a new run goes (shard-layout.ts). */
+  queues: ExecutionQueues;
+  layout: ShardLayout;
   events: ExecutionEvents;
   config: RunLauncherConfig;
   /** Where a run's `preset` is read from; without it, a run naming one is answered 503. */
@@ -91,15 +93,6 @@ export interface LaunchResult {
   ended: boolean;
   /** True when the Idempotency-Key had started this execution already, and nothing new was. */
   replayed?: boolean;
-}
-
-/**
- * Cryptographically random, 32 lowercase hex characters (122 random bits: a version 4 UUID without
- * its dashes). randomUUID draws from a pool it refills in batches, where randomBytes would make a
- * system call for every run.
- */
-export function newExecutionId(): string {
-  return randomUUID().replaceAll('-', '');
 }
 
 function refusal(refused: AcceptResult, config: RunLauncherConfig): ApiError {
@@ -174,7 +167,7 @@ function notRedrivable(id: string, status: string): ApiError {
  * cancels anything: a run still going when it ends is answered 202 and carries on.
  */
 export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
-  const { accepting, waits, definitions, queue, events, config } = deps;
+  const { accepting, waits, definitions, queues, layout, events, config } = deps;
 
   function watchEnd(id: string): EndWatch {
     return events.watchEnd(id, async () => {
@@ -262,7 +255,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
 
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
-      const id = options.tick?.executionId ?? newExecutionId();
+      // A run given with an Idempotency-Key goes to the shard its key maps to, where a retry finds it.
+      const shard = options.idempotencyKey !== undefined ? layout.pickFor(`${principal.account}\n${options.idempotencyKey}`) : layout.pick();
+      const id = options.tick?.executionId ?? newExecutionId(shard.index);
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {
         id,
@@ -319,7 +314,8 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       }
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
-      const id = newExecutionId();
+      // On the shard of the run it redrives, whose record and progress its acceptance reads.
+      const id = newExecutionId(layout.shardOf(executionId).index);
       // What was sealed stays sealed unless the request gives it anew.
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, { ...oldSealed, ...given.preset });
       const accepted: NewExecution = {
@@ -393,7 +389,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       // between the two, the reconciler would queue the orphaned execution.
       // A job sent along with a record that was not written is taken out again, even when the
       // caller was answered before Redis was.
-      const sending = sendAcceptance({ executions: accepting, queue }, accepted, {
+      const sending = sendAcceptance({ executions: accepting, queues }, accepted, {
         maxRunningPerAccount: config.maxRunningPerAccount,
         maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
         notifyEnd: options.wait,

@@ -25,23 +25,31 @@ export interface ScheduleRuns {
 
 const choreoNotRunnable = (choreo: string) => new ApiError('CONFLICT', `The Choreo of this schedule, ${choreo}, is not one these credentials may run now.`);
 
-export function createScheduleRuns(deps: { schedules: ScheduleStore; executions: ExecutionStore; lookup: ChoreoLookup; launcher: RunLauncher }): ScheduleRuns {
+export function createScheduleRuns(deps: {
+  schedules: ScheduleStore;
+  executions: ExecutionStore;
+  lookup: ChoreoLookup;
+  launcher: RunLauncher;
+  /** QUEUE_SHARDS: a tick's run is on the shard its schedule maps to (tickExecutionId). */
+  shards?: number;
+}): ScheduleRuns {
   const { schedules, executions, lookup, launcher } = deps;
+  const tickId = (account: string, name: string, scheduledTime: number) => tickExecutionId(account, name, scheduledTime, deps.shards ?? 1);
   const lastRunGoesOn = async (schedule: StoredSchedule, lastTick: number) =>
-    (await executions.summary(tickExecutionId(schedule.account, schedule.name, lastTick), { withOutputs: false }))?.status === 'RUNNING';
+    (await executions.summary(tickId(schedule.account, schedule.name, lastTick), { withOutputs: false }))?.status === 'RUNNING';
 
   return {
     async show(schedule) {
       const nextTimes = schedule.paused ? [] : [schedule.cursor, ...ticksAfter(schedule.spec.timing, schedule.cursor, NEXT_TIMES_SHOWN - 1)];
       if (schedule.lastTick === undefined) return { schedule, nextTimes };
-      const id = tickExecutionId(schedule.account, schedule.name, schedule.lastTick);
+      const id = tickId(schedule.account, schedule.name, schedule.lastTick);
       const last = await executions.summary(id, { withOutputs: false });
       return { schedule, nextTimes, lastRun: { id, scheduledTime: schedule.lastTick, status: last?.status ?? 'GONE' } };
     },
 
     async startTick(principal, schedule, scheduledTime) {
       const { account, name, spec } = schedule;
-      const id = tickExecutionId(account, name, scheduledTime);
+      const id = tickId(account, name, scheduledTime);
       const before = await executions.get(id);
       if (before !== undefined) return { outcome: 'existing', record: before };
       // Under buffer-one a tick waiting already goes first: this one is skipped, as the firer does.

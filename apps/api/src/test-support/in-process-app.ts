@@ -7,12 +7,15 @@ import {
   createKeySpace,
   createRedisConnection,
   createSecretCipher,
+  openShardLayout,
   waitUntilReady,
   type AccountChoreoLimits,
   type CallbackStore,
   type ExecutionJobData,
+  type ExecutionQueues,
   type ExecutionStore,
   type KeySpace,
+  type ShardLayout,
   type PresetStore,
   type SecretCipher,
 } from '@ces/store';
@@ -49,7 +52,10 @@ export interface InProcessApp {
   redis: Redis;
   keys: KeySpace;
   executions: ExecutionStore;
+  /** Shard 0's queue: every run's, with one shard. */
   queue: Queue<ExecutionJobData>;
+  queues: ExecutionQueues;
+  layout: ShardLayout;
   metrics: ApiMetrics;
   /** The process's feed of run events. */
   runEvents: RunEventFeed;
@@ -102,6 +108,8 @@ export async function startInProcessApp(options: {
   maxSchedulesPerAccount?: number;
   /** Seconds an ended run is kept; 300 without it. */
   retentionSeconds?: number;
+  /** QUEUE_SHARDS; 1 without it. */
+  queueShards?: number;
 }): Promise<InProcessApp> {
   const keys = createKeySpace(isolatedPrefix('api'));
   const connections: ApiConnections = {
@@ -112,6 +120,7 @@ export async function startInProcessApp(options: {
   };
   const all = Object.values(connections);
   await Promise.all(all.map((connection) => waitUntilReady(connection)));
+  const layout = await openShardLayout(connections.requests, keys, options.queueShards ?? 1);
 
   const { credentials, file } = testAccounts({ withOperator: false });
   const accounts = createAccountStore({ redis: connections.requests, keys });
@@ -145,6 +154,7 @@ export async function startInProcessApp(options: {
       endPollMs: 100,
     },
     keys,
+    layout,
     connections,
     catalogue: await loadCatalogue(options.catalogueDir ?? CATALOGUE_DIR),
     accounts,
@@ -154,7 +164,7 @@ export async function startInProcessApp(options: {
     ...(options.outputReadGate ? { outputReadGate: options.outputReadGate } : {}),
     ...(options.httpMetrics ? { httpMetrics: options.httpMetrics } : {}),
   });
-  const { app, executions, queue, metrics, presets, callbacks, runEvents } = wired;
+  const { app, executions, queues, metrics, presets, callbacks, runEvents } = wired;
   const redis = connections.requests;
   // Routed as the service routes it: the doubled slashes at the joins that old clients send are dropped.
   const conform = createResponseConformance(createOpenApiDocument(), { routedPath: interfacePath });
@@ -164,7 +174,9 @@ export async function startInProcessApp(options: {
     redis,
     keys,
     executions,
-    queue,
+    queue: queues.all[0] as Queue<ExecutionJobData>,
+    queues,
+    layout,
     metrics,
     runEvents,
     presets,
@@ -192,7 +204,7 @@ export async function startInProcessApp(options: {
     },
     async close() {
       await wired.close();
-      await deleteKeysWithPrefix(redis, keys.prefix);
+      for (const shard of layout.shards) await deleteKeysWithPrefix(redis, shard.keys.prefix);
       await Promise.all(all.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };

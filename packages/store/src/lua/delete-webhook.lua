@@ -4,7 +4,7 @@
   end dead.
 
   KEYS[1] the account's subscriptions hash
-  KEYS[2] the account's event counts hash
+  KEYS[2] the account's event counts hash (and their `~version`, raised by each change)
 
   ARGV[1] the subscription's name
 
@@ -20,4 +20,6 @@ for _, event in ipairs(cjson.decode(earlier).events) do
   end
 end
 redis.call('HDEL', KEYS[1], ARGV[1])
+-- Shards' copies of the counts follow the latest version (mirror-webhook-events.lua).
+redis.call('HINCRBY', KEYS[2], '~version', 1)
 return 1

@@ -3,7 +3,7 @@
   subscriptions per event type (read by webhook-outbox.lua) in step with what it replaces.
 
   KEYS[1] the account's subscriptions hash (name → JSON with an `events` array)
-  KEYS[2] the account's event counts hash
+  KEYS[2] the account's event counts hash (and their `~version`, raised by each change)
 
   ARGV[1] the subscription's name
   ARGV[2] the subscription, JSON
@@ -33,6 +33,8 @@ for _, event in ipairs(cjson.decode(ARGV[2]).events) do
   redis.call('HINCRBY', KEYS[2], event, 1)
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+-- Shards' copies of the counts follow the latest version (mirror-webhook-events.lua).
+redis.call('HINCRBY', KEYS[2], '~version', 1)
 if earlier then
   return 0
 end
