@@ -121,4 +121,47 @@ describe('executions over three shards', () => {
     expect(await redis.zcard(layout.control.accountReservedRuns('terminated'))).toBe(0);
     expect(await store.accept(onShard(1, { account: 'terminated' }), quota)).toEqual({ outcome: 'accepted' });
   });
+
+  it("keeps an account's executing runs within its limit over all shards, and counts a place freed by an end or a hand-back", async () => {
+    const runs = [0, 1, 2, 1].map((shard, i) => onShard(shard, { account: 'executing', starttime: Date.now() + i }));
+    for (const run of runs) expect(await store.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    const take = (id: string, n: number) => store.take(id, { host: 'h', workerId: 'w', lease: `lease-${n}`, maxExecutingPerAccount: 2 });
+    const [first, second, third, fourth] = runs.map((run) => run.id) as [string, string, string, string];
+    expect((await take(first, 1)).outcome).toBe('taken');
+    expect((await take(second, 2)).outcome).toBe('taken');
+    // Taken again after its worker died: it keeps its place.
+    expect((await take(second, 3)).outcome).toBe('taken');
+    expect(await take(third, 4)).toEqual({ outcome: 'deferred', deferrals: 1, waiting: 2, deadline: runs[2]?.deadline });
+    expect((await store.get(third))?.host).toBe('');
+    expect(await store.end(first, { status: 'SUCCESS', lease: 'lease-1' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    expect((await take(third, 5)).outcome).toBe('taken');
+    expect((await take(fourth, 6)).outcome).toBe('deferred');
+    expect(await store.handBack(second, 'lease-3')).toBe('handed-back');
+    expect((await take(fourth, 7)).outcome).toBe('taken');
+  });
+});
+
+// A store over a layout that may grow sends each call at once, as the store of its one shard
+// would: a run's record goes out before its job on their one connection (send-acceptance.ts).
+describe('executions over a layout of one shard that may grow', () => {
+  const redis = new Redis(inject('redisUrl'));
+  const prefix = isolatedPrefix('one-shard');
+  let store: ExecutionStore;
+  let layout: ShardLayout;
+
+  beforeAll(async () => {
+    layout = await openShardLayout(redis, createKeySpace(prefix), 1);
+    store = createShardedExecutionStore(layout, (shard) => createExecutionStore({ redis, keys: shard.keys, retentionSeconds: 300 }));
+  });
+  afterAll(async () => {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('sends an acceptance before any command made after it on the same connection', async () => {
+    const run = newExecutionFixture();
+    const accepting = store.accept(run, { maxRunningPerAccount: 0 });
+    expect(await redis.exists(layout.control.execution(run.id))).toBe(1);
+    expect(await accepting).toEqual({ outcome: 'accepted' });
+  });
 });

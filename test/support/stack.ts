@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
-import { createExecutionStore, createKeySpace, createWorkerRegistry, type ExecutionStore, type KeySpace, type WorkerHeartbeat } from '@ces/store';
+import {
+  createAccountReservations,
+  createExecutionStore,
+  createKeySpace,
+  createShardedExecutionStore,
+  createWorkerRegistry,
+  type ExecutionStore,
+  type KeySpace,
+  openShardLayout,
+  type ShardLayout,
+  type WorkerHeartbeat,
+} from '@ces/store';
 import {
   createResponseConformance,
   deleteKeysWithPrefix,
@@ -58,6 +69,8 @@ export class Stack {
   port = 0;
   http!: HttpsClient;
   redis!: Redis;
+  /** Where the stack's runs live: QUEUE_SHARDS of its environment, 1 without it. */
+  layout!: ShardLayout;
   private readonly options: StackOptions;
   private readonly env: Record<string, string>;
   private certificate = '';
@@ -94,6 +107,7 @@ export class Stack {
       : new Redis(this.options.redisUrl);
     // Tests may stop Redis on purpose; the client reconnects by itself.
     this.redis.on('error', () => {});
+    this.layout = await openShardLayout(this.redis, this.keys, Number(this.env.QUEUE_SHARDS ?? '1'));
     this.api = new ServiceProcess('api', 'api', { ...this.env, PORT: String(this.port), BIND_ADDRESS: '127.0.0.1' });
     for (let i = 0; i < (this.options.workers ?? 1); i += 1) this.addWorker();
     this.certificate = readFileSync(tls.certFile, 'utf8');
@@ -107,11 +121,14 @@ export class Stack {
     return this;
   }
 
-  /** Starts one more API process on the same Redis prefix; resolves with its index in `apis` once it is ready. */
-  async addApi(): Promise<number> {
+  /**
+   * Starts one more API process on the same Redis prefix (with `env` over the stack's); resolves
+   * with its index in `apis` once it is ready.
+   */
+  async addApi(env: Record<string, string> = {}): Promise<number> {
     const port = await findFreePort();
     const index = this.apis.length;
-    const process = new ServiceProcess(`api-${index + 1}`, 'api', { ...this.env, PORT: String(port), BIND_ADDRESS: '127.0.0.1' });
+    const process = new ServiceProcess(`api-${index + 1}`, 'api', { ...this.env, ...env, PORT: String(port), BIND_ADDRESS: '127.0.0.1' });
     const http = createHttpsClient(`https://127.0.0.1:${port}`, this.certificate);
     this.apis.push({ process, port, http });
     await waitFor(
@@ -126,13 +143,21 @@ export class Stack {
 
   /** The execution store on the stack's prefix, for reading records (checkpoints, leases) directly. */
   get executions(): ExecutionStore {
-    this.store ??= createExecutionStore({ redis: this.redis, keys: this.keys, retentionSeconds: 3600 });
+    if (this.store === undefined) {
+      const { layout, redis } = this;
+      const reservations = layout.grows ? createAccountReservations({ redis, layout, retentionSeconds: 3600 }) : undefined;
+      this.store = createShardedExecutionStore(
+        layout,
+        (shard) => createExecutionStore({ redis, keys: shard.keys, retentionSeconds: 3600, ...(reservations ? { reservations } : {}) }),
+        reservations,
+      );
+    }
     return this.store;
   }
 
   /** The heartbeat records of live workers, as the registry reads them. */
   liveWorkers(): Promise<WorkerHeartbeat[]> {
-    return createWorkerRegistry({ redis: this.redis, keys: this.keys }).list();
+    return createWorkerRegistry({ redis: this.redis, keys: this.keys, layout: this.layout }).list();
   }
 
   /** The worker whose WORKER_HOST is `host` (as addWorker numbers them), and its index in `workers`. */
@@ -232,6 +257,7 @@ export class Stack {
     for (const api of this.apis.slice(1)) api.http.close();
     this.http?.close();
     if (this.redis) {
+      for (const shard of this.layout?.shards ?? []) await deleteKeysWithPrefix(this.redis, shard.keys.prefix).catch(() => {});
       await deleteKeysWithPrefix(this.redis, this.prefix).catch(() => {});
       this.redis.disconnect();
     }

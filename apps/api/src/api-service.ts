@@ -3,7 +3,16 @@ import { loadCatalogue } from '@ces/catalogue';
 import { forVariable, listenVariables } from '@ces/config';
 import { ensureSelfSignedCertificate, readCertificate } from '@ces/local-runtime';
 import type { Logger } from '@ces/observability';
-import { callbackUrlKey, createKeySpace, createRedisConnection, createSecretCipher, openShardLayout, redisTarget, waitUntilReady } from '@ces/store';
+import {
+  callbackUrlKey,
+  createKeySpace,
+  createRedisConnection,
+  createSecretCipher,
+  mirrorAllWebhookEvents,
+  openShardLayout,
+  redisTarget,
+  waitUntilReady,
+} from '@ces/store';
 import { type ApiConnections, wireApi } from './api-wiring.ts';
 import type { ApiConfig } from './config.ts';
 import { CONNECTION_TIMEOUTS, listen, type RunningServer } from './server.ts';
@@ -37,6 +46,8 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
   await Promise.all(all.map((connection) => waitUntilReady(connection, Number.POSITIVE_INFINITY)));
 
   const layout = await openShardLayout(connections.requests, keys, config.QUEUE_SHARDS);
+  // Shards this process may have just added get every account's webhook event counts.
+  await mirrorAllWebhookEvents(connections.requests, layout);
   const catalogue = await forVariable('CHOREOS_DIR', () => loadCatalogue(config.CHOREOS_DIR));
   const invalid = catalogue.list().filter((entry) => !entry.valid);
   logger.info({ choreos: catalogue.list().length, invalid: invalid.map((entry) => entry.id) }, 'catalogue loaded');

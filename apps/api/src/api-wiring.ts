@@ -9,6 +9,7 @@ import {
   createExecutionQueues,
   createExecutionStore,
   createShardedExecutionStore,
+  followShardRegistry,
   createPresetStore,
   createWebhookDeliveries,
   createWebhookQueue,
@@ -138,10 +139,9 @@ export async function wireApi(deps: {
   const { config, keys, layout, connections, logger } = deps;
   const { retentionSeconds } = config;
   const wrap = deps.wrap ?? {};
-  const shardKeys = layout.shards.map((shard) => shard.keys);
   // With shards, each store reserves its runs in the control slot (account-reservations.ts).
   const storeOn = (redis: Redis) => {
-    const reservations = layout.shards.length > 1 ? createAccountReservations({ redis, layout, retentionSeconds }) : undefined;
+    const reservations = layout.grows ? createAccountReservations({ redis, layout, retentionSeconds }) : undefined;
     return createShardedExecutionStore(
       layout,
       (shard) =>
@@ -157,23 +157,27 @@ export async function wireApi(deps: {
   };
 
   const executions = storeOn(connections.requests);
-  const history = createRunHistory({ redis: connections.requests, keys: shardKeys });
+  const history = createRunHistory({ redis: connections.requests, keys: layout });
   const definitions = createDefinitionStore({ redis: connections.requests, keys });
-  const queues = createExecutionQueues({ connection: connections.accepting, layout });
-  // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
-  for (const queue of queues.all) queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error'));
+  const queues = createExecutionQueues({
+    connection: connections.accepting,
+    layout,
+    // Without a listener BullMQ prints its connection errors to stderr, outside the JSON log.
+    onCreated: (queue) => queue.on('error', (error: Error) => logger.warn({ err: error.message }, 'queue error')),
+  });
   const events = await createExecutionEvents({
     subscriber: connections.events,
-    keys: shardKeys,
+    keys: layout,
     listenFor: ['ends'],
     ...(config.endPollMs !== undefined ? { pollMs: config.endPollMs } : {}),
   });
   // Authentication reads credentials on every request; the store's writes announce each change, so
   // remembering them in process keeps a revocation effective at once.
   const credentials = await createCachedAccountStore({ store: deps.accounts, subscriber: connections.events, keys });
-  const workers = createWorkerRegistry({ redis: connections.requests, keys, shards: shardKeys });
+  const workers = createWorkerRegistry({ redis: connections.requests, keys, layout });
   const keysOf = (executionId: string) => layout.shardOf(executionId).keys;
   const runEventLog = createRunEventLog({ redis: connections.requests, keys: keysOf });
+  const stopFollowing = followShardRegistry(layout, undefined, (error) => logger.warn({ err: error }, 'could not read the registry of shards'));
   const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keysOf, logger });
   const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
   const metrics = createApiMetrics({ queues, executions, accounts: deps.accounts, workers, schedules });
@@ -191,7 +195,7 @@ export async function wireApi(deps: {
         store: createWebhookStore({
           redis: connections.requests,
           keys,
-          shards: shardKeys,
+          layout,
           cipher,
           maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0,
         }),
@@ -270,6 +274,7 @@ export async function wireApi(deps: {
     metrics,
     runEvents,
     async close() {
+      stopFollowing();
       await runEvents.close();
       await credentials.close();
       await events.close();

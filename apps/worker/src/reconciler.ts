@@ -61,6 +61,8 @@ export function createReconciler(deps: {
   onExecutionEnd?: ExecutionEndListener;
   /** RECONCILE_PAGE_SIZE when absent. */
   pageSize?: number;
+  /** Reserves in the control slot the runs of a page accepted before the deployment had shards (AccountReservations.reserveEarly). */
+  reserveEarly?: (page: readonly { id: string; starttime: number }[]) => Promise<void>;
 }) {
   const { redis, state, executions, queue, logger } = deps;
   const pageSize = deps.pageSize ?? RECONCILE_PAGE_SIZE;
@@ -94,6 +96,7 @@ export function createReconciler(deps: {
     const report: ReconcileReport = { requeued: [], failed: [] };
     if (!(await state.lock(deps.workerId, RECONCILE_INTERVAL_MS))) return report;
     const page = await nextPage(now);
+    await deps.reserveEarly?.(page);
     const holds = await jobHolds(
       redis,
       queue,

@@ -15,7 +15,11 @@ import {
   createExecutionStore,
   createKeySpace,
   createShardedExecutionStore,
+  followShardRegistry,
   openShardLayout,
+  type ExecutionStore,
+  type KeySpace,
+  type Shard,
   createRedisConnection,
   redisTarget,
   callbackCaptureUrl,
@@ -153,28 +157,39 @@ export async function startWorkerService(
       : undefined;
   // The worker takes the runs of every shard there is, QUEUE_SHARDS of them or more.
   const layout = await openShardLayout(redis, keys, config.QUEUE_SHARDS);
-  const shardKeys = layout.shards.map((shard) => shard.keys);
-  const reservations = layout.shards.length > 1 ? createAccountReservations({ redis, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
-  const shardStores = layout.shards.map((shard) =>
-    createExecutionStore({
-      redis,
-      keys: shard.keys,
-      retentionSeconds: config.RETENTION_SECONDS,
-      stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
-      replicaAcks: {
-        replicas: config.REDIS_REPLICA_ACKS,
-        timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
-        untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
-      },
-      ...(cipher ? { cipher } : {}),
-      ...(reservations ? { reservations } : {}),
-    }),
-  );
-  const executions = createShardedExecutionStore(layout, (shard) => shardStores[shard.index] as (typeof shardStores)[number], reservations);
+  const reservations = layout.grows ? createAccountReservations({ redis, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
+  // Each shard's own store: the reconciler walks one shard's runs with it.
+  const shardStores = new Map<number, ExecutionStore>();
+  const storeFor = (shard: Shard) => {
+    let store = shardStores.get(shard.index);
+    if (store === undefined) {
+      store = createExecutionStore({
+        redis,
+        keys: shard.keys,
+        retentionSeconds: config.RETENTION_SECONDS,
+        stepHistoryBounds: { first: config.STEP_HISTORY_FIRST, last: config.STEP_HISTORY_LAST },
+        replicaAcks: {
+          replicas: config.REDIS_REPLICA_ACKS,
+          timeoutMs: config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+          untilAcknowledged: (shortfall) => log.warn({ err: shortfall.message }, 'waiting for Redis replicas to acknowledge a write'),
+        },
+        ...(cipher ? { cipher } : {}),
+        ...(reservations ? { reservations } : {}),
+      });
+      shardStores.set(shard.index, store);
+    }
+    return store;
+  };
+  const executions = createShardedExecutionStore(layout, storeFor, reservations);
   const definitions = createDefinitionStore({ redis, keys });
-  const registry = createWorkerRegistry({ redis, keys, shards: shardKeys });
-  const queues = createExecutionQueues({ connection: redis, layout });
-  const events = await createExecutionEvents({ subscriber, keys: shardKeys, listenFor: ['terminations', 'child-ends'] });
+  const registry = createWorkerRegistry({ redis, keys, layout });
+  const queues = createExecutionQueues({
+    connection: redis,
+    layout,
+    // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
+    onCreated: (queue) => queue.on('error', (error) => log.warn({ err: error.message }, 'queue error')),
+  });
+  const events = await createExecutionEvents({ subscriber, keys: layout, listenFor: ['terminations', 'child-ends'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
     sandbox,
@@ -256,8 +271,8 @@ export async function startWorkerService(
   // One BullMQ worker per shard's queue, sharing the processor: WORKER_CONCURRENCY is spread over
   // them, each taking at least one run at a time.
   const concurrencyPerShard = Math.max(1, Math.ceil(config.WORKER_CONCURRENCY / layout.shards.length));
-  const startShardWorker = (shard: (typeof layout.shards)[number]) => {
-    const queue = queues.all[shard.index] as (typeof queues.all)[number];
+  const startShardWorker = (shard: Shard) => {
+    const queue = queues.ofShard(shard);
     const shardWorker = new Worker<ExecutionJobData>(
       EXECUTION_QUEUE,
       async (job, token) => {
@@ -309,8 +324,6 @@ export async function startWorkerService(
     shardWorker.on('error', (error) => log.warn({ err: error.message }, 'worker error'));
     shardWorker.on('locksRenewed', ({ jobIds }) => lockWatch.renewed(jobIds));
     shardWorker.on('lockRenewalFailed', (jobIds) => lockWatch.renewalFailed(jobIds));
-    // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
-    queue.on('error', (error) => log.warn({ err: error.message }, 'queue error'));
     shardWorker.on('failed', (job, error) => {
       failed += 1;
       if (!job) return;
@@ -328,7 +341,7 @@ export async function startWorkerService(
     });
     return shardWorker;
   };
-  const workers = layout.shards.map(startShardWorker);
+  const workers: Worker<ExecutionJobData>[] = [];
 
   const heartbeat = startHeartbeat({
     registry,
@@ -380,7 +393,7 @@ export async function startWorkerService(
   // Webhooks need the key their secrets are sealed with; without it no account can have any.
   const webhookQueue = cipher ? createWebhookQueue({ connection: redis, keys }) : undefined;
   const webhooks = cipher ? createWebhookStore({ redis, keys, cipher, maxWebhooksPerAccount: 0 }) : undefined;
-  const deliveriesFrom = (outbox: (typeof shardKeys)[number]) =>
+  const deliveriesFrom = (outbox: KeySpace) =>
     createWebhookDeliveries({
       redis,
       keys,
@@ -404,21 +417,6 @@ export async function startWorkerService(
         onAttempt: (outcome) => metrics.webhooks.attempted(outcome),
       })
     : undefined;
-  const webhookDispatchers =
-    webhooks && webhookQueue && webhookSender
-      ? shardKeys.map((outbox) =>
-          createWebhookDispatcher({
-            webhooks,
-            deliveries: outbox === keys ? deliveries : deliveriesFrom(outbox),
-            queue: webhookQueue,
-            sender: webhookSender,
-            logger: log,
-            leaseMs: 30_000,
-            pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
-            batch: 200,
-          }),
-        )
-      : [];
   const webhookWorker = webhookSender
     ? startWebhookWorker({
         connection: redis,
@@ -431,25 +429,67 @@ export async function startWorkerService(
         logger: log,
       })
     : undefined;
-  // Per shard: its running runs and its history indexes are in its own slot, with its lock.
-  const reconcilers = layout.shards.map((shard) =>
-    createReconciler({
-      redis,
-      state: createReconcilerState({ redis, keys: shard.keys }),
-      executions: shardStores[shard.index] as (typeof shardStores)[number],
-      queue: queues.all[shard.index] as (typeof queues.all)[number],
-      workerId,
-      logger: log,
-      onExecutionEnd,
-    }),
-  );
-  const historySweepers = layout.shards.map((shard) =>
-    createHistorySweeper({
-      sweep: createHistorySweep({ redis, keys: shard.keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
-      workerId,
-      logger: log,
-    }),
-  );
+  // Per shard: its queue's BullMQ worker; its running runs, its history indexes and its webhook
+  // outbox are in its own slot, each walked under a lock of its own.
+  const reconcilers: ReturnType<typeof createReconciler>[] = [];
+  const historySweepers: ReturnType<typeof createHistorySweeper>[] = [];
+  const webhookDispatchers: ReturnType<typeof createWebhookDispatcher>[] = [];
+  const addShard = (shard: Shard) => {
+    workers.push(startShardWorker(shard));
+    reconcilers.push(
+      createReconciler({
+        redis,
+        state: createReconcilerState({ redis, keys: shard.keys }),
+        executions: storeFor(shard),
+        queue: queues.ofShard(shard),
+        workerId,
+        logger: log,
+        onExecutionEnd,
+        ...(reservations ? { reserveEarly: (page) => reservations.reserveEarly(shard, page) } : {}),
+      }),
+    );
+    historySweepers.push(
+      createHistorySweeper({
+        sweep: createHistorySweep({ redis, keys: shard.keys, lockMs: HISTORY_SWEEP_INTERVAL_MS - 5_000 }),
+        workerId,
+        logger: log,
+      }),
+    );
+    if (webhooks && webhookQueue && webhookSender)
+      webhookDispatchers.push(
+        createWebhookDispatcher({
+          webhooks,
+          deliveries: shard.index === 0 ? deliveries : deliveriesFrom(shard.keys),
+          queue: webhookQueue,
+          sender: webhookSender,
+          logger: log,
+          leaseMs: 30_000,
+          pollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+          batch: 200,
+        }),
+      );
+  };
+  for (const shard of layout.shards) addShard(shard);
+  // A shard the deployment adds while this worker runs is taken from as soon as it is learnt of.
+  const stopGrowing = layout.onAdded((added) => {
+    if (stopping) return;
+    for (const shard of added) {
+      const first = reconcilers.length;
+      addShard(shard);
+      workers
+        .at(-1)
+        ?.run()
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'worker stopped with an error');
+          options.onFatal?.(error);
+        });
+      reconcilers[first]?.start();
+      historySweepers[first]?.start();
+      webhookDispatchers.at(-1)?.start();
+      log.info({ shard: shard.index, prefix: shard.keys.prefix }, 'taking the runs of a new shard');
+    }
+  });
+  const stopFollowing = followShardRegistry(layout, undefined, (error) => log.warn({ err: error }, 'could not read the registry of shards'));
 
   for (const shardWorker of workers)
     shardWorker.run().catch((error: unknown) => {
@@ -476,6 +516,8 @@ export async function startWorkerService(
         takingWork = false;
         stopping = true;
         log.info({ active: processor.activeIds().length }, 'worker stopping');
+        stopFollowing();
+        stopGrowing();
         for (const reconciler of reconcilers) reconciler.stop();
         for (const historySweeper of historySweepers) historySweeper.stop();
         const firerStopped = scheduleFirer.stop();

@@ -2,11 +2,14 @@ import type { Redis } from 'ioredis';
 import { type ExecutionStatus, isTerminal } from './execution-status.ts';
 import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
-import type { ShardLayout } from './shard-layout.ts';
+import { SHARD_REFRESH_MS, type Shard, type ShardLayout } from './shard-layout.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 
 /** A run reserved whose record no shard holds this long after is taken as never accepted. */
 export const UNACCEPTED_RESERVATION_MS = 60_000;
+
+/** How long after a deployment first had a second shard its processes may still accept runs unreserved: each learns of it within SHARD_REFRESH_MS. */
+export const UNRESERVED_AFTER_SHARDING_MS = 6 * SHARD_REFRESH_MS;
 
 export type ReserveResult =
   | { outcome: 'reserved' }
@@ -32,8 +35,14 @@ export interface RunReservation {
  * shard, and those ended (or never accepted) are let go before the quota is asked again.
  */
 export interface AccountReservations {
+  /**
+   * Whether runs are reserved now: with more than one shard. A deployment of one shard keeps its
+   * limits in its scripts, and switches here as it learns of a second (the reconciler reserves the
+   * runs accepted before: reserveRunning).
+   */
+  inUse(): boolean;
   reserve(run: RunReservation, limits: { maxRunning: number; budget: number }): Promise<ReserveResult>;
-  /** Lets a run's place go: it ended (`storedBytes` its outputs, charged) or was refused (`refund` its size). */
+  /** Lets a run's places go (running, executing): it ended (`storedBytes` its outputs, charged) or was refused (`refund` its size). */
   release(id: string, account: string, bytes: { storedBytes?: number; refund?: number; now?: number }): Promise<void>;
   /** The bytes the account stored over the last retention period, over all shards (as ExecutionStore.storedBytes). */
   storedBytes(account: string, now?: number): Promise<number>;
@@ -41,6 +50,22 @@ export interface AccountReservations {
   count(account: string): Promise<number>;
   /** Lets go of the account's reservations whose runs have ended or were never accepted: how many. */
   prune(account: string, now?: number): Promise<number>;
+  /**
+   * A place among the account's runs held by workers (MAX_EXECUTING_PER_ACCOUNT), over all shards:
+   * false when the account holds its most. Members no longer held (ended, handed back, suspended:
+   * no lease) are let go before it says so.
+   */
+  reserveExecuting(id: string, account: string, limit: number): Promise<boolean>;
+  /** Lets a run's place among the executing go (its end). */
+  releaseExecuting(id: string, account: string): Promise<void>;
+  /** How many of the account's runs workers hold, as reserved. */
+  countExecuting(account: string): Promise<number>;
+  /**
+   * Reserves the runs of a page of one shard's RUNNING ones (the reconciler's) that may have been
+   * accepted without a reservation: started before the deployment had a second shard, or within
+   * UNRESERVED_AFTER_SHARDING_MS after, while processes yet to learn of it accepted as before.
+   */
+  reserveEarly(shard: Shard, page: readonly { id: string; starttime: number }[]): Promise<void>;
 }
 
 export function createAccountReservations(deps: { redis: Redis; layout: ShardLayout; retentionSeconds: number }): AccountReservations {
@@ -90,6 +115,49 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
   };
 
   return {
+    inUse: () => layout.shards.length > 1,
+
+    async reserveEarly(shard, page) {
+      const since = layout.shardedSince;
+      if (layout.shards.length < 2 || since === undefined) return;
+      const early = page.filter((run) => run.starttime < since + UNRESERVED_AFTER_SHARDING_MS);
+      if (early.length === 0) return;
+      // A pipeline per slot: the shard's records, then the control slot's reservations.
+      const reading = redis.pipeline();
+      for (const run of early) reading.hget(shard.keys.execution(run.id), 'account');
+      const accounts = ((await reading.exec()) ?? []).map(([error, account]) => {
+        if (error) throw error;
+        return account as string | null;
+      });
+      const reserving = redis.pipeline();
+      early.forEach((run, i) => {
+        const account = accounts[i];
+        if (account) reserving.zadd(keys.accountReservedRuns(account), 'NX', run.starttime, run.id);
+      });
+      for (const [error] of (await reserving.exec()) ?? []) if (error) throw error;
+    },
+
+    async reserveExecuting(id, account, limit) {
+      const key = keys.accountExecuting(account);
+      if ((await run('reserveExecuting', [key], [id, limit])) === ScriptReply.Done) return true;
+      // Full: each member's record on its own shard says whether it is still held.
+      const members = await redis.smembers(key);
+      const held = await Promise.all(members.map((member) => redis.hmget(layout.shardOf(member).keys.execution(member), 'status', 'lease')));
+      const released = members.filter((_, i) => {
+        const [status, lease] = held[i] ?? [];
+        return status !== 'RUNNING' || !lease;
+      });
+      if (released.length === 0) return false;
+      await redis.srem(key, ...released);
+      return (await run('reserveExecuting', [key], [id, limit])) === ScriptReply.Done;
+    },
+
+    async releaseExecuting(id, account) {
+      await redis.srem(keys.accountExecuting(account), id);
+    },
+
+    countExecuting: (account) => redis.scard(keys.accountExecuting(account)),
+
     async reserve(reservation, limits) {
       let reply = await reserveOnce(reservation, limits);
       if (reply === ScriptReply.QuotaExceeded && (await prune(reservation.account)) > 0) reply = await reserveOnce(reservation, limits);
@@ -102,7 +170,8 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
     },
 
     async release(id, account, { storedBytes = 0, refund = 0, now = Date.now() }) {
-      const multi = redis.multi().zrem(keys.accountReservedRuns(account), id);
+      // Its place among the executing goes with it (a run refused never had one).
+      const multi = redis.multi().zrem(keys.accountReservedRuns(account), id).srem(keys.accountExecuting(account), id);
       const window = storageWindow(now, retentionSeconds);
       if (storedBytes > 0) multi.incrby(keys.accountStoredBytes(account, window.index), storedBytes);
       await multi.exec();

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { decodeExecution, pairsToObject, type ExecutionRecord } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
 import { shardedPubSub } from './pub-sub.ts';
+import type { ShardLayout } from './shard-layout.ts';
 
 /** How a wait for an execution's end came out. */
 export interface EndOfWait {
@@ -50,20 +51,22 @@ export type ExecutionEventKind = 'ends' | 'child-ends' | 'terminations';
  */
 export async function createExecutionEvents(deps: {
   subscriber: Redis;
-  /** The key spaces of every shard (shard-layout.ts), or the one of a deployment without shards. */
-  keys: KeySpace | readonly KeySpace[];
+  /** The key space of a deployment without shards, or the layout of every shard (shard-layout.ts). */
+  keys: KeySpace | ShardLayout;
   listenFor: readonly ExecutionEventKind[];
   pollMs?: number;
 }): Promise<ExecutionEvents> {
   const { subscriber } = deps;
-  const shards: readonly KeySpace[] = Array.isArray(deps.keys) ? deps.keys : [deps.keys as KeySpace];
+  const layout = 'onAdded' in deps.keys ? deps.keys : undefined;
   const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
   // Each shard's runs publish on its own channels: in its slot on a Cluster (pub-sub.ts).
-  const endedChannels = new Set(shards.map((keys) => keys.executionEndedChannel()));
-  const childEndedChannels = new Set(shards.map((keys) => keys.childEndedChannel()));
+  const endedChannels = new Set<string>();
+  const childEndedChannels = new Set<string>();
   // A request reaches a worker on both while processes of earlier versions run: it is acted on once.
-  const terminationChannels = new Set(shards.flatMap((keys) => [keys.terminationRequestedChannel(), keys.legacyTerminationRequestedChannel()]));
+  const terminationChannels = new Set<string>();
+  /** Per shard, its channels of ends subscribed to: a sharded subscription names channels of one slot. */
+  const endChannels: string[][] = [];
   const endWaiters = new Map<string, Set<(ended: boolean, record?: ExecutionRecord) => void>>();
   const terminationListeners = new Set<(id: string) => void>();
 
@@ -87,13 +90,26 @@ export async function createExecutionEvents(deps: {
   // Ends come sharded on a Cluster (pub-sub.ts), termination requests plain.
   subscriber.on('message', onMessage);
   if (pubSub.publish === 'SPUBLISH') pubSub.onMessage(subscriber, onMessage);
-  // Per shard: a sharded subscription names channels of one slot.
-  const endChannels = shards.map((keys) => [
-    ...(listening.has('ends') ? [keys.executionEndedChannel()] : []),
-    ...(listening.has('child-ends') ? [keys.childEndedChannel()] : []),
-  ]);
-  for (const channels of endChannels) if (channels.length > 0) await pubSub.subscribe(subscriber, ...channels);
-  if (listening.has('terminations')) await subscriber.subscribe(...terminationChannels);
+  const listenTo = async (shards: readonly KeySpace[]) => {
+    const terminations: string[] = [];
+    for (const keys of shards) {
+      const ends = [...(listening.has('ends') ? [keys.executionEndedChannel()] : []), ...(listening.has('child-ends') ? [keys.childEndedChannel()] : [])];
+      if (listening.has('ends')) endedChannels.add(keys.executionEndedChannel());
+      if (listening.has('child-ends')) childEndedChannels.add(keys.childEndedChannel());
+      endChannels.push(ends);
+      if (ends.length > 0) await pubSub.subscribe(subscriber, ...ends);
+      terminations.push(keys.terminationRequestedChannel(), keys.legacyTerminationRequestedChannel());
+    }
+    if (listening.has('terminations')) {
+      for (const channel of terminations) terminationChannels.add(channel);
+      await subscriber.subscribe(...terminations);
+    }
+  };
+  await listenTo(layout ? layout.shards.map((shard) => shard.keys) : [deps.keys as KeySpace]);
+  // Shards a growing deployment adds are listened to as this process learns of them.
+  const stopFollowing = layout?.onAdded((added) => {
+    listenTo(added.map((shard) => shard.keys)).catch(() => {});
+  });
 
   function watchEnd(id: string, hasEnded: () => Promise<boolean>) {
     if (!listening.has('ends') && !listening.has('child-ends')) throw new Error("watchEnd needs execution events created to listen for 'ends' or 'child-ends'");
@@ -163,6 +179,7 @@ export async function createExecutionEvents(deps: {
       for (const waiters of endWaiters.values()) for (const settle of [...waiters]) settle(false);
       endWaiters.clear();
       terminationListeners.clear();
+      stopFollowing?.();
       subscriber.off('message', onMessage);
       if (pubSub.publish === 'SPUBLISH') pubSub.offMessage(subscriber, onMessage);
       for (const channels of endChannels) if (channels.length > 0) await pubSub.unsubscribe(subscriber, ...channels).catch(() => {});

@@ -1,7 +1,7 @@
 import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NewExecution } from './execution-record.ts';
-import type { ShardLayout } from './shard-layout.ts';
+import type { Shard, ShardLayout } from './shard-layout.ts';
 import { EXECUTION_QUEUE, type KeySpace } from './keys.ts';
 
 /** What a queued job carries: the id; the execution record is the source of truth. */
@@ -93,23 +93,43 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
 export interface ExecutionQueues {
   /** The queue of the shard the execution id names. */
   of(executionId: string): Queue<ExecutionJobData>;
-  /** Every shard's, by shard index. */
+  /** The queue of one shard. */
+  ofShard(shard: Shard): Queue<ExecutionJobData>;
+  /** Every shard's, by shard index, as the layout knows them now. */
   readonly all: readonly Queue<ExecutionJobData>[];
   close(): Promise<void>;
 }
 
 /** The queues of a deployment without shards: its one queue. */
 export function singleExecutionQueue(queue: Queue<ExecutionJobData>): ExecutionQueues {
-  return { of: () => queue, all: [queue], close: () => queue.close() };
+  return { of: () => queue, ofShard: () => queue, all: [queue], close: () => queue.close() };
 }
 
-export function createExecutionQueues(deps: { connection: Redis; layout: ShardLayout }): ExecutionQueues {
-  const all = deps.layout.shards.map((shard) => createExecutionQueue({ connection: deps.connection, keys: shard.keys }));
+/** Each shard's queue, made when first needed: a layout that grows has more. */
+export function createExecutionQueues(deps: {
+  connection: Redis;
+  layout: ShardLayout;
+  /** Told of each queue as it is made (to listen for its errors). */
+  onCreated?: (queue: Queue<ExecutionJobData>) => void;
+}): ExecutionQueues {
+  const made: Queue<ExecutionJobData>[] = [];
+  const queueOf = (shard: Shard) => {
+    let queue = made[shard.index];
+    if (queue === undefined) {
+      queue = createExecutionQueue({ connection: deps.connection, keys: shard.keys });
+      made[shard.index] = queue;
+      deps.onCreated?.(queue);
+    }
+    return queue;
+  };
   return {
-    of: (executionId) => all[deps.layout.shardOf(executionId).index] as Queue<ExecutionJobData>,
-    all,
+    of: (executionId) => queueOf(deps.layout.shardOf(executionId)),
+    ofShard: queueOf,
+    get all() {
+      return deps.layout.shards.map(queueOf);
+    },
     async close() {
-      await Promise.all(all.map((queue) => queue.close()));
+      await Promise.all(made.filter(Boolean).map((queue) => queue.close()));
     },
   };
 }

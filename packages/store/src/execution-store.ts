@@ -373,9 +373,9 @@ export function createExecutionStore(deps: {
   const { redis, keys, retentionSeconds, reservations } = deps;
   // With shards, the control slot's counters hold the account's stored bytes (shard 0's keys are
   // the control slot's): a shard's scripts count theirs apart, where nothing reads them.
-  const storedBytesKey = reservations
-    ? (account: string, window: number | string) => `${keys.accountStoredBytes(account, window)}:shard`
-    : keys.accountStoredBytes;
+  const reserving = () => reservations?.inUse() === true;
+  const storedBytesKey = (account: string, window: number | string) =>
+    reserving() ? `${keys.accountStoredBytes(account, window)}:shard` : keys.accountStoredBytes(account, window);
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
   const runEventsBound = deps.runEventsBound ?? DEFAULT_RUN_EVENTS_BOUND;
   const runEventsChannel = keys.runEventsChannel();
@@ -416,11 +416,11 @@ export function createExecutionStore(deps: {
     publish,
     execution_prefix: keys.execution(''),
   };
-  // What every execution of a batch accepted at once shares besides (accept-executions.lua).
+  // What every execution of a batch accepted at once shares besides (accept-executions.lua), with
+  // `bytes_key`, the stored bytes' key, chosen at each call.
   const batchAcceptance = {
     ...acceptanceKeys,
     account_running_key: keys.accountRunning('\u0001'),
-    bytes_key: storedBytesKey('\u0001', '\u0002'),
     rows_key: keys.accountRunningRows('\u0001'),
   };
   /**
@@ -520,12 +520,54 @@ export function createExecutionStore(deps: {
       'acceptExecutions',
       [keys.running(), keys.executionCounts()],
       [
-        JSON.stringify({ ...batchAcceptance, max_running: maxRunningPerAccount, budget: maxStoredBytesPerAccount, window_ms: lengthMs }),
+        JSON.stringify({
+          ...batchAcceptance,
+          bytes_key: storedBytesKey('\u0001', '\u0002'),
+          max_running: maxRunningPerAccount,
+          budget: maxStoredBytesPerAccount,
+          window_ms: lengthMs,
+        }),
         executions.length,
         ...each,
       ],
     )) as unknown[];
     return replies.map(acceptResult);
+  }
+
+  async function takeOne(id: string, take: TakeRequest): Promise<TakeResult> {
+    const reply = await run(
+      'takeExecution',
+      [keys.execution(id)],
+      [
+        JSON.stringify({
+          host: take.host,
+          worker: take.workerId,
+          lease: take.lease,
+          max_executing: take.maxExecutingPerAccount ?? 0,
+          now: take.now ?? Date.now(),
+          account_executing: keys.accountExecuting(''),
+          account_running: keys.accountRunning(''),
+          account_rows: keys.accountRunningRows(''),
+          execution_prefix: keys.execution(''),
+          worker_executions: keys.workerExecutions(''),
+          worker_executions_ttl: HEARTBEAT_TTL_MS,
+          waiting: keys.waiting(),
+          waiting_for_call_back: keys.waitingForCallBack(),
+        }),
+      ],
+    );
+    // A deferral is integers; a record's fields and values are strings.
+    if (Array.isArray(reply) && reply[0] === ScriptReply.Deferred) {
+      return { outcome: 'deferred', deferrals: Number(reply[1]), waiting: Math.max(1, Number(reply[2])), deadline: Number(reply[3] ?? 0) };
+    }
+    const record = decodeExecution(pairsToObject(reply));
+    if (!record) return { outcome: 'missing' };
+    if (record.sealedInputs !== undefined && !isTerminal(record.status)) {
+      // Thrown, the take fails like any fault of the processor: retried, then the run ends ERROR.
+      if (!deps.cipher) throw new Error('this run took inputs from a preset, and this worker has no SECRETS_KEY to read them with');
+      record.inputs = { ...openRunInputs(deps.cipher, record.id, record.sealedInputs), ...record.inputs };
+    }
+    return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
   }
 
   async function get(id: string): Promise<ExecutionRecord | undefined> {
@@ -541,7 +583,7 @@ export function createExecutionStore(deps: {
       ];
       const entries = options.redrive?.entries.flat() ?? [];
       const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
-      if (!reservations) return acceptOne(execution, options, fields, entries, idempotencyKey);
+      if (!reservations || !reserving()) return acceptOne(execution, options, fields, entries, idempotencyKey);
       // With shards, the account's limits are the control slot's (account-reservations.ts).
       const size = acceptedBytes(
         fields,
@@ -559,7 +601,7 @@ export function createExecutionStore(deps: {
     },
 
     async acceptMany(executions, limits) {
-      if (!reservations) return acceptBatch(executions, limits);
+      if (!reservations || !reserving()) return acceptBatch(executions, limits);
       const sizes = executions.map((execution) => acceptedBytes(encodeNewExecution(execution), [], undefined));
       const reserved = await Promise.all(
         executions.map((execution, i) =>
@@ -605,39 +647,38 @@ export function createExecutionStore(deps: {
     },
 
     async take(id, take) {
-      const reply = await run(
-        'takeExecution',
-        [keys.execution(id)],
-        [
-          JSON.stringify({
-            host: take.host,
-            worker: take.workerId,
-            lease: take.lease,
-            max_executing: take.maxExecutingPerAccount ?? 0,
-            now: take.now ?? Date.now(),
-            account_executing: keys.accountExecuting(''),
-            account_running: keys.accountRunning(''),
-            account_rows: keys.accountRunningRows(''),
-            execution_prefix: keys.execution(''),
-            worker_executions: keys.workerExecutions(''),
-            worker_executions_ttl: HEARTBEAT_TTL_MS,
-            waiting: keys.waiting(),
-            waiting_for_call_back: keys.waitingForCallBack(),
-          }),
-        ],
+      const limit = take.maxExecutingPerAccount ?? 0;
+      if (limit <= 0 || !reservations || !reserving()) return takeOne(id, take);
+      // With shards, the account's executing runs are counted in the control slot: a place there
+      // first, then the take on the shard with no limit of its own.
+      const now = take.now ?? Date.now();
+      const [status, account, flag, legacyFlag, deadline] = await redis.hmget(
+        keys.execution(id),
+        RECORD_FIELDS.status,
+        RECORD_FIELDS.account,
+        RECORD_FIELDS.terminationRequested,
+        RECORD_FIELDS.legacyTerminationRequested,
+        RECORD_FIELDS.deadline,
       );
-      // A deferral is integers; a record's fields and values are strings.
-      if (Array.isArray(reply) && reply[0] === ScriptReply.Deferred) {
-        return { outcome: 'deferred', deferrals: Number(reply[1]), waiting: Math.max(1, Number(reply[2])), deadline: Number(reply[3] ?? 0) };
+      // A run whose termination was requested, or past its deadline, is taken all the same: it ends at once.
+      const exempt = flag === '1' || legacyFlag === '1' || Number(deadline ?? 0) <= now;
+      if (status !== 'RUNNING' || !account || exempt) return takeOne(id, { ...take, maxExecutingPerAccount: 0 });
+      if (!(await reservations.reserveExecuting(id, account, limit))) {
+        // As take-execution.lua defers: out of the waiting sets, one deferral more.
+        const replies = (await redis
+          .multi()
+          .zrem(keys.waiting(), id)
+          .zrem(keys.waitingForCallBack(), id)
+          .hincrby(keys.execution(id), RECORD_FIELDS.deferrals, 1)
+          .exec()) as [Error | null, unknown][];
+        const [error, deferrals] = replies[2] ?? [new Error('no reply'), 0];
+        if (error) throw error;
+        const [running, executing] = await Promise.all([reservations.count(account), reservations.countExecuting(account)]);
+        return { outcome: 'deferred', deferrals: Number(deferrals), waiting: Math.max(1, running - executing), deadline: Number(deadline ?? 0) };
       }
-      const record = decodeExecution(pairsToObject(reply));
-      if (!record) return { outcome: 'missing' };
-      if (record.sealedInputs !== undefined && !isTerminal(record.status)) {
-        // Thrown, the take fails like any fault of the processor: retried, then the run ends ERROR.
-        if (!deps.cipher) throw new Error('this run took inputs from a preset, and this worker has no SECRETS_KEY to read them with');
-        record.inputs = { ...openRunInputs(deps.cipher, record.id, record.sealedInputs), ...record.inputs };
-      }
-      return { outcome: isTerminal(record.status) ? 'ended' : 'taken', record };
+      const taken = await takeOne(id, { ...take, maxExecutingPerAccount: 0 });
+      if (taken.outcome !== 'taken') await reservations.releaseExecuting(id, account);
+      return taken;
     },
 
     async checkpoint(id, checkpoint, lease, stepEvents, runEvents) {
@@ -767,7 +808,7 @@ export function createExecutionStore(deps: {
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) {
-        await reservations?.release(id, account, { storedBytes: Number(outputBytes ?? 0), now });
+        if (reserving()) await reservations?.release(id, account, { storedBytes: Number(outputBytes ?? 0), now });
         return { outcome: 'ended', status: status as TerminalStatus };
       }
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
@@ -808,7 +849,7 @@ export function createExecutionStore(deps: {
           }),
         ],
       )) as [string, number, string?];
-      if (reply[1] === 1 && reply[2]) await reservations?.release(id, reply[2], { now });
+      if (reply[1] === 1 && reply[2] && reserving()) await reservations?.release(id, reply[2], { now });
       return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
     },
 

@@ -156,6 +156,7 @@ export { errorFields, executionStatusFields, scheduleFields, versionField } from
 export { createTurnBatcher } from './turn-batches.ts';
 export { derivedExecutionId, executionShard, MAX_SHARDS, newExecutionId, placeExecutionId } from './execution-ids.ts';
 export { keySlot, shardPrefixes } from './shard-tags.ts';
-export { openShardLayout, singleShardLayout, type Shard, type ShardLayout } from './shard-layout.ts';
+export { followShardRegistry, openShardLayout, singleShardLayout, type Shard, type ShardLayout } from './shard-layout.ts';
 export { createShardedExecutionStore } from './sharded-execution-store.ts';
 export { createAccountReservations, type AccountReservations } from './account-reservations.ts';
+export { mirrorAllWebhookEvents } from './webhook-store.ts';

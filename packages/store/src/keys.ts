@@ -200,7 +200,7 @@ export interface KeySpace {
   workerExecutions(workerId: string): string;
   /**
    * Hash: shard index → its key prefix (shard-layout.ts), in the control slot: every shard runs were
-   * ever put on, the tag of each chosen once.
+   * ever put on, the tag of each chosen once; `since`, when a second shard was first registered.
    */
   shards(): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */

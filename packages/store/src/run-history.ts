@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ExecutionStatus } from './execution-status.ts';
 import type { ScheduledBy } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
+import type { ShardLayout } from './shard-layout.ts';
 
 /** One retained execution as the run history shows it. */
 export interface HistoryEntry {
@@ -68,16 +69,17 @@ interface IndexedRun {
  */
 export function createRunHistory(deps: {
   redis: Redis;
-  /** Every shard's key space (shard-layout.ts): each indexes its own runs, and a list merges them. */
-  keys: KeySpace | readonly KeySpace[];
+  /** The key space of a deployment without shards, or the layout of every shard: each indexes its own runs, and a list merges them. */
+  keys: KeySpace | ShardLayout;
 }): RunHistory {
   const { redis } = deps;
-  const shards: readonly KeySpace[] = Array.isArray(deps.keys) ? deps.keys : [deps.keys as KeySpace];
+  const layout = 'onAdded' in deps.keys ? deps.keys : undefined;
+  const shardKeys = () => (layout ? layout.shards.map((shard) => shard.keys) : [deps.keys as KeySpace]);
   // The shard of an index, whose records its runs are.
   const shardOfIndex = new Map<string, KeySpace>();
 
   function indexesFor(query: HistoryQuery): string[] {
-    return shards.flatMap((keys) => {
+    return shardKeys().flatMap((keys) => {
       const account = query.account;
       const indexes =
         account === undefined

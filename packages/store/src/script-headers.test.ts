@@ -36,6 +36,7 @@ const ACCOUNT_STATE_SCRIPTS = [
   'record-webhook-attempts.lua',
   'redeliver-webhook.lua',
   'reseal-field.lua',
+  'reserve-executing.lua',
   'reserve-run.lua',
   'set-schedule-paused.lua',
   'set-token-validity.lua',

@@ -18,6 +18,7 @@ const SCRIPTS = {
   suspendExecution: 'suspend-execution.lua',
   deliverCallback: 'deliver-callback.lua',
   reserveRun: 'reserve-run.lua',
+  reserveExecuting: 'reserve-executing.lua',
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: 'accounts/put-account-choreo.lua',
   putPreset: 'put-preset.lua',

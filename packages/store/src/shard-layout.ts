@@ -13,36 +13,103 @@ export interface Shard {
  * Where runs live. What belongs to accounts rather than runs (accounts, credentials, presets,
  * tokens, own Choreos, schedules, webhooks, the per-account limits) lives in one slot, `control`,
  * which is shard 0's: with one shard, the layout of a deployment without shards.
+ *
+ * The shards are those registered in the control slot (keys.ts, `shards`) when the layout was
+ * opened or last refreshed: a deployment that grows QUEUE_SHARDS registers more, and a process
+ * started before learns of them when it refreshes (an id naming a shard it does not know yet,
+ * or its periodic look).
  */
 export interface ShardLayout {
   readonly control: KeySpace;
-  /** Every shard runs were ever put on (a deployment that had more keeps them), by index. */
+  /** Every shard runs were ever put on, by index, as last read. */
   readonly shards: readonly Shard[];
-  /** How many of them new runs go to (QUEUE_SHARDS). */
+  /** How many of them new runs go to (this process's QUEUE_SHARDS). */
   readonly active: number;
-  /** The shard an execution id names; shard 0 for an id naming none there is. */
+  /** False for a layout of one shard fixed for good (singleShardLayout): nothing need ever look for more. */
+  readonly grows: boolean;
+  /** The shard an execution id names, among those known now; shard 0 for an id naming none. */
   shardOf(executionId: string): Shard;
+  /** The shard an execution id names, the registry read again first when it names one not known yet. */
+  locate(executionId: string): Promise<Shard>;
   /** A shard for a new run: one of the active ones, at random, so that one account's runs use them all. */
   pick(): Shard;
-  /** The active shard `text` (an Idempotency-Key's, a tick's identity) always maps to while QUEUE_SHARDS stays. */
+  /** The active shard `text` (an Idempotency-Key's) always maps to while QUEUE_SHARDS stays. */
   pickFor(text: string): Shard;
+  /** Reads the registry again; resolves with the shards it added. */
+  refresh(): Promise<readonly Shard[]>;
+  /** Calls `listener` with the shards each refresh adds. */
+  onAdded(listener: (added: readonly Shard[]) => void): () => void;
+  /**
+   * When the deployment first had a second shard (epoch ms), as last read; undefined while it has
+   * one. Runs started before it (and a little after, by processes yet to learn of it) were
+   * accepted without the control slot's reservation (account-reservations.ts).
+   */
+  readonly shardedSince: number | undefined;
 }
 
 /** The layout of a deployment without shards, or of tests that need no Redis to know it. */
 export function singleShardLayout(keys: KeySpace): ShardLayout {
-  return layoutOf(keys, [keys.prefix], 1);
+  return layoutOf(keys, 1, undefined);
 }
 
-function layoutOf(control: KeySpace, prefixes: readonly string[], active: number): ShardLayout {
-  const shards = prefixes.map((prefix, index) => ({ index, keys: index === 0 ? control : createKeySpace(prefix) }));
-  const first = shards[0] as Shard;
+interface Registered {
+  prefixes: readonly string[];
+  since?: number;
+}
+
+function layoutOf(
+  control: KeySpace,
+  active: number,
+  read: (() => Promise<Registered>) | undefined,
+  known: Registered = { prefixes: [control.prefix] },
+): ShardLayout {
+  let shards: Shard[] = [];
+  let since = known.since;
+  const listeners = new Set<(added: readonly Shard[]) => void>();
+  const grow = ({ prefixes, since: registeredSince }: Registered) => {
+    since = registeredSince;
+    const added = prefixes.slice(shards.length).map((prefix, i) => {
+      const index = shards.length + i;
+      return { index, keys: index === 0 ? control : createKeySpace(prefix) };
+    });
+    if (added.length === 0) return added;
+    shards = [...shards, ...added];
+    for (const listener of listeners) listener(added);
+    return added;
+  };
+  grow(known);
+  let refreshing: Promise<readonly Shard[]> | undefined;
+  const refresh = () => {
+    refreshing ??= (read ? read() : Promise.resolve(known)).then(grow).finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+  const first = () => shards[0] as Shard;
+  const activeShard = (n: number) => shards[n % Math.min(active, shards.length)] ?? first();
   return {
     control,
-    shards,
+    get shards() {
+      return shards;
+    },
+    get shardedSince() {
+      return since;
+    },
     active,
-    shardOf: (executionId) => shards[executionShard(executionId)] ?? first,
-    pick: () => (active === 1 ? first : (shards[Math.floor(Math.random() * active)] as Shard)),
-    pickFor: (text) => (active === 1 ? first : (shards[stringHash(text) % active] as Shard)),
+    grows: read !== undefined,
+    shardOf: (executionId) => shards[executionShard(executionId)] ?? first(),
+    async locate(executionId) {
+      const index = executionShard(executionId);
+      if (index >= shards.length) await refresh();
+      return shards[index] ?? first();
+    },
+    pick: () => (active === 1 ? first() : activeShard(Math.floor(Math.random() * active))),
+    pickFor: (text) => (active === 1 ? first() : activeShard(stringHash(text))),
+    refresh,
+    onAdded(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
@@ -52,28 +119,43 @@ function stringHash(text: string): number {
   return hash;
 }
 
+/** The registered prefixes, by index (shard 0's is the control slot's own), and when there were first two. */
+async function registered(redis: Redis, control: KeySpace): Promise<Registered> {
+  const known = await redis.hgetall(control.shards());
+  const prefixes = [control.prefix];
+  for (let index = 1; known[String(index)] !== undefined; index += 1) prefixes.push(known[String(index)] as string);
+  return { prefixes, ...(known.since !== undefined ? { since: Number(known.since) } : {}) };
+}
+
 /**
  * The layout of a deployment with `active` shards (QUEUE_SHARDS), registered in the control slot
- * (keys.ts, `shards`) so that every process agrees on each shard's tag whatever count it was
- * started with: a shard's tag is chosen by the first process that names it and kept for ever, so
- * growing QUEUE_SHARDS adds shards and moves no run. Workers take the runs of every shard there
- * is, active or not.
+ * so that every process agrees on each shard's tag whatever count it was started with: a shard's
+ * tag is chosen by the first process that names it and kept for ever, so growing QUEUE_SHARDS
+ * adds shards and moves no run. Workers take the runs of every shard there is, active or not.
  */
 export async function openShardLayout(redis: Redis, control: KeySpace, active: number): Promise<ShardLayout> {
   if (!Number.isInteger(active) || active < 1 || active > MAX_SHARDS) throw new RangeError(`QUEUE_SHARDS must be 1 to ${MAX_SHARDS}, not ${active}`);
-  const registry = control.shards();
-  const wanted = active === 1 ? [control.prefix] : shardPrefixes(control.prefix, active);
-  const known = await redis.hgetall(registry);
-  if (Object.keys(known).length < active) {
+  let known = await registered(redis, control);
+  if (known.prefixes.length < active) {
+    const wanted = shardPrefixes(control.prefix, active);
     const pipeline = redis.pipeline();
-    for (let index = 1; index < active; index += 1) pipeline.hsetnx(registry, String(index), wanted[index] as string);
-    pipeline.hgetall(registry);
-    const replies = (await pipeline.exec()) ?? [];
-    const [error, all] = replies.at(-1) ?? [new Error('no reply')];
-    if (error) throw error;
-    Object.assign(known, all as Record<string, string>);
+    for (let index = 1; index < active; index += 1) pipeline.hsetnx(control.shards(), String(index), wanted[index] as string);
+    pipeline.hsetnx(control.shards(), 'since', String(Date.now()));
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+    known = await registered(redis, control);
   }
-  const prefixes = [control.prefix];
-  for (let index = 1; known[String(index)] !== undefined; index += 1) prefixes.push(known[String(index)] as string);
-  return layoutOf(control, prefixes, active);
+  return layoutOf(control, active, () => registered(redis, control), known);
+}
+
+/** How often a process reads the registry of shards again, to learn of those a deployment added. */
+export const SHARD_REFRESH_MS = 10_000;
+
+/** Refreshes `layout` every `intervalMs` (a failed read is tried at the next); returns the stop. */
+export function followShardRegistry(layout: ShardLayout, intervalMs = SHARD_REFRESH_MS, onError?: (error: unknown) => void): () => void {
+  if (!layout.grows) return () => {};
+  const timer = setInterval(() => {
+    layout.refresh().catch((error: unknown) => onError?.(error));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,6 +1,7 @@
 import type { AccountReservations } from './account-reservations.ts';
 import type { AcceptResult, ExecutionStore } from './execution-store.ts';
 import { TERMINAL_STATUSES, type TerminalStatus } from './execution-status.ts';
+import { executionShard } from './execution-ids.ts';
 import type { Shard, ShardLayout } from './shard-layout.ts';
 
 /**
@@ -15,26 +16,40 @@ export function createShardedExecutionStore(
   /** The account's limits in the control slot, which the shards' stores were given: stored bytes are counted there. */
   reservations?: AccountReservations,
 ): ExecutionStore {
-  const stores = layout.shards.map(storeOf);
-  const only = stores[0];
-  if (stores.length === 1 && only) return only;
-  const of = (id: string) => stores[layout.shardOf(id).index] as ExecutionStore;
-  const all = <T>(ask: (store: ExecutionStore) => Promise<T>) => Promise.all(stores.map(ask));
+  const made = new Map<number, ExecutionStore>();
+  const storeAt = (shard: Shard) => {
+    let store = made.get(shard.index);
+    if (store === undefined) {
+      store = storeOf(shard);
+      made.set(shard.index, store);
+    }
+    return store;
+  };
+  // A layout fixed at one shard has its one store; one that may grow asks where each run is.
+  if (!layout.grows) return storeAt(layout.shards[0] as Shard);
+  // At once when the shard is known, so that a call is sent in the order it is made (a record
+  // before its job, on one connection); after reading the registry again when it is not.
+  const on = <T>(id: string, call: (store: ExecutionStore) => Promise<T>): Promise<T> => {
+    const shard = layout.shards[executionShard(id)];
+    return shard ? call(storeAt(shard)) : layout.locate(id).then((located) => call(storeAt(located)));
+  };
+  const at = (id: string) => layout.locate(id).then(storeAt);
+  const all = <T>(ask: (store: ExecutionStore) => Promise<T>) => Promise.all(layout.shards.map((shard) => ask(storeAt(shard))));
   const byStart = (a: { id: string; starttime: number }, b: { id: string; starttime: number }) =>
     a.starttime - b.starttime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
   return {
-    accept: (execution, options) => of(execution.id).accept(execution, options),
+    accept: (execution, options) => on(execution.id, (store) => store.accept(execution, options)),
     async acceptMany(executions, options) {
       const results: AcceptResult[] = new Array(executions.length);
       const groups = new Map<ExecutionStore, number[]>();
-      executions.forEach((execution, position) => {
-        const store = of(execution.id);
+      for (const [position, execution] of executions.entries()) {
+        const store = await at(execution.id);
         const group = groups.get(store) ?? [];
         group.push(position);
         groups.set(store, group);
-      });
+      }
       await Promise.all(
         [...groups].map(async ([store, positions]) => {
           const accepted = await store.acceptMany(
@@ -48,29 +63,29 @@ export function createShardedExecutionStore(
       );
       return results;
     },
-    get: (id) => of(id).get(id),
-    redriveSource: (id) => of(id).redriveSource(id),
-    summary: (id, options) => of(id).summary(id, options),
-    sealedInputs: (id) => of(id).sealedInputs(id),
-    take: (id, take) => of(id).take(id, take),
-    checkpoint: (id, checkpoint, lease, stepEvents, runEvents) => of(id).checkpoint(id, checkpoint, lease, stepEvents, runEvents),
-    recordProgress: (id, delta, lease, stepEvents, runEvents) => of(id).recordProgress(id, delta, lease, stepEvents, runEvents),
-    recordRunEvents: (id, lease, runEvents) => of(id).recordRunEvents(id, lease, runEvents),
-    stepHistory: (id) => of(id).stepHistory(id),
-    progress: (id) => of(id).progress(id),
-    end: (id, request) => of(id).end(id, request),
-    terminationRequested: (id) => of(id).terminationRequested(id),
-    requestTermination: (id) => of(id).requestTermination(id),
-    handBack: (id, lease) => of(id).handBack(id, lease),
-    suspend: (id, lease, request) => of(id).suspend(id, lease, request),
-    callbackDelivered: (id, address) => of(id).callbackDelivered(id, address),
-    forgetLostRecord: (id) => of(id).forgetLostRecord(id),
+    get: (id) => on(id, (store) => store.get(id)),
+    redriveSource: (id) => on(id, (store) => store.redriveSource(id)),
+    summary: (id, options) => on(id, (store) => store.summary(id, options)),
+    sealedInputs: (id) => on(id, (store) => store.sealedInputs(id)),
+    take: (id, take) => on(id, (store) => store.take(id, take)),
+    checkpoint: (id, checkpoint, lease, stepEvents, runEvents) => on(id, (store) => store.checkpoint(id, checkpoint, lease, stepEvents, runEvents)),
+    recordProgress: (id, delta, lease, stepEvents, runEvents) => on(id, (store) => store.recordProgress(id, delta, lease, stepEvents, runEvents)),
+    recordRunEvents: (id, lease, runEvents) => on(id, (store) => store.recordRunEvents(id, lease, runEvents)),
+    stepHistory: (id) => on(id, (store) => store.stepHistory(id)),
+    progress: (id) => on(id, (store) => store.progress(id)),
+    end: (id, request) => on(id, (store) => store.end(id, request)),
+    terminationRequested: (id) => on(id, (store) => store.terminationRequested(id)),
+    requestTermination: (id) => on(id, (store) => store.requestTermination(id)),
+    handBack: (id, lease) => on(id, (store) => store.handBack(id, lease)),
+    suspend: (id, lease, request) => on(id, (store) => store.suspend(id, lease, request)),
+    callbackDelivered: (id, address) => on(id, (store) => store.callbackDelivered(id, address)),
+    forgetLostRecord: (id) => on(id, (store) => store.forgetLostRecord(id)),
 
     async deliverCallback(token, body) {
       // A call back's token names no shard: its entry is on its run's, and each shard is asked
       // until one knows it (call backs are rare beside runs).
-      for (const store of stores) {
-        const delivery = await store.deliverCallback(token, body);
+      for (const shard of layout.shards) {
+        const delivery = await storeAt(shard).deliverCallback(token, body);
         if (delivery.outcome !== 'unknown') return delivery;
       }
       return { outcome: 'unknown' };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
+import type { ShardLayout } from './shard-layout.ts';
 import { registerScripts } from './scripts.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 
@@ -103,22 +104,22 @@ export function createWebhookStore(deps: {
   cipher: SecretCipher;
   maxWebhooksPerAccount: number;
   /**
-   * The key spaces of the shards other than the control slot's (shard-layout.ts): each keeps a copy
-   * of an account's counts per event type for its runs' scripts, written after every change.
+   * Where runs live (shard-layout.ts): each shard but the control slot's keeps a copy of an
+   * account's counts per event type for its runs' scripts, written after every change.
    */
-  shards?: readonly KeySpace[];
+  layout?: ShardLayout;
   now?: () => number;
 }): WebhookStore {
   const { redis, keys, cipher } = deps;
   const now = deps.now ?? Date.now;
   const run = registerScripts(redis);
-  const mirrors = (deps.shards ?? []).filter((shard) => shard.prefix !== keys.prefix);
-  // A change answered is copied: one that fails to copy fails the request, which the caller sends again.
+  // A change answered is copied to every shard there is now: one that fails to copy fails the
+  // request, which the caller sends again.
   const mirror = async (account: string) => {
-    if (mirrors.length === 0) return;
-    const { '~version': version = '0', ...counts } = await redis.hgetall(keys.accountWebhookEvents(account));
-    const pairs = Object.entries(counts).flat();
-    await Promise.all(mirrors.map((shard) => run('mirrorWebhookEvents', [shard.accountWebhookEvents(account)], [version, ...pairs])));
+    const layout = deps.layout;
+    if (!layout?.grows) return;
+    await layout.refresh();
+    await mirrorWebhookEvents(redis, layout, account);
   };
 
   const describe = (name: string, stored: StoredWebhook): WebhookDescription => {
@@ -299,4 +300,23 @@ export function createWebhookStore(deps: {
       return resealed + notifyResealed;
     },
   };
+}
+
+/**
+ * Copies an account's counts of subscriptions per event type to every shard but the control
+ * slot's (mirror-webhook-events.lua), each copy replaced only by a later version.
+ */
+export async function mirrorWebhookEvents(redis: Redis, layout: ShardLayout, account: string): Promise<void> {
+  const others = layout.shards.filter((shard) => shard.index !== 0);
+  if (others.length === 0) return;
+  const { '~version': version = '0', ...counts } = await redis.hgetall(layout.control.accountWebhookEvents(account));
+  const pairs = Object.entries(counts).flat();
+  const run = registerScripts(redis);
+  await Promise.all(others.map((shard) => run('mirrorWebhookEvents', [shard.keys.accountWebhookEvents(account)], [version, ...pairs])));
+}
+
+/** Copies every account's counts to every shard: for shards a deployment has just added. */
+export async function mirrorAllWebhookEvents(redis: Redis, layout: ShardLayout): Promise<void> {
+  if (layout.shards.length < 2) return;
+  for (const account of await redis.smembers(layout.control.accounts())) await mirrorWebhookEvents(redis, layout, account);
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
+import type { ShardLayout } from './shard-layout.ts';
 
 /** What a worker says of itself on every heartbeat. */
 export interface WorkerHeartbeat {
@@ -44,13 +45,13 @@ export function createWorkerRegistry(deps: {
   redis: Redis;
   keys: KeySpace;
   /**
-   * Every shard's key space (shard-layout.ts): a worker's executions are kept per shard, by the
-   * scripts of each; absent, `keys`' alone.
+   * Where runs live (shard-layout.ts): a worker's executions are kept per shard, by the scripts of
+   * each; absent, in `keys`' slot alone.
    */
-  shards?: readonly KeySpace[];
+  layout?: ShardLayout;
 }): WorkerRegistry {
   const { redis, keys } = deps;
-  const others = (deps.shards ?? []).filter((shard) => shard.prefix !== keys.prefix);
+  const others = () => (deps.layout?.shards ?? []).map((shard) => shard.keys).filter((shard) => shard.prefix !== keys.prefix);
   const ttlMs = HEARTBEAT_TTL_MS;
 
   // The sorted set indexes the expiring records by last heartbeat; older than the TTL is dead.
@@ -71,12 +72,12 @@ export function createWorkerRegistry(deps: {
         .pexpire(keys.workerExecutions(heartbeat.id), ttlMs)
         .exec();
       // Each in its own shard's slot.
-      await Promise.all(others.map((shard) => redis.pexpire(shard.workerExecutions(heartbeat.id), ttlMs)));
+      await Promise.all(others().map((shard) => redis.pexpire(shard.workerExecutions(heartbeat.id), ttlMs)));
     },
 
     async remove(id) {
       await redis.multi().del(keys.worker(id), keys.workerExecutions(id)).zrem(keys.workers(), id).exec();
-      await Promise.all(others.map((shard) => redis.del(shard.workerExecutions(id))));
+      await Promise.all(others().map((shard) => redis.del(shard.workerExecutions(id))));
     },
 
     async list() {
@@ -87,7 +88,7 @@ export function createWorkerRegistry(deps: {
       // A pipeline per shard: on a Cluster, one pipeline's keys share a slot.
       const [control, ...elsewhere] = await Promise.all([
         pipeline.exec(),
-        ...others.map((shard) => {
+        ...others().map((shard) => {
           const onShard = redis.pipeline();
           for (const id of ids) onShard.smembers(shard.workerExecutions(id));
           return onShard.exec();

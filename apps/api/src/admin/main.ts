@@ -100,8 +100,7 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
     throw new AdminError(`cannot reach Redis at ${shown} (${from}); is the service running?`);
   });
   const layout = await openShardLayout(connection, keys, config.QUEUE_SHARDS);
-  const reservations =
-    layout.shards.length > 1 ? createAccountReservations({ redis: connection, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
+  const reservations = layout.grows ? createAccountReservations({ redis: connection, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
   const secretsKey = secretsKeyToUse();
   const cipher = secretsKey ? createSecretCipher({ current: secretsKey, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;
   return {
