@@ -28,6 +28,8 @@ export interface BenchStackOptions {
    * instead of the single Redis, which then serves the baselines alone.
    */
   clusterPrimaries?: number;
+  /** QUEUE_SHARDS of the service (1 when absent). */
+  queueShards?: number;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     const env = {
       ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodeList } : { REDIS_URL: redisServer.url }),
       REDIS_PREFIX: prefix,
+      QUEUE_SHARDS: String(options.queueShards ?? 1),
       CHOREOS_DIR: join(options.root, 'choreos'),
       LOG_LEVEL: 'info',
       // As a deployment has: webhooks (scenario 14) keep their secrets with it.

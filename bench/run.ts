@@ -105,7 +105,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 15, name: 'console pages', run: consolePages({ retainedRuns: consoleRuns, openPages: consoleOpenPages }) },
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
-  { number: 18, name: 'a six-node Redis Cluster (one shard) beside the single Redis', run: redisClusterBeside },
+  { number: 18, name: 'a six-node Redis Cluster (one shard, three shards) beside the single Redis', run: redisClusterBeside },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -163,8 +163,14 @@ try {
     durableWaits: { runs: waitRuns, waitMs: waitSeconds * 1000 },
     log,
     raw,
-    startClusterStack: (clusterPrimaries) =>
-      startBenchStack({ ...stackOptions, logDir: join(workDir, `cluster-${clusterPrimaries}`), baselineWorkers: 0, clusterPrimaries }),
+    startClusterStack: (clusterPrimaries, queueShards = 1) =>
+      startBenchStack({
+        ...stackOptions,
+        logDir: join(workDir, `cluster-${clusterPrimaries}-shards-${queueShards}`),
+        baselineWorkers: 0,
+        clusterPrimaries,
+        queueShards,
+      }),
   };
   for (const scenario of SCENARIOS) {
     if (only && !only.has(scenario.number)) continue;

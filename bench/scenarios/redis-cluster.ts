@@ -9,7 +9,7 @@ import { BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scen
 /** Sync runs one at a time, at most this many a phase. */
 const MAX_SYNC_RUNS = 5_000;
 
-type Side = 'single' | 'cluster';
+type Side = 'single' | 'oneShard' | 'threeShards';
 
 interface Measured {
   async: Throughput[];
@@ -49,23 +49,28 @@ async function primaryPortOf(node: { host: string; port: number }): Promise<numb
   }
 }
 
-/** CPU per run of each Redis process of the Cluster, named by its part in serving the service's slot. */
+/** The key prefix of each shard of a stack's service, by index, as its registry holds them. */
+async function shardPrefixes(stack: BenchStack): Promise<string[]> {
+  const registered = await stack.redis.hgetall(stack.keys.shards());
+  const prefixes = [stack.keys.prefix];
+  for (let index = 1; registered[String(index)] !== undefined; index += 1) prefixes.push(registered[String(index)] as string);
+  return prefixes;
+}
+
+/** CPU per run of each Redis process of the Cluster, named by its part in serving the shards' slots. */
 async function clusterCpuPerRun(stack: BenchStack, runs: Throughput[]): Promise<Record<string, number>> {
   const cluster = stack.cluster;
   if (!cluster) return {};
-  const shardPrimary = await cluster.primaryFor(stack.keys.running());
+  const shardOfPrimary = new Map<number, number>();
+  for (const [index, prefix] of (await shardPrefixes(stack)).entries()) shardOfPrimary.set((await cluster.primaryFor(`${prefix}:running`)).port, index);
   const named: Record<string, number> = {};
   for (const node of cluster.nodes) {
     const perRun = mean(runs.map((one) => one.cpuMsPerRun[`redis:${node.port}`] ?? 0));
     const primary = await primaryPortOf(node);
+    const shard = shardOfPrimary.get(node.port);
+    const followed = primary === undefined ? undefined : shardOfPrimary.get(primary);
     const part =
-      node.port === shardPrimary.port
-        ? 'shard primary'
-        : primary === shardPrimary.port
-          ? "shard primary's replica"
-          : primary
-            ? 'other replica'
-            : 'other primary';
+      shard !== undefined ? `shard ${shard} primary` : followed !== undefined ? `shard ${followed} replica` : primary ? 'other replica' : 'other primary';
     named[`${part} ${node.port}`] = round(perRun, 3);
   }
   return named;
@@ -73,55 +78,81 @@ async function clusterCpuPerRun(stack: BenchStack, runs: Throughput[]): Promise<
 
 /**
  * Scenario 18: the service on a six-node Redis Cluster (three primaries, a replica each;
- * REDIS_CLUSTER_NODES), all its keys under one hash tag as today (one shard), beside the same
- * service on the single Redis, in mirrored rounds (single, Cluster; Cluster, single): async
- * throughput and sync latency, and the CPU per run of every Cluster node. The Cluster's six
- * processes share the two cores with the service, so this is the price of the Cluster client and
- * of a replica following the primary, not a Cluster's capacity.
+ * REDIS_CLUSTER_NODES) with one shard (QUEUE_SHARDS=1: every key under one hash tag) and with
+ * three (a tag on each primary), beside the same service on the single Redis, in mirrored rounds
+ * (single, one shard, three shards; three shards, one shard, single): async throughput and sync
+ * latency, and the CPU per run of every Cluster node, which shows the load split over the
+ * primaries. The Cluster's processes share the two cores with the service, so the figures are
+ * the price of the Cluster and the split of its load, not a Cluster's capacity.
  */
 export async function redisClusterBeside(context: ScenarioContext): Promise<Row[]> {
-  const clusterStack = await context.startClusterStack(3);
-  const sides: Record<Side, ScenarioContext> = { single: context, cluster: { ...context, stack: clusterStack } };
-  const measured: Record<Side, Measured> = {
-    single: { async: [], syncP50Ms: [], syncP99Ms: [] },
-    cluster: { async: [], syncP50Ms: [], syncP99Ms: [] },
+  const oneShard = await context.startClusterStack(3, 1);
+  const threeShards = await context.startClusterStack(3, 3).catch(async (error: unknown) => {
+    await oneShard.close();
+    throw error;
+  });
+  const sides: Record<Side, ScenarioContext> = {
+    single: context,
+    oneShard: { ...context, stack: oneShard },
+    threeShards: { ...context, stack: threeShards },
   };
-  let perNode: Record<string, number>;
+  const empty = (): Measured => ({ async: [], syncP50Ms: [], syncP99Ms: [] });
+  const measured: Record<Side, Measured> = { single: empty(), oneShard: empty(), threeShards: empty() };
+  const perNode: Partial<Record<Side, Record<string, number>>> = {};
   try {
-    for (const side of ['single', 'cluster', 'cluster', 'single'] as const) await measure(sides[side], measured[side]);
-    perNode = await clusterCpuPerRun(clusterStack, measured.cluster.async);
+    for (const side of ['single', 'oneShard', 'threeShards', 'threeShards', 'oneShard', 'single'] as const) await measure(sides[side], measured[side]);
+    perNode.oneShard = await clusterCpuPerRun(oneShard, measured.oneShard.async);
+    perNode.threeShards = await clusterCpuPerRun(threeShards, measured.threeShards.async);
   } finally {
-    await clusterStack.close();
+    await Promise.all([oneShard.close(), threeShards.close()]);
   }
   const completed = (side: Side) => mean(measured[side].async.map((one) => one.completedPerSecond));
   const singleRedisCpu = mean(measured.single.async.map((one) => one.cpuMsPerRun.redis ?? 0));
-  const shardPrimaryCpu = Object.entries(perNode).find(([name]) => name.startsWith('shard primary'))?.[1] ?? 0;
-  const scenario = '18 Redis Cluster, one shard';
+  const primaries = (side: Side) =>
+    Object.entries(perNode[side] ?? {})
+      .filter(([name]) => / primary /.test(name))
+      .map(([name, cpu]) => `${name.replace(/ \d+$/, '')} ${cpu}`)
+      .sort()
+      .join(', ');
+  const primaryCpu = (side: Side) =>
+    round(
+      Object.entries(perNode[side] ?? {})
+        .filter(([name]) => / primary /.test(name))
+        .reduce((sum, [, cpu]) => sum + cpu, 0),
+      3,
+    );
   context.raw.redisCluster = { measured, perNode };
-  return [
-    {
-      scenario,
-      figure: 'async completed',
-      unit: '/s',
-      value: completed('cluster'),
-      baseline: { label: 'single Redis', value: completed('single') },
-      details: { rounds: measured.cluster.async.map((one, index) => [measured.single.async[index]?.completedPerSecond, one.completedPerSecond]) },
-    },
-    {
-      scenario,
-      figure: 'sync p50',
-      unit: 'ms',
-      value: mean(measured.cluster.syncP50Ms),
-      baseline: { label: 'single Redis', value: mean(measured.single.syncP50Ms) },
-      details: { p99: mean(measured.cluster.syncP99Ms), singleP99: mean(measured.single.syncP99Ms) },
-    },
-    {
-      scenario,
-      figure: "Redis CPU per run, the shard's primary",
-      unit: 'ms',
-      value: shardPrimaryCpu,
-      baseline: { label: 'single Redis', value: singleRedisCpu },
-      details: { perNode },
-    },
-  ];
+  const rows: Row[] = [];
+  for (const [side, label] of [
+    ['oneShard', '18 Redis Cluster, one shard'],
+    ['threeShards', '18 Redis Cluster, three shards'],
+  ] as const) {
+    rows.push(
+      {
+        scenario: label,
+        figure: 'async completed',
+        unit: '/s',
+        value: completed(side),
+        baseline: { label: 'single Redis', value: completed('single') },
+        details: { rounds: measured[side].async.map((one, index) => [measured.single.async[index]?.completedPerSecond, one.completedPerSecond]) },
+      },
+      {
+        scenario: label,
+        figure: 'sync p50',
+        unit: 'ms',
+        value: mean(measured[side].syncP50Ms),
+        baseline: { label: 'single Redis', value: mean(measured.single.syncP50Ms) },
+        details: { p99: mean(measured[side].syncP99Ms), singleP99: mean(measured.single.syncP99Ms) },
+      },
+      {
+        scenario: label,
+        figure: `Redis CPU per run, the shards' primaries (${primaries(side)})`,
+        unit: 'ms',
+        value: primaryCpu(side),
+        baseline: { label: 'single Redis', value: singleRedisCpu },
+        details: { perNode: perNode[side] },
+      },
+    );
+  }
+  return rows;
 }

@@ -25,8 +25,11 @@ export interface ScenarioContext {
   log(message: string): void;
   /** Raw load results by name, written to the JSON beside the table. */
   raw: Record<string, unknown>;
-  /** Starts another stack like `stack` (two workers, two baseline workers), its service on a Redis Cluster of `clusterPrimaries` primaries. */
-  startClusterStack(clusterPrimaries: number): Promise<BenchStack>;
+  /**
+   * Starts another stack like `stack` (two workers, two baseline workers), its service on a Redis
+   * Cluster of `clusterPrimaries` primaries, with `queueShards` shards (QUEUE_SHARDS, 1 when absent).
+   */
+  startClusterStack(clusterPrimaries: number, queueShards?: number): Promise<BenchStack>;
 }
 
 export type Scenario = (context: ScenarioContext) => Promise<Row[]>;

@@ -4,10 +4,22 @@ import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Credential, type Stack, startStack } from '../support/stack.ts';
+import { StepCounter } from '../support/step-counter.ts';
 
 const APPROVAL = 'Library/Examples/WaitForApproval';
 const milliseconds = { description: 'How long the child waits.', type: 'STRING_VARIABLE', default: '1500' };
+const counted = (step: number) => ({ id: `call${step}`, kind: 'http.request', args: { method: 'POST', url: `{{inputs.CounterURL}}/step/${step}` } });
+const pause = (step: number) => ({ id: `wait${step}`, kind: 'control.wait', args: { milliseconds: '{{inputs.WaitMilliseconds}}' } });
 const OWN_CHOREOS: Record<string, unknown> = {
+  'Mine/Counted': {
+    description: 'Four counted calls with waits between them.',
+    inputs: {
+      CounterURL: { description: 'Base URL of the step counter for this run.', type: 'STRING_VARIABLE', required: true },
+      WaitMilliseconds: { description: 'Each wait.', type: 'STRING_VARIABLE', default: '1000' },
+    },
+    outputs: {},
+    steps: [counted(0), pause(1), counted(2), pause(3), counted(4), pause(5), counted(6)],
+  },
   'Mine/Child': {
     description: 'One wait.',
     inputs: { Milliseconds: milliseconds },
@@ -206,5 +218,74 @@ describe('growing QUEUE_SHARDS from 1 to 3 with runs in flight', () => {
     expect(new Set(after.map(executionShard)).size).toBeGreaterThan(1);
     for (const id of [...before, ...after]) expect((await stack.waitForEnd(id, alice, 60_000)).status, stack.logs()).toBe('SUCCESS');
     expect(worker.running).toBe(true);
+  });
+});
+
+// The primary of one shard SIGKILLed while 300 runs go on over three shards, with replica acks:
+// the API answers 503 (never 500) while the shard has no primary, and every run ends once, each
+// of its steps' effects made once.
+describe('a shard primary killed under 300 running runs', () => {
+  let cluster: LocalRedisCluster;
+  let stack: Stack;
+  const counter = new StepCounter();
+
+  beforeAll(async () => {
+    await counter.start();
+    cluster = await startRedisCluster();
+    stack = await startStack({
+      redisUrl: 'redis://127.0.0.1:1',
+      clusterNodes: cluster.nodeList,
+      workers: 2,
+      env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
+      // Waits in the worker: the kill meets every run mid-step, holding its job's lock.
+      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000', WORKER_CONCURRENCY: '150' },
+    });
+    await putOwnChoreos(stack, stack.credentials.alice);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await cluster?.close();
+    await counter.close();
+  });
+
+  it('loses none, runs no step twice, and never answers 500', { timeout: 300_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const tags = Array.from({ length: 300 }, (_, i) => `run${i}`);
+    const ids: string[] = [];
+    for (let from = 0; from < tags.length; from += 50) {
+      ids.push(
+        ...(await Promise.all(
+          tags.slice(from, from + 50).map((tag) => stack.startRun('Mine/Counted', alice, { CounterURL: counter.urlFor(tag), WaitMilliseconds: '1500' })),
+        )),
+      );
+    }
+    await waitFor(async () => tags.every((tag) => counter.count(tag, 0) === 1), { timeoutMs: 60_000, what: 'every run to make its first call' });
+
+    // Requests keep coming while the primary dies: status polls and new runs.
+    const statuses: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      for (let i = 0; polling; i += 1) {
+        const id = ids[i % ids.length] as string;
+        const answer = await stack.call('GET', `/choreo-executions/${id}`, alice).catch(() => undefined);
+        if (answer) statuses.push(answer.status);
+      }
+    })();
+    const victim = await cluster.primaryFor(stack.layout.shards[1]?.keys.prefix ?? '');
+    await cluster.failOver(victim);
+    await cluster.rejoin(victim);
+    polling = false;
+    await poller;
+
+    for (const id of ids) expect((await stack.waitForEnd(id, alice, 120_000)).status, stack.logs()).toBe('SUCCESS');
+    for (const tag of tags)
+      expect(
+        counter.stepsOf(tag).sort((a, b) => a - b),
+        tag,
+      ).toEqual([0, 2, 4, 6]);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+    expect(new Set(ids.map(executionShard))).toEqual(new Set([0, 1, 2]));
   });
 });

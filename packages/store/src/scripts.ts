@@ -133,6 +133,12 @@ function script(name: ScriptName): AssembledScript {
   return found;
 }
 
+/** Errors of a Cluster node that did not run the command: a redirection, or no primary for the slot yet. */
+const NOT_RUN_HERE = /^(MOVED|ASK|CLUSTERDOWN|TRYAGAIN) /;
+/** How often, and how far apart, an acknowledged script refused that way is sent again: about a failover's length. */
+const MOST_RESENDS = 50;
+const RESEND_DELAY_MS = 200;
+
 /** REDIS_REPLICA_ACKS: how many replicas must hold a write before it counts as made. */
 export interface ReplicaAcks {
   replicas: number;
@@ -181,10 +187,21 @@ export function registerScripts(redis: Redis, options: { replicaAcks?: ReplicaAc
       const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
       return command.call(redis, ...keys, ...args);
     }
-    const pipeline = redis.pipeline();
-    (pipeline as unknown as Record<ScriptName, (...a: ScriptArg[]) => unknown>)[name].call(pipeline, ...keys, ...args);
-    pipeline.call('WAIT', acks.replicas, acks.timeoutMs);
-    const [[scriptError, reply] = [null, undefined], [waitError, replicas] = [null, 0]] = (await pipeline.exec()) ?? [];
+    let sent: [Error | null, unknown][] = [];
+    for (let attempt = 1; ; attempt += 1) {
+      const pipeline = redis.pipeline();
+      (pipeline as unknown as Record<ScriptName, (...a: ScriptArg[]) => unknown>)[name].call(pipeline, ...keys, ...args);
+      pipeline.call('WAIT', acks.replicas, acks.timeoutMs);
+      sent = ((await pipeline.exec()) ?? []) as [Error | null, unknown][];
+      const [scriptError] = sent[0] ?? [null];
+      // A Cluster's client follows a redirection of a command alone, not of one in a pipeline beside
+      // a WAIT: a script refused by a node that no longer (or not yet) serves its slot did not run
+      // there, and is sent again once the client has the slots as they are now.
+      if (!scriptError || !NOT_RUN_HERE.test(scriptError.message) || attempt >= MOST_RESENDS) break;
+      await (redis as unknown as { refreshSlotsCache?: (callback: () => void) => void }).refreshSlotsCache?.(() => {});
+      await new Promise((resolve) => setTimeout(resolve, RESEND_DELAY_MS));
+    }
+    const [[scriptError, reply] = [null, undefined], [waitError, replicas] = [null, 0]] = sent;
     if (scriptError) throw scriptError;
     if (waitError) throw waitError;
     let acknowledgedBy = Number(replicas);
