@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import {
   createAccountReservations,
+  createSecretCipher,
+  createWebhookStore,
   createExecutionStore,
   createKeySpace,
   createShardedExecutionStore,
@@ -138,6 +141,50 @@ describe('executions over three shards', () => {
     expect((await take(fourth, 6)).outcome).toBe('deferred');
     expect(await store.handBack(second, 'lease-3')).toBe('handed-back');
     expect((await take(fourth, 7)).outcome).toBe('taken');
+  });
+  it('lets go of a reservation whose run no shard holds a minute after it was made', async () => {
+    const reservations = createAccountReservations({ redis, layout, retentionSeconds: 300 });
+    const quota = { maxRunning: 1, budget: 0 };
+    const orphan = onShard(1, { account: 'orphaned' });
+    expect(await reservations.reserve({ id: orphan.id, account: 'orphaned', starttime: orphan.starttime, size: 10 }, quota)).toEqual({
+      outcome: 'reserved',
+    });
+    // Too young to tell from a run on its way into its shard.
+    expect(await reservations.prune('orphaned', Date.now())).toBe(0);
+    expect(await store.accept(onShard(2, { account: 'orphaned' }), { maxRunningPerAccount: 1 })).toEqual({ outcome: 'quota-exceeded' });
+    expect(await reservations.prune('orphaned', Date.now() + 61_000)).toBe(1);
+    expect(await store.accept(onShard(2, { account: 'orphaned' }), { maxRunningPerAccount: 1 })).toEqual({ outcome: 'accepted' });
+  });
+
+  it("copies an account's webhook event counts to every shard, so a run on any is queued for its subscriptions", async () => {
+    const webhooks = createWebhookStore({
+      redis,
+      keys: layout.control,
+      layout,
+      cipher: createSecretCipher({ current: randomBytes(32) }),
+      maxWebhooksPerAccount: 0,
+    });
+    const spec = { url: 'https://example.test/hook', events: ['execution.ended' as const] };
+    expect((await webhooks.put('hooked', 'ends', spec, ['/**'])).outcome).toBe('created');
+    for (const shard of layout.shards) expect(await redis.hget(shard.keys.accountWebhookEvents('hooked'), 'execution.ended')).toBe('1');
+    const run = onShard(2, { account: 'hooked' });
+    expect(await store.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    expect(await store.end(run.id, { status: 'SUCCESS' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    const shard2 = layout.shards[2]?.keys as (typeof layout.shards)[number]['keys'];
+    expect(await redis.zscore(shard2.webhookOutbox(), `end\nhooked\n${run.id}`)).not.toBeNull();
+    const version = Number(await redis.hget(shard2.accountWebhookEvents('hooked'), '~version'));
+    expect(await webhooks.delete('hooked', 'ends')).toBe(true);
+    expect(Number(await redis.hget(shard2.accountWebhookEvents('hooked'), '~version'))).toBe(version + 1);
+    expect(await redis.hget(shard2.accountWebhookEvents('hooked'), 'execution.ended')).toBeNull();
+    const after = onShard(2, { account: 'hooked' });
+    expect(await store.accept(after, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    expect(await store.end(after.id, { status: 'SUCCESS' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+    expect(await redis.zscore(shard2.webhookOutbox(), `end\nhooked\n${after.id}`)).toBeNull();
+    // A copy older than the shard's (two changes copied in the other order) is not written over it.
+    await redis.hset(shard2.accountWebhookEvents('hooked'), '~version', '1000', 'execution.failed', '1');
+    expect((await webhooks.put('hooked', 'ends', spec, ['/**'])).outcome).toBe('created');
+    expect(await redis.hgetall(shard2.accountWebhookEvents('hooked'))).toEqual({ '~version': '1000', 'execution.failed': '1' });
+    expect(await redis.hget(layout.shards[1]?.keys.accountWebhookEvents('hooked') ?? '', 'execution.ended')).toBe('1');
   });
 });
 
