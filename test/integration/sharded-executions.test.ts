@@ -9,6 +9,7 @@ import {
   type ExecutionStore,
   executionShard,
   newExecutionId,
+  placeExecutionId,
   openShardLayout,
   type ShardLayout,
 } from '@ces/store';
@@ -142,6 +143,35 @@ describe('executions over three shards', () => {
     expect(await store.handBack(second, 'lease-3')).toBe('handed-back');
     expect((await take(fourth, 7)).outcome).toBe('taken');
   });
+  it('keeps no reservation for an account without a quota', async () => {
+    const run = onShard(1, { account: 'unlimited' });
+    expect(await store.accept(run, { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 1_000_000 })).toEqual({ outcome: 'accepted' });
+    expect(await redis.exists(layout.control.accountReservedRuns('unlimited'))).toBe(0);
+    expect(await store.storedBytes('unlimited')).toBeGreaterThan(0);
+  });
+
+  it('lets the places of the descendants an end terminates go with its own, and counts their outputs', async () => {
+    const quota = { maxRunningPerAccount: 2 };
+    const parent = onShard(2, { account: 'family' });
+    const child = newExecutionFixture({ id: placeExecutionId(newExecutionId(), 2), account: 'family', parent: parent.id, depth: 1 });
+    expect(await store.accept(parent, quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.accept(child, { ...quota, notifyParent: true, childOf: { address: 'child' } })).toEqual({ outcome: 'accepted' });
+    expect(await redis.zcard(layout.control.accountReservedRuns('family'))).toBe(2);
+    expect(await store.end(parent.id, { status: 'ERROR', error: 'failed' })).toEqual({ outcome: 'ended', status: 'ERROR' });
+    expect((await store.get(child.id))?.status).toBe('TERMINATED_MANUALLY');
+    expect(await redis.zcard(layout.control.accountReservedRuns('family'))).toBe(0);
+  });
+
+  it('answers a run given again with its Idempotency-Key as a replay, even at the quota', async () => {
+    const quota = { maxRunningPerAccount: 1 };
+    const idempotency = { key: 'once', requestDigest: 'digest-a' };
+    const first = onShard(1, { account: 'retrying' });
+    expect(await store.accept(first, { ...quota, idempotency })).toEqual({ outcome: 'accepted' });
+    const again = onShard(1, { account: 'retrying' });
+    expect(await store.accept(again, { ...quota, idempotency })).toEqual({ outcome: 'replay', executionId: first.id, sameRequest: true });
+    expect(await redis.zcard(layout.control.accountReservedRuns('retrying'))).toBe(1);
+  });
+
   it('lets go of a reservation whose run no shard holds a minute after it was made', async () => {
     const reservations = createAccountReservations({ redis, layout, retentionSeconds: 300 });
     const quota = { maxRunning: 1, budget: 0 };

@@ -10,6 +10,7 @@ import {
   createExecutionStore,
   createShardedExecutionStore,
   followShardRegistry,
+  mirrorAllWebhookEvents,
   createPresetStore,
   createWebhookDeliveries,
   createWebhookQueue,
@@ -178,6 +179,12 @@ export async function wireApi(deps: {
   const keysOf = (executionId: string) => layout.shardOf(executionId).keys;
   const runEventLog = createRunEventLog({ redis: connections.requests, keys: keysOf });
   const stopFollowing = followShardRegistry(layout, undefined, (error) => logger.warn({ err: error }, 'could not read the registry of shards'));
+  // An API may be the first to learn of a shard another process added: it copies the accounts' webhook event counts there.
+  const stopMirroring = layout.onAdded(() => {
+    mirrorAllWebhookEvents(connections.requests, layout).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not copy webhook event counts to new shards'),
+    );
+  });
   const runEvents = createRunEventFeed({ subscriber: connections.events, log: runEventLog, keysOf, logger });
   const schedules = createScheduleStore({ redis: connections.requests, keys, maxPerAccount: config.app.maxSchedulesPerAccount ?? 0 });
   const metrics = createApiMetrics({ queues, executions, accounts: deps.accounts, workers, schedules });
@@ -275,6 +282,7 @@ export async function wireApi(deps: {
     runEvents,
     async close() {
       stopFollowing();
+      stopMirroring();
       await runEvents.close();
       await credentials.close();
       await events.close();

@@ -16,6 +16,7 @@ import {
   createKeySpace,
   createShardedExecutionStore,
   followShardRegistry,
+  mirrorAllWebhookEvents,
   openShardLayout,
   type ExecutionStore,
   type KeySpace,
@@ -157,6 +158,8 @@ export async function startWorkerService(
       : undefined;
   // The worker takes the runs of every shard there is, QUEUE_SHARDS of them or more.
   const layout = await openShardLayout(redis, keys, config.QUEUE_SHARDS);
+  // Shards this process may have just added get every account's webhook event counts.
+  await mirrorAllWebhookEvents(redis, layout);
   const reservations = layout.grows ? createAccountReservations({ redis, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
   // Each shard's own store: the reconciler walks one shard's runs with it.
   const shardStores = new Map<number, ExecutionStore>();
@@ -270,7 +273,9 @@ export async function startWorkerService(
 
   // One BullMQ worker per shard's queue, sharing the processor: WORKER_CONCURRENCY is spread over
   // them, each taking at least one run at a time.
-  const concurrencyPerShard = Math.max(1, Math.ceil(config.WORKER_CONCURRENCY / layout.shards.length));
+  // WORKER_CONCURRENCY divided between the shards' queues, each taking at least one run at a time;
+  // divided again as shards are added.
+  const concurrencyPerShard = () => Math.max(1, Math.floor(config.WORKER_CONCURRENCY / layout.shards.length));
   const startShardWorker = (shard: Shard) => {
     const queue = queues.ofShard(shard);
     const shardWorker = new Worker<ExecutionJobData>(
@@ -313,7 +318,7 @@ export async function startWorkerService(
       {
         connection: redis,
         prefix: shard.keys.prefix,
-        concurrency: concurrencyPerShard,
+        concurrency: concurrencyPerShard(),
         ...EXECUTION_JOB_RETENTION,
         lockDuration: LOCK_DURATION_MS,
         stalledInterval: STALLED_INTERVAL_MS,
@@ -473,6 +478,9 @@ export async function startWorkerService(
   // A shard the deployment adds while this worker runs is taken from as soon as it is learnt of.
   const stopGrowing = layout.onAdded((added) => {
     if (stopping) return;
+    for (const shardWorker of workers) shardWorker.concurrency = concurrencyPerShard();
+    // A worker may be the first to learn of a shard: it copies the accounts' webhook event counts there.
+    mirrorAllWebhookEvents(redis, layout).catch((error: unknown) => log.warn({ err: error }, 'could not copy webhook event counts to new shards'));
     for (const shard of added) {
       const first = reconcilers.length;
       addShard(shard);

@@ -8,6 +8,12 @@ import { slidingStoredBytes, storageWindow } from './storage-window.ts';
 /** A run reserved whose record no shard holds this long after is taken as never accepted. */
 export const UNACCEPTED_RESERVATION_MS = 60_000;
 
+/** How often one process reads through an account's reservations at its quota, at most. */
+const PRUNE_INTERVAL_MS = 1_000;
+
+/** A place among the executing whose run holds no lease this long after is taken as not held (suspended, handed back, its take lost). */
+export const UNTAKEN_EXECUTING_MS = 30_000;
+
 /** How long after a deployment first had a second shard its processes may still accept runs unreserved: each learns of it within SHARD_REFRESH_MS. */
 export const UNRESERVED_AFTER_SHARDING_MS = 6 * SHARD_REFRESH_MS;
 
@@ -43,11 +49,13 @@ export interface AccountReservations {
   inUse(): boolean;
   reserve(run: RunReservation, limits: { maxRunning: number; budget: number }): Promise<ReserveResult>;
   /** Lets a run's places go (running, executing): it ended (`storedBytes` its outputs, charged) or was refused (`refund` its size). */
-  release(id: string, account: string, bytes: { storedBytes?: number; refund?: number; now?: number }): Promise<void>;
+  release(ids: string | readonly string[], account: string, bytes: { storedBytes?: number; refund?: number; now?: number }): Promise<void>;
   /** The bytes the account stored over the last retention period, over all shards (as ExecutionStore.storedBytes). */
   storedBytes(account: string, now?: number): Promise<number>;
-  /** How many runs the account has reserved (its RUNNING executions over all shards). */
+  /** How many runs the account has reserved (with a quota: its RUNNING executions over all shards). */
   count(account: string): Promise<number>;
+  /** The account's RUNNING executions over all shards, as each shard's set counts them. */
+  countRunning(account: string): Promise<number>;
   /** Lets go of the account's reservations whose runs have ended or were never accepted: how many. */
   prune(account: string, now?: number): Promise<number>;
   /**
@@ -72,6 +80,10 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
   const { redis, layout, retentionSeconds } = deps;
   const keys = layout.control;
   const run = registerScripts(redis);
+
+  // When each account was last pruned here: an account at its quota is read through at most once
+  // a second, however many runs it asks for.
+  const pruned = new Map<string, number>();
 
   async function prune(account: string, now = Date.now()): Promise<number> {
     const flat = await redis.zrange(keys.accountReservedRuns(account), '0', '-1', 'WITHSCORES');
@@ -138,29 +150,42 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
     },
 
     async reserveExecuting(id, account, limit) {
-      const key = keys.accountExecuting(account);
-      if ((await run('reserveExecuting', [key], [id, limit])) === ScriptReply.Done) return true;
-      // Full: each member's record on its own shard says whether it is still held.
-      const members = await redis.smembers(key);
-      const held = await Promise.all(members.map((member) => redis.hmget(layout.shardOf(member).keys.execution(member), 'status', 'lease')));
-      const released = members.filter((_, i) => {
-        const [status, lease] = held[i] ?? [];
-        return status !== 'RUNNING' || !lease;
-      });
+      const key = keys.accountReservedExecuting(account);
+      const now = Date.now();
+      if ((await run('reserveExecuting', [key], [id, limit, now])) === ScriptReply.Done) return true;
+      // Full: each member's record on its own shard says whether it is still held. One reserved
+      // a moment ago has no lease yet (its take is on its way): only an older one without is let go.
+      const flat = await redis.zrange(key, '0', '-1', 'WITHSCORES');
+      const members: { id: string; at: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) members.push({ id: flat[i] as string, at: Number(flat[i + 1]) });
+      const held = await Promise.all(members.map((member) => redis.hmget(layout.shardOf(member.id).keys.execution(member.id), 'status', 'lease')));
+      const released = members
+        .filter((member, i) => {
+          const [status, lease] = held[i] ?? [];
+          return status !== 'RUNNING' || (!lease && now - member.at > UNTAKEN_EXECUTING_MS);
+        })
+        .map((member) => member.id);
       if (released.length === 0) return false;
-      await redis.srem(key, ...released);
-      return (await run('reserveExecuting', [key], [id, limit])) === ScriptReply.Done;
+      await redis.zrem(key, ...released);
+      return (await run('reserveExecuting', [key], [id, limit, now])) === ScriptReply.Done;
     },
 
     async releaseExecuting(id, account) {
-      await redis.srem(keys.accountExecuting(account), id);
+      await redis.zrem(keys.accountReservedExecuting(account), id);
     },
 
-    countExecuting: (account) => redis.scard(keys.accountExecuting(account)),
+    countExecuting: (account) => redis.zcard(keys.accountReservedExecuting(account)),
 
     async reserve(reservation, limits) {
       let reply = await reserveOnce(reservation, limits);
-      if (reply === ScriptReply.QuotaExceeded && (await prune(reservation.account)) > 0) reply = await reserveOnce(reservation, limits);
+      if (reply === ScriptReply.QuotaExceeded) {
+        const now = Date.now();
+        if (now - (pruned.get(reservation.account) ?? 0) >= PRUNE_INTERVAL_MS) {
+          if (pruned.size >= 10_000) pruned.clear();
+          pruned.set(reservation.account, now);
+          if ((await prune(reservation.account, now)) > 0) reply = await reserveOnce(reservation, limits);
+        }
+      }
       if (reply === ScriptReply.Done) return { outcome: 'reserved' };
       if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
       if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
@@ -169,13 +194,19 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
       throw new Error(`reserving a run answered ${JSON.stringify(reply)}`);
     },
 
-    async release(id, account, { storedBytes = 0, refund = 0, now = Date.now() }) {
+    async release(released, account, { storedBytes = 0, refund = 0, now = Date.now() }) {
+      const ids = typeof released === 'string' ? [released] : [...released];
       // Its place among the executing goes with it (a run refused never had one).
-      const multi = redis.multi().zrem(keys.accountReservedRuns(account), id).srem(keys.accountExecuting(account), id);
+      const multi = redis
+        .multi()
+        .zrem(keys.accountReservedRuns(account), ...ids)
+        .zrem(keys.accountReservedExecuting(account), ...ids);
       const window = storageWindow(now, retentionSeconds);
-      if (storedBytes > 0) multi.incrby(keys.accountStoredBytes(account, window.index), storedBytes);
+      if (storedBytes > 0) {
+        multi.incrby(keys.accountStoredBytes(account, window.index), storedBytes);
+        multi.pexpire(keys.accountStoredBytes(account, window.index), 2 * window.lengthMs, 'NX');
+      }
       await multi.exec();
-      if (storedBytes > 0) await redis.pexpire(keys.accountStoredBytes(account, window.index), 2 * window.lengthMs, 'NX');
       // A refund comes off the window the reservation was charged to, or not at all once it is past.
       if (refund > 0) await redis.decrby(keys.accountStoredBytes(account, window.index), refund);
     },
@@ -186,6 +217,10 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
     count: (account) => redis.zcard(keys.accountReservedRuns(account)),
+    async countRunning(account) {
+      const counts = await Promise.all(layout.shards.map((shard) => redis.scard(shard.keys.accountRunning(account))));
+      return counts.reduce((sum, count) => sum + count, 0);
+    },
     prune,
   };
 }

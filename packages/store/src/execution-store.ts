@@ -374,6 +374,14 @@ export function createExecutionStore(deps: {
   // With shards, the control slot's counters hold the account's stored bytes (shard 0's keys are
   // the control slot's): a shard's scripts count theirs apart, where nothing reads them.
   const reserving = () => reservations?.inUse() === true;
+  // Whether this process's takes limit an account's executing runs (MAX_EXECUTING_PER_ACCOUNT): a
+  // hand-back or a suspension then lets its place go.
+  let limitsExecuting = false;
+  const letGoOfExecuting = async (id: string) => {
+    if (!limitsExecuting || !reservations || !reserving()) return;
+    const account = await redis.hget(keys.execution(id), RECORD_FIELDS.account);
+    if (account) await reservations.releaseExecuting(id, account);
+  };
   const storedBytesKey = (account: string, window: number | string) =>
     reserving() ? `${keys.accountStoredBytes(account, window)}:shard` : keys.accountStoredBytes(account, window);
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
@@ -584,6 +592,8 @@ export function createExecutionStore(deps: {
       const entries = options.redrive?.entries.flat() ?? [];
       const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
       if (!reservations || !reserving()) return acceptOne(execution, options, fields, entries, idempotencyKey);
+      // A run its Idempotency-Key started already is answered as before, whatever the account's limits now.
+      if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptOne(execution, options, fields, entries, idempotencyKey);
       // With shards, the account's limits are the control slot's (account-reservations.ts).
       const size = acceptedBytes(
         fields,
@@ -648,6 +658,7 @@ export function createExecutionStore(deps: {
 
     async take(id, take) {
       const limit = take.maxExecutingPerAccount ?? 0;
+      if (limit > 0) limitsExecuting = true;
       if (limit <= 0 || !reservations || !reserving()) return takeOne(id, take);
       // With shards, the account's executing runs are counted in the control slot: a place there
       // first, then the take on the shard with no limit of its own.
@@ -673,7 +684,7 @@ export function createExecutionStore(deps: {
           .exec()) as [Error | null, unknown][];
         const [error, deferrals] = replies[2] ?? [new Error('no reply'), 0];
         if (error) throw error;
-        const [running, executing] = await Promise.all([reservations.count(account), reservations.countExecuting(account)]);
+        const [running, executing] = await Promise.all([reservations.countRunning(account), reservations.countExecuting(account)]);
         return { outcome: 'deferred', deferrals: Number(deferrals), waiting: Math.max(1, running - executing), deadline: Number(deadline ?? 0) };
       }
       const taken = await takeOne(id, { ...take, maxExecutingPerAccount: 0 });
@@ -781,7 +792,7 @@ export function createExecutionStore(deps: {
         history_first: bounds.first,
         history_last: bounds.last,
       };
-      const [code, status, outputBytes] = (await run(
+      const [code, status, outputBytes, ...ended] = (await run(
         'endExecution',
         [
           keys.execution(id),
@@ -804,11 +815,12 @@ export function createExecutionStore(deps: {
           joinedRunEvents(request.runEvents),
           ...encodeEvents(id, request.lease, request.stepEvents),
         ],
-      )) as [number, string, number?];
+      )) as [number, string, number?, ...string[]];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) {
-        if (reserving()) await reservations?.release(id, account, { storedBytes: Number(outputBytes ?? 0), now });
+        // It and the descendants its end ended let their places go (every descendant runs for its root's account).
+        if (reserving()) await reservations?.release(ended.length > 0 ? ended : [id], account, { storedBytes: Number(outputBytes ?? 0), now });
         return { outcome: 'ended', status: status as TerminalStatus };
       }
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
@@ -848,8 +860,9 @@ export function createExecutionStore(deps: {
             stored_bytes_after: storedBytes[1] ?? '',
           }),
         ],
-      )) as [string, number, string?];
-      if (reply[1] === 1 && reply[2] && reserving()) await reservations?.release(id, reply[2], { now });
+      )) as [string, number, string?, number?, ...string[]];
+      const [, , account, bytes, ...ended] = reply;
+      if (ended.length > 0 && account && reserving()) await reservations?.release(ended, account, { storedBytes: Number(bytes ?? 0), now });
       return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
     },
 
@@ -859,6 +872,7 @@ export function createExecutionStore(deps: {
         [keys.execution(id)],
         [lease, keys.accountExecuting(''), keys.accountRunningRows(''), keys.workerExecutions('')],
       );
+      if (reply === ScriptReply.Done) await letGoOfExecuting(id);
       if (reply === ScriptReply.Done) return 'handed-back';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';
@@ -889,6 +903,7 @@ export function createExecutionStore(deps: {
           ...(waitEntries ?? []).flatMap(([address, value]) => [address, JSON.stringify(value)]),
         ],
       );
+      if (reply === ScriptReply.Done) await letGoOfExecuting(id);
       if (reply === ScriptReply.Done) return 'suspended';
       if (reply === ScriptReply.Superseded) return 'superseded';
       return 'not-running';

@@ -69,6 +69,11 @@ export interface KeySpace {
    */
   accountReservedRuns(account: string): string;
   /**
+   * Sorted set: execution id → when reserved, of one account's runs a worker takes or holds, in the
+   * control slot (reserve-executing.lua), with more than one shard and MAX_EXECUTING_PER_ACCOUNT.
+   */
+  accountReservedExecuting(account: string): string;
+  /**
    * String (integer) with TTL: bytes one account's executions stored in one window of the
    * retention's length (`storageWindow`), for its budget of stored bytes.
    */
@@ -251,6 +256,7 @@ export function createKeySpace(prefix: string): KeySpace {
     accountRunningRows: (account) => `${prefix}:running-rows:account:${account}`,
     accountExecuting: (account) => `${prefix}:executing:account:${account}`,
     accountReservedRuns: (account) => `${prefix}:reserved:account:${account}`,
+    accountReservedExecuting: (account) => `${prefix}:reserved-executing:account:${account}`,
     accountStoredBytes: (account, window) => `${prefix}:stored:account:${account}:${window}`,
     idempotencyKey: (account, keyDigest) => `${prefix}:idempotency:${account}:${keyDigest}`,
     executionCounts: () => `${prefix}:counts:executions`,

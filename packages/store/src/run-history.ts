@@ -75,11 +75,10 @@ export function createRunHistory(deps: {
   const { redis } = deps;
   const layout = 'onAdded' in deps.keys ? deps.keys : undefined;
   const shardKeys = () => (layout ? layout.shards.map((shard) => shard.keys) : [deps.keys as KeySpace]);
-  // The shard of an index, whose records its runs are.
-  const shardOfIndex = new Map<string, KeySpace>();
-
-  function indexesFor(query: HistoryQuery): string[] {
-    return shardKeys().flatMap((keys) => {
+  /** The indexes a query reads, each with its shard, whose records its runs are. */
+  function indexesFor(query: HistoryQuery): Map<string, KeySpace> {
+    const shardOfIndex = new Map<string, KeySpace>();
+    for (const keys of shardKeys()) {
       const account = query.account;
       const indexes =
         account === undefined
@@ -90,8 +89,8 @@ export function createRunHistory(deps: {
               ? [keys.accountHistoryByStatus(account, query.status)]
               : STATUSES.map((status) => keys.accountHistoryByStatus(account, status));
       for (const index of indexes) shardOfIndex.set(index, keys);
-      return indexes;
-    });
+    }
+    return shardOfIndex;
   }
 
   function matches(query: HistoryQuery, entry: HistoryEntry): boolean {
@@ -104,7 +103,8 @@ export function createRunHistory(deps: {
   return {
     async list(query) {
       const max = query.cursor ? Math.min(query.cursor.starttime, query.until ?? Number.POSITIVE_INFINITY) : query.until;
-      const walk = walkNewestFirst(redis, indexesFor(query), {
+      const shardOfIndex = indexesFor(query);
+      const walk = walkNewestFirst(redis, [...shardOfIndex.keys()], {
         max: max === undefined || max === Number.POSITIVE_INFINITY ? '+inf' : String(max),
         min: query.since === undefined ? '-inf' : String(query.since),
       });
@@ -115,7 +115,7 @@ export function createRunHistory(deps: {
           (run) => !(query.cursor && run.starttime === query.cursor.starttime && run.id >= query.cursor.id),
         );
         if (batch.length === 0) return { entries };
-        const results = await recordsOf(batch);
+        const results = await recordsOf(batch, shardOfIndex);
         const expired: IndexedRun[] = [];
         for (const [i, [error, values]] of results.entries()) {
           if (error) throw error;
@@ -148,7 +148,7 @@ export function createRunHistory(deps: {
   };
 
   /** The list fields of each run, read with a pipeline per shard (on a Cluster, one pipeline's keys share a slot). */
-  async function recordsOf(batch: readonly IndexedRun[]): Promise<[Error | null, unknown][]> {
+  async function recordsOf(batch: readonly IndexedRun[], shardOfIndex: ReadonlyMap<string, KeySpace>): Promise<[Error | null, unknown][]> {
     const byShard = new Map<KeySpace, number[]>();
     batch.forEach((run, i) => {
       const keys = shardOfIndex.get(run.index) as KeySpace;

@@ -84,11 +84,15 @@ export function createShardedExecutionStore(
     async deliverCallback(token, body) {
       // A call back's token names no shard: its entry is on its run's, and each shard is asked
       // until one knows it (call backs are rare beside runs).
-      for (const shard of layout.shards) {
-        const delivery = await storeAt(shard).deliverCallback(token, body);
-        if (delivery.outcome !== 'unknown') return delivery;
-      }
-      return { outcome: 'unknown' };
+      const ask = async (shards: readonly Shard[]) => {
+        for (const shard of shards) {
+          const delivery = await storeAt(shard).deliverCallback(token, body);
+          if (delivery.outcome !== 'unknown') return delivery;
+        }
+        return undefined;
+      };
+      // Then the shards added since this process last looked.
+      return (await ask(layout.shards)) ?? (await ask(await layout.refresh())) ?? { outcome: 'unknown' };
     },
 
     async countWaiting() {

@@ -33,7 +33,6 @@ const schema = z.object({
   REDIS_URL: fields.optionalRedisUrl,
   REDIS_CLUSTER_NODES: fields.redisClusterNodes,
   REDIS_PREFIX: fields.redisPrefix,
-  QUEUE_SHARDS: fields.queueShards,
   RETENTION_SECONDS: fields.retentionSeconds,
   /** As `npm start` reads it: relative to the repository. */
   DATA_DIR: z.string().default('.data'),
@@ -99,7 +98,8 @@ const status = await runAdmin(process.argv.slice(2), io, async (json) => {
   await waitUntilReady(connection, 5_000).catch(() => {
     throw new AdminError(`cannot reach Redis at ${shown} (${from}); is the service running?`);
   });
-  const layout = await openShardLayout(connection, keys, config.QUEUE_SHARDS);
+  // The admin command line starts no run: it reads the shards there are and registers none.
+  const layout = await openShardLayout(connection, keys, 1);
   const reservations = layout.grows ? createAccountReservations({ redis: connection, layout, retentionSeconds: config.RETENTION_SECONDS }) : undefined;
   const secretsKey = secretsKeyToUse();
   const cipher = secretsKey ? createSecretCipher({ current: secretsKey, previous: config.SECRETS_KEY_PREVIOUS }) : undefined;

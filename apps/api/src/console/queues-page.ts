@@ -29,7 +29,13 @@ export function queuesPage(deps: { queues: ExecutionQueues; executions: Executio
       Promise.all(
         deps.queues.all.map(async (queue) => {
           const [jobs, oldest] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed'), oldestQueuedAt(queue)]);
-          return { name: queue.opts.prefix ?? queue.name, waiting: jobs.waiting ?? 0, active: jobs.active ?? 0, delayed: jobs.delayed ?? 0, oldest };
+          return {
+            name: deps.queues.all.length === 1 ? queue.name : (queue.opts.prefix ?? queue.name),
+            waiting: jobs.waiting ?? 0,
+            active: jobs.active ?? 0,
+            delayed: jobs.delayed ?? 0,
+            oldest,
+          };
         }),
       ),
     ]);

@@ -85,14 +85,16 @@
   ARGV[3] run events since the last write, one per line ('' for none)
   ARGV[4], ARGV[5], … step events since the last write, JSON (none or more)
 
-  Returns { code, status, output bytes } (ScriptReply in script-replies.ts)
+  Returns { code, status, output bytes, ended id, … } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
             NotRunning (-5): it had ended already (or is gone);
             Superseded (-6): nothing changed, it is RUNNING under another lease (or none, once
             handed back), or has been taken when `untaken_by_worker` says it was not
    status   the execution's status ('' when it does not exist)
-   output bytes  when this call ended it, the bytes of the outputs it stored (charged to the
-            account's stored bytes; the control slot's too with shards: account-reservations.ts)
+   output bytes  when this call ended it, the bytes of the outputs it and the descendants it
+            ended stored (charged to the account's stored bytes; with shards, the control slot's
+            too: account-reservations.ts)
+   ended ids  when this call ended it: its id, then those of the descendants it ended
 ]]
 --- @include "step-history.lua"
 --- @include "run-events.lua"
@@ -178,7 +180,9 @@ local ctx = ending_context(args, {
   events = KEYS[13],
   account = args.account,
 })
-local output_bytes = end_record(ctx, args.id, state, status, fields, outputs)
+ctx.ended = {}
+ctx.ended_bytes = 0
+end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.
 terminate_descendants(ctx, args.id)
-return { 1, status, output_bytes }
+return { 1, status, ctx.ended_bytes, unpack(ctx.ended) }

@@ -20,7 +20,9 @@
   it finds the record ended. A run whose list of events does not exist gets none: its events are
   read from its step history and its record.
 
-  Returns the bytes of outputs the end stored, charged to the account's stored bytes.
+  Returns the bytes of outputs the end stored, charged to the account's stored bytes; with
+  `ctx.ended` (a list) and `ctx.ended_bytes`, appends the id to the one and the bytes to the other,
+  so that a caller learns every execution one script ended, its descendants among them.
 ]]
 --- @include "history-index.lua"
 --- @include "webhook-outbox.lua"
@@ -156,6 +158,10 @@ local function end_record(ctx, id, state, status, fields, output)
     end
   elseif state[4] == 'parent' then
     redis.call(ctx.publish, ctx.child_ended_channel, id)
+  end
+  if ctx.ended then
+    ctx.ended[#ctx.ended + 1] = id
+    ctx.ended_bytes = ctx.ended_bytes + output_bytes
   end
   return output_bytes
 end

@@ -55,7 +55,8 @@
     publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
-  it else 0, its account }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
+  it else 0, its account, the bytes of outputs of what it ended, the ids it ended (it, then its
+  descendants) }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
   changed but its descendants'.
 ]]
 --- @include "end-record.lua"
@@ -83,9 +84,11 @@ local ctx = ending_context(args, {
   events = KEYS[9],
   account = account,
 })
+ctx.ended = {}
+ctx.ended_bytes = 0
 local ended = 0
 if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
   ended = 1
 end
 terminate_descendants(ctx, args.id)
-return { status, ended, account }
+return { status, ended, account, ctx.ended_bytes, unpack(ctx.ended) }

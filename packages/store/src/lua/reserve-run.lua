@@ -38,7 +38,10 @@ local refused = over_budget(KEYS[2], KEYS[3], args, args.size)
 if refused then
   return refused
 end
-redis.call('ZADD', KEYS[1], args.starttime, args.id)
+-- Without a quota nothing counts the places: none is kept, and none is left behind.
+if args.max_running > 0 then
+  redis.call('ZADD', KEYS[1], args.starttime, args.id)
+end
 if args.size > 0 and redis.call('INCRBY', KEYS[2], args.size) == args.size then
   redis.call('PEXPIRE', KEYS[2], 2 * args.window_ms)
 end
