@@ -1,9 +1,9 @@
-import { type LocalRedisCluster, startRedisCluster } from '@ces/local-runtime';
+import type { LocalRedisCluster } from '@ces/local-runtime';
 import { derivedExecutionId, executionShard } from '@ces/store';
 import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Credential, type Stack, startStack } from '../support/stack.ts';
+import { type Credential, type Stack, startStack, startStackOnCluster } from '../support/stack.ts';
 import { StepCounter } from '../support/step-counter.ts';
 
 const APPROVAL = 'Library/Examples/WaitForApproval';
@@ -61,22 +61,19 @@ const ofChoreo = async (stack: Stack, credential: Credential, choreo: string) =>
 describe('runs over three shards of a Redis Cluster', () => {
   let cluster: LocalRedisCluster;
   let stack: Stack;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    cluster = await startRedisCluster();
-    stack = await startStack({
-      redisUrl: 'redis://127.0.0.1:1',
-      clusterNodes: cluster.nodeList,
+    ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '40' },
       workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '6' },
-    });
+    }));
     await putOwnChoreos(stack, stack.credentials.alice);
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await cluster?.close();
+    await stop?.();
   });
 
   it('puts one account’s runs on every shard, each shard on its own primary, and lists them all', { timeout: 90_000 }, async () => {
@@ -227,25 +224,22 @@ describe('growing QUEUE_SHARDS from 1 to 3 with runs in flight', () => {
 describe('a shard primary killed under 300 running runs', () => {
   let cluster: LocalRedisCluster;
   let stack: Stack;
+  let stop: (() => Promise<void>) | undefined;
   const counter = new StepCounter();
 
   beforeAll(async () => {
     await counter.start();
-    cluster = await startRedisCluster();
-    stack = await startStack({
-      redisUrl: 'redis://127.0.0.1:1',
-      clusterNodes: cluster.nodeList,
+    ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
       // Waits in the worker: the kill meets every run mid-step, holding its job's lock.
       workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000', WORKER_CONCURRENCY: '150' },
-    });
+    }));
     await putOwnChoreos(stack, stack.credentials.alice);
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await cluster?.close();
+    await stop?.();
     await counter.close();
   });
 

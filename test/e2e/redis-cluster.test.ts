@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, type LocalRedisCluster, startRedisCluster } from '@ces/local-runtime';
+import { findFreePort, type LocalRedisCluster } from '@ces/local-runtime';
 import { waitFor } from '@ces/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventStream } from '../support/event-stream-client.ts';
 import { admin, killTree, startService } from '../support/npm-start.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { type Stack, startStackOnCluster } from '../support/stack.ts';
 import { writeWorkerTestCatalogue } from '../support/worker-test-catalogue.ts';
 
 // The service on a real Redis Cluster (three primaries, three replicas, from redis-server
@@ -20,22 +20,20 @@ describe('on a Redis Cluster', () => {
   let cluster: LocalRedisCluster;
   let stack: Stack;
 
+  let stop: (() => Promise<void>) | undefined;
+
   beforeAll(async () => {
-    cluster = await startRedisCluster();
-    stack = await startStack({
-      redisUrl: 'redis://127.0.0.1:1',
-      clusterNodes: cluster.nodeList,
+    ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       choreosDir: catalogue.dir,
       env: { REDIS_REPLICA_ACKS: '1' },
       // Waits in the worker: the failover below meets runs mid-step rather than suspended.
       workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000' },
-    });
+    }));
   }, 120_000);
 
   afterAll(async () => {
-    await stack?.stop();
-    await cluster?.close();
+    await stop?.();
     catalogue.remove();
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureSelfSignedCertificate, findFreePort } from '@ces/local-runtime';
+import { ensureSelfSignedCertificate, findFreePort, type LocalRedisCluster, startRedisCluster } from '@ces/local-runtime';
 import {
   createAccountReservations,
   createExecutionStore,
@@ -273,5 +273,26 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const logs = stack.logs();
     await stack.stop();
     throw new Error(`${(error as Error).message}\n${logs}`);
+  }
+}
+
+/** A stack on a real six-node Redis Cluster of its own (three primaries, a replica each); `stop` stops both. */
+export async function startStackOnCluster(
+  options: Omit<StackOptions, 'redisUrl' | 'clusterNodes'>,
+): Promise<{ cluster: LocalRedisCluster; stack: Stack; stop(): Promise<void> }> {
+  const cluster = await startRedisCluster();
+  try {
+    const stack = await startStack({ ...options, redisUrl: 'redis://127.0.0.1:1', clusterNodes: cluster.nodeList });
+    return {
+      cluster,
+      stack,
+      async stop() {
+        await stack.stop();
+        await cluster.close();
+      },
+    };
+  } catch (error) {
+    await cluster.close();
+    throw error;
   }
 }

@@ -91,7 +91,10 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
   const clusterOk = async (node: ClusterNode) => {
     const client = nodeClient(node);
     try {
-      return /cluster_state:ok/.test(await client.cluster('INFO'));
+      // Every slot served by a primary that is up: with cluster-require-full-coverage no the state
+      // stays ok while a failed primary's slots wait for its replica.
+      const info = await client.cluster('INFO');
+      return /cluster_state:ok/.test(info) && /cluster_slots_ok:16384\b/.test(info);
     } catch {
       return false;
     } finally {
