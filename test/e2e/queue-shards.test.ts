@@ -67,7 +67,9 @@ describe('runs over three shards of a Redis Cluster', () => {
     ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '40' },
-      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '6' },
+      // A parent waits for its child in its worker's slot: each shard's share must hold every parent
+      // that lands on it (six here) with a slot left for their children.
+      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '24' },
     }));
     await putOwnChoreos(stack, stack.credentials.alice);
   }, 120_000);
@@ -220,7 +222,8 @@ describe('growing QUEUE_SHARDS from 1 to 3 with runs in flight', () => {
 
 // The primary of one shard SIGKILLed while 300 runs go on over three shards, with replica acks:
 // the API answers 503 (never 500) while the shard has no primary, and every run ends once, each
-// of its steps' effects made once.
+// of its steps' effects made once. The runs wait in their workers: the kill meets them mid-step,
+// holding their jobs' locks.
 describe('a shard primary killed under 300 running runs', () => {
   let cluster: LocalRedisCluster;
   let stack: Stack;
@@ -232,7 +235,6 @@ describe('a shard primary killed under 300 running runs', () => {
     ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
-      // Waits in the worker: the kill meets every run mid-step, holding its job's lock.
       workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000', WORKER_CONCURRENCY: '150' },
     }));
     await putOwnChoreos(stack, stack.credentials.alice);

@@ -66,9 +66,20 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
   const primaries = options.primaries ?? 3;
   const dir = mkdtempSync(join(tmpdir(), 'ces-cluster-'));
   const nodes: ClusterNode[] = [];
-  for (let i = 0; i < primaries * 2; i++) {
-    const port = await findFreePort();
-    const busPort = await findFreePort();
+  const taken = new Set<number>();
+  /** A port no node of this Cluster has (a free port is found free, then bound a moment later). */
+  const freshPort = async (): Promise<number> => {
+    for (;;) {
+      const port = await findFreePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
+  const startNode = async (): Promise<ClusterNode> => {
+    const port = await freshPort();
+    const busPort = await freshPort();
     const args = [
       ...['--port', String(port), '--bind', HOST, '--cluster-enabled', 'yes', '--cluster-port', String(busPort)],
       ...['--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', '--dir', dir],
@@ -76,8 +87,9 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
       // A shard whose primary is down stops only its own runs: the other slots are served meanwhile.
       ...['--cluster-require-full-coverage', 'no'],
     ];
-    nodes.push({ host: HOST, port, process: spawn('redis-server', args, { stdio: 'ignore' }), args });
-  }
+    return { host: HOST, port, process: spawn('redis-server', args, { stdio: 'ignore' }), args };
+  };
+  for (let i = 0; i < primaries * 2; i++) nodes.push(await startNode());
   const alive = () => nodes.filter((node) => node.process.exitCode === null && node.process.signalCode === null);
   const stopAll = async () => {
     await Promise.all(
@@ -108,6 +120,8 @@ export async function startRedisCluster(options: { primaries?: number } = {}): P
   try {
     await waitFor(
       async () => {
+        // A node whose port was taken between the look and its bind has exited: it starts again on others.
+        for (const [i, node] of nodes.entries()) if (node.process.exitCode !== null) nodes[i] = await startNode();
         for (const node of nodes) {
           const probe = nodeClient(node, true);
           try {
