@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type ExecutionStatus, isTerminal } from './execution-status.ts';
+import { scoredIds } from './scored-ids.ts';
 import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
 import { SHARD_REFRESH_MS, type Shard, type ShardLayout } from './shard-layout.ts';
@@ -86,16 +87,14 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
   const pruned = new Map<string, number>();
 
   async function prune(account: string, now = Date.now()): Promise<number> {
-    const flat = await redis.zrange(keys.accountReservedRuns(account), '0', '-1', 'WITHSCORES');
-    const reserved: { id: string; at: number }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) reserved.push({ id: flat[i] as string, at: Number(flat[i + 1]) });
+    const reserved = scoredIds(await redis.zrange(keys.accountReservedRuns(account), '0', '-1', 'WITHSCORES'));
     if (reserved.length === 0) return 0;
     // Each record on its own shard: one command per run, no two runs' keys in one.
     const statuses = await Promise.all(reserved.map(({ id }) => redis.hget(layout.shardOf(id).keys.execution(id), 'status')));
     const gone = reserved
-      .filter(({ at }, i) => {
+      .filter(({ score: reservedAt }, i) => {
         const status = statuses[i];
-        if (status === null || status === undefined) return now - at > UNACCEPTED_RESERVATION_MS;
+        if (status === null || status === undefined) return now - reservedAt > UNACCEPTED_RESERVATION_MS;
         return isTerminal(status as ExecutionStatus);
       })
       .map(({ id }) => id);
@@ -155,14 +154,12 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
       if ((await run('reserveExecuting', [key], [id, limit, now])) === ScriptReply.Done) return true;
       // Full: each member's record on its own shard says whether it is still held. One reserved
       // a moment ago has no lease yet (its take is on its way): only an older one without is let go.
-      const flat = await redis.zrange(key, '0', '-1', 'WITHSCORES');
-      const members: { id: string; at: number }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) members.push({ id: flat[i] as string, at: Number(flat[i + 1]) });
+      const members = scoredIds(await redis.zrange(key, '0', '-1', 'WITHSCORES'));
       const held = await Promise.all(members.map((member) => redis.hmget(layout.shardOf(member.id).keys.execution(member.id), 'status', 'lease')));
       const released = members
         .filter((member, i) => {
           const [status, lease] = held[i] ?? [];
-          return status !== 'RUNNING' || (!lease && now - member.at > UNTAKEN_EXECUTING_MS);
+          return status !== 'RUNNING' || (!lease && now - member.score > UNTAKEN_EXECUTING_MS);
         })
         .map((member) => member.id);
       if (released.length === 0) return false;

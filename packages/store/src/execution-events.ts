@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { decodeExecution, pairsToObject, type ExecutionRecord } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
 import { shardedPubSub } from './pub-sub.ts';
-import type { ShardLayout } from './shard-layout.ts';
+import { asShardLayout, type ShardLayout } from './shard-layout.ts';
 
 /** How a wait for an execution's end came out. */
 export interface EndOfWait {
@@ -57,7 +57,7 @@ export async function createExecutionEvents(deps: {
   pollMs?: number;
 }): Promise<ExecutionEvents> {
   const { subscriber } = deps;
-  const layout = 'onAdded' in deps.keys ? deps.keys : undefined;
+  const layout = asShardLayout(deps.keys);
   const listening = new Set(deps.listenFor);
   const pollMs = deps.pollMs ?? 1_000;
   // Each shard's runs publish on its own channels: in its slot on a Cluster (pub-sub.ts).
@@ -105,9 +105,9 @@ export async function createExecutionEvents(deps: {
       await subscriber.subscribe(...terminations);
     }
   };
-  await listenTo(layout ? layout.shards.map((shard) => shard.keys) : [deps.keys as KeySpace]);
+  await listenTo(layout.shards.map((shard) => shard.keys));
   // Shards a growing deployment adds are listened to as this process learns of them.
-  const stopFollowing = layout?.onAdded((added) => {
+  const stopFollowing = layout.onAdded((added) => {
     listenTo(added.map((shard) => shard.keys)).catch(() => {});
   });
 
@@ -179,7 +179,7 @@ export async function createExecutionEvents(deps: {
       for (const waiters of endWaiters.values()) for (const settle of [...waiters]) settle(false);
       endWaiters.clear();
       terminationListeners.clear();
-      stopFollowing?.();
+      stopFollowing();
       subscriber.off('message', onMessage);
       if (pubSub.publish === 'SPUBLISH') pubSub.offMessage(subscriber, onMessage);
       for (const channels of endChannels) if (channels.length > 0) await pubSub.unsubscribe(subscriber, ...channels).catch(() => {});

@@ -21,6 +21,7 @@ import { isTerminal, TERMINAL_STATUSES, type ExecutionStatus, type TerminalStatu
 import type { KeySpace } from './keys.ts';
 import { publishCommand } from './pub-sub.ts';
 import { ScriptReply } from './script-replies.ts';
+import { scoredIds } from './scored-ids.ts';
 import type { AccountReservations } from './account-reservations.ts';
 import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
@@ -973,12 +974,12 @@ export function createExecutionStore(deps: {
     },
 
     async runningIds(limit = 1000) {
-      return scoredIds(await redis.zrange(keys.running(), '0', String(limit - 1), 'WITHSCORES'));
+      return startedAt(await redis.zrange(keys.running(), '0', String(limit - 1), 'WITHSCORES'));
     },
 
     async runningBetween({ afterStarttime, upToStarttime, limit }) {
       const min = afterStarttime === undefined ? '-inf' : `(${afterStarttime}`;
-      return scoredIds(await redis.zrangebyscore(keys.running(), min, upToStarttime, 'WITHSCORES', 'LIMIT', 0, limit ?? -1));
+      return startedAt(await redis.zrangebyscore(keys.running(), min, upToStarttime, 'WITHSCORES', 'LIMIT', 0, limit ?? -1));
     },
 
     countRunning(account) {
@@ -1008,19 +1009,11 @@ export function createExecutionStore(deps: {
   };
 }
 
+/** The running set's ids with the start times they are scored by. */
+const startedAt = (flat: string[]) => scoredIds(flat).map(({ id, score }) => ({ id, starttime: score }));
+
 /** Stands for an account in a key's name, to split it where the account goes. */
 const ACCOUNT_MARK = '\n';
-
-/** ioredis's flat [member, score, …] reply of the running set, as ids with their start times. */
-function scoredIds(flat: string[]): { id: string; starttime: number }[] {
-  const result: { id: string; starttime: number }[] = [];
-  for (let i = 0; ; i += 2) {
-    const id = flat[i];
-    const score = flat[i + 1];
-    if (id === undefined || score === undefined) return result;
-    result.push({ id, starttime: Number(score) });
-  }
-}
 
 /**
  * The bytes an acceptance stores, as accept-record.lua counts them against the account's budget:

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ExecutionStatus } from './execution-status.ts';
 import type { ScheduledBy } from './execution-record.ts';
 import type { KeySpace } from './keys.ts';
-import type { ShardLayout } from './shard-layout.ts';
+import { asShardLayout, type ShardLayout } from './shard-layout.ts';
 
 /** One retained execution as the run history shows it. */
 export interface HistoryEntry {
@@ -73,12 +73,11 @@ export function createRunHistory(deps: {
   keys: KeySpace | ShardLayout;
 }): RunHistory {
   const { redis } = deps;
-  const layout = 'onAdded' in deps.keys ? deps.keys : undefined;
-  const shardKeys = () => (layout ? layout.shards.map((shard) => shard.keys) : [deps.keys as KeySpace]);
+  const layout = asShardLayout(deps.keys);
   /** The indexes a query reads, each with its shard, whose records its runs are. */
   function indexesFor(query: HistoryQuery): Map<string, KeySpace> {
     const shardOfIndex = new Map<string, KeySpace>();
-    for (const keys of shardKeys()) {
+    for (const { keys } of layout.shards) {
       const account = query.account;
       const indexes =
         account === undefined

@@ -52,6 +52,11 @@ export function singleShardLayout(keys: KeySpace): ShardLayout {
   return layoutOf(keys, 1, undefined);
 }
 
+/** A layout as given, or a key space as the layout of its one shard: for what serves either. */
+export function asShardLayout(keys: KeySpace | ShardLayout): ShardLayout {
+  return 'onAdded' in keys ? keys : singleShardLayout(keys);
+}
+
 interface Registered {
   prefixes: readonly string[];
   since?: number;
