@@ -504,15 +504,17 @@ export function createExecutionStore(deps: {
     return acceptResult(reply);
   }
 
+  /** `encoded`: each execution's fields, as encodeNewExecution gives them (made here when absent). */
   async function acceptBatch(
     executions: readonly NewExecution[],
     { maxRunningPerAccount, maxStoredBytesPerAccount = 0 }: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
+    encoded: readonly string[][] = executions.map((execution) => encodeNewExecution(execution)),
   ): Promise<AcceptResult[]> {
     if (executions.length === 0) return [];
     const lengthMs = retentionSeconds * 1000;
-    const each = executions.flatMap((execution) => {
+    const each = executions.flatMap((execution, i) => {
       const window = storageWindow(execution.starttime, retentionSeconds);
-      const fields = encodeNewExecution(execution);
+      const fields = encoded[i] as string[];
       return [
         execution.id,
         String(execution.starttime),
@@ -613,7 +615,8 @@ export function createExecutionStore(deps: {
 
     async acceptMany(executions, limits) {
       if (!reservations || !reserving()) return acceptBatch(executions, limits);
-      const sizes = executions.map((execution) => acceptedBytes(encodeNewExecution(execution), [], undefined));
+      const encoded = executions.map((execution) => encodeNewExecution(execution));
+      const sizes = encoded.map((fields) => acceptedBytes(fields, [], undefined));
       const reserved = await Promise.all(
         executions.map((execution, i) =>
           reservations.reserve(
@@ -623,8 +626,8 @@ export function createExecutionStore(deps: {
         ),
       );
       const results: AcceptResult[] = reserved.map((result) => (result.outcome === 'reserved' ? { outcome: 'accepted' } : result));
-      const toAccept = executions.filter((_, i) => reserved[i]?.outcome === 'reserved');
-      const accepted = await acceptBatch(toAccept, { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 });
+      const isReserved = (_: unknown, i: number) => reserved[i]?.outcome === 'reserved';
+      const accepted = await acceptBatch(executions.filter(isReserved), { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, encoded.filter(isReserved));
       let next = 0;
       await Promise.all(
         executions.map(async (execution, i) => {

@@ -91,7 +91,6 @@ function layoutOf(
     return refreshing;
   };
   const first = () => shards[0] as Shard;
-  const activeShard = (n: number) => shards[n % Math.min(active, shards.length)] ?? first();
   return {
     control,
     get shards() {
@@ -108,8 +107,8 @@ function layoutOf(
       if (index >= shards.length) await refresh();
       return shards[index] ?? first();
     },
-    pick: () => (active === 1 ? first() : activeShard(Math.floor(Math.random() * active))),
-    pickFor: (text) => (active === 1 ? first() : activeShard(stringHash(text))),
+    pick: () => shards[Math.floor(Math.random() * Math.min(active, shards.length))] ?? first(),
+    pickFor: (text) => shards[shardIndexFor(text, Math.min(active, shards.length))] ?? first(),
     refresh,
     onAdded(listener) {
       listeners.add(listener);
@@ -118,10 +117,15 @@ function layoutOf(
   };
 }
 
-function stringHash(text: string): number {
+/**
+ * The shard of `count` that `text` (an Idempotency-Key's account and key, a schedule's account and
+ * name) maps to, the same in every process while the count stays: FNV-1a, modulo the count.
+ */
+export function shardIndexFor(text: string, count: number): number {
+  if (count <= 1) return 0;
   let hash = 2166136261;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
-  return hash;
+  return hash % count;
 }
 
 /** The registered prefixes, by index (shard 0's is the control slot's own), and when there were first two. */
