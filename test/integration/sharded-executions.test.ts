@@ -110,6 +110,23 @@ describe('executions over three shards', () => {
     expect(await store.accept(onShard(0, { account: 'budget', inputs: { Text: 'x'.repeat(2_000) } }), limits)).toEqual({ outcome: 'larger-than-budget' });
   });
 
+  it("counts a run's bytes once, in the control slot, on shard 0 as on the others, and no shard keeps a count of its own", async () => {
+    const limits = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 1_000_000 };
+    const grown = async (run: ReturnType<typeof onShard>) => {
+      const before = await store.storedBytes('once', run.starttime);
+      expect(await store.accept(run, limits)).toEqual({ outcome: 'accepted' });
+      expect(await store.end(run.id, { status: 'SUCCESS', outputs: { Result: 'y'.repeat(100) } })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+      return (await store.storedBytes('once', run.starttime)) - before;
+    };
+    const starttime = Date.now();
+    const elsewhere = await grown(onShard(1, { account: 'once', starttime }));
+    expect(elsewhere).toBeGreaterThan(100);
+    expect(await grown(onShard(0, { account: 'once', starttime }))).toBe(elsewhere);
+    expect(await grown(onShard(2, { account: 'once', starttime }))).toBe(elsewhere);
+    for (const shard of layout.shards) expect(await redis.keys(`${shard.keys.prefix}:stored:account:once:*:shard`)).toEqual([]);
+    expect(await redis.keys(`${layout.shards[1]?.keys.prefix}:stored:account:once:*`)).toEqual([]);
+  });
+
   it('accepts a batch over shards, each within the quota', async () => {
     const batch = [0, 1, 2, 0].map((shard) => onShard(shard, { account: 'batch' }));
     const outcomes = (await store.acceptMany(batch, { maxRunningPerAccount: 3 })).map((result) => result.outcome);

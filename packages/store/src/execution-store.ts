@@ -372,8 +372,8 @@ export function createExecutionStore(deps: {
   reservations?: AccountReservations;
 }): ExecutionStore {
   const { redis, keys, retentionSeconds, reservations } = deps;
-  // With shards, the control slot's counters hold the account's stored bytes (shard 0's keys are
-  // the control slot's): a shard's scripts count theirs apart, where nothing reads them.
+  // With shards, the control slot's counters hold the account's stored bytes, counted by the
+  // reservations: a shard's scripts leave them alone (`bytes_elsewhere`).
   const reserving = () => reservations?.inUse() === true;
   // Whether this process's takes limit an account's executing runs (MAX_EXECUTING_PER_ACCOUNT): a
   // hand-back or a suspension then lets its place go.
@@ -383,8 +383,6 @@ export function createExecutionStore(deps: {
     const account = await redis.hget(keys.execution(id), RECORD_FIELDS.account);
     if (account) await reservations.releaseExecuting(id, account);
   };
-  const storedBytesKey = (account: string, window: number | string) =>
-    reserving() ? `${keys.accountStoredBytes(account, window)}:shard` : keys.accountStoredBytes(account, window);
   const bounds = deps.stepHistoryBounds ?? DEFAULT_STEP_HISTORY_BOUNDS;
   const runEventsBound = deps.runEventsBound ?? DEFAULT_RUN_EVENTS_BOUND;
   const runEventsChannel = keys.runEventsChannel();
@@ -440,6 +438,7 @@ export function createExecutionStore(deps: {
     now: String(now),
     retention_seconds: retentionSeconds,
     window_ms: window.lengthMs,
+    bytes_elsewhere: reserving(),
     worker_executions: keys.workerExecutions(''),
     ended_channel: keys.executionEndedChannel(),
     child_ended_channel: keys.childEndedChannel(),
@@ -466,8 +465,8 @@ export function createExecutionStore(deps: {
         keys.execution(execution.id),
         keys.running(),
         keys.accountRunning(execution.account),
-        storedBytesKey(execution.account, window.index),
-        storedBytesKey(execution.account, window.index - 1),
+        keys.accountStoredBytes(execution.account, window.index),
+        keys.accountStoredBytes(execution.account, window.index - 1),
         idempotencyKey,
         keys.accountRunningRows(execution.account),
         keys.executionCounts(),
@@ -485,6 +484,7 @@ export function createExecutionStore(deps: {
           budget: maxStoredBytesPerAccount,
           window_ms: window.lengthMs,
           window_start: window.startMs,
+          bytes_elsewhere: reserving(),
           request_digest: idempotency?.requestDigest ?? '',
           account: execution.account,
           choreo: execution.choreo,
@@ -533,10 +533,11 @@ export function createExecutionStore(deps: {
       [
         JSON.stringify({
           ...batchAcceptance,
-          bytes_key: storedBytesKey('\u0001', '\u0002'),
+          bytes_key: keys.accountStoredBytes('\u0001', '\u0002'),
           max_running: maxRunningPerAccount,
           budget: maxStoredBytesPerAccount,
           window_ms: lengthMs,
+          bytes_elsewhere: reserving(),
         }),
         executions.length,
         ...each,
@@ -802,7 +803,7 @@ export function createExecutionStore(deps: {
           keys.execution(id),
           keys.running(),
           keys.accountRunning(account),
-          storedBytesKey(account, window.index),
+          keys.accountStoredBytes(account, window.index),
           keys.accountExecuting(account),
           keys.accountRunningRows(account),
           keys.executionCounts(),
@@ -839,7 +840,7 @@ export function createExecutionStore(deps: {
       const now = Date.now();
       const window = storageWindow(now, retentionSeconds);
       // The stored bytes' key has the account inside: the script puts it between these parts.
-      const storedBytes = storedBytesKey(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
+      const storedBytes = keys.accountStoredBytes(ACCOUNT_MARK, window.index).split(ACCOUNT_MARK);
       const reply = (await run(
         'requestTermination',
         [
@@ -1000,7 +1001,7 @@ export function createExecutionStore(deps: {
 
     async storedBytes(account, now = Date.now()) {
       const window = storageWindow(now, retentionSeconds);
-      const [current, previous] = await redis.mget(storedBytesKey(account, window.index), storedBytesKey(account, window.index - 1));
+      const [current, previous] = await redis.mget(keys.accountStoredBytes(account, window.index), keys.accountStoredBytes(account, window.index - 1));
       return Math.round(slidingStoredBytes(Number(current ?? 0), Number(previous ?? 0), window, now));
     },
 
