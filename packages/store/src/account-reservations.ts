@@ -19,7 +19,8 @@ export const UNTAKEN_EXECUTING_MS = 30_000;
 export const UNRESERVED_AFTER_SHARDING_MS = 6 * SHARD_REFRESH_MS;
 
 export type ReserveResult =
-  | { outcome: 'reserved' }
+  /** `before`: reserved by an earlier call for the same run (reserve-run.lua's ReservedBefore), which may have been accepted. */
+  | { outcome: 'reserved'; before?: true }
   | { outcome: 'exists' }
   | { outcome: 'quota-exceeded' }
   | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
@@ -184,6 +185,7 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
         }
       }
       if (reply === ScriptReply.Done) return { outcome: 'reserved' };
+      if (reply === ScriptReply.ReservedBefore) return { outcome: 'reserved', before: true };
       if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
       if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
       if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };

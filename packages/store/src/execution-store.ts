@@ -26,6 +26,7 @@ import type { AccountReservations } from './account-reservations.ts';
 import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
+import type { StoreCrashSeamHook } from './store-crash-seam.ts';
 import { registerScripts, type ReplicaAcks } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, type StorageWindow, storageWindow } from './storage-window.ts';
@@ -370,6 +371,8 @@ export function createExecutionStore(deps: {
    * own, and lets the reservation go at the run's end (account-reservations.ts).
    */
   reservations?: AccountReservations;
+  /** Tests only: holds the process between the control slot's write and the shard's (store-crash-seam.ts). */
+  atSeam?: StoreCrashSeamHook;
 }): ExecutionStore {
   const { redis, keys, retentionSeconds, reservations } = deps;
   // With shards, the control slot's counters hold the account's stored bytes, counted by the
@@ -450,6 +453,11 @@ export function createExecutionStore(deps: {
     publish,
     webhooks: webhookKeys,
   });
+
+  // A shard's refusal gives the reservation back, unless an earlier call for the same run made it:
+  // then the run it finds there holds it.
+  const refusedAfterReserving = (accepted: AcceptResult, reserved: { before?: true }) =>
+    accepted.outcome !== 'accepted' && !(reserved.before && accepted.outcome === 'exists');
 
   async function acceptOne(
     execution: NewExecution,
@@ -609,8 +617,9 @@ export function createExecutionStore(deps: {
         { maxRunning: options.maxRunningPerAccount, budget: options.maxStoredBytesPerAccount ?? 0 },
       );
       if (reserved.outcome !== 'reserved') return reserved;
+      await deps.atSeam?.('reserved', execution.id);
       const accepted = await acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
-      if (accepted.outcome !== 'accepted') await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
+      if (refusedAfterReserving(accepted, reserved)) await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
       return accepted;
     },
 
@@ -628,14 +637,16 @@ export function createExecutionStore(deps: {
       );
       const results: AcceptResult[] = reserved.map((result) => (result.outcome === 'reserved' ? { outcome: 'accepted' } : result));
       const isReserved = (_: unknown, i: number) => reserved[i]?.outcome === 'reserved';
+      if (executions.some(isReserved)) await deps.atSeam?.('reserved', executions.find(isReserved)?.id ?? '');
       const accepted = await acceptBatch(executions.filter(isReserved), { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, encoded.filter(isReserved));
       let next = 0;
       await Promise.all(
         executions.map(async (execution, i) => {
-          if (reserved[i]?.outcome !== 'reserved') return;
+          const reservation = reserved[i];
+          if (reservation?.outcome !== 'reserved') return;
           const result = accepted[next++] as AcceptResult;
           results[i] = result;
-          if (result.outcome !== 'accepted')
+          if (refusedAfterReserving(result, reservation))
             await reservations.release(execution.id, execution.account, { refund: sizes[i] as number, now: execution.starttime });
         }),
       );
@@ -679,7 +690,9 @@ export function createExecutionStore(deps: {
       // A run whose termination was requested, or past its deadline, is taken all the same: it ends at once.
       const exempt = flag === '1' || legacyFlag === '1' || Number(deadline ?? 0) <= now;
       if (status !== 'RUNNING' || !account || exempt) return takeOne(id, { ...take, maxExecutingPerAccount: 0 });
-      if (!(await reservations.reserveExecuting(id, account, limit))) {
+      const placed = await reservations.reserveExecuting(id, account, limit);
+      if (placed) await deps.atSeam?.('executing-reserved', id);
+      if (!placed) {
         // As take-execution.lua defers: out of the waiting sets, one deferral more.
         const replies = (await redis
           .multi()
@@ -825,6 +838,7 @@ export function createExecutionStore(deps: {
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) {
         // It and the descendants its end ended let their places go (every descendant runs for its root's account).
+        if (reserving()) await deps.atSeam?.('ended-unreleased', id);
         if (reserving()) await reservations?.release(ended.length > 0 ? ended : [id], account, { storedBytes: Number(outputBytes ?? 0), now });
         return { outcome: 'ended', status: status as TerminalStatus };
       }

@@ -20,7 +20,10 @@
 
   Returns (ScriptReply in script-replies.ts)
    Done (1)                     reserved, or reserved already by this very call (sent again)
-   IdExists (-1)                another run with this id is reserved
+   ReservedBefore (4)           reserved already by an earlier call with another start time: ids
+                                are random or derived from what the run is (a child's, a tick's),
+                                so it is the same run asked for again; its place and bytes are
+                                those reserved then
    QuotaExceeded (-2)           the account has its maximum of reserved runs
    {BudgetExceeded (-3), wait}  the bytes do not fit the budget for `wait` seconds at least
    LargerThanBudget (-4)        the run alone is larger than the budget
@@ -29,7 +32,7 @@
 local args = cjson.decode(ARGV[1])
 local reserved = redis.call('ZSCORE', KEYS[1], args.id)
 if reserved then
-  return reserved == args.starttime and 1 or -1
+  return reserved == args.starttime and 1 or 4
 end
 if args.max_running > 0 and redis.call('ZCARD', KEYS[1]) >= args.max_running then
   return -2
