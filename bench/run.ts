@@ -163,13 +163,14 @@ try {
     durableWaits: { runs: waitRuns, waitMs: waitSeconds * 1000 },
     log,
     raw,
-    startClusterStack: (clusterPrimaries, queueShards = 1) =>
+    startClusterStack: (clusterPrimaries, queueShards = 1, serviceEnv = {}) =>
       startBenchStack({
         ...stackOptions,
-        logDir: join(workDir, `cluster-${clusterPrimaries}-shards-${queueShards}`),
+        logDir: join(workDir, `cluster-${clusterPrimaries}-shards-${queueShards}${serviceEnv.REDIS_REPLICA_ACKS ? '-acked' : ''}`),
         baselineWorkers: 0,
         clusterPrimaries,
         queueShards,
+        serviceEnv,
       }),
   };
   for (const scenario of SCENARIOS) {

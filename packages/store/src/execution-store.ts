@@ -27,7 +27,7 @@ import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import type { StoreCrashSeamHook } from './store-crash-seam.ts';
-import { registerScripts, type ReplicaAcks } from './scripts.ts';
+import { registerScripts, ReplicationShortError, type ReplicaAcks } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, type StorageWindow, storageWindow } from './storage-window.ts';
 import {
@@ -238,6 +238,13 @@ export interface ExecutionStore {
    * then never carries the inputs, results or outputs of a run over the wire.
    */
   summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
+  /**
+   * With REDIS_REPLICA_ACKS: waits until that many replicas hold every write the execution's
+   * primary has made so far, by whatever process (a worker's end that a synchronous caller is
+   * about to be told of); fails with ReplicationShortError past the acknowledgement's time-out.
+   * Without replica acks it returns at once.
+   */
+  confirmReplicated(id: string): Promise<void>;
   /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
   sealedInputs(id: string): Promise<string | undefined>;
   /**
@@ -666,6 +673,23 @@ export function createExecutionStore(deps: {
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, RECORD_FIELDS.output] : [...SUMMARY_FIELDS];
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
+    },
+
+    async confirmReplicated(id) {
+      const acks = deps.replicaAcks;
+      if (acks === undefined || acks.replicas <= 0) return;
+      // WAIT counts this connection's own writes only: a message published in the execution's slot
+      // (replicated like a write, read by nobody) is this connection's write after every write
+      // made before it there. The key read routes the pipeline to the slot's node on a Cluster.
+      const replies = (await redis
+        .pipeline()
+        .exists(keys.execution(id))
+        .call(publish, keys.replicationMarkChannel(), '')
+        .call('WAIT', acks.replicas, acks.timeoutMs)
+        .exec()) as [Error | null, unknown][];
+      for (const [error] of replies) if (error) throw error;
+      const acknowledged = Number(replies[2]?.[1] ?? 0);
+      if (acknowledged < acks.replicas) throw new ReplicationShortError('endExecution', acknowledged, acks.replicas);
     },
 
     async sealedInputs(id) {

@@ -67,6 +67,7 @@ export function createShardedExecutionStore(
     redriveSource: (id) => on(id, (store) => store.redriveSource(id)),
     summary: (id, options) => on(id, (store) => store.summary(id, options)),
     sealedInputs: (id) => on(id, (store) => store.sealedInputs(id)),
+    confirmReplicated: (id) => on(id, (store) => store.confirmReplicated(id)),
     take: (id, take) => on(id, (store) => store.take(id, take)),
     checkpoint: (id, checkpoint, lease, stepEvents, runEvents) => on(id, (store) => store.checkpoint(id, checkpoint, lease, stepEvents, runEvents)),
     recordProgress: (id, delta, lease, stepEvents, runEvents) => on(id, (store) => store.recordProgress(id, delta, lease, stepEvents, runEvents)),
