@@ -64,7 +64,7 @@ export interface KeySpace {
   accountExecuting(account: string): string;
   /**
    * Sorted set: execution id → start time of one account's runs reserved in the control slot
-   * before their shard accepted them (reserve-run.lua), with more than one shard: the account's
+   * before their shard accepted them (reserve-runs.lua), with more than one shard: the account's
    * RUNNING executions over all shards, for its quota; taken out at their end.
    */
   accountReservedRuns(account: string): string;
