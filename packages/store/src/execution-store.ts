@@ -104,6 +104,12 @@ export interface AcceptOptions {
   childOf?: { address: string };
   /** For a redrive: where it starts. */
   redrive?: RedriveStart;
+  /**
+   * Called once the record's write is sent, before its answer comes: what must reach Redis after
+   * the record (its job) is sent then, on the same connection, so that Redis applies the two in
+   * that order without a round trip between them (send-acceptance.ts).
+   */
+  afterRecordSent?: () => void;
 }
 
 /**
@@ -610,9 +616,14 @@ export function createExecutionStore(deps: {
       ];
       const entries = options.redrive?.entries.flat() ?? [];
       const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
-      if (!reservations || !reserving()) return acceptOne(execution, options, fields, entries, idempotencyKey);
+      const acceptNow = () => {
+        const accepting = acceptOne(execution, options, fields, entries, idempotencyKey);
+        options.afterRecordSent?.();
+        return accepting;
+      };
+      if (!reservations || !reserving()) return acceptNow();
       // A run its Idempotency-Key started already is answered as before, whatever the account's limits now.
-      if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptOne(execution, options, fields, entries, idempotencyKey);
+      if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptNow();
       // With shards, the account's limits are the control slot's (account-reservations.ts).
       const size = acceptedBytes(
         fields,
@@ -625,7 +636,9 @@ export function createExecutionStore(deps: {
       );
       if (reserved.outcome !== 'reserved') return reserved;
       await deps.atSeam?.('reserved', execution.id);
-      const accepted = await acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
+      const accepting = acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
+      options.afterRecordSent?.();
+      const accepted = await accepting;
       if (refusedAfterReserving(accepted, reserved)) await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
       return accepted;
     },
