@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { findFreePort } from '@ces/local-runtime';
@@ -14,8 +13,11 @@ import {
 } from '@ces/store';
 import { Redis } from 'ioredis';
 import { round } from '../latency-summary.ts';
+import { redisInfo } from '../redis-info.ts';
+import { redisWorkPerOperation, redisWorkSnapshot } from '../redis-work.ts';
 import type { Row } from '../report.ts';
 import type { ScenarioContext } from './scenario-context.ts';
+import { startRedisServer, storeRun } from './store-run.ts';
 
 const RUNS = 5_000;
 const CONCURRENCY = 16;
@@ -27,18 +29,15 @@ interface Cost {
   cpuMs: number;
 }
 
-/** Redis's commands (those its scripts call included) and CPU, from INFO. */
-async function redisCounters(redis: Redis): Promise<Cost> {
-  const stats = await redis.info('commandstats');
-  const commands = [...stats.matchAll(/calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0);
-  const cpu = await redis.info('cpu');
-  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
-  return { commands, cpuMs: (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1000 };
+/** Redis's own CPU so far, user and system. */
+async function redisCpuMs(redis: Redis): Promise<number> {
+  const cpu = await redisInfo(redis, 'cpu');
+  return (Number(cpu.get('used_cpu_user') ?? 0) + Number(cpu.get('used_cpu_sys') ?? 0)) * 1000;
 }
 
 /** RUNS runs' accept, take and end through the store, CONCURRENCY at a time, with the account's quota set. */
 async function measure(redis: Redis, layout: ShardLayout, store: ExecutionStore): Promise<Cost> {
-  const before = await redisCounters(redis);
+  const [work, cpu] = [await redisWorkSnapshot(redis), await redisCpuMs(redis)];
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -46,27 +45,15 @@ async function measure(redis: Redis, layout: ShardLayout, store: ExecutionStore)
         next++;
         const now = Date.now();
         const id = newExecutionId(layout.pick().index);
-        const execution = {
-          id,
-          account: 'bench',
-          choreo: '/Bench/Shards',
-          starttime: now,
-          sourceId: '',
-          definitionDigest: 'digest',
-          inputs: { Text: 'hello' },
-          deadline: now + 60_000,
-          storeResults: false,
-          outputFilters: [],
-        };
-        await store.accept(execution, { maxRunningPerAccount: 1_000 });
+        await store.accept(storeRun(id, '/Bench/Shards', now), { maxRunningPerAccount: 1_000 });
         const lease = randomBytes(8).toString('hex');
         await store.take(id, { host: '127.0.0.1', workerId: 'bench', lease });
         await store.end(id, { status: 'SUCCESS', outputs: { Out: 'done' }, account: 'bench', lease });
       }
     }),
   );
-  const after = await redisCounters(redis);
-  return { commands: (after.commands - before.commands) / RUNS, cpuMs: (after.cpuMs - before.cpuMs) / RUNS };
+  const cpuMs = ((await redisCpuMs(redis)) - cpu) / RUNS;
+  return { commands: redisWorkPerOperation(work, await redisWorkSnapshot(redis), RUNS).commands, cpuMs };
 }
 
 async function storeOver(redis: Redis, shards: number): Promise<{ layout: ShardLayout; store: ExecutionStore }> {
@@ -88,7 +75,7 @@ async function storeOver(redis: Redis, shards: number): Promise<{ layout: ShardL
  */
 export async function shardStoreCost(context: ScenarioContext): Promise<Row[]> {
   const port = await findFreePort();
-  const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = startRedisServer(['--port', String(port)]);
   const redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: null });
   redis.on('error', () => {});
   try {
@@ -106,41 +93,18 @@ export async function shardStoreCost(context: ScenarioContext): Promise<Row[]> {
     context.raw.shardStoreCost = measured;
     const mean = (costs: Cost[], pick: (cost: Cost) => number) => costs.reduce((sum, cost) => sum + pick(cost), 0) / costs.length;
     const scenario = '19 three shards beside one, the store alone';
-    return [
-      {
-        scenario,
-        figure: 'Redis commands per run (accept, take, end; scripts’ calls included)',
-        unit: 'commands',
-        value: round(
-          mean(measured.three, (cost) => cost.commands),
-          1,
-        ),
-        baseline: {
-          label: 'one shard',
-          value: round(
-            mean(measured.one, (cost) => cost.commands),
-            1,
-          ),
-        },
-      },
-      {
-        scenario,
-        figure: 'Redis CPU per run',
-        unit: 'ms',
-        value: round(
-          mean(measured.three, (cost) => cost.cpuMs),
-          3,
-        ),
-        baseline: {
-          label: 'one shard',
-          value: round(
-            mean(measured.one, (cost) => cost.cpuMs),
-            3,
-          ),
-        },
-        details: { rounds: measured },
-      },
-    ];
+    const figures = [
+      ['Redis commands per run (accept, take, end; scripts’ calls included)', 'commands', (cost: Cost) => cost.commands, 1],
+      ['Redis CPU per run', 'ms', (cost: Cost) => cost.cpuMs, 3],
+    ] as const;
+    return figures.map(([figure, unit, pick, digits]) => ({
+      scenario,
+      figure,
+      unit,
+      value: round(mean(measured.three, pick), digits),
+      baseline: { label: 'one shard', value: round(mean(measured.one, pick), digits) },
+      details: { rounds: measured },
+    }));
   } finally {
     redis.disconnect();
     server.kill('SIGKILL');
