@@ -1,6 +1,7 @@
 import { EXECUTION_JOB_NAME, enqueueExecution, type ExecutionQueues } from './execution-queue.ts';
 import type { NewExecution } from './execution-record.ts';
-import type { AcceptOptions, AcceptResult, ExecutionStore } from './execution-store.ts';
+import type { AcceptOptions, AcceptResult } from './execution-acceptance.ts';
+import type { ExecutionStore } from './execution-store.ts';
 
 /** The two writes of an acceptance, each answered on its own. */
 export interface SentAcceptance {

@@ -1,5 +1,6 @@
 import type { AccountReservations } from './account-reservations.ts';
-import type { AcceptResult, ExecutionStore } from './execution-store.ts';
+import type { AcceptResult } from './execution-acceptance.ts';
+import type { ExecutionStore } from './execution-store.ts';
 import { TERMINAL_STATUSES, type TerminalStatus } from './execution-status.ts';
 import { executionShard } from './execution-ids.ts';
 import type { Shard, ShardLayout } from './shard-layout.ts';
