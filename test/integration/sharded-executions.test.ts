@@ -12,6 +12,8 @@ import {
   placeExecutionId,
   openShardLayout,
   type ShardLayout,
+  SHARD_SETTLE_MS,
+  idempotencyShardText,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { Redis } from 'ioredis';
@@ -51,6 +53,24 @@ describe('executions over three shards', () => {
     expect(more.shards.slice(0, 3).map((shard) => shard.keys.prefix)).toEqual(layout.shards.map((shard) => shard.keys.prefix));
     expect(more.shards).toHaveLength(4);
     await redis.hdel(layout.control.shards(), '3');
+  });
+
+  it("maps a tick among the shards registered a settling time before it, the same whatever a process's QUEUE_SHARDS", async () => {
+    const registeredAt = Number(await redis.hget(layout.control.shards(), 'added:2'));
+    expect(registeredAt).toBeGreaterThan(0);
+    const fewer = await openShardLayout(redis, createKeySpace(prefix), 1);
+    for (const seen of [layout, fewer]) {
+      expect(seen.shardsAt(registeredAt)).toBe(1);
+      expect(seen.shardsAt(registeredAt + SHARD_SETTLE_MS)).toBe(3);
+    }
+    // Shards registered before their times were kept count for every tick.
+    const legacy = createKeySpace(isolatedPrefix('shards-legacy'));
+    await redis.hset(legacy.shards(), '1', layout.shards[1]?.keys.prefix ?? '', '2', layout.shards[2]?.keys.prefix ?? '');
+    try {
+      expect((await openShardLayout(redis, legacy, 1)).shardsAt(Date.now())).toBe(3);
+    } finally {
+      await redis.del(legacy.shards());
+    }
   });
 
   it('puts each run on the shard its id names, and reads it back from there', async () => {
@@ -153,6 +173,26 @@ describe('executions over three shards', () => {
     });
     expect(await redis.zrange(layout.control.accountReservedRuns('twice'), '0', '-1')).toEqual([run.id]);
     expect(await store.storedBytes('twice')).toBe(before);
+  });
+
+  it('answers an Idempotency-Key used before the deployment grew with the run it started then, on the shard the key mapped to', async () => {
+    const fewer = await openShardLayout(redis, createKeySpace(prefix), 1);
+    const textOf = (key: string) => idempotencyShardText('keyed', key);
+    let key = 'key-0';
+    for (let i = 1; layout.pickFor(textOf(key)).index === 0; i += 1) key = `key-${i}`;
+    const idempotency = { key, requestDigest: 'digest' };
+    const first = onShard(fewer.pickFor(textOf(key)).index, { account: 'keyed' });
+    expect(await store.accept(first, { maxRunningPerAccount: 0, idempotency })).toEqual({ outcome: 'accepted' });
+    // Retried through a process that knows three shards: the key maps elsewhere now.
+    const retry = onShard(layout.pickFor(textOf(key)).index, { account: 'keyed' });
+    expect(await store.accept(retry, { maxRunningPerAccount: 0, idempotency })).toEqual({ outcome: 'replay', executionId: first.id, sameRequest: true });
+    expect(await store.get(retry.id)).toBeUndefined();
+    expect(await store.accept(retry, { maxRunningPerAccount: 0, idempotency: { key, requestDigest: 'another' } })).toEqual({
+      outcome: 'replay',
+      executionId: first.id,
+      sameRequest: false,
+    });
+    expect(await store.idempotencyEntry('keyed', key)).toEqual({ executionId: first.id, requestDigest: 'digest' });
   });
 
   it('accepts a batch over shards, each within the quota', async () => {

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { historyKeyTemplates } from './history-keys.ts';
 import { createExecutionAcceptance, type AcceptOptions, type AcceptResult } from './execution-acceptance.ts';
 import { callbackAddress, type CheckpointDelta, type ProgressEntry } from '@ces/language';
@@ -186,6 +187,8 @@ export interface ExecutionStore {
   confirmReplicated(id: string): Promise<void>;
   /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
   sealedInputs(id: string): Promise<string | undefined>;
+  /** The run an account's Idempotency-Key started, and the digest of what it asked for, while its record is kept. */
+  idempotencyEntry(account: string, key: string): Promise<{ executionId: string; requestDigest: string } | undefined>;
   /**
    * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
    * lease is void from now on.
@@ -454,6 +457,13 @@ export function createExecutionStore(deps: {
       for (const [error] of replies) if (error) throw error;
       const acknowledged = Number(replies[2]?.[1] ?? 0);
       if (acknowledged < acks.replicas) throw new ReplicationShortError('endExecution', acknowledged, acks.replicas);
+    },
+
+    async idempotencyEntry(account, key) {
+      const entry = await redis.get(keys.idempotencyKey(account, hash('sha256', key)));
+      if (entry === null) return undefined;
+      const space = entry.indexOf(' ');
+      return { executionId: entry.slice(0, space), requestDigest: entry.slice(space + 1) };
     },
 
     async sealedInputs(id) {

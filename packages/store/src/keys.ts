@@ -205,7 +205,9 @@ export interface KeySpace {
   workerExecutions(workerId: string): string;
   /**
    * Hash: shard index → its key prefix (shard-layout.ts), in the control slot: every shard runs were
-   * ever put on, the tag of each chosen once; `since`, when a second shard was first registered.
+   * ever put on, the tag of each chosen once; `added:<index>`, when each was registered (ticks map
+   * among the shards registered before them: ShardLayout.shardsAt); `since`, when a second shard
+   * was first registered.
    */
   shards(): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
