@@ -24,10 +24,11 @@ describe('executions over three shards', () => {
   const prefix = isolatedPrefix('shards');
   let layout: ShardLayout;
   let store: ExecutionStore;
+  let reservations: ReturnType<typeof createAccountReservations>;
 
   beforeAll(async () => {
     layout = await openShardLayout(redis, createKeySpace(prefix), 3);
-    const reservations = createAccountReservations({ redis, layout, retentionSeconds: 300 });
+    reservations = createAccountReservations({ redis, layout, retentionSeconds: 300 });
     store = createShardedExecutionStore(
       layout,
       (shard) => createExecutionStore({ redis, keys: shard.keys, retentionSeconds: 300, reservations }),
@@ -108,6 +109,37 @@ describe('executions over three shards', () => {
     expect(stored).toBeLessThan(1_000);
     expect(await store.accept(onShard(2, { account: 'budget', ...big }), limits)).toMatchObject({ outcome: 'budget-exceeded' });
     expect(await store.accept(onShard(0, { account: 'budget', inputs: { Text: 'x'.repeat(2_000) } }), limits)).toEqual({ outcome: 'larger-than-budget' });
+  });
+
+  it("counts a run's bytes once, in the control slot, on shard 0 as on the others, and no shard keeps a count of its own", async () => {
+    const limits = { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 1_000_000 };
+    const grown = async (run: ReturnType<typeof onShard>) => {
+      const before = await store.storedBytes('once', run.starttime);
+      expect(await store.accept(run, limits)).toEqual({ outcome: 'accepted' });
+      expect(await store.end(run.id, { status: 'SUCCESS', outputs: { Result: 'y'.repeat(100) } })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+      return (await store.storedBytes('once', run.starttime)) - before;
+    };
+    const starttime = Date.now();
+    const elsewhere = await grown(onShard(1, { account: 'once', starttime }));
+    expect(elsewhere).toBeGreaterThan(100);
+    expect(await grown(onShard(0, { account: 'once', starttime }))).toBe(elsewhere);
+    expect(await grown(onShard(2, { account: 'once', starttime }))).toBe(elsewhere);
+    for (const shard of layout.shards) expect(await redis.keys(`${shard.keys.prefix}:stored:account:once:*:shard`)).toEqual([]);
+    expect(await redis.keys(`${layout.shards[1]?.keys.prefix}:stored:account:once:*`)).toEqual([]);
+  });
+
+  it('accepts a run reserved before under another start time (a child or a tick asked for again after a crash), and keeps the place of one accepted then', async () => {
+    const quota = { maxRunningPerAccount: 2 };
+    const run = onShard(2, { account: 'again' });
+    // Reserved by a process that died before its shard accepted the run.
+    expect(await reservations.reserve({ id: run.id, account: 'again', starttime: run.starttime - 5_000, size: 100 }, { maxRunning: 2, budget: 0 })).toEqual({
+      outcome: 'reserved',
+    });
+    expect(await store.accept(run, quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.accept({ ...run, starttime: run.starttime + 5_000 }, quota)).toEqual({ outcome: 'exists' });
+    expect(await redis.zrange(layout.control.accountReservedRuns('again'), '0', '-1')).toEqual([run.id]);
+    expect(await store.accept(onShard(1, { account: 'again' }), quota)).toEqual({ outcome: 'accepted' });
+    expect(await store.accept(onShard(0, { account: 'again' }), quota)).toEqual({ outcome: 'quota-exceeded' });
   });
 
   it('accepts a batch over shards, each within the quota', async () => {

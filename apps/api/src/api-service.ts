@@ -12,6 +12,7 @@ import {
   openShardLayout,
   redisTarget,
   waitUntilReady,
+  type StoreCrashSeamHook,
 } from '@ces/store';
 import { type ApiConnections, wireApi } from './api-wiring.ts';
 import type { ApiConfig } from './config.ts';
@@ -29,7 +30,14 @@ export interface ApiService {
 const OUTPUT_READS = { perProcess: 8, perAccount: 2, maxWaitMs: 10_000 };
 
 /** Starts the API from its configuration: connections, catalogue, accounts, the wired app, HTTPS server. */
-export async function startApiService(config: ApiConfig, logger: Logger): Promise<ApiService> {
+export async function startApiService(
+  config: ApiConfig,
+  logger: Logger,
+  options: {
+    /** Tests only: called at each of the store's crash seams; a test holds the API there to kill it. */
+    atSeam?: StoreCrashSeamHook;
+  } = {},
+): Promise<ApiService> {
   const keys = createKeySpace(config.REDIS_PREFIX);
   const timeouts = { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
   const connections: ApiConnections = {
@@ -102,6 +110,7 @@ export async function startApiService(config: ApiConfig, logger: Logger): Promis
     accounts,
     ...(secrets ? { secrets } : {}),
     logger,
+    ...(options.atSeam ? { atSeam: options.atSeam } : {}),
   });
   const app = wired.app;
 

@@ -28,6 +28,7 @@ import {
   createConsoleSessionStore,
   createRunEventLog,
   type ReplicaAcks,
+  type StoreCrashSeamHook,
 } from '@ces/store';
 import type { Redis } from 'ioredis';
 import { createApiMetrics, type ApiMetrics } from './api-metrics.ts';
@@ -136,6 +137,8 @@ export async function wireApi(deps: {
   outputReadGate?: OutputReadGate;
   /** Wraps the request metrics (tests that watch what is observed). */
   httpMetrics?: (http: HttpMetrics) => HttpMetrics;
+  /** Tests only: called at each of the store's crash seams (store-crash-seam.ts); a test holds the process there to kill it. */
+  atSeam?: StoreCrashSeamHook;
 }): Promise<WiredApi> {
   const { config, keys, layout, connections, logger } = deps;
   const { retentionSeconds } = config;
@@ -152,6 +155,7 @@ export async function wireApi(deps: {
           retentionSeconds,
           ...(config.replicaAcks ? { replicaAcks: config.replicaAcks } : {}),
           ...(reservations ? { reservations } : {}),
+          ...(deps.atSeam ? { atSeam: deps.atSeam } : {}),
         }),
       reservations,
     );
@@ -205,6 +209,7 @@ export async function wireApi(deps: {
           layout,
           cipher,
           maxWebhooksPerAccount: config.app.maxWebhooksPerAccount ?? 0,
+          ...(deps.atSeam ? { atSeam: deps.atSeam } : {}),
         }),
         deliveries: createWebhookDeliveries({ redis: connections.requests, keys, retentionSeconds }),
         queue: createWebhookQueue({ connection: connections.accepting, keys }),

@@ -1,3 +1,5 @@
+import { STORE_CRASH_SEAMS, type StoreCrashSeam } from '@ces/store';
+
 /**
  * The points between a run's two writes where a worker that dies leaves Redis and BullMQ apart:
  * - `taken`: the take is stored (lease, host), its job active, no step run yet;
@@ -8,9 +10,12 @@
  * docs/architecture.md ("Crash seams") says what repairs each; tests hold a worker at one
  * (`WORKER_TEST_HOLD_AT`) and kill it there.
  */
-export type CrashSeam = 'taken' | 'checkpointed' | 'suspended' | 'handed-back' | 'ended';
+export type WorkerCrashSeam = 'taken' | 'checkpointed' | 'suspended' | 'handed-back' | 'ended';
 
-export const CRASH_SEAMS: readonly CrashSeam[] = ['taken', 'checkpointed', 'suspended', 'handed-back', 'ended'];
+/** The worker's own and the store's (with shards: a reservation and the shard's write, store-crash-seam.ts). */
+export type CrashSeam = WorkerCrashSeam | StoreCrashSeam;
+
+export const CRASH_SEAMS: readonly CrashSeam[] = ['taken', 'checkpointed', 'suspended', 'handed-back', 'ended', ...STORE_CRASH_SEAMS];
 
 /** Tests only: called at each seam a run passes; a test's hook never returns, to be killed there. */
 export type CrashSeamHook = (seam: CrashSeam, executionId: string) => Promise<void>;

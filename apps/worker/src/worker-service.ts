@@ -178,6 +178,7 @@ export async function startWorkerService(
         },
         ...(cipher ? { cipher } : {}),
         ...(reservations ? { reservations } : {}),
+        ...(options.atSeam ? { atSeam: options.atSeam } : {}),
       });
       shardStores.set(shard.index, store);
     }

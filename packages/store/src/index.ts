@@ -9,14 +9,12 @@ export {
   type RunningExecution,
   type ScheduledBy,
 } from './execution-record.ts';
+export type { AcceptOptions, AcceptResult, RedriveStart } from './execution-acceptance.ts';
 export {
   createExecutionStore,
-  type AcceptResult,
   type EndRequest,
   type EndResult,
-  type AcceptOptions,
   type RedriveSource,
-  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,
@@ -158,5 +156,6 @@ export { derivedExecutionId, executionShard, MAX_SHARDS, newExecutionId, placeEx
 export { keySlot, shardPrefixes } from './shard-tags.ts';
 export { followShardRegistry, openShardLayout, singleShardLayout, type Shard, type ShardLayout } from './shard-layout.ts';
 export { createShardedExecutionStore } from './sharded-execution-store.ts';
+export { STORE_CRASH_SEAMS, type StoreCrashSeam, type StoreCrashSeamHook } from './store-crash-seam.ts';
 export { createAccountReservations, type AccountReservations } from './account-reservations.ts';
 export { mirrorAllWebhookEvents } from './webhook-store.ts';

@@ -15,6 +15,12 @@ export const ScriptReply = {
   DoneTerminationRequested: 2,
   /** accept: `{Replay, id, same}`: the Idempotency-Key started execution `id` already (same: 1 for the same run). */
   Replay: 3,
+  /**
+   * reserve a run: reserved already by an earlier call with another start time: the same run asked
+   * for again (a child or a tick's run, whose id is derived, after a crash between its reservation
+   * and its acceptance).
+   */
+  ReservedBefore: 4,
   /** accept: another execution has this id. */
   IdExists: -1,
   /** accept: the account has its maximum of RUNNING executions. */

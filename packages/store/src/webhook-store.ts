@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { KeySpace } from './keys.ts';
+import type { StoreCrashSeamHook } from './store-crash-seam.ts';
 import type { ShardLayout } from './shard-layout.ts';
 import { registerScripts } from './scripts.ts';
 import type { SecretCipher } from './secret-cipher.ts';
@@ -109,6 +110,8 @@ export function createWebhookStore(deps: {
    */
   layout?: ShardLayout;
   now?: () => number;
+  /** Tests only: holds the process between a subscription's write and its copies (store-crash-seam.ts). */
+  atSeam?: StoreCrashSeamHook;
 }): WebhookStore {
   const { redis, keys, cipher } = deps;
   const now = deps.now ?? Date.now;
@@ -118,6 +121,7 @@ export function createWebhookStore(deps: {
   const mirror = async (account: string) => {
     const layout = deps.layout;
     if (!layout?.grows) return;
+    await deps.atSeam?.('subscription-written', account);
     await layout.refresh();
     await mirrorWebhookEvents(redis, layout, account);
   };

@@ -47,6 +47,8 @@
     budget          budget of stored bytes for the account (0: no limit)
     window_ms       window length, milliseconds
     window_start    start of the current window, epoch milliseconds
+    bytes_elsewhere true when the account's stored bytes are counted elsewhere (with shards, in the
+                    control slot, account-reservations.ts): KEYS[4] is then left alone
     request_digest  digest of what the run asks for (Choreo, inputs, options), or '' without an
                     Idempotency-Key; its entry keeps `<execution id> <digest>` for as long as the
                     record is kept: without expiry while it runs, as the record; the record names

@@ -11,7 +11,7 @@
   KEYS[2] the service's execution counters
 
   ARGV[1] what the batch shares, a JSON object: accept-execution.lua's max_running, budget,
-          window_ms, history, webhooks, run_events_bound, run_events_channel, publish
+          window_ms, bytes_elsewhere, history, webhooks, run_events_bound, run_events_channel, publish
           and execution_prefix, and the names of each execution's keys of its account as templates
           (history-index.lua's history_key: "\1" the account, "\2" the storage window's index):
     account_running_key  the account's running set
@@ -48,6 +48,7 @@ for n = 1, tonumber(ARGV[2]) do
     max_running = shared.max_running,
     budget = shared.budget,
     window_ms = shared.window_ms,
+    bytes_elsewhere = shared.bytes_elsewhere,
     request_digest = '',
     redrive_of = '',
     history = shared.history,

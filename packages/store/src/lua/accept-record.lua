@@ -97,7 +97,7 @@ local function accept_record(k, args, argv, first, last)
   redis.call('HINCRBY', k.counts, 'started', 1)
   index_history(args.history, args.id, args.starttime, args.account, args.choreo)
   queue_webhook_event(args.webhooks, 'start', args.account, args.id, { 'execution.started' }, k.record, args.starttime)
-  if redis.call('INCRBY', k.bytes_now, size) == size then
+  if not args.bytes_elsewhere and redis.call('INCRBY', k.bytes_now, size) == size then
     redis.call('PEXPIRE', k.bytes_now, 2 * args.window_ms)
   end
   return 1

@@ -66,6 +66,7 @@
                         (no lease field at all, not even one let go of), and this worker is
                         recorded as the one that ran it
     window_ms           window length of the stored bytes, milliseconds
+    bytes_elsewhere     true when the account's stored bytes are counted elsewhere (accept-execution.lua)
     worker_executions   name of a worker's set of the executions it holds, less the worker id
     ended_channel       channel on which to publish the end
     child_ended_channel channel on which to publish the end of a child execution

@@ -11,7 +11,8 @@
   `worker_executions` (less the worker id), `ended_channel`, `child_ended_channel`,
   `run_events_channel`, `run_events_bound` and `publish`, the command that publishes run events
   and ends (run-events.lua); `retention`
-  (seconds), `window_ms`, `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
+  (seconds), `window_ms`, `bytes_elsewhere` (the outputs' bytes are charged elsewhere: `stored_bytes`
+  is left alone), `now` (epoch milliseconds) and `endtime` (the same, as given: a Lua
   number would lose digits); `account` (the root's) and `history`, the run history's key
   templates (history-index.lua), whose RUNNING index the record leaves for its status's;
   `webhooks`, where the end is queued for webhooks when something may want it (webhook-outbox.lua).
@@ -65,6 +66,7 @@ local function ending_context(args, keys)
     legacy_termination_channel = args.legacy_termination_channel,
     retention = args.retention_seconds,
     window_ms = args.window_ms,
+    bytes_elsewhere = args.bytes_elsewhere,
     now = tonumber(args.now),
     endtime = args.now,
     account = keys.account,
@@ -139,7 +141,7 @@ local function end_record(ctx, id, state, status, fields, output)
   if output == '' then
     output_bytes = redis.call('HSTRLEN', record, 'output')
   end
-  if output_bytes > 0 and redis.call('INCRBY', ctx.stored_bytes, output_bytes) == output_bytes then
+  if output_bytes > 0 and not ctx.bytes_elsewhere and redis.call('INCRBY', ctx.stored_bytes, output_bytes) == output_bytes then
     redis.call('PEXPIRE', ctx.stored_bytes, 2 * ctx.window_ms)
   end
   if state[4] == '1' then

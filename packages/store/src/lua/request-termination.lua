@@ -36,6 +36,7 @@
     now                 epoch milliseconds, as a string: the end time of what it ends
     retention_seconds   seconds to keep a record after it ends
     window_ms           window length of the stored bytes, milliseconds
+    bytes_elsewhere     true when the account's stored bytes are counted elsewhere (accept-execution.lua)
     account_rows        name of an account's list rows of RUNNING executions, less the account
     account_running     name of an account's running set, less the account
     account_executing   name of an account's executing set, less the account
