@@ -128,7 +128,7 @@ describe('executions over three shards', () => {
     expect(await redis.keys(`${layout.shards[1]?.keys.prefix}:stored:account:once:*`)).toEqual([]);
   });
 
-  it('accepts a run reserved before under another start time (a child or a tick asked for again after a crash), and keeps the place of one accepted then', async () => {
+  it('accepts a run reserved before under another start time (a tick’s run asked for again after a crash), and keeps the place of one accepted then', async () => {
     const quota = { maxRunningPerAccount: 2 };
     const run = onShard(2, { account: 'again' });
     // Reserved by a process that died before its shard accepted the run.
@@ -140,6 +140,19 @@ describe('executions over three shards', () => {
     expect(await redis.zrange(layout.control.accountReservedRuns('again'), '0', '-1')).toEqual([run.id]);
     expect(await store.accept(onShard(1, { account: 'again' }), quota)).toEqual({ outcome: 'accepted' });
     expect(await store.accept(onShard(0, { account: 'again' }), quota)).toEqual({ outcome: 'quota-exceeded' });
+  });
+
+  it('leaves the place to a run its shard holds already when a second start of it finds it there, and gives back that start’s bytes', async () => {
+    const run = onShard(1, { account: 'twice' });
+    // Accepted by a start that holds no place now (a tick started at once by two processes, the other one first).
+    const shardStore = createExecutionStore({ redis, keys: layout.shards[1]?.keys ?? createKeySpace(prefix), retentionSeconds: 300 });
+    expect(await shardStore.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    const before = await store.storedBytes('twice');
+    expect(await store.accept({ ...run, starttime: run.starttime + 1 }, { maxRunningPerAccount: 5, maxStoredBytesPerAccount: 1_000_000 })).toEqual({
+      outcome: 'exists',
+    });
+    expect(await redis.zrange(layout.control.accountReservedRuns('twice'), '0', '-1')).toEqual([run.id]);
+    expect(await store.storedBytes('twice')).toBe(before);
   });
 
   it('accepts a batch over shards, each within the quota', async () => {

@@ -441,13 +441,14 @@ export function createExecutionStore(deps: {
     async confirmReplicated(id) {
       const acks = deps.replicaAcks;
       if (acks === undefined || acks.replicas <= 0) return;
-      // WAIT counts this connection's own writes only: a message published in the execution's slot
-      // (replicated like a write, read by nobody) is this connection's write after every write
-      // made before it there. The key read routes the pipeline to the slot's node on a Cluster.
+      // WAIT counts this connection's own writes only: a write in the execution's slot, of a key
+      // nobody reads, is this connection's write after every write made before it there. (A
+      // message published would not do: on a Cluster it goes over the bus, not the replication
+      // stream.) The key read routes the pipeline to the slot's node on a Cluster.
       const replies = (await redis
         .pipeline()
         .exists(keys.execution(id))
-        .call(publish, keys.replicationMarkChannel(), '')
+        .set(keys.replicationMark(), '1', 'PX', 60_000)
         .call('WAIT', acks.replicas, acks.timeoutMs)
         .exec()) as [Error | null, unknown][];
       for (const [error] of replies) if (error) throw error;
