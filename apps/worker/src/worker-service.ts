@@ -35,6 +35,7 @@ import {
   createPresetStore,
   createWorkerRegistry,
   enqueueExecution,
+  promoteJobs,
   EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_RETENTION,
   EXECUTION_QUEUE,
@@ -242,6 +243,7 @@ export async function startWorkerService(
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
+    makeDue: (executionIds) => promoteJobs(queues, executionIds),
     ...(cipher ? { cipher } : {}),
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
