@@ -169,10 +169,15 @@ describe('sub-Choreos', () => {
     expect(await stack.redis.zscore(`${stack.prefix}:waiting`, child.id)).toBeNull();
   });
 
-  it('terminates the child with its parent', { timeout: 60_000 }, async () => {
+  it('terminates the child with its parent, suspended while it waits', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const parent = await stack.startRun('Test/ParentOfWaits', alice, { StepMilliseconds: '30000' });
     const child = await runningChild('/Test/ChildWaits', parent);
+    // Suspended while it waits for the child: no worker holds it, and the termination reaches the child all the same.
+    await waitFor(async () => (await stack.redis.zscore(`${stack.prefix}:waiting`, parent)) !== null, {
+      timeoutMs: 20_000,
+      what: 'the parent to be suspended',
+    });
     expect((await stack.call('DELETE', `/choreo-executions/${parent}`, alice)).status).toBe(204);
     expect((await stack.waitForEnd(parent, alice)).status).toBe('TERMINATED_MANUALLY');
     expect((await stack.waitForEnd(child.id, alice)).status).toBe('TERMINATED_MANUALLY');

@@ -72,6 +72,8 @@ export function createReconciler(deps: {
   workerId: string;
   logger: Logger;
   onExecutionEnd?: ExecutionEndListener;
+  /** Makes the delayed jobs of these runs due now: the parents the end of a failed child made due. */
+  makeDue?: (executionIds: readonly string[]) => Promise<void>;
   /** RECONCILE_PAGE_SIZE when absent. */
   pageSize?: number;
   /** Reserves in the control slot the runs of a page accepted before the deployment had shards (AccountReservations.reserveEarly). */
