@@ -30,6 +30,8 @@ export interface BenchStackOptions {
   clusterPrimaries?: number;
   /** QUEUE_SHARDS of the service (1 when absent). */
   queueShards?: number;
+  /** More environment for the service's processes (REDIS_REPLICA_ACKS, say). */
+  serviceEnv?: Record<string, string>;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       LOG_LEVEL: 'info',
       // As a deployment has: webhooks (scenario 14) keep their secrets with it.
       SECRETS_KEY: randomBytes(32).toString('base64'),
+      ...options.serviceEnv,
     };
     const logFile = (name: string) => join(options.logDir, `${name}.log`);
     // Each profile named after its process; a worker restarted by scenario 7 gets a new number.

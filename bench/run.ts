@@ -29,6 +29,7 @@ import { pureLoopCost } from './scenarios/pure-loop-cost.ts';
 import { readThroughput } from './scenarios/read-throughput.ts';
 import { redriveStart } from './scenarios/redrive-start.ts';
 import { redisClusterBeside } from './scenarios/redis-cluster.ts';
+import { shardStoreCost } from './scenarios/shard-store-cost.ts';
 import { replicaAcks } from './scenarios/replica-acks.ts';
 import { retainedMemory } from './scenarios/retained-memory.ts';
 import { runEvents } from './scenarios/run-events.ts';
@@ -106,6 +107,7 @@ const SCENARIOS: { number: number; name: string; run: Scenario }[] = [
   { number: 16, name: 'starting a redrive of a long loop that failed', run: redriveStart(redriveIterations) },
   { number: 17, name: 'the price of replica acknowledgement', run: replicaAcks },
   { number: 18, name: 'a six-node Redis Cluster (one shard, three shards) beside the single Redis', run: redisClusterBeside },
+  { number: 19, name: 'three shards beside one: Redis commands and CPU per run, the store alone', run: shardStoreCost },
 ];
 
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -163,13 +165,14 @@ try {
     durableWaits: { runs: waitRuns, waitMs: waitSeconds * 1000 },
     log,
     raw,
-    startClusterStack: (clusterPrimaries, queueShards = 1) =>
+    startClusterStack: (clusterPrimaries, queueShards = 1, serviceEnv = {}) =>
       startBenchStack({
         ...stackOptions,
-        logDir: join(workDir, `cluster-${clusterPrimaries}-shards-${queueShards}`),
+        logDir: join(workDir, `cluster-${clusterPrimaries}-shards-${queueShards}${serviceEnv.REDIS_REPLICA_ACKS ? '-acked' : ''}`),
         baselineWorkers: 0,
         clusterPrimaries,
         queueShards,
+        serviceEnv,
       }),
   };
   for (const scenario of SCENARIOS) {

@@ -9,7 +9,7 @@ import { BASE64_BODY, BASE64_ENCODE, runJob, type ScenarioContext } from './scen
 /** Sync runs one at a time, at most this many a phase. */
 const MAX_SYNC_RUNS = 5_000;
 
-type Side = 'single' | 'oneShard' | 'threeShards';
+type Side = 'single' | 'oneShard' | 'acked' | 'threeShards';
 
 interface Measured {
   async: Throughput[];
@@ -79,32 +79,46 @@ async function clusterCpuPerRun(stack: BenchStack, runs: Throughput[]): Promise<
 /**
  * Scenario 18: the service on a six-node Redis Cluster (three primaries, a replica each;
  * REDIS_CLUSTER_NODES) with one shard (QUEUE_SHARDS=1: every key under one hash tag) and with
- * three (a tag on each primary), beside the same service on the single Redis, in mirrored rounds
- * (single, one shard, three shards; three shards, one shard, single): async throughput and sync
+ * three (a tag on each primary), and with one shard and REDIS_REPLICA_ACKS=1, beside the same
+ * service on the single Redis, in mirrored rounds (single, one shard, acked, three shards; and
+ * back): async throughput and sync
  * latency, and the CPU per run of every Cluster node, which shows the load split over the
  * primaries. The Cluster's processes share the two cores with the service, so the figures are
  * the price of the Cluster and the split of its load, not a Cluster's capacity.
  */
 export async function redisClusterBeside(context: ScenarioContext): Promise<Row[]> {
-  const oneShard = await context.startClusterStack(3, 1);
-  const threeShards = await context.startClusterStack(3, 3).catch(async (error: unknown) => {
-    await oneShard.close();
-    throw error;
-  });
+  const stacks: BenchStack[] = [];
+  const started = async (shards: number, env: Record<string, string> = {}) => {
+    try {
+      const stack = await context.startClusterStack(3, shards, env);
+      stacks.push(stack);
+      return stack;
+    } catch (error) {
+      await Promise.all(stacks.map((stack) => stack.close()));
+      throw error;
+    }
+  };
+  const oneShard = await started(1);
+  // The price of REDIS_REPLICA_ACKS=1: the same one-shard service, each accept, checkpoint and end
+  // waiting for the shard's replica, and a synchronous answer for its end's.
+  const acked = await started(1, { REDIS_REPLICA_ACKS: '1' });
+  const threeShards = await started(3);
   const sides: Record<Side, ScenarioContext> = {
     single: context,
     oneShard: { ...context, stack: oneShard },
+    acked: { ...context, stack: acked },
     threeShards: { ...context, stack: threeShards },
   };
   const empty = (): Measured => ({ async: [], syncP50Ms: [], syncP99Ms: [] });
-  const measured: Record<Side, Measured> = { single: empty(), oneShard: empty(), threeShards: empty() };
+  const measured: Record<Side, Measured> = { single: empty(), oneShard: empty(), acked: empty(), threeShards: empty() };
   const perNode: Partial<Record<Side, Record<string, number>>> = {};
   try {
-    for (const side of ['single', 'oneShard', 'threeShards', 'threeShards', 'oneShard', 'single'] as const) await measure(sides[side], measured[side]);
+    const order = ['single', 'oneShard', 'acked', 'threeShards'] as const;
+    for (const side of [...order, ...[...order].reverse()]) await measure(sides[side], measured[side]);
     perNode.oneShard = await clusterCpuPerRun(oneShard, measured.oneShard.async);
     perNode.threeShards = await clusterCpuPerRun(threeShards, measured.threeShards.async);
   } finally {
-    await Promise.all([oneShard.close(), threeShards.close()]);
+    await Promise.all(stacks.map((stack) => stack.close()));
   }
   const completed = (side: Side) => mean(measured[side].async.map((one) => one.completedPerSecond));
   const singleRedisCpu = mean(measured.single.async.map((one) => one.cpuMsPerRun.redis ?? 0));
@@ -154,5 +168,23 @@ export async function redisClusterBeside(context: ScenarioContext): Promise<Row[
       },
     );
   }
+  rows.push(
+    {
+      scenario: '18 Redis Cluster, one shard, REDIS_REPLICA_ACKS=1',
+      figure: 'sync p50',
+      unit: 'ms',
+      value: mean(measured.acked.syncP50Ms),
+      baseline: { label: 'one shard without', value: mean(measured.oneShard.syncP50Ms) },
+      details: { p99: mean(measured.acked.syncP99Ms), withoutP99: mean(measured.oneShard.syncP99Ms) },
+    },
+    {
+      scenario: '18 Redis Cluster, one shard, REDIS_REPLICA_ACKS=1',
+      figure: 'async completed',
+      unit: '/s',
+      value: completed('acked'),
+      baseline: { label: 'one shard without', value: completed('oneShard') },
+      details: { rounds: measured.acked.async.map((one, index) => [measured.oneShard.async[index]?.completedPerSecond, one.completedPerSecond]) },
+    },
+  );
   return rows;
 }

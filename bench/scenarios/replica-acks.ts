@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +9,7 @@ import { Redis } from 'ioredis';
 import { round, summarize } from '../latency-summary.ts';
 import type { Row } from '../report.ts';
 import type { ScenarioContext } from './scenario-context.ts';
+import { startRedisServer, storeRun } from './store-run.ts';
 
 const RUNS = 2_000;
 const CONCURRENCY = 16;
@@ -24,19 +24,7 @@ async function lifecycle(store: ExecutionStore, id: string): Promise<number[]> {
     times.push(next - at);
     at = next;
   };
-  const execution = {
-    id,
-    account: 'bench',
-    choreo: '/Bench/Acks',
-    starttime: now,
-    sourceId: '',
-    definitionDigest: 'digest',
-    inputs: { Text: 'hello' },
-    deadline: now + 60_000,
-    storeResults: false,
-    outputFilters: [],
-  };
-  await store.accept(execution, { maxRunningPerAccount: 0 });
+  await store.accept(storeRun(id, '/Bench/Acks', now), { maxRunningPerAccount: 0 });
   lap();
   const lease = randomBytes(8).toString('hex');
   await store.take(id, { host: '127.0.0.1', workerId: 'bench', lease });
@@ -67,10 +55,6 @@ async function measure(store: ExecutionStore): Promise<{ accept: number[]; check
   return { accept, checkpoint, end, runsPerSecond: RUNS / ((performance.now() - started) / 1000) };
 }
 
-function startServer(args: string[]): ChildProcess {
-  return spawn('redis-server', [...args, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-}
-
 /**
  * The price of REDIS_REPLICA_ACKS=1: a run's transitions (accept; take and a checkpoint; end) made
  * by the store against a primary with one replica on this host, 16 at a time, with and without a
@@ -81,8 +65,18 @@ export async function replicaAcks(context: ScenarioContext): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ces-bench-acks-'));
   const primaryPort = await findFreePort();
   const replicaPort = await findFreePort();
-  const primary = startServer(['--port', String(primaryPort), '--dir', dir]);
-  const replica = startServer(['--port', String(replicaPort), '--dir', dir, '--dbfilename', 'replica.rdb', '--replicaof', '127.0.0.1', String(primaryPort)]);
+  const primary = startRedisServer(['--port', String(primaryPort), '--dir', dir]);
+  const replica = startRedisServer([
+    '--port',
+    String(replicaPort),
+    '--dir',
+    dir,
+    '--dbfilename',
+    'replica.rdb',
+    '--replicaof',
+    '127.0.0.1',
+    String(primaryPort),
+  ]);
   const redis = new Redis(primaryPort, '127.0.0.1', { maxRetriesPerRequest: null });
   // Until the primary listens, the client retries; its refusals are not errors of the scenario.
   redis.on('error', () => {});

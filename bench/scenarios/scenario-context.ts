@@ -29,7 +29,7 @@ export interface ScenarioContext {
    * Starts another stack like `stack` (two workers, two baseline workers), its service on a Redis
    * Cluster of `clusterPrimaries` primaries, with `queueShards` shards (QUEUE_SHARDS, 1 when absent).
    */
-  startClusterStack(clusterPrimaries: number, queueShards?: number): Promise<BenchStack>;
+  startClusterStack(clusterPrimaries: number, queueShards?: number, serviceEnv?: Record<string, string>): Promise<BenchStack>;
 }
 
 export type Scenario = (context: ScenarioContext) => Promise<Row[]>;

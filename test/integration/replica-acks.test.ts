@@ -24,7 +24,10 @@ describe('writes acknowledged by replicas', () => {
   const startReplica = async () => {
     replica = spawn(
       'redis-server',
-      ['--port', String(replicaPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--replicaof', '127.0.0.1', String(primaryPort)],
+      [
+        ...['--port', String(replicaPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        ...['--replicaof', '127.0.0.1', String(primaryPort), '--enable-debug-command', 'local'],
+      ],
       { stdio: 'ignore' },
     );
     await waitFor(async () => /connected_slaves:1/.test(await redis.info('replication')) && /state=online/.test(await redis.info('replication')), {
@@ -78,6 +81,33 @@ describe('writes acknowledged by replicas', () => {
       expect(await onReplica.hget(keys.execution(run.id), 'status')).toBe('RUNNING');
     } finally {
       onReplica.disconnect();
+    }
+  });
+
+  it('confirms an end written by another connection only once the replica holds it', { timeout: 30_000 }, async () => {
+    const worker = createExecutionStore({ redis, keys, retentionSeconds: 300 });
+    const run = newExecutionFixture();
+    expect(await worker.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    const onReplica = new Redis(replicaPort, '127.0.0.1');
+    const probe = new Redis(replicaPort, '127.0.0.1', { commandTimeout: 50, maxRetriesPerRequest: 0 });
+    probe.on('error', () => {});
+    // A fresh connection of the API's, which has written nothing: a WAIT alone would count none of the end.
+    const api = new Redis(primaryPort, '127.0.0.1');
+    try {
+      const asleep = onReplica.call('DEBUG', 'SLEEP', '1.5');
+      await waitFor(async () => (await probe.ping().catch(() => 'busy')) === 'busy', {
+        timeoutMs: 5_000,
+        intervalMs: 10,
+        what: 'the replica to stop following',
+      });
+      expect(await worker.end(run.id, { status: 'SUCCESS' })).toEqual({ outcome: 'ended', status: 'SUCCESS' });
+      const confirming = createExecutionStore({ redis: api, keys, retentionSeconds: 300, replicaAcks: { replicas: 1, timeoutMs: 200 } });
+      await expect(confirming.confirmReplicated(run.id)).rejects.toBeInstanceOf(ReplicationShortError);
+      await asleep;
+      await confirming.confirmReplicated(run.id);
+      expect(await onReplica.hget(keys.execution(run.id), 'status')).toBe('SUCCESS');
+    } finally {
+      for (const connection of [onReplica, probe, api]) connection.disconnect();
     }
   });
 

@@ -5,6 +5,7 @@ import { ScriptReply } from './script-replies.ts';
 import { registerScripts } from './scripts.ts';
 import { SHARD_REFRESH_MS, type Shard, type ShardLayout } from './shard-layout.ts';
 import { slidingStoredBytes, storageWindow } from './storage-window.ts';
+import { createTurnBatcher } from './turn-batches.ts';
 
 /** A run reserved whose record no shard holds this long after is taken as never accepted. */
 export const UNACCEPTED_RESERVATION_MS = 60_000;
@@ -19,7 +20,7 @@ export const UNTAKEN_EXECUTING_MS = 30_000;
 export const UNRESERVED_AFTER_SHARDING_MS = 6 * SHARD_REFRESH_MS;
 
 export type ReserveResult =
-  /** `before`: reserved by an earlier call for the same run (reserve-run.lua's ReservedBefore), which may have been accepted. */
+  /** `before`: reserved by an earlier call for the same run (reserve-runs.lua's ReservedBefore), which may have been accepted. */
   | { outcome: 'reserved'; before?: true }
   | { outcome: 'exists' }
   | { outcome: 'quota-exceeded' }
@@ -36,7 +37,7 @@ export interface RunReservation {
 
 /**
  * An account's limits over every shard (QUEUE_SHARDS > 1), kept in the control slot: a run is
- * reserved there (reserve-run.lua) before its shard accepts it with no limit of its own, and let go
+ * reserved there (reserve-runs.lua) before its shard accepts it with no limit of its own, and let go
  * once its shard ended it. A reservation a crash left behind (a run reserved and never accepted,
  * ended without its reservation let go, a descendant its parent's end terminated in the shard's
  * script) is found when the account reaches its quota: each reserved run's record is read on its
@@ -103,28 +104,38 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
     return gone.length;
   }
 
-  const reserveOnce = async (reservation: RunReservation, limits: { maxRunning: number; budget: number }) => {
-    const window = storageWindow(reservation.starttime, retentionSeconds);
-    return run(
-      'reserveRun',
-      [
-        keys.accountReservedRuns(reservation.account),
-        keys.accountStoredBytes(reservation.account, window.index),
-        keys.accountStoredBytes(reservation.account, window.index - 1),
-      ],
-      [
-        JSON.stringify({
-          id: reservation.id,
-          starttime: String(reservation.starttime),
-          max_running: limits.maxRunning,
-          budget: limits.budget,
-          size: reservation.size,
-          window_ms: window.lengthMs,
-          window_start: window.startMs,
-        }),
-      ],
-    );
-  };
+  // What one turn of the event loop reserves and releases goes in one script call each: every run
+  // costs the control slot's primary a share of a round trip, not one of its own.
+  const templates = JSON.stringify({
+    reserved_runs: keys.accountReservedRuns('\u0001'),
+    reserved_executing: keys.accountReservedExecuting('\u0001'),
+    stored_bytes: keys.accountStoredBytes('\u0001', '\u0002'),
+  });
+  const reserveOnce = createTurnBatcher(async (runs: { reservation: RunReservation; limits: { maxRunning: number; budget: number } }[]) => {
+    const each = runs.map(({ reservation, limits }) => {
+      const window = storageWindow(reservation.starttime, retentionSeconds);
+      return JSON.stringify({
+        id: reservation.id,
+        account: reservation.account,
+        starttime: String(reservation.starttime),
+        max_running: limits.maxRunning,
+        budget: limits.budget,
+        size: reservation.size,
+        window: window.index,
+        window_ms: window.lengthMs,
+        window_start: window.startMs,
+      });
+    });
+    return (await run('reserveRuns', [keys.shards()], [templates, ...each])) as unknown[];
+  });
+  const releaseOnce = createTurnBatcher(async (releases: { account: string; ids: string[]; stored: number; refund: number; now: number }[]) => {
+    const each = releases.map(({ now, ...release }) => {
+      const window = storageWindow(now, retentionSeconds);
+      return JSON.stringify({ ...release, window: window.index, window_ms: window.lengthMs });
+    });
+    await run('releaseRuns', [keys.shards()], [templates, ...each]);
+    return releases.map(() => undefined);
+  });
 
   return {
     inUse: () => layout.shards.length > 1,
@@ -175,13 +186,13 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
     countExecuting: (account) => redis.zcard(keys.accountReservedExecuting(account)),
 
     async reserve(reservation, limits) {
-      let reply = await reserveOnce(reservation, limits);
+      let reply = await reserveOnce({ reservation, limits });
       if (reply === ScriptReply.QuotaExceeded) {
         const now = Date.now();
         if (now - (pruned.get(reservation.account) ?? 0) >= PRUNE_INTERVAL_MS) {
           if (pruned.size >= 10_000) pruned.clear();
           pruned.set(reservation.account, now);
-          if ((await prune(reservation.account, now)) > 0) reply = await reserveOnce(reservation, limits);
+          if ((await prune(reservation.account, now)) > 0) reply = await reserveOnce({ reservation, limits });
         }
       }
       if (reply === ScriptReply.Done) return { outcome: 'reserved' };
@@ -194,20 +205,9 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
     },
 
     async release(released, account, { storedBytes = 0, refund = 0, now = Date.now() }) {
-      const ids = typeof released === 'string' ? [released] : [...released];
-      // Its place among the executing goes with it (a run refused never had one).
-      const multi = redis
-        .multi()
-        .zrem(keys.accountReservedRuns(account), ...ids)
-        .zrem(keys.accountReservedExecuting(account), ...ids);
-      const window = storageWindow(now, retentionSeconds);
-      if (storedBytes > 0) {
-        multi.incrby(keys.accountStoredBytes(account, window.index), storedBytes);
-        multi.pexpire(keys.accountStoredBytes(account, window.index), 2 * window.lengthMs, 'NX');
-      }
-      await multi.exec();
-      // A refund comes off the window the reservation was charged to, or not at all once it is past.
-      if (refund > 0) await redis.decrby(keys.accountStoredBytes(account, window.index), refund);
+      // Its place among the executing goes with it (a run refused never had one); a refund comes off
+      // the window the reservation was charged to, or not at all once it is past.
+      await releaseOnce({ account, ids: typeof released === 'string' ? [released] : [...released], stored: storedBytes, refund, now });
     },
 
     async storedBytes(account, now = Date.now()) {

@@ -1,12 +1,10 @@
 import { historyKeyTemplates } from './history-keys.ts';
-import { hash } from 'node:crypto';
+import { createExecutionAcceptance, type AcceptOptions, type AcceptResult } from './execution-acceptance.ts';
 import { callbackAddress, type CheckpointDelta, type ProgressEntry } from '@ces/language';
 import type { Redis } from 'ioredis';
 import {
   decodeExecution,
   decodeListRow,
-  encodeListRow,
-  encodeNewExecution,
   fieldsToObject,
   pairsToObject,
   RECORD_FIELDS,
@@ -27,7 +25,7 @@ import { callbackTokenDigest } from './callbacks.ts';
 import { openRunInputs } from './sealed-inputs.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import type { StoreCrashSeamHook } from './store-crash-seam.ts';
-import { registerScripts, type ReplicaAcks } from './scripts.ts';
+import { registerScripts, ReplicationShortError, type ReplicaAcks } from './scripts.ts';
 import { HEARTBEAT_TTL_MS } from './worker-registry.ts';
 import { slidingStoredBytes, type StorageWindow, storageWindow } from './storage-window.ts';
 import {
@@ -41,69 +39,10 @@ import {
 } from './step-history.ts';
 import { DEFAULT_RUN_EVENTS_BOUND, encodeRunEvent, joinRunEvents, type RunEvent } from './run-events.ts';
 
-/**
- * - `accepted`: recorded RUNNING, waiting for a take; `exists`: an execution with this id exists already;
- * - `quota-exceeded`: the account has its maximum of RUNNING executions;
- * - `budget-exceeded`: storing it would take the account past its budget of stored bytes, for
- *   `retryAfterSeconds` more at least;
- * - `larger-than-budget`: the record alone is larger than the budget, and never will fit;
- * - `replay`: nothing accepted, the Idempotency-Key started `executionId` already, for the same run
- *   (`sameRequest`) or another;
- * - `not-redrivable`: nothing accepted, the execution to redrive has not ended ERROR or
- *   TERMINATED_LIMIT (`status`: '' when it is gone);
- * - `redrive-running`: nothing accepted, redrive `executionId` of it is still RUNNING.
- */
-export type AcceptResult =
-  | { outcome: 'accepted' | 'exists' | 'quota-exceeded' | 'larger-than-budget' }
-  | { outcome: 'budget-exceeded'; retryAfterSeconds: number }
-  | { outcome: 'replay'; executionId: string; sameRequest: boolean }
-  | { outcome: 'not-redrivable'; status: string }
-  | { outcome: 'redrive-running'; executionId: string };
-
-/**
- * Where a redrive starts (`NewExecution.redriveOf` names the run it redrives): the entries of that
- * run's progress it keeps (its completed top-level steps' results, and what redriveProgress in
- * @ces/language keeps of the block it failed in), values as stored, their sealed ones bound to the
- * new execution already, and the top-level step they reach.
- */
-export interface RedriveStart {
-  nextStep: number;
-  entries: readonly (readonly [string, string])[];
-}
-
 /** What a redrive starts from: the ended record, and its progress as stored (address → JSON). */
 export interface RedriveSource {
   record: ExecutionRecord;
   progress: [string, string][];
-}
-
-/** A client's key for retrying a run safely: one run per key and account, as long as its record is kept. */
-export interface IdempotencyOptions {
-  /** The Idempotency-Key as the client sent it. */
-  key: string;
-  /** A digest of what the run asks for: a key given again with another run is refused. */
-  requestDigest: string;
-}
-
-export interface AcceptOptions {
-  /** 0: no limit. */
-  maxRunningPerAccount: number;
-  /**
-   * Bytes the account's executions may store over the retention period (records when accepted,
-   * outputs when they end); 0: no limit. Counted either way.
-   */
-  maxStoredBytesPerAccount?: number;
-  /** Publish the end of this execution, for a caller that waits for it. */
-  notifyEnd?: boolean;
-  /** Publish the end of this child execution, for its parent, on the channel of children's ends. */
-  notifyParent?: boolean;
-  /** The run's own call-back (`?notify=`), to which its end is delivered signed (webhook-outbox.lua). */
-  notifyUrl?: string;
-  idempotency?: IdempotencyOptions;
-  /** A child's: the address of the step that starts it, for its parent's `child.started` run event. */
-  childOf?: { address: string };
-  /** For a redrive: where it starts. */
-  redrive?: RedriveStart;
 }
 
 /**
@@ -248,6 +187,13 @@ export interface ExecutionStore {
    * then never carries the inputs, results or outputs of a run over the wire.
    */
   summary(id: string, options: { withOutputs: boolean }): Promise<ExecutionSummary | undefined>;
+  /**
+   * With REDIS_REPLICA_ACKS: waits until that many replicas hold every write the execution's
+   * primary has made so far, by whatever process (a worker's end that a synchronous caller is
+   * about to be told of); fails with ReplicationShortError past the acknowledgement's time-out.
+   * Without replica acks it returns at once.
+   */
+  confirmReplicated(id: string): Promise<void>;
   /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
   sealedInputs(id: string): Promise<string | undefined>;
   /**
@@ -354,19 +300,6 @@ export interface ExecutionStore {
 /** Takes whose last written event this process remembers, at most: a worker runs far fewer at once. */
 const MAX_TAKES_REMEMBERED = 10_000;
 
-/** What accept-execution.lua's reply (and each of accept-executions.lua's) says. */
-function acceptResult(reply: unknown): AcceptResult {
-  if (reply === ScriptReply.Done) return { outcome: 'accepted' };
-  if (reply === ScriptReply.IdExists) return { outcome: 'exists' };
-  if (reply === ScriptReply.QuotaExceeded) return { outcome: 'quota-exceeded' };
-  if (reply === ScriptReply.LargerThanBudget) return { outcome: 'larger-than-budget' };
-  if (Array.isArray(reply) && reply[0] === ScriptReply.BudgetExceeded) return { outcome: 'budget-exceeded', retryAfterSeconds: Number(reply[1]) };
-  if (Array.isArray(reply) && reply[0] === ScriptReply.Replay) return { outcome: 'replay', executionId: String(reply[1]), sameRequest: reply[2] === 1 };
-  if (Array.isArray(reply) && reply[0] === ScriptReply.NotRedrivable) return { outcome: 'not-redrivable', status: String(reply[1]) };
-  if (Array.isArray(reply) && reply[0] === ScriptReply.RedriveRunning) return { outcome: 'redrive-running', executionId: String(reply[1]) };
-  throw new Error(`accepting an execution answered ${JSON.stringify(reply)}`);
-}
-
 export function createExecutionStore(deps: {
   redis: Redis;
   keys: KeySpace;
@@ -433,23 +366,16 @@ export function createExecutionStore(deps: {
 
   const historyKeys = historyKeyTemplates(keys);
   const webhookKeys = { events: keys.accountWebhookEvents(''), outbox: keys.webhookOutbox() };
-  // The named arguments of accept-record.lua that are the same for every execution, whichever
-  // script accepts it.
-  const acceptanceKeys = {
-    history: historyKeys,
-    webhooks: webhookKeys,
-    run_events_bound: runEventsBound,
-    run_events_channel: runEventsChannel,
-    publish,
-    execution_prefix: keys.execution(''),
-  };
-  // What every execution of a batch accepted at once shares besides (accept-executions.lua), with
-  // `bytes_key`, the stored bytes' key, chosen at each call.
-  const batchAcceptance = {
-    ...acceptanceKeys,
-    account_running_key: keys.accountRunning('\u0001'),
-    rows_key: keys.accountRunningRows('\u0001'),
-  };
+  const { accept, acceptMany } = createExecutionAcceptance({
+    redis,
+    keys,
+    run,
+    retentionSeconds,
+    ...(reservations ? { reservations } : {}),
+    reserving,
+    scriptArguments: { history: historyKeys, webhooks: webhookKeys, run_events_bound: runEventsBound, run_events_channel: runEventsChannel, publish },
+    ...(deps.atSeam ? { atSeam: deps.atSeam } : {}),
+  });
   /**
    * The named arguments every script that ends executions takes alike (end-execution.lua,
    * request-termination.lua; end-record.lua and terminate-descendants.lua read them as `ctx`).
@@ -470,106 +396,6 @@ export function createExecutionStore(deps: {
     publish,
     webhooks: webhookKeys,
   });
-
-  // A shard's refusal gives the reservation back, unless an earlier call for the same run made it:
-  // then the run it finds there holds it.
-  const refusedAfterReserving = (accepted: AcceptResult, reserved: { before?: true }) =>
-    accepted.outcome !== 'accepted' && !(reserved.before && accepted.outcome === 'exists');
-
-  async function acceptOne(
-    execution: NewExecution,
-    { maxRunningPerAccount, maxStoredBytesPerAccount = 0, idempotency, childOf, redrive }: AcceptOptions,
-    fields: readonly string[],
-    entries: readonly string[],
-    idempotencyKey: string,
-  ): Promise<AcceptResult> {
-    const window = storageWindow(execution.starttime, retentionSeconds);
-    const reply = await run(
-      'acceptExecution',
-      [
-        keys.execution(execution.id),
-        keys.running(),
-        keys.accountRunning(execution.account),
-        keys.accountStoredBytes(execution.account, window.index),
-        keys.accountStoredBytes(execution.account, window.index - 1),
-        idempotencyKey,
-        keys.accountRunningRows(execution.account),
-        keys.executionCounts(),
-        keys.execution(execution.parent ?? execution.id),
-        keys.executionChildren(execution.parent ?? execution.id),
-        keys.execution(execution.redriveOf ?? execution.id),
-        keys.executionProgress(execution.id),
-        keys.executionEvents(execution.parent ?? execution.id),
-      ],
-      [
-        JSON.stringify({
-          id: execution.id,
-          starttime: String(execution.starttime),
-          max_running: maxRunningPerAccount,
-          budget: maxStoredBytesPerAccount,
-          window_ms: window.lengthMs,
-          window_start: window.startMs,
-          bytes_elsewhere: reserving(),
-          request_digest: idempotency?.requestDigest ?? '',
-          account: execution.account,
-          choreo: execution.choreo,
-          ...acceptanceKeys,
-          list_row: encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
-          child_event:
-            execution.parent !== undefined && childOf !== undefined
-              ? encodeRunEvent({ type: 'child.started', time: execution.starttime, address: childOf.address, child: execution.id })
-              : '',
-          redrive_of: execution.redriveOf ?? '',
-          progress_entries: redrive?.entries.length ?? 0,
-        }),
-        ...fields,
-        ...entries,
-      ],
-    );
-    return acceptResult(reply);
-  }
-
-  /** `encoded`: each execution's fields, as encodeNewExecution gives them (made here when absent). */
-  async function acceptBatch(
-    executions: readonly NewExecution[],
-    { maxRunningPerAccount, maxStoredBytesPerAccount = 0 }: Pick<AcceptOptions, 'maxRunningPerAccount' | 'maxStoredBytesPerAccount'>,
-    encoded: readonly string[][] = executions.map((execution) => encodeNewExecution(execution)),
-  ): Promise<AcceptResult[]> {
-    if (executions.length === 0) return [];
-    const lengthMs = retentionSeconds * 1000;
-    const each = executions.flatMap((execution, i) => {
-      const window = storageWindow(execution.starttime, retentionSeconds);
-      const fields = encoded[i] as string[];
-      return [
-        execution.id,
-        String(execution.starttime),
-        execution.account,
-        execution.choreo,
-        String(window.startMs),
-        String(window.index),
-        encodeListRow({ starttime: execution.starttime, host: '', workerId: '', terminationRequested: false, choreo: execution.choreo }),
-        String(fields.length),
-        ...fields,
-      ];
-    });
-    const replies = (await run(
-      'acceptExecutions',
-      [keys.running(), keys.executionCounts()],
-      [
-        JSON.stringify({
-          ...batchAcceptance,
-          bytes_key: keys.accountStoredBytes('\u0001', '\u0002'),
-          max_running: maxRunningPerAccount,
-          budget: maxStoredBytesPerAccount,
-          window_ms: lengthMs,
-          bytes_elsewhere: reserving(),
-        }),
-        executions.length,
-        ...each,
-      ],
-    )) as unknown[];
-    return replies.map(acceptResult);
-  }
 
   async function takeOne(id: string, take: TakeRequest): Promise<TakeResult> {
     const reply = await run(
@@ -612,64 +438,8 @@ export function createExecutionStore(deps: {
   }
 
   return {
-    async accept(execution, options) {
-      const fields = [
-        ...encodeNewExecution(execution, options.redrive),
-        ...(options.notifyEnd ? ['notify', '1'] : options.notifyParent ? ['notify', 'parent'] : []),
-        ...(options.notifyUrl ? [RECORD_FIELDS.notifyUrl, options.notifyUrl] : []),
-      ];
-      const entries = options.redrive?.entries.flat() ?? [];
-      const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
-      if (!reservations || !reserving()) return acceptOne(execution, options, fields, entries, idempotencyKey);
-      // A run its Idempotency-Key started already is answered as before, whatever the account's limits now.
-      if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptOne(execution, options, fields, entries, idempotencyKey);
-      // With shards, the account's limits are the control slot's (account-reservations.ts).
-      const size = acceptedBytes(
-        fields,
-        entries,
-        options.idempotency && { key: idempotencyKey, entry: `${execution.id} ${options.idempotency.requestDigest}` },
-      );
-      const reserved = await reservations.reserve(
-        { id: execution.id, account: execution.account, starttime: execution.starttime, size },
-        { maxRunning: options.maxRunningPerAccount, budget: options.maxStoredBytesPerAccount ?? 0 },
-      );
-      if (reserved.outcome !== 'reserved') return reserved;
-      await deps.atSeam?.('reserved', execution.id);
-      const accepted = await acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
-      if (refusedAfterReserving(accepted, reserved)) await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
-      return accepted;
-    },
-
-    async acceptMany(executions, limits) {
-      if (!reservations || !reserving()) return acceptBatch(executions, limits);
-      const encoded = executions.map((execution) => encodeNewExecution(execution));
-      const sizes = encoded.map((fields) => acceptedBytes(fields, [], undefined));
-      const reserved = await Promise.all(
-        executions.map((execution, i) =>
-          reservations.reserve(
-            { id: execution.id, account: execution.account, starttime: execution.starttime, size: sizes[i] as number },
-            { maxRunning: limits.maxRunningPerAccount, budget: limits.maxStoredBytesPerAccount ?? 0 },
-          ),
-        ),
-      );
-      const results: AcceptResult[] = reserved.map((result) => (result.outcome === 'reserved' ? { outcome: 'accepted' } : result));
-      const isReserved = (_: unknown, i: number) => reserved[i]?.outcome === 'reserved';
-      if (executions.some(isReserved)) await deps.atSeam?.('reserved', executions.find(isReserved)?.id ?? '');
-      const accepted = await acceptBatch(executions.filter(isReserved), { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, encoded.filter(isReserved));
-      let next = 0;
-      await Promise.all(
-        executions.map(async (execution, i) => {
-          const reservation = reserved[i];
-          if (reservation?.outcome !== 'reserved') return;
-          const result = accepted[next++] as AcceptResult;
-          results[i] = result;
-          if (refusedAfterReserving(result, reservation))
-            await reservations.release(execution.id, execution.account, { refund: sizes[i] as number, now: execution.starttime });
-        }),
-      );
-      return results;
-    },
-
+    accept,
+    acceptMany,
     get,
 
     async redriveSource(id) {
@@ -683,6 +453,23 @@ export function createExecutionStore(deps: {
     async summary(id, { withOutputs }) {
       const fields: string[] = withOutputs ? [...SUMMARY_FIELDS, RECORD_FIELDS.output] : [...SUMMARY_FIELDS];
       return decodeExecution(fieldsToObject(fields, await redis.hmget(keys.execution(id), ...fields)));
+    },
+
+    async confirmReplicated(id) {
+      const acks = deps.replicaAcks;
+      if (acks === undefined || acks.replicas <= 0) return;
+      // WAIT counts this connection's own writes only: a message published in the execution's slot
+      // (replicated like a write, read by nobody) is this connection's write after every write
+      // made before it there. The key read routes the pipeline to the slot's node on a Cluster.
+      const replies = (await redis
+        .pipeline()
+        .exists(keys.execution(id))
+        .call(publish, keys.replicationMarkChannel(), '')
+        .call('WAIT', acks.replicas, acks.timeoutMs)
+        .exec()) as [Error | null, unknown][];
+      for (const [error] of replies) if (error) throw error;
+      const acknowledged = Number(replies[2]?.[1] ?? 0);
+      if (acknowledged < acks.replicas) throw new ReplicationShortError('endExecution', acknowledged, acks.replicas);
     },
 
     async sealedInputs(id) {
@@ -1060,19 +847,6 @@ const startedAt = (flat: string[]) => scoredIds(flat).map(({ id, score }) => ({ 
 
 /** Stands for an account in a key's name, to split it where the account goes. */
 const ACCOUNT_MARK = '\n';
-
-/**
- * The bytes an acceptance stores, as accept-record.lua counts them against the account's budget:
- * the record's values, a redrive's progress entries, and an Idempotency-Key's entry with the
- * record's field naming it.
- */
-function acceptedBytes(fields: readonly string[], entries: readonly string[], idempotency: { key: string; entry: string } | undefined): number {
-  let size = 0;
-  for (let i = 1; i < fields.length; i += 2) size += Buffer.byteLength(fields[i] as string);
-  for (const entry of entries) size += Buffer.byteLength(entry);
-  if (idempotency) size += Buffer.byteLength(idempotency.key) * 2 + Buffer.byteLength(idempotency.entry);
-  return size;
-}
 
 /** The parents a script's end made due (end-record.lua: ids, one space between two), when there are any. */
 function wokenParents(woken: string | undefined): { wokenParents?: readonly string[] } {

@@ -9,14 +9,12 @@ export {
   type RunningExecution,
   type ScheduledBy,
 } from './execution-record.ts';
+export type { AcceptOptions, AcceptResult, RedriveStart } from './execution-acceptance.ts';
 export {
   createExecutionStore,
-  type AcceptResult,
   type EndRequest,
   type EndResult,
-  type AcceptOptions,
   type RedriveSource,
-  type RedriveStart,
   type ExecutionCounts,
   type ExecutionStore,
   type CallbackDelivery,

@@ -64,7 +64,7 @@ export interface KeySpace {
   accountExecuting(account: string): string;
   /**
    * Sorted set: execution id → start time of one account's runs reserved in the control slot
-   * before their shard accepted them (reserve-run.lua), with more than one shard: the account's
+   * before their shard accepted them (reserve-runs.lua), with more than one shard: the account's
    * RUNNING executions over all shards, for its quota; taken out at their end.
    */
   accountReservedRuns(account: string): string;
@@ -217,6 +217,12 @@ export interface KeySpace {
   reconcilerCursor(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
+  /**
+   * Channel nobody listens on: a message published there makes a connection's replication offset
+   * reach every write its primary made so far, so that a WAIT after it covers writes that other
+   * processes made (ExecutionStore.confirmReplicated).
+   */
+  replicationMarkChannel(): string;
   /** Pub/sub channel: an execution id, published when run events were added to its stream. */
   runEventsChannel(): string;
   /** Pub/sub channel: the id of a child execution (notify `parent`), published when it ends. */
@@ -298,6 +304,7 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
+    replicationMarkChannel: () => `${prefix}:events:replicated`,
     runEventsChannel: () => `${prefix}:events:run-events`,
     childEndedChannel: () => `${prefix}:events:child-ended`,
     terminationRequestedChannel: () => `${prefix}:events:termination-requested`,

@@ -1,5 +1,6 @@
 import { type ChoreoDefinition, redriveProgress, resumePoint } from '@ces/language';
-import type { RedriveSource, RedriveStart } from './execution-store.ts';
+import type { RedriveStart } from './execution-acceptance.ts';
+import type { RedriveSource } from './execution-store.ts';
 import { rebindSealedEntries, resultsAsEntries } from './sealed-results.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 

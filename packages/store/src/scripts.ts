@@ -17,7 +17,8 @@ const SCRIPTS = {
   handBackExecution: 'hand-back-execution.lua',
   suspendExecution: 'suspend-execution.lua',
   deliverCallback: 'deliver-callback.lua',
-  reserveRun: 'reserve-run.lua',
+  reserveRuns: 'reserve-runs.lua',
+  releaseRuns: 'release-runs.lua',
   reserveExecuting: 'reserve-executing.lua',
   // An account's own Choreos, apart from the executions' scripts and their reply codes.
   putAccountChoreo: 'accounts/put-account-choreo.lua',

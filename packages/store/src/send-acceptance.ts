@@ -1,6 +1,7 @@
 import { EXECUTION_JOB_NAME, enqueueExecution, type ExecutionQueues } from './execution-queue.ts';
 import type { NewExecution } from './execution-record.ts';
-import type { AcceptOptions, AcceptResult, ExecutionStore } from './execution-store.ts';
+import type { AcceptOptions, AcceptResult } from './execution-acceptance.ts';
+import type { ExecutionStore } from './execution-store.ts';
 
 /** The two writes of an acceptance, each answered on its own. */
 export interface SentAcceptance {
@@ -12,9 +13,9 @@ export interface SentAcceptance {
 
 /**
  * Accepts an execution and queues its job, as every starter does (the API for a caller, a worker
- * for a child execution): both sent at once on the store's and the queue's one connection, so
- * Redis applies them in that order and a worker can never take a job whose record does not exist
- * yet. A job sent with a record that was refused (quota, stored bytes, an Idempotency-Key's
+ * for a child execution): the job sent right after the record on the store's and the queue's one
+ * connection, so Redis applies them in that order and a worker can never take a job whose record
+ * does not exist yet. A job sent with a record that was refused (quota, stored bytes, an Idempotency-Key's
  * earlier run) is removed again; it would find nothing to run anyway. With `instant`, the job
  * carries the accepted execution.
  */
@@ -25,20 +26,33 @@ export function sendAcceptance(
 ): SentAcceptance {
   const { instant, ...acceptOptions } = options;
   const queue = deps.queues.of(execution.id);
-  const enqueue = () => enqueueExecution(queue, execution.id, instant ? execution : undefined);
-  if (deps.queues.all.length > 1) {
-    // With shards an acceptance is two writes, the account's reservation then the record
-    // (account-reservations.ts): the job is sent once the record is there.
-    const accepted = deps.executions.accept(execution, acceptOptions);
-    const queued = accepted.then((result) => (result.outcome === 'accepted' || result.outcome === 'exists' ? enqueue() : undefined));
-    return { accepted, queued };
-  }
-  let queued: Promise<unknown> | undefined;
-  const accepted = deps.executions.accept(execution, acceptOptions).then(async (result) => {
-    if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued?.then(() => queue.remove(execution.id)).catch(() => {});
-    return result;
+  // The job is sent right after the record, on the same connection: with shards, once the
+  // account's reservation is made (account-reservations.ts), which is why the store sends it.
+  let settle: (job: Promise<unknown>) => void = () => {};
+  const queued = new Promise<unknown>((resolve) => {
+    settle = resolve;
   });
-  queued = enqueue();
+  let sent = false;
+  const accepted = deps.executions
+    .accept(execution, {
+      ...acceptOptions,
+      afterRecordSent: () => {
+        sent = true;
+        settle(enqueueExecution(queue, execution.id, instant ? execution : undefined));
+      },
+    })
+    .then(
+      async (result) => {
+        // Refused before its record was sent (the account's limits, with shards): no job either.
+        if (!sent) settle(Promise.resolve(undefined));
+        else if (result.outcome !== 'accepted' && result.outcome !== 'exists') await queued.then(() => queue.remove(execution.id)).catch(() => {});
+        return result;
+      },
+      (error: unknown) => {
+        if (!sent) settle(Promise.resolve(undefined));
+        throw error;
+      },
+    );
   return { accepted, queued };
 }
 

@@ -1,5 +1,6 @@
 import type { AccountReservations } from './account-reservations.ts';
-import type { AcceptResult, ExecutionStore } from './execution-store.ts';
+import type { AcceptResult } from './execution-acceptance.ts';
+import type { ExecutionStore } from './execution-store.ts';
 import { TERMINAL_STATUSES, type TerminalStatus } from './execution-status.ts';
 import { executionShard } from './execution-ids.ts';
 import type { Shard, ShardLayout } from './shard-layout.ts';
@@ -67,6 +68,7 @@ export function createShardedExecutionStore(
     redriveSource: (id) => on(id, (store) => store.redriveSource(id)),
     summary: (id, options) => on(id, (store) => store.summary(id, options)),
     sealedInputs: (id) => on(id, (store) => store.sealedInputs(id)),
+    confirmReplicated: (id) => on(id, (store) => store.confirmReplicated(id)),
     take: (id, take) => on(id, (store) => store.take(id, take)),
     checkpoint: (id, checkpoint, lease, stepEvents, runEvents) => on(id, (store) => store.checkpoint(id, checkpoint, lease, stepEvents, runEvents)),
     recordProgress: (id, delta, lease, stepEvents, runEvents) => on(id, (store) => store.recordProgress(id, delta, lease, stepEvents, runEvents)),

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
   createExecutionQueue,
+  createExecutionQueues,
   createExecutionStore,
+  createShardedExecutionStore,
   createKeySpace,
   createRedisConnection,
   enqueueExecution,
+  openShardLayout,
   waitUntilReady,
   singleExecutionQueue,
 } from '@ces/store';
@@ -48,6 +51,32 @@ describe('the queue dashboard', () => {
       expect(jobs[lost.id]?.name).toBe(`${lost.id} · record expired`);
     } finally {
       await close();
+    }
+  });
+
+  it("shows every shard's queue, shards added after its start among them", async () => {
+    const connection = createRedisConnection(inject('redisUrl'), 'queue', 'ops-queues-test');
+    await waitUntilReady(connection);
+    const keys = createKeySpace(isolatedPrefix('ops-queues-shards'));
+    const layout = await openShardLayout(connection, keys, 1);
+    const queues = createExecutionQueues({ connection, layout });
+    const executions = createShardedExecutionStore(layout, (shard) => createExecutionStore({ redis: connection, keys: shard.keys, retentionSeconds: 300 }));
+    const app = new Hono().route('/ops/queues', opsQueuesRoute({ queues, executions, basePath: '/ops/queues' }));
+    const shown = async () => {
+      const res = await app.request('/ops/queues/api/queues?page=1&jobsPerPage=10');
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name).sort();
+    };
+    try {
+      expect(await shown()).toEqual(['executions']);
+      // Another process starts with QUEUE_SHARDS=3; this one learns of it from the registry.
+      await openShardLayout(connection, keys, 3);
+      await layout.refresh();
+      expect(await shown()).toEqual(['shard-0.executions', 'shard-1.executions', 'shard-2.executions']);
+    } finally {
+      for (const shard of layout.shards) await deleteKeysWithPrefix(connection, shard.keys.prefix).catch(() => {});
+      await queues.close();
+      connection.disconnect();
     }
   });
 

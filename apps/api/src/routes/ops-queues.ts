@@ -103,14 +103,24 @@ class ExecutionQueueAdapter extends BullMQAdapter {
  */
 export function opsQueuesRoute(deps: { queues: ExecutionQueues; executions: ExecutionStore; basePath: string }): Hono {
   const serverAdapter = new HonoAdapter(serveStatic).setBasePath(deps.basePath);
-  createBullBoard({
-    queues: deps.queues.all.map((queue, index) => new ExecutionQueueAdapter(queue, deps.executions, deps.queues.all.length === 1 ? undefined : String(index))),
-    serverAdapter,
-    options: { uiConfig: { boardTitle: 'Choreo executions' } },
-  });
+  // A queue per shard, named by its index once there is more than one.
+  const adapters = () => {
+    const all = deps.queues.all;
+    return all.map((queue, index) => new ExecutionQueueAdapter(queue, deps.executions, all.length === 1 ? undefined : String(index)));
+  };
+  const board = createBullBoard({ queues: adapters(), serverAdapter, options: { uiConfig: { boardTitle: 'Choreo executions' } } });
+  let shown = deps.queues.all.length;
   // Bull Board's default answer carries the exception's message; a 5xx must not show internals.
   serverAdapter.setErrorHandler(dashboardError);
   const dashboard = new Hono();
+  dashboard.use(async (_c, next) => {
+    // Shards added since (the layout reads its registry again): every page shows them all.
+    if (deps.queues.all.length !== shown) {
+      shown = deps.queues.all.length;
+      board.replaceQueues(adapters());
+    }
+    await next();
+  });
   dashboard.use(async (c, next) => {
     await next();
     if (c.res.headers.get('content-type')?.startsWith('text/html')) {

@@ -226,12 +226,16 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
 
   /**
    * The ended record, or the current one at the end of the wait: undefined when Redis cannot say
-   * (down, or stalled past READ_AFTER_WAIT_MS: the wait is the caller's bound, not Redis's).
+   * (down, or stalled past READ_AFTER_WAIT_MS: the wait is the caller's bound, not Redis's), or
+   * when the replicas REDIS_REPLICA_ACKS asks for do not hold the end in time: a caller is told a
+   * run ended only once a failover could not take the end back.
    */
   async function waitForEnd(ending: EndWatch, id: string): Promise<ExecutionRecord | undefined> {
     try {
       const { record: ended } = await ending.wait(config.syncWaitMs);
-      return ended ?? (await withTimeout(waits.get(id), READ_AFTER_WAIT_MS));
+      const record = ended ?? (await withTimeout(waits.get(id), READ_AFTER_WAIT_MS));
+      if (record !== undefined && isTerminal(record.status)) await waits.confirmReplicated(id);
+      return record;
     } catch (error) {
       deps.logger?.warn({ executionId: id, err: error }, 'could not read a synchronous run after its wait; answered as accepted');
       return undefined;

@@ -1,5 +1,5 @@
 --[[
-  Shared by the scripts that let an account store more (accept-record.lua, reserve-run.lua): whether
+  Shared by the scripts that let an account store more (accept-record.lua, reserve-runs.lua): whether
   `size` more bytes fit the account's budget, a sliding window of the retention's length made of two
   fixed windows (accept-execution.lua's header says how).
 
