@@ -103,18 +103,20 @@ describe('the choreo.run step in the engine', () => {
  * One child that ends when the test says so: its waiters are woken then, as the worker's
  * ChildRuns wake on the child's end message; a waiter whose signal aborts is told why.
  */
-function childEndingLater(): ChildRuns & { end(end: ChildEnd): void; starts: number; abortedWith: unknown[] } {
+function childEndingLater(): ChildRuns & { end(end: ChildEnd): void; starts: number; resumedStarts: number; abortedWith: unknown[] } {
   let ended: ChildEnd | undefined;
   const waiters = new Set<() => void>();
   const children = {
     starts: 0,
+    resumedStarts: 0,
     abortedWith: [] as unknown[],
     end(end: ChildEnd) {
       ended = end;
       for (const wake of waiters) wake();
     },
-    async start() {
+    async start(request: { resumed?: boolean }) {
       children.starts += 1;
+      if (request.resumed === true) children.resumedStarts += 1;
       return { id: 'child-1' };
     },
     awaitEnd(_id: string, signal: AbortSignal) {
@@ -173,8 +175,9 @@ describe('a choreo.run step in a run that may be suspended', () => {
     children.end({ status: 'SUCCESS', outputs: { Echo: 'done' } });
     const resumed = await run(parent, children, { nextStep: 0, results: {}, progress: new Map(first.waitEntries) });
     expect(resumed).toMatchObject({ kind: 'completed', checkpoint: { outputs: { Echo: 'done' } } });
-    // The same child, found again by its address: never a second one.
+    // The same child, found again by its address: never a second one, and known to be accepted already.
     expect(children.starts).toBe(2);
+    expect(children.resumedStarts).toBe(1);
   });
 
   it('waits in the worker for a child that ends within the threshold', async () => {

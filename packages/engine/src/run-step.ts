@@ -174,7 +174,12 @@ async function attemptStep(
       const command = stepCommandOf(value);
       if (command?.type === 'start-child') {
         const { suspension } = place;
-        const durable = suspension && { minimumMs: suspension.minimumMs, timeoutAtMs: suspension.wakeAtMs ?? start + timeoutMs, timeoutMs };
+        const durable = suspension && {
+          minimumMs: suspension.minimumMs,
+          timeoutAtMs: suspension.wakeAtMs ?? start + timeoutMs,
+          timeoutMs,
+          resumed: suspension.wakeAtMs !== undefined,
+        };
         return runChild(command, place.childRuns, place.address, controller.signal, durable);
       }
       return value;

@@ -21,9 +21,10 @@ export interface ChildRuns {
    * Accepts the child of the step at `address` of the current run, or finds the one accepted for
    * it already (a resumed run): the same address always names the same child. Rejects with
    * ChildRefusedError when the Choreo cannot run as a child (unknown, invalid, too deep, inputs
-   * missing).
+   * missing). `resumed`: the run was suspended waiting for this step's child, which it accepted
+   * then; found, it is not accepted again.
    */
-  start(request: { choreo: string; inputs: Record<string, string>; address: string }): Promise<{ id: string }>;
+  start(request: { choreo: string; inputs: Record<string, string>; address: string; resumed?: boolean }): Promise<{ id: string }>;
   /**
    * Resolves when the child has ended. When `signal` aborts, stops waiting, ends the child too
    * when the parent is terminated (not when it is only handed back), and rejects.
@@ -64,6 +65,8 @@ export interface DurableChildWait {
   readonly minimumMs: number;
   readonly timeoutAtMs: number;
   readonly timeoutMs: number;
+  /** Whether the run was suspended waiting for this step's child before (its due time recorded). */
+  readonly resumed: boolean;
 }
 
 /**
@@ -82,7 +85,7 @@ export async function runChild(
   durable?: DurableChildWait,
 ): Promise<unknown> {
   if (children === undefined) throw new ChildRefusedError('sub-Choreos run only on a worker');
-  const { id } = await children.start({ choreo: command.choreo, inputs: { ...command.inputs }, address });
+  const { id } = await children.start({ choreo: command.choreo, inputs: { ...command.inputs }, address, ...(durable?.resumed ? { resumed: true } : {}) });
   if (signal.aborted) throw new StepAbortedError(signal.reason);
   const ended = durable === undefined ? await children.awaitEnd(id, signal) : await awaitDurably(children, id, signal, durable);
   if (ended === undefined) return suspendForChild(durable?.timeoutAtMs ?? Number.POSITIVE_INFINITY, id);
