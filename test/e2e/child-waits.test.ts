@@ -87,6 +87,20 @@ describe('parents suspended while their children run', () => {
     for (const shard of stack.layout.shards) expect(await stack.redis.zcard(shard.keys.waiting())).toBe(0);
   });
 
+  it('fails the step of a suspended parent at once when its child is terminated through the API', { timeout: 90_000 }, async () => {
+    stack = await startStack({ redisUrl: inject('redisUrl'), workers: 1, choreosDir: catalogue.dir, workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500' } });
+    const current = stack;
+    const alice = current.credentials.alice;
+    const parent = await current.startRun('Test/WaitingParent', alice, { Milliseconds: '60000' });
+    await waitFor(async () => (await current.redis.zscore(current.keys.waiting(), parent)) !== null, { timeoutMs: 20_000, what: 'the parent to be suspended' });
+    const child = await waitFor(async () => (await current.redis.smembers(current.keys.executionChildren(parent)))[0], { what: 'the child' });
+    expect((await current.call('DELETE', `/choreo-executions/${child}`, alice)).status).toBe(204);
+    // Made due by the API that ended the child, not left to the reconciler (which waits 10 s past due).
+    const ended = await current.waitForEnd(parent, alice, 8_000);
+    expect(ended.status).toBe('ERROR');
+    expect(ended.lasterror).toBe(`child: child execution ${child} ended TERMINATED_MANUALLY`);
+  });
+
   it('parent-due: a worker killed after ending a child, before making its suspended parent due, leaves it to the reconciler', {
     timeout: 150_000,
   }, async () => {
