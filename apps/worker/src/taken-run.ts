@@ -15,6 +15,13 @@ import { outputSealer } from './secret-outputs.ts';
 import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
 import type { CrashSeamHook } from './crash-seam.ts';
 
+/**
+ * A run waiting for its children is taken again at least this often, whatever its due time: a
+ * child ended by a process that does not make its parent due (one of an earlier version, during an
+ * upgrade) is found then, at the cost of one take and suspension per period.
+ */
+export const CHILD_WAIT_RECHECK_MS = 5 * 60_000;
+
 export interface TakenRunDeps {
   executions: ExecutionStore;
   definitions: DefinitionCache;
@@ -120,7 +127,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       return suspended;
     }
     await deps.atSeam?.('suspended', record.id);
-    await context.defer(dueMs);
+    await context.defer(children.length > 0 ? Math.min(dueMs, Date.now() + CHILD_WAIT_RECHECK_MS) : dueMs);
     // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
     // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.
     // A call back that came meanwhile, or the end of a child it waits for, could not make the job
