@@ -52,6 +52,21 @@ async function startOffShardZero(stack: Stack, choreo: string, credential: Crede
   throw new Error('no run landed off shard 0 in 30 tries');
 }
 
+/** Starts a run of Mine/Counted per tag, 50 at a time, each wait `waitMs` long; resolves with their ids. */
+async function startCountedRuns(stack: Stack, credential: Credential, counter: StepCounter, tags: readonly string[], waitMs: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let from = 0; from < tags.length; from += 50) {
+    ids.push(
+      ...(await Promise.all(
+        tags
+          .slice(from, from + 50)
+          .map((tag) => stack.startRun('Mine/Counted', credential, { CounterURL: counter.urlFor(tag), WaitMilliseconds: String(waitMs) })),
+      )),
+    );
+  }
+  return ids;
+}
+
 const ofChoreo = async (stack: Stack, credential: Credential, choreo: string) =>
   (await stack.call('GET', '/choreo-executions?status=any', credential)).json().executions.filter((entry: { choreo: string }) => entry.choreo === choreo);
 
@@ -247,14 +262,7 @@ describe('a shard primary killed under 300 running runs', () => {
   it('loses none, runs no step twice, and never answers 500', { timeout: 300_000 }, async () => {
     const alice = stack.credentials.alice;
     const tags = Array.from({ length: 300 }, (_, i) => `run${i}`);
-    const ids: string[] = [];
-    for (let from = 0; from < tags.length; from += 50) {
-      ids.push(
-        ...(await Promise.all(
-          tags.slice(from, from + 50).map((tag) => stack.startRun('Mine/Counted', alice, { CounterURL: counter.urlFor(tag), WaitMilliseconds: '1500' })),
-        )),
-      );
-    }
+    const ids = await startCountedRuns(stack, alice, counter, tags, 1500);
     await waitFor(async () => tags.every((tag) => counter.count(tag, 0) === 1), { timeoutMs: 60_000, what: 'every run to make its first call' });
 
     // Requests keep coming while the primary dies: status polls and new runs.
@@ -282,5 +290,59 @@ describe('a shard primary killed under 300 running runs', () => {
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
     expect(new Set(ids.map(executionShard))).toEqual(new Set([0, 1, 2]));
+  });
+});
+
+// The same death, once for each shard's primary in turn, while runs wait in durable waits: their
+// jobs are delayed, and each shard's BullMQ worker blocks on its queue's marker on the primary
+// that dies. BullMQ resets a blocking connection whose read outlasts its timeout, and must then
+// take jobs again: every run ends, each step run once. One worker, so that none stands in for a
+// shard's BullMQ worker that takes nothing.
+describe('each shard primary killed in turn under runs in durable waits', () => {
+  let cluster: LocalRedisCluster;
+  let stack: Stack;
+  let stop: (() => Promise<void>) | undefined;
+  const counter = new StepCounter();
+
+  beforeAll(async () => {
+    await counter.start();
+    ({ cluster, stack, stop } = await startStackOnCluster({
+      workers: 1,
+      env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
+      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '150' },
+    }));
+    await putOwnChoreos(stack, stack.credentials.alice);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stop?.();
+    await counter.close();
+  });
+
+  it('loses none and runs no step twice', { timeout: 300_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const tags: string[] = [];
+    const ids: string[] = [];
+    for (const shard of stack.layout.shards) {
+      const batch = Array.from({ length: 50 }, (_, i) => `shard${shard.index}-run${i}`);
+      ids.push(...(await startCountedRuns(stack, alice, counter, batch, 1500)));
+      tags.push(...batch);
+      await waitFor(async () => batch.every((tag) => counter.count(tag, 0) === 1), {
+        timeoutMs: 60_000,
+        what: 'every run of the batch to make its first call',
+      });
+      // A wait past DURABLE_WAIT_THRESHOLD_MS holds no worker: the kill meets runs suspended.
+      await waitFor(async () => (await stack.redis.zcard(shard.keys.waiting())) > 0, { timeoutMs: 20_000, what: 'a run of the shard suspended in its wait' });
+      const victim = await cluster.primaryFor(shard.keys.prefix);
+      await cluster.failOver(victim);
+      await cluster.rejoin(victim);
+    }
+
+    for (const id of ids) expect((await stack.waitForEnd(id, alice, 60_000)).status, stack.logs()).toBe('SUCCESS');
+    for (const tag of tags)
+      expect(
+        counter.stepsOf(tag).sort((a, b) => a - b),
+        tag,
+      ).toEqual([0, 2, 4, 6]);
   });
 });

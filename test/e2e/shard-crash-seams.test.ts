@@ -118,7 +118,7 @@ describe('a process killed between the control slot and a shard', () => {
     // Its first tick is due at once: the held worker fires it, and is held after reserving its run.
     const { schedule } = await schedules.put('acme', 'seam', spec, { now: Date.now() - 60_000, paused: false });
     const id = await heldAt(held, 'reserved');
-    expect(id).toBe(tickExecutionId('acme', 'seam', schedule.cursor, SHARDS));
+    expect(id).toBe(tickExecutionId('acme', 'seam', schedule.cursor, stack.layout.shardsAt(schedule.cursor)));
     await killed(held);
     expect(await stack.executions.get(id)).toBeUndefined();
 

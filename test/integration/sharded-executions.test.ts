@@ -12,6 +12,8 @@ import {
   placeExecutionId,
   openShardLayout,
   type ShardLayout,
+  SHARD_SETTLE_MS,
+  idempotencyShardText,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, newExecutionFixture } from '@ces/testing';
 import { Redis } from 'ioredis';
@@ -51,6 +53,24 @@ describe('executions over three shards', () => {
     expect(more.shards.slice(0, 3).map((shard) => shard.keys.prefix)).toEqual(layout.shards.map((shard) => shard.keys.prefix));
     expect(more.shards).toHaveLength(4);
     await redis.hdel(layout.control.shards(), '3');
+  });
+
+  it("maps a tick among the shards registered a settling time before it, the same whatever a process's QUEUE_SHARDS", async () => {
+    const registeredAt = Number(await redis.hget(layout.control.shards(), 'added:2'));
+    expect(registeredAt).toBeGreaterThan(0);
+    const fewer = await openShardLayout(redis, createKeySpace(prefix), 1);
+    for (const seen of [layout, fewer]) {
+      expect(seen.shardsAt(registeredAt)).toBe(1);
+      expect(seen.shardsAt(registeredAt + SHARD_SETTLE_MS)).toBe(3);
+    }
+    // Shards registered before their times were kept count for every tick.
+    const legacy = createKeySpace(isolatedPrefix('shards-legacy'));
+    await redis.hset(legacy.shards(), '1', layout.shards[1]?.keys.prefix ?? '', '2', layout.shards[2]?.keys.prefix ?? '');
+    try {
+      expect((await openShardLayout(redis, legacy, 1)).shardsAt(Date.now())).toBe(3);
+    } finally {
+      await redis.del(legacy.shards());
+    }
   });
 
   it('puts each run on the shard its id names, and reads it back from there', async () => {
@@ -128,7 +148,7 @@ describe('executions over three shards', () => {
     expect(await redis.keys(`${layout.shards[1]?.keys.prefix}:stored:account:once:*`)).toEqual([]);
   });
 
-  it('accepts a run reserved before under another start time (a child or a tick asked for again after a crash), and keeps the place of one accepted then', async () => {
+  it('accepts a run reserved before under another start time (a tick’s run asked for again after a crash), and keeps the place of one accepted then', async () => {
     const quota = { maxRunningPerAccount: 2 };
     const run = onShard(2, { account: 'again' });
     // Reserved by a process that died before its shard accepted the run.
@@ -140,6 +160,39 @@ describe('executions over three shards', () => {
     expect(await redis.zrange(layout.control.accountReservedRuns('again'), '0', '-1')).toEqual([run.id]);
     expect(await store.accept(onShard(1, { account: 'again' }), quota)).toEqual({ outcome: 'accepted' });
     expect(await store.accept(onShard(0, { account: 'again' }), quota)).toEqual({ outcome: 'quota-exceeded' });
+  });
+
+  it('leaves the place to a run its shard holds already when a second start of it finds it there, and gives back that start’s bytes', async () => {
+    const run = onShard(1, { account: 'twice' });
+    // Accepted by a start that holds no place now (a tick started at once by two processes, the other one first).
+    const shardStore = createExecutionStore({ redis, keys: layout.shards[1]?.keys ?? createKeySpace(prefix), retentionSeconds: 300 });
+    expect(await shardStore.accept(run, { maxRunningPerAccount: 0 })).toEqual({ outcome: 'accepted' });
+    const before = await store.storedBytes('twice');
+    expect(await store.accept({ ...run, starttime: run.starttime + 1 }, { maxRunningPerAccount: 5, maxStoredBytesPerAccount: 1_000_000 })).toEqual({
+      outcome: 'exists',
+    });
+    expect(await redis.zrange(layout.control.accountReservedRuns('twice'), '0', '-1')).toEqual([run.id]);
+    expect(await store.storedBytes('twice')).toBe(before);
+  });
+
+  it('answers an Idempotency-Key used before the deployment grew with the run it started then, on the shard the key mapped to', async () => {
+    const fewer = await openShardLayout(redis, createKeySpace(prefix), 1);
+    const textOf = (key: string) => idempotencyShardText('keyed', key);
+    let key = 'key-0';
+    for (let i = 1; layout.pickFor(textOf(key)).index === 0; i += 1) key = `key-${i}`;
+    const idempotency = { key, requestDigest: 'digest' };
+    const first = onShard(fewer.pickFor(textOf(key)).index, { account: 'keyed' });
+    expect(await store.accept(first, { maxRunningPerAccount: 0, idempotency })).toEqual({ outcome: 'accepted' });
+    // Retried through a process that knows three shards: the key maps elsewhere now.
+    const retry = onShard(layout.pickFor(textOf(key)).index, { account: 'keyed' });
+    expect(await store.accept(retry, { maxRunningPerAccount: 0, idempotency })).toEqual({ outcome: 'replay', executionId: first.id, sameRequest: true });
+    expect(await store.get(retry.id)).toBeUndefined();
+    expect(await store.accept(retry, { maxRunningPerAccount: 0, idempotency: { key, requestDigest: 'another' } })).toEqual({
+      outcome: 'replay',
+      executionId: first.id,
+      sameRequest: false,
+    });
+    expect(await store.idempotencyEntry('keyed', key)).toEqual({ executionId: first.id, requestDigest: 'digest' });
   });
 
   it('accepts a batch over shards, each within the quota', async () => {

@@ -234,7 +234,8 @@ export async function wireApi(deps: {
   );
 
   const app = createApp({
-    config: { ...config.app, queueShards: layout.active },
+    config: config.app,
+    shardsAt: (time) => layout.shardsAt(time),
     choreos: createAccountChoreos({ redis: connections.requests, keys, catalogue: deps.catalogue, config: config.accountChoreos }),
     schedules,
     ...(presets ? { presets } : {}),

@@ -85,8 +85,6 @@ import { rootRedirect } from './console/root-redirect.ts';
 
 export interface AppConfig {
   serviceHost: string;
-  /** QUEUE_SHARDS (1 when absent): schedules' ticks are started on the shard their schedule maps to. */
-  queueShards?: number;
   trustProxy: boolean;
   bodyLimitBytes: number;
   /** Failed authentications allowed per client address and name, and minute (0: no limit). */
@@ -144,6 +142,8 @@ export interface AppDeps {
   ops?: OpsDeps;
   /** The console at `/console`; omitted in tests that do not need it. */
   console?: Pick<ConsoleDeps, 'sessions' | 'workers' | 'cipher'>;
+  /** How many shards a schedule's tick at a time maps among (ShardLayout.shardsAt); 1 when absent. */
+  shardsAt?: (time: number) => number;
 }
 
 export function createApp(deps: AppDeps) {
@@ -177,7 +177,7 @@ export function createApp(deps: AppDeps) {
     executions: deps.executions,
     lookup: deps.choreos.lookup,
     launcher: deps.launcher,
-    shards: deps.config.queueShards ?? 1,
+    ...(deps.shardsAt ? { shardsAt: deps.shardsAt } : {}),
   });
   if (deps.console) {
     app.route(

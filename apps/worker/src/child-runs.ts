@@ -155,8 +155,9 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
           instant: child.instant && !hasSecret && redrive === undefined,
         });
         // A job that did not reach the queue is queued by the reconciler: the child is recorded.
+        const queued = sent.queued.catch(() => {});
         return sent.accepted.then(async (result) => {
-          await sent.queued.catch(() => {});
+          await queued;
           return result;
         });
       };

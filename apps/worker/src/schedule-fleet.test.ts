@@ -51,7 +51,7 @@ describe('schedule firers over real accepts', () => {
       executions: createExecutionStore({ redis: connection, keys, retentionSeconds: 300 }),
       definitions: createDefinitionStore({ redis: connection, keys }),
       queues: singleExecutionQueue(queue),
-      shards: 1,
+      shardsAt: () => 1,
       lookup: catalogueLookup(catalogue),
       maxRunningPerAccount: 0,
       maxStoredBytesPerAccount: 0,

@@ -20,8 +20,8 @@ export interface ScheduleRunsDeps {
   definitions: DefinitionStore;
   /** Every shard's queue: a tick's run is on the shard its schedule maps to (tickExecutionId). */
   queues: ExecutionQueues;
-  /** QUEUE_SHARDS: how many shards ticks' runs are spread over. */
-  shards: number;
+  /** How many shards a tick at a time maps among (ShardLayout.shardsAt): the same in every process. */
+  shardsAt: (time: number) => number;
   lookup: ChildChoreoLookup;
   maxRunningPerAccount: number;
   maxStoredBytesPerAccount: number;
@@ -39,7 +39,7 @@ export interface ScheduleRunsDeps {
  * keeps it waiting); `allow-all` always starts.
  */
 export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
-  const { executions, definitions, queues, lookup, shards, now = Date.now } = deps;
+  const { executions, definitions, queues, lookup, shardsAt, now = Date.now } = deps;
   const accept = createTickAcceptances(
     { executions, queues },
     { maxRunningPerAccount: deps.maxRunningPerAccount, maxStoredBytesPerAccount: deps.maxStoredBytesPerAccount },
@@ -55,14 +55,14 @@ export function createScheduleRuns(deps: ScheduleRunsDeps): StartTick {
 
   return async ({ schedule, scheduledTime }) => {
     const { account, name, spec } = schedule;
-    const id = tickExecutionId(account, name, scheduledTime, shards);
+    const id = tickExecutionId(account, name, scheduledTime, shardsAt(scheduledTime));
     // Fired again after a crash: its run exists, whatever the previous run does now. Under
     // allow-all the accept below finds it (`exists`), so nothing is read first: one round trip
     // less for every tick. Otherwise both runs are read at once.
     if (spec.overlap !== 'allow-all' && schedule.lastTick !== undefined) {
       const [own, previous] = await Promise.all([
         executions.summary(id, { withOutputs: false }),
-        executions.summary(tickExecutionId(account, name, schedule.lastTick, shards), { withOutputs: false }),
+        executions.summary(tickExecutionId(account, name, schedule.lastTick, shardsAt(schedule.lastTick)), { withOutputs: false }),
       ]);
       if (own !== undefined) return 'started';
       if (previous?.status === 'RUNNING') return 'busy';

@@ -373,7 +373,7 @@ export async function startWorkerService(
       executions,
       definitions,
       queues,
-      shards: layout.active,
+      shardsAt: (time) => layout.shardsAt(time),
       lookup: choreoLookup,
       maxRunningPerAccount: config.MAX_RUNNING_PER_ACCOUNT,
       maxStoredBytesPerAccount: config.MAX_STORED_BYTES_PER_ACCOUNT,

@@ -123,10 +123,15 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
     rows_key: keys.accountRunningRows('\u0001'),
   };
 
-  // A shard's refusal gives the reservation back, unless an earlier call for the same run made it:
-  // then the run it finds there holds it.
-  const refusedAfterReserving = (accepted: AcceptResult, reserved: { before?: true }) =>
-    accepted.outcome !== 'accepted' && !(reserved.before && accepted.outcome === 'exists');
+  // A shard's refusal gives the reservation back. One that found the run there already (`exists`:
+  // the same id, its accept sent again, or a tick started twice at once) leaves the place to that
+  // run, whose end lets it go (or the pruning, once it has ended), and gives back only bytes this
+  // call charged: none when an earlier call for the same run reserved them (`before`).
+  const giveBack = async (execution: NewExecution, accepted: AcceptResult, reserved: { before?: true }, size: number) => {
+    if (accepted.outcome === 'accepted' || !reservations) return;
+    if (accepted.outcome !== 'exists') return reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
+    if (!reserved.before) return reservations.release([], execution.account, { refund: size, now: execution.starttime });
+  };
 
   async function acceptOne(
     execution: NewExecution,
@@ -250,7 +255,7 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
     const accepting = acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
     options.afterRecordSent?.();
     const accepted = await accepting;
-    if (refusedAfterReserving(accepted, reserved)) await reservations.release(execution.id, execution.account, { refund: size, now: execution.starttime });
+    await giveBack(execution, accepted, reserved, size);
     return accepted;
   }
 
@@ -280,8 +285,7 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
         if (reservation?.outcome !== 'reserved') return;
         const result = accepted[next++] as AcceptResult;
         results[i] = result;
-        if (refusedAfterReserving(result, reservation))
-          await reservations.release(execution.id, execution.account, { refund: sizes[i] as number, now: execution.starttime });
+        await giveBack(execution, result, reservation, sizes[i] as number);
       }),
     );
     return results;

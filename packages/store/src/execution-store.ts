@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { historyKeyTemplates } from './history-keys.ts';
 import { createExecutionAcceptance, type AcceptOptions, type AcceptResult } from './execution-acceptance.ts';
 import { callbackAddress, type CheckpointDelta, type ProgressEntry } from '@ces/language';
@@ -196,6 +197,8 @@ export interface ExecutionStore {
   confirmReplicated(id: string): Promise<void>;
   /** The inputs a run keeps sealed (sealed-inputs.ts), undefined when it has none. */
   sealedInputs(id: string): Promise<string | undefined>;
+  /** The run an account's Idempotency-Key started, and the digest of what it asked for, while its record is kept. */
+  idempotencyEntry(account: string, key: string): Promise<{ executionId: string; requestDigest: string } | undefined>;
   /**
    * A worker takes a RUNNING execution under a lease (a token unique to this take); any earlier
    * lease is void from now on.
@@ -458,18 +461,26 @@ export function createExecutionStore(deps: {
     async confirmReplicated(id) {
       const acks = deps.replicaAcks;
       if (acks === undefined || acks.replicas <= 0) return;
-      // WAIT counts this connection's own writes only: a message published in the execution's slot
-      // (replicated like a write, read by nobody) is this connection's write after every write
-      // made before it there. The key read routes the pipeline to the slot's node on a Cluster.
+      // WAIT counts this connection's own writes only: a write in the execution's slot, of a key
+      // nobody reads, is this connection's write after every write made before it there. (A
+      // message published would not do: on a Cluster it goes over the bus, not the replication
+      // stream.) The key read routes the pipeline to the slot's node on a Cluster.
       const replies = (await redis
         .pipeline()
         .exists(keys.execution(id))
-        .call(publish, keys.replicationMarkChannel(), '')
+        .set(keys.replicationMark(), '1', 'PX', 60_000)
         .call('WAIT', acks.replicas, acks.timeoutMs)
         .exec()) as [Error | null, unknown][];
       for (const [error] of replies) if (error) throw error;
       const acknowledged = Number(replies[2]?.[1] ?? 0);
       if (acknowledged < acks.replicas) throw new ReplicationShortError('endExecution', acknowledged, acks.replicas);
+    },
+
+    async idempotencyEntry(account, key) {
+      const entry = await redis.get(keys.idempotencyKey(account, hash('sha256', key)));
+      if (entry === null) return undefined;
+      const space = entry.indexOf(' ');
+      return { executionId: entry.slice(0, space), requestDigest: entry.slice(space + 1) };
     },
 
     async sealedInputs(id) {

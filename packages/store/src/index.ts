@@ -155,7 +155,15 @@ export { errorFields, executionStatusFields, scheduleFields, versionField } from
 export { createTurnBatcher } from './turn-batches.ts';
 export { derivedExecutionId, executionShard, MAX_SHARDS, newExecutionId, placeExecutionId } from './execution-ids.ts';
 export { keySlot, shardPrefixes } from './shard-tags.ts';
-export { followShardRegistry, openShardLayout, singleShardLayout, type Shard, type ShardLayout } from './shard-layout.ts';
+export {
+  followShardRegistry,
+  idempotencyShardText,
+  openShardLayout,
+  SHARD_SETTLE_MS,
+  singleShardLayout,
+  type Shard,
+  type ShardLayout,
+} from './shard-layout.ts';
 export { createShardedExecutionStore } from './sharded-execution-store.ts';
 export { STORE_CRASH_SEAMS, type StoreCrashSeam, type StoreCrashSeamHook } from './store-crash-seam.ts';
 export { createAccountReservations, type AccountReservations } from './account-reservations.ts';

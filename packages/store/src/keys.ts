@@ -205,7 +205,9 @@ export interface KeySpace {
   workerExecutions(workerId: string): string;
   /**
    * Hash: shard index → its key prefix (shard-layout.ts), in the control slot: every shard runs were
-   * ever put on, the tag of each chosen once; `since`, when a second shard was first registered.
+   * ever put on, the tag of each chosen once; `added:<index>`, when each was registered (ticks map
+   * among the shards registered before them: ShardLayout.shardsAt); `since`, when a second shard
+   * was first registered.
    */
   shards(): string;
   /** String with TTL: the lock that lets one reconciler run at a time. */
@@ -218,11 +220,11 @@ export interface KeySpace {
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
   /**
-   * Channel nobody listens on: a message published there makes a connection's replication offset
-   * reach every write its primary made so far, so that a WAIT after it covers writes that other
-   * processes made (ExecutionStore.confirmReplicated).
+   * String read by nobody: a write of it makes a connection's replication offset reach every write
+   * its primary made so far, so that a WAIT after it covers writes that other processes made
+   * (ExecutionStore.confirmReplicated). It expires a minute after the last.
    */
-  replicationMarkChannel(): string;
+  replicationMark(): string;
   /** Pub/sub channel: an execution id, published when run events were added to its stream. */
   runEventsChannel(): string;
   /** Pub/sub channel: the id of a child execution (notify `parent`), published when it ends. */
@@ -304,7 +306,7 @@ export function createKeySpace(prefix: string): KeySpace {
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
-    replicationMarkChannel: () => `${prefix}:events:replicated`,
+    replicationMark: () => `${prefix}:replicated`,
     runEventsChannel: () => `${prefix}:events:run-events`,
     childEndedChannel: () => `${prefix}:events:child-ended`,
     terminationRequestedChannel: () => `${prefix}:events:termination-requested`,

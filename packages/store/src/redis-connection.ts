@@ -86,7 +86,18 @@ function createClusterConnection(nodes: readonly { host: string; port: number }[
     // follows the slot when it moves.
     ...(subscriber ? { shardedSubscribers: true } : {}),
   };
-  return new Cluster([...nodes], clusterOptions) as unknown as Redis;
+  const cluster = new Cluster([...nodes], clusterOptions);
+  // A duplicate is BullMQ's blocking connection for a worker. When a BZPOPMIN outlasts its
+  // timeout (a failover), BullMQ disconnects that connection and awaits its connect(). ioredis
+  // runs a ready check (CLUSTER INFO) in connect(); if the check errs or finds the cluster
+  // failed, which is likely in the second after a primary's death, it reconnects without ever
+  // settling that promise, and the worker stops taking jobs for good. Without the check, connect()
+  // settles once the slots are known; a command the cluster cannot serve yet is retried
+  // (retryDelayOnClusterDown, retryDelayOnFailover) or fails, and BullMQ waits again.
+  const duplicate = cluster.duplicate.bind(cluster);
+  cluster.duplicate = ((startupNodes?: Parameters<Cluster['duplicate']>[0], options?: ClusterOptions) =>
+    duplicate(startupNodes, { ...options, enableReadyCheck: false })) as Cluster['duplicate'];
+  return cluster as unknown as Redis;
 }
 
 /** Whether `error` (or one it was caused by) is a command that Redis did not answer in time. */

@@ -17,8 +17,8 @@ export const ScriptReply = {
   Replay: 3,
   /**
    * reserve a run: reserved already by an earlier call with another start time: the same run asked
-   * for again (a child or a tick's run, whose id is derived, after a crash between its reservation
-   * and its acceptance).
+   * for again (a tick's run, whose id is derived, after a crash between its reservation and its
+   * acceptance).
    */
   ReservedBefore: 4,
   /** accept: another execution has this id. */

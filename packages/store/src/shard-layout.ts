@@ -3,6 +3,12 @@ import { executionShard, MAX_SHARDS } from './execution-ids.ts';
 import { createKeySpace, type KeySpace } from './keys.ts';
 import { shardPrefixes } from './shard-tags.ts';
 
+/** How often a process reads the registry of shards again, to learn of those a deployment added. */
+export const SHARD_REFRESH_MS = 10_000;
+
+/** How long after a shard is registered every process knows of it: twice the refresh, for clocks a little apart. */
+export const SHARD_SETTLE_MS = 2 * SHARD_REFRESH_MS;
+
 /** One shard: its own hash tag, under which its runs' keys and its queue live. */
 export interface Shard {
   readonly index: number;
@@ -35,6 +41,13 @@ export interface ShardLayout {
   pick(): Shard;
   /** The active shard `text` (an Idempotency-Key's) always maps to while QUEUE_SHARDS stays. */
   pickFor(text: string): Shard;
+  /**
+   * How many shards a schedule's tick at `time` maps among (tickExecutionId): those registered
+   * SHARD_SETTLE_MS or more before it, which every process knows of by the time it fires the tick,
+   * whatever its QUEUE_SHARDS. So every process derives the same run for a tick, before and after
+   * the deployment grows.
+   */
+  shardsAt(time: number): number;
   /** Reads the registry again; resolves with the shards it added. */
   refresh(): Promise<readonly Shard[]>;
   /** Calls `listener` with the shards each refresh adds. */
@@ -59,6 +72,8 @@ export function asShardLayout(keys: KeySpace | ShardLayout): ShardLayout {
 
 interface Registered {
   prefixes: readonly string[];
+  /** When each was registered (epoch ms; 0 for shard 0, and for shards registered before this was kept). */
+  added?: readonly number[];
   since?: number;
 }
 
@@ -70,9 +85,11 @@ function layoutOf(
 ): ShardLayout {
   let shards: Shard[] = [];
   let since = known.since;
+  let registeredAt: readonly number[] = [];
   const listeners = new Set<(added: readonly Shard[]) => void>();
-  const grow = ({ prefixes, since: registeredSince }: Registered) => {
+  const grow = ({ prefixes, since: registeredSince, added: registeredTimes = [] }: Registered) => {
     since = registeredSince;
+    registeredAt = registeredTimes;
     const added = prefixes.slice(shards.length).map((prefix, i) => {
       const index = shards.length + i;
       return { index, keys: index === 0 ? control : createKeySpace(prefix) };
@@ -109,12 +126,22 @@ function layoutOf(
     },
     pick: () => shards[Math.floor(Math.random() * Math.min(active, shards.length))] ?? first(),
     pickFor: (text) => shards[shardIndexFor(text, Math.min(active, shards.length))] ?? first(),
+    shardsAt(time) {
+      let count = 1;
+      while (count < shards.length && (registeredAt[count] ?? 0) <= time - SHARD_SETTLE_MS) count += 1;
+      return count;
+    },
     refresh,
     onAdded(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** What an account's Idempotency-Key maps to a shard by (ShardLayout.pickFor). */
+export function idempotencyShardText(account: string, key: string): string {
+  return `${account}\n${key}`;
 }
 
 /**
@@ -132,8 +159,12 @@ export function shardIndexFor(text: string, count: number): number {
 async function registered(redis: Redis, control: KeySpace): Promise<Registered> {
   const known = await redis.hgetall(control.shards());
   const prefixes = [control.prefix];
-  for (let index = 1; known[String(index)] !== undefined; index += 1) prefixes.push(known[String(index)] as string);
-  return { prefixes, ...(known.since !== undefined ? { since: Number(known.since) } : {}) };
+  const added = [0];
+  for (let index = 1; known[String(index)] !== undefined; index += 1) {
+    prefixes.push(known[String(index)] as string);
+    added.push(Number(known[`added:${index}`] ?? 0));
+  }
+  return { prefixes, added, ...(known.since !== undefined ? { since: Number(known.since) } : {}) };
 }
 
 /**
@@ -148,16 +179,17 @@ export async function openShardLayout(redis: Redis, control: KeySpace, active: n
   if (known.prefixes.length < active) {
     const wanted = shardPrefixes(control.prefix, active);
     const pipeline = redis.pipeline();
-    for (let index = 1; index < active; index += 1) pipeline.hsetnx(control.shards(), String(index), wanted[index] as string);
-    pipeline.hsetnx(control.shards(), 'since', String(Date.now()));
+    const now = String(Date.now());
+    for (let index = 1; index < active; index += 1) {
+      pipeline.hsetnx(control.shards(), String(index), wanted[index] as string);
+      pipeline.hsetnx(control.shards(), `added:${index}`, now);
+    }
+    pipeline.hsetnx(control.shards(), 'since', now);
     for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
     known = await registered(redis, control);
   }
   return layoutOf(control, active, () => registered(redis, control), known);
 }
-
-/** How often a process reads the registry of shards again, to learn of those a deployment added. */
-export const SHARD_REFRESH_MS = 10_000;
 
 /** Refreshes `layout` every `intervalMs` (a failed read is tried at the next); returns the stop. */
 export function followShardRegistry(layout: ShardLayout, intervalMs = SHARD_REFRESH_MS, onError?: (error: unknown) => void): () => void {

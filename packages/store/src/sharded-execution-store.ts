@@ -3,7 +3,7 @@ import type { AcceptResult } from './execution-acceptance.ts';
 import type { ExecutionStore } from './execution-store.ts';
 import { TERMINAL_STATUSES, type TerminalStatus } from './execution-status.ts';
 import { executionShard } from './execution-ids.ts';
-import type { Shard, ShardLayout } from './shard-layout.ts';
+import { idempotencyShardText, shardIndexFor, type Shard, type ShardLayout } from './shard-layout.ts';
 
 /**
  * One ExecutionStore over every shard of a layout: what concerns one execution goes to the shard
@@ -41,7 +41,22 @@ export function createShardedExecutionStore(
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
   return {
-    accept: (execution, options) => on(execution.id, (store) => store.accept(execution, options)),
+    async accept(execution, options) {
+      // A key used before the deployment grew maps to another shard now: the run it started is
+      // looked for on every shard it may have mapped to, and answered as its own shard would.
+      const idempotency = options.idempotency;
+      if (idempotency !== undefined && layout.shards.length > 1) {
+        const text = idempotencyShardText(execution.account, idempotency.key);
+        const own = executionShard(execution.id);
+        const elsewhere = new Set(layout.shards.map((_, i) => shardIndexFor(text, i + 1)).filter((index) => index !== own));
+        const entries = await Promise.all(
+          [...elsewhere].map((index) => storeAt(layout.shards[index] as Shard).idempotencyEntry(execution.account, idempotency.key)),
+        );
+        const earlier = entries.find((entry) => entry !== undefined);
+        if (earlier) return { outcome: 'replay', executionId: earlier.executionId, sameRequest: earlier.requestDigest === idempotency.requestDigest };
+      }
+      return on(execution.id, (store) => store.accept(execution, options));
+    },
     async acceptMany(executions, options) {
       const results: AcceptResult[] = new Array(executions.length);
       const groups = new Map<ExecutionStore, number[]>();
@@ -68,6 +83,11 @@ export function createShardedExecutionStore(
     redriveSource: (id) => on(id, (store) => store.redriveSource(id)),
     summary: (id, options) => on(id, (store) => store.summary(id, options)),
     sealedInputs: (id) => on(id, (store) => store.sealedInputs(id)),
+    // Read where it was written: on the shard its key mapped to then (accept, above, looks on every one).
+    idempotencyEntry: async (account, key) => {
+      const entries = await all((store) => store.idempotencyEntry(account, key));
+      return entries.find((entry) => entry !== undefined);
+    },
     confirmReplicated: (id) => on(id, (store) => store.confirmReplicated(id)),
     take: (id, take) => on(id, (store) => store.take(id, take)),
     checkpoint: (id, checkpoint, lease, stepEvents, runEvents) => on(id, (store) => store.checkpoint(id, checkpoint, lease, stepEvents, runEvents)),

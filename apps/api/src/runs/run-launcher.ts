@@ -3,6 +3,7 @@ import { bindInputs, type ChoreoDefinition } from '@ces/language';
 import type { CatalogueEntry } from '@ces/catalogue';
 import {
   acceptedRecord,
+  idempotencyShardText,
   isTerminal,
   openRunInputs,
   redriveStart,
@@ -260,7 +261,7 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       const starttime = Date.now();
       const timeLimitSeconds = definition.timeLimitSeconds ?? config.defaultTimeLimitSeconds;
       // A run given with an Idempotency-Key goes to the shard its key maps to, where a retry finds it.
-      const shard = options.idempotencyKey !== undefined ? layout.pickFor(`${principal.account}\n${options.idempotencyKey}`) : layout.pick();
+      const shard = options.idempotencyKey !== undefined ? layout.pickFor(idempotencyShardText(principal.account, options.idempotencyKey)) : layout.pick();
       const id = options.tick?.executionId ?? newExecutionId(shard.index);
       const { own, sealed } = splitSealedInputs(definition, bound.inputs, request.inputs, given.preset);
       const accepted: NewExecution = {

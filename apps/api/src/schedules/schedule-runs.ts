@@ -30,11 +30,11 @@ export function createScheduleRuns(deps: {
   executions: ExecutionStore;
   lookup: ChoreoLookup;
   launcher: RunLauncher;
-  /** QUEUE_SHARDS: a tick's run is on the shard its schedule maps to (tickExecutionId). */
-  shards?: number;
+  /** How many shards a tick at a time maps among (ShardLayout.shardsAt; 1 when absent): its run is on the one its schedule maps to. */
+  shardsAt?: (time: number) => number;
 }): ScheduleRuns {
   const { schedules, executions, lookup, launcher } = deps;
-  const tickId = (account: string, name: string, scheduledTime: number) => tickExecutionId(account, name, scheduledTime, deps.shards ?? 1);
+  const tickId = (account: string, name: string, scheduledTime: number) => tickExecutionId(account, name, scheduledTime, deps.shardsAt?.(scheduledTime) ?? 1);
   const lastRunGoesOn = async (schedule: StoredSchedule, lastTick: number) =>
     (await executions.summary(tickId(schedule.account, schedule.name, lastTick), { withOutputs: false }))?.status === 'RUNNING';
 

@@ -41,6 +41,10 @@ for i = 2, #ARGV do
   end
   if release.refund > 0 then
     redis.call('DECRBY', bytes, release.refund)
+    -- A window whose key had expired meanwhile is made again: it expires as the window's do.
+    if redis.call('PTTL', bytes) == -1 then
+      redis.call('PEXPIRE', bytes, 2 * release.window_ms)
+    end
   end
 end
 return #ARGV - 1
