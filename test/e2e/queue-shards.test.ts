@@ -82,8 +82,7 @@ describe('runs over three shards of a Redis Cluster', () => {
     ({ cluster, stack, stop } = await startStackOnCluster({
       workers: 2,
       env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '40' },
-      // A parent waits for its child in its worker's slot: each shard's share must hold every parent
-      // that lands on it (six here) with a slot left for their children.
+      // Parents and children both wait past the threshold, suspended: the slots serve the runs' steps.
       workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '24' },
     }));
     await putOwnChoreos(stack, stack.credentials.alice);

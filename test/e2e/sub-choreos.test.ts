@@ -145,7 +145,9 @@ describe('sub-Choreos', () => {
     expect((await stack.call('GET', `/choreo-executions/${output.ChildExecutionId}`, stack.credentials.bob)).status).toBe(404);
   });
 
-  it("suspends a child's long wait, which holds no slot, and its parent still ends with the child's output", { timeout: 60_000 }, async () => {
+  it("suspends a child's long wait and its parent's wait for it, which hold no slot, and the parent still ends with the child's output", {
+    timeout: 60_000,
+  }, async () => {
     const alice = stack.credentials.alice;
     const parent = await stack.startRun('Test/ParentOfWaits', alice, { StepMilliseconds: '4000' });
     const child = await runningChild('/Test/ChildWaits', parent);
@@ -154,8 +156,12 @@ describe('sub-Choreos', () => {
       what: 'the child to be suspended',
     });
     expect((await execution(child.id)).host).toBe('');
-    // The parent, waiting for it, still holds its worker's slot.
-    expect(await stack.redis.zscore(`${stack.prefix}:waiting`, parent)).toBeNull();
+    // The parent, waiting for it past the threshold, is suspended too: neither holds a slot.
+    await waitFor(async () => (await stack.redis.zscore(`${stack.prefix}:waiting`, parent)) !== null, {
+      timeoutMs: 20_000,
+      what: 'the parent to be suspended',
+    });
+    expect((await execution(parent)).host).toBe('');
 
     expect((await stack.waitForEnd(parent, alice, 40_000)).status).toBe('SUCCESS');
     expect(await outputsOf(parent)).toEqual({ ChildId: child.id, Waited: '4000' });
@@ -163,10 +169,15 @@ describe('sub-Choreos', () => {
     expect(await stack.redis.zscore(`${stack.prefix}:waiting`, child.id)).toBeNull();
   });
 
-  it('terminates the child with its parent', { timeout: 60_000 }, async () => {
+  it('terminates the child with its parent, suspended while it waits', { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const parent = await stack.startRun('Test/ParentOfWaits', alice, { StepMilliseconds: '30000' });
     const child = await runningChild('/Test/ChildWaits', parent);
+    // Suspended while it waits for the child: no worker holds it, and the termination reaches the child all the same.
+    await waitFor(async () => (await stack.redis.zscore(`${stack.prefix}:waiting`, parent)) !== null, {
+      timeoutMs: 20_000,
+      what: 'the parent to be suspended',
+    });
     expect((await stack.call('DELETE', `/choreo-executions/${parent}`, alice)).status).toBe(204);
     expect((await stack.waitForEnd(parent, alice)).status).toBe('TERMINATED_MANUALLY');
     expect((await stack.waitForEnd(child.id, alice)).status).toBe('TERMINATED_MANUALLY');

@@ -4,6 +4,7 @@ import { formatDuration, isoTime } from './values.ts';
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 const MARK = { succeeded: '✓', failed: '✗', stopped: '■' } as const;
+const WAITED_FOR = { time: 'a time', callback: 'a call back', child: 'child run' } as const;
 const CLEAR_LINE = '\r\x1b[2K';
 
 export interface RunDisplay {
@@ -25,7 +26,7 @@ export function eventLine(event: RunEvent): string | undefined {
       return `${MARK[event.outcome]} ${place(event)}  ${formatDuration(Number(event.durationMs))}${error}`;
     }
     case 'wait.started':
-      return `… ${event.address}  waiting for ${event.waitFor === 'callback' ? 'a call back' : 'a time'}${event.until ? ` until ${isoTime(event.until)}` : ''}`;
+      return `… ${event.address}  waiting for ${WAITED_FOR[event.waitFor]}${event.child ? ` ${event.child}` : ''}${event.until ? ` until ${isoTime(event.until)}` : ''}`;
     case 'child.started':
       return `↳ ${event.address}  started child run ${event.child}`;
     default:

@@ -85,6 +85,21 @@ describe('child runs', () => {
     expect((await children.start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'each[4].encode' })).id).not.toBe(id);
   });
 
+  it('finds, resumed after a suspension for it, the child accepted before, without accepting it again', async () => {
+    const parent = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
+    const { id } = await childRunsFor()(parent).start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'encode' });
+    expect(await executions().end(id, { status: 'SUCCESS', outputs: { Base64EncodedText: 'aGk=' } })).toMatchObject({ outcome: 'ended' });
+    await queue.remove(id);
+    const resumed = await childRunsFor()(parent).start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'encode', resumed: true });
+    expect(resumed.id).toBe(id);
+    // No job queued again for the ended child.
+    expect(await queue.getJob(id)).toBeUndefined();
+    // Its record gone (expired), it is accepted afresh, as a first start would.
+    const other = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
+    const fresh = await childRunsFor()(other).start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'encode', resumed: true });
+    expect(await executions().get(fresh.id)).toMatchObject({ status: 'RUNNING', parent: other.id });
+  });
+
   it('keeps the inputs a child declares secret sealed in its record, and refuses them without a key', async () => {
     const store = '/Library/Utilities/TokenStorage/StoreToken';
     const cipher = createSecretCipher({ current: randomBytes(32) });

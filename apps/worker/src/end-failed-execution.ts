@@ -10,13 +10,19 @@ export const JOB_FAILED_MESSAGE = 'The execution could not be run: the worker ke
  * Resolves true when this call ended it.
  */
 export async function endFailedExecution(
-  deps: { executions: ExecutionStore; onExecutionEnd?: ExecutionEndListener },
+  deps: {
+    executions: ExecutionStore;
+    onExecutionEnd?: ExecutionEndListener;
+    /** Makes the delayed jobs of these runs due now: a child's parent its end made due (promoteJobs). */
+    makeDue?: (executionIds: readonly string[]) => Promise<void>;
+  },
   record: ExecutionRecord,
 ): Promise<boolean> {
   if (isTerminal(record.status)) return false;
   const result = await deps.executions.end(record.id, { status: 'ERROR', error: JOB_FAILED_MESSAGE, account: record.account });
   if (result.outcome === 'ended') {
     deps.onExecutionEnd?.(executionEnded(record, result.status));
+    if (result.wokenParents !== undefined) await deps.makeDue?.(result.wokenParents);
   }
   return result.outcome === 'ended';
 }

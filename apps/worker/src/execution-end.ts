@@ -18,7 +18,7 @@ const STATUS_FOR_STOP = {
 export type RunConclusion =
   | { kind: 'end'; status: TerminalStatus; error?: string }
   | { kind: 'stop'; reason: Exclude<StopReason, keyof typeof STATUS_FOR_STOP> }
-  | { kind: 'suspend'; untilMs: number; callback: SuspendedCallback | undefined };
+  | { kind: 'suspend'; untilMs: number; callback: SuspendedCallback | undefined; children: readonly string[] };
 
 export function conclusionOf(outcome: RunOutcome): RunConclusion {
   switch (outcome.kind) {
@@ -27,7 +27,7 @@ export function conclusionOf(outcome: RunOutcome): RunConclusion {
     case 'failed':
       return { kind: 'end', status: 'ERROR', error: outcome.error };
     case 'suspended':
-      return { kind: 'suspend', untilMs: outcome.untilMs, callback: outcome.callback };
+      return { kind: 'suspend', untilMs: outcome.untilMs, callback: outcome.callback, children: outcome.children ?? [] };
     case 'stopped':
       switch (outcome.reason) {
         case 'termination-requested':

@@ -65,6 +65,8 @@ export function createExecutionProcessor(deps: {
   onExecutionEnd?: ExecutionEndListener;
   /** The child runs of one parent run, for its `choreo.run` steps. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
+  /** Makes the delayed jobs of these runs due now: parents suspended for a child its end made due. */
+  makeDue?: (executionIds: readonly string[]) => Promise<void>;
   /** Seals the outputs Choreos declare secret; without it, runs of such Choreos fail. */
   cipher?: SecretCipher;
 }): ExecutionProcessor {
@@ -83,6 +85,7 @@ export function createExecutionProcessor(deps: {
     logger: deps.logger,
     ...(deps.onStepEnd ? { onStepEnd: deps.onStepEnd } : {}),
     ...(deps.accountState ? { accountState: deps.accountState } : {}),
+    ...(deps.makeDue ? { makeDue: deps.makeDue } : {}),
   };
   const instant = createInstantRuns(shared);
   const processTaken = createTakenRuns({

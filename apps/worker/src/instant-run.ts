@@ -19,6 +19,8 @@ export interface InstantRunDeps {
   onStepEnd?: StepEndListener;
   /** The state a run's account keeps, given to its steps; none when omitted. */
   accountState?: (account: string, publicBaseUrl: string | undefined) => AccountState;
+  /** Makes the delayed jobs of these runs due now: a child's parent its end made due (promoteJobs). */
+  makeDue?: (executionIds: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function createInstantRuns(deps: InstantRunDeps) {
     const settled = ending
       .then(
         async (result) => {
+          if (result.outcome === 'ended' && result.wokenParents !== undefined) await deps.makeDue?.(result.wokenParents);
           if (deps.recordEnd(record, result) !== 'superseded') return;
           logger.info({ executionId: record.id }, 'instant run found its execution taken by a worker; queued again');
           await context.requeue();

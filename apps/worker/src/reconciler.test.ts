@@ -13,7 +13,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { JOB_FAILED_MESSAGE } from './end-failed-execution.ts';
-import { createReconciler, ORPHAN_GRACE_MS } from './reconciler.ts';
+import { createReconciler, ORPHAN_GRACE_MS, OVERDUE_WAIT_MS } from './reconciler.ts';
 
 // Against a real Redis and real BullMQ queue: what the reconciler does with each kind of job.
 describe('reconciler', () => {
@@ -83,7 +83,7 @@ describe('reconciler', () => {
     const young = await running(0);
 
     const report = await reconcile();
-    expect(report).toEqual({ requeued: [orphan], failed: [] });
+    expect(report).toEqual({ requeued: [orphan], failed: [], promoted: [] });
     expect(await queue.getJobState(orphan)).toBe('waiting');
     expect(await queue.getJobState(young)).toBe('unknown');
 
@@ -97,6 +97,7 @@ describe('reconciler', () => {
     ).toEqual({
       requeued: [],
       failed: [],
+      promoted: [],
     });
     await endAll([orphan, queued, young]);
   });
@@ -112,12 +113,12 @@ describe('reconciler', () => {
     const orphan = await running(ORPHAN_GRACE_MS + 60_000 - 7, now);
 
     // Three a pass: the first two passes find every job held.
-    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [], failed: [] });
-    expect(await reconcile({ pageSize: 3, workerId: 'w2' })).toEqual({ requeued: [], failed: [] });
-    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [orphan], failed: [] });
+    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [], failed: [], promoted: [] });
+    expect(await reconcile({ pageSize: 3, workerId: 'w2' })).toEqual({ requeued: [], failed: [], promoted: [] });
+    expect(await reconcile({ pageSize: 3, workerId: 'w1' })).toEqual({ requeued: [orphan], failed: [], promoted: [] });
     // That page was the last: the walk starts again from the oldest.
     await queue.remove(must(queued[0]));
-    expect(await reconcile({ pageSize: 3 })).toEqual({ requeued: [queued[0]], failed: [] });
+    expect(await reconcile({ pageSize: 3 })).toEqual({ requeued: [queued[0]], failed: [], promoted: [] });
     await endAll([...queued, orphan]);
   });
 
@@ -149,7 +150,30 @@ describe('reconciler', () => {
       connection.disconnect();
     }
 
-    expect(await reconcile()).toEqual({ requeued: [], failed: [id] });
+    expect(await reconcile()).toEqual({ requeued: [], failed: [id], promoted: [] });
     expect(await executions().get(id)).toMatchObject({ status: 'ERROR', lasterror: JOB_FAILED_MESSAGE });
+  });
+
+  it('makes due the delayed job of a run whose durable wait is overdue, and leaves a job already due alone', async () => {
+    // Suspended runs (in the waiting set) whose wait a child's end made due long ago: one whose
+    // job stayed delayed (whoever ended the child died before making it due), one whose job is due
+    // already and merely queued behind others.
+    const stuck = await running(0);
+    const queued = await running(0);
+    const dueLongAgo = Date.now() - OVERDUE_WAIT_MS - 1_000;
+    await redis.zadd(keys.waiting(), dueLongAgo, stuck, dueLongAgo, queued);
+    await queue.add('run', { executionId: stuck }, { jobId: stuck, delay: 3_600_000 });
+    await enqueueExecution(queue, queued);
+    // One due just now is the promoter's own to make due: not yet overdue.
+    const justDue = await running(0);
+    await redis.zadd(keys.waiting(), Date.now(), justDue);
+    await queue.add('run', { executionId: justDue }, { jobId: justDue, delay: 3_600_000 });
+
+    expect(await reconcile()).toMatchObject({ promoted: [stuck] });
+    expect(await queue.getJobState(stuck)).toBe('waiting');
+    expect(await queue.getJobState(queued)).toBe('waiting');
+    expect(await queue.getJobState(justDue)).toBe('delayed');
+    expect((await reconcile()).promoted).toEqual([]);
+    await endAll([stuck, queued, justDue]);
   });
 });

@@ -22,6 +22,14 @@ export const ORPHAN_GRACE_MS = 30_000;
  * start again from the oldest once they have reached the youngest.
  */
 export const RECONCILE_PAGE_SIZE = 2_000;
+/**
+ * A run in a durable wait still waiting this long after it was due has a job left delayed: its
+ * wait was made due (a child it waits for ended) by a process that died before it made the job
+ * due. Its job is made due then. Long enough that a job due on time has been taken by then.
+ */
+export const OVERDUE_WAIT_MS = 10_000;
+/** Overdue waits one pass looks at; more are left to the next pass. */
+export const OVERDUE_PAGE_SIZE = 200;
 /** How long a walk keeps its place when no pass takes it further (every worker gone). */
 const CURSOR_TTL_MS = 10 * 60_000;
 
@@ -30,6 +38,8 @@ export interface ReconcileReport {
   requeued: string[];
   /** Ended as ERROR: their job had failed for good. */
   failed: string[];
+  /** Their durable wait overdue, their delayed job made due. */
+  promoted: string[];
 }
 
 /**
@@ -45,6 +55,9 @@ export interface ReconcileReport {
  *   is suspended again until then, never woken early;
  * - failed for good (out of attempts, or stalled too often) while the worker that saw it fail
  *   could not record it: it ends as ERROR, since running it again would fail the same way.
+ * Besides, the runs whose durable wait is overdue by OVERDUE_WAIT_MS (still in the waiting set,
+ * due long ago) and whose job is still delayed have their job made due: a child's end made its
+ * waiting parent due, and whoever ended it died before making the parent's job due.
  * One worker at a time does this, under a lock with a TTL; every worker tries at start and then
  * every RECONCILE_INTERVAL_MS, and takes the walk on from where the last pass left it. A page's
  * jobs are looked up in one round trip, each in constant time, however long the queue.
@@ -59,6 +72,8 @@ export function createReconciler(deps: {
   workerId: string;
   logger: Logger;
   onExecutionEnd?: ExecutionEndListener;
+  /** Makes the delayed jobs of these runs due now: the parents the end of a failed child made due. */
+  makeDue?: (executionIds: readonly string[]) => Promise<void>;
   /** RECONCILE_PAGE_SIZE when absent. */
   pageSize?: number;
   /** Reserves in the control slot the runs of a page accepted before the deployment had shards (AccountReservations.reserveEarly). */
@@ -92,9 +107,41 @@ export function createReconciler(deps: {
     return page;
   }
 
+  /** The overdue waits whose job is still delayed, their jobs made due. */
+  async function promoteOverdueWaits(now: number): Promise<string[]> {
+    const overdue = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE);
+    if (overdue.length === 0) return [];
+    // Most overdue waits are merely queued behind others (their jobs due, not delayed): one
+    // round trip tells which are still delayed.
+    const pipeline = redis.pipeline();
+    for (const id of overdue) pipeline.zscore(queue.toKey('delayed'), id);
+    const replies = (await pipeline.exec()) ?? [];
+    const delayed = overdue.filter((_, index) => {
+      const [error, score] = replies[index] ?? [new Error('no reply')];
+      if (error) throw error;
+      return score !== null;
+    });
+    const promoted: string[] = [];
+    for (const id of delayed) {
+      const job = await queue.getJob(id);
+      if (job === undefined) continue;
+      // Taken meanwhile, or made due by someone else: nothing to do.
+      if (
+        await job.promote().then(
+          () => true,
+          () => false,
+        )
+      )
+        promoted.push(id);
+    }
+    return promoted;
+  }
+
   async function reconcileOnce(now = Date.now()): Promise<ReconcileReport> {
-    const report: ReconcileReport = { requeued: [], failed: [] };
+    const report: ReconcileReport = { requeued: [], failed: [], promoted: [] };
     if (!(await state.lock(deps.workerId, RECONCILE_INTERVAL_MS))) return report;
+    report.promoted = await promoteOverdueWaits(now);
+    for (const id of report.promoted) logger.warn({ executionId: id }, 'waiting execution was due with its job still delayed; made its job due');
     const page = await nextPage(now);
     await deps.reserveEarly?.(page);
     const holds = await jobHolds(

@@ -88,6 +88,7 @@ export class PendingStepEvents {
           address: event.address,
           waitFor: event.waitFor,
           ...(event.untilMs !== undefined ? { until: event.untilMs } : {}),
+          ...(event.child !== undefined ? { child: event.child } : {}),
         });
         return;
     }

@@ -15,6 +15,13 @@ import { outputSealer } from './secret-outputs.ts';
 import { resultSealing, secretResultIdsOnce, type ResultSealing } from './secret-results.ts';
 import type { CrashSeamHook } from './crash-seam.ts';
 
+/**
+ * A run waiting for its children is taken again at least this often, whatever its due time: a
+ * child ended by a process that does not make its parent due (one of an earlier version, during an
+ * upgrade) is found then, at the cost of one take and suspension per period.
+ */
+export const CHILD_WAIT_RECHECK_MS = 5 * 60_000;
+
 export interface TakenRunDeps {
   executions: ExecutionStore;
   definitions: DefinitionCache;
@@ -38,6 +45,8 @@ export interface TakenRunDeps {
   onDeferred?: () => void;
   /** Tests only: called at each crash seam a run passes (crash-seam.ts). */
   atSeam?: CrashSeamHook;
+  /** Makes the delayed jobs of these runs due now: the parents an end of their child made due (promoteJobs). */
+  makeDue?: (executionIds: readonly string[]) => Promise<void>;
   onStepEnd?: StepEndListener;
   /** The child runs of one run, for its `choreo.run` steps; without it those steps fail. */
   childRunsFor?: (parent: ExecutionRecord) => ChildRuns;
@@ -79,7 +88,10 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
    * its slot back and its job waits among the delayed ones, due at the wait's end or at the run's
    * deadline if that comes first (the take then ends it TERMINATED_LIMIT). A worker that dies
    * before the job is moved leaves it active: the stall check queues it, and the take that follows
-   * finds the wait not yet due and suspends it again, so a wait never ends early.
+   * finds the wait not yet due and suspends it again, so a wait never ends early. A run waiting
+   * for children is due as soon as one ends: the store makes it due (at the suspension, when one
+   * has ended already; at a child's end after it), and the job is made due by whoever ended the
+   * child, or here when that came before the job was delayed.
    */
   async function suspend(
     record: ExecutionRecord,
@@ -89,6 +101,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       untilMs: number;
       outputs: Record<string, string>;
       callback: SuspendedCallback | undefined;
+      children: readonly string[];
       waitEntries: readonly (readonly [string, unknown])[] | undefined;
       history: PendingStepEvents;
     },
@@ -96,7 +109,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     sealOutputs: (outputs: Record<string, string>) => Record<string, string>,
     sealing: ResultSealing,
   ): Promise<ProcessResult> {
-    const { untilMs, callback } = suspension;
+    const { untilMs, callback, children } = suspension;
     // Kept in the record until the take that resumes it: a secret step's among them sealed.
     const waitEntries = suspension.waitEntries !== undefined ? sealing.sealEntries(suspension.waitEntries) : undefined;
     // The outputs so far are stored with the wait: secret ones sealed.
@@ -106,6 +119,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       untilMs,
       ...(waitEntries !== undefined ? { waitEntries } : {}),
       runEvents: suspension.history.takeRunEvents(),
+      ...(children.length > 0 ? { children } : {}),
       ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs } } : {}),
     });
     if (suspended !== 'suspended') {
@@ -113,12 +127,15 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
       return suspended;
     }
     await deps.atSeam?.('suspended', record.id);
-    await context.defer(dueMs);
+    await context.defer(children.length > 0 ? Math.min(dueMs, Date.now() + CHILD_WAIT_RECHECK_MS) : dueMs);
     // As for a deferral: a DELETE that came while this worker held the job only set the flag; the
     // run, terminated for its caller, must not wait for its timer, so its next take (now) ends it.
-    // A call back that came meanwhile could not make the job due either: it is made due here.
+    // A call back that came meanwhile, or the end of a child it waits for, could not make the job
+    // due either: it is made due here.
     const wakeNow =
-      (await executions.terminationRequested(record.id)) || (callback !== undefined && (await executions.callbackDelivered(record.id, callback.address)));
+      (await executions.terminationRequested(record.id)) ||
+      (callback !== undefined && (await executions.callbackDelivered(record.id, callback.address))) ||
+      (children.length > 0 && (await executions.waitIsDue(record.id)));
     if (wakeNow) await context.undefer().catch(() => {});
     if (logger.isLevelEnabled('debug')) log().debug({ until: new Date(untilMs).toISOString() }, 'execution suspended');
     return 'suspended';
@@ -138,7 +155,12 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const request = ending.outputs !== undefined ? { ...ending, outputs: sealOutputs(ending.outputs) } : ending;
     const stepEvents = history?.take() ?? [];
     const runEvents = history?.takeRunEvents() ?? [];
-    const ended = deps.recordEnd(record, await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents }));
+    const result = await executions.end(record.id, { ...request, account: record.account, lease, stepEvents, runEvents });
+    if (result.outcome === 'ended' && result.wokenParents !== undefined) {
+      await deps.atSeam?.('parent-due', record.id);
+      await deps.makeDue?.(result.wokenParents);
+    }
+    const ended = deps.recordEnd(record, result);
     await deps.atSeam?.('ended', record.id);
     return ended;
   }
@@ -246,7 +268,14 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
         record,
         lease,
         context,
-        { untilMs: conclusion.untilMs, outputs: outcome.checkpoint.outputs, callback: conclusion.callback, waitEntries, history },
+        {
+          untilMs: conclusion.untilMs,
+          outputs: outcome.checkpoint.outputs,
+          callback: conclusion.callback,
+          children: conclusion.children,
+          waitEntries,
+          history,
+        },
         log,
         sealOutputs,
         sealing,

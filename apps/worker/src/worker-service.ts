@@ -35,6 +35,7 @@ import {
   createPresetStore,
   createWorkerRegistry,
   enqueueExecution,
+  promoteJobs,
   EXECUTION_JOB_BACKOFF,
   EXECUTION_JOB_RETENTION,
   EXECUTION_QUEUE,
@@ -242,6 +243,7 @@ export async function startWorkerService(
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
+    makeDue: (executionIds) => promoteJobs(queues, executionIds),
     ...(cipher ? { cipher } : {}),
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
@@ -341,7 +343,7 @@ export async function startWorkerService(
         // Out of retries: the run cannot go on, so it must not stay RUNNING.
         executions
           .get(job.data.executionId)
-          .then((record) => record && endFailedExecution({ executions, onExecutionEnd }, record))
+          .then((record) => record && endFailedExecution({ executions, onExecutionEnd, makeDue: (ids) => promoteJobs(queues, ids) }, record))
           .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
       }
     });
@@ -451,6 +453,7 @@ export async function startWorkerService(
         workerId,
         logger: log,
         onExecutionEnd,
+        makeDue: (executionIds) => promoteJobs(queues, executionIds),
         ...(reservations ? { reserveEarly: (page) => reservations.reserveEarly(shard, page) } : {}),
       }),
     );

@@ -36,7 +36,7 @@ export type RunEvent =
   | (EventBase & StepPlace & Ending & { type: 'step.ended'; step: string })
   | (EventBase & StepPlace & { type: 'iteration.started' })
   | (EventBase & StepPlace & Ending & { type: 'iteration.ended' })
-  | (EventBase & { type: 'wait.started'; address: string; waitFor: 'time' | 'callback'; until?: string })
+  | (EventBase & { type: 'wait.started'; address: string; waitFor: 'time' | 'callback' | 'child'; until?: string; child?: string })
   | (EventBase & { type: 'child.started'; address: string; child: string })
   | (EventBase & { type: 'execution.ended'; execution: Execution });
 

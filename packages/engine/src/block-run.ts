@@ -123,6 +123,8 @@ export class BlockRun implements Interpreter {
   /** Whether `pending` holds what a step with an effect did: it goes before the next step starts. */
   private unwrittenEffect = false;
   private progressChars = 0;
+  /** The run's suspension so far: the earliest wait's due time, and the children waited for. */
+  private suspended: { untilMs: number; children: string[] } = { untilMs: Number.POSITIVE_INFINITY, children: [] };
 
   get maxStepResultChars(): number {
     return this.options.maxStepResultChars;
@@ -227,14 +229,17 @@ export class BlockRun implements Interpreter {
           type: 'wait.started',
           index: this.options.topIndex,
           address,
-          waitFor: outcome.callback === undefined ? 'time' : 'callback',
+          waitFor: outcome.child !== undefined ? 'child' : outcome.callback === undefined ? 'time' : 'callback',
           ...(Number.isFinite(outcome.untilMs) ? { untilMs: outcome.untilMs } : {}),
+          ...(outcome.child !== undefined ? { child: outcome.child } : {}),
           time: Date.now(),
         });
         if (told !== undefined) await told;
       }
       // Recorded with the rest (flush): every suspended wait, in any branch, keeps its due time.
       this.pending.push(...suspensionEntries(address, outcome.untilMs, outcome.callback));
+      this.suspended.untilMs = Math.min(this.suspended.untilMs, outcome.untilMs);
+      if (outcome.child !== undefined) this.suspended.children.push(outcome.child);
       if (outcome.callback === undefined) return { type: 'suspended', untilMs: outcome.untilMs };
       // Its result so far (its URL), for the outputs computed while the run waits.
       scope.results[step.id] = outcome.callback.partial;
@@ -339,6 +344,14 @@ export class BlockRun implements Interpreter {
     const entries = this.pending;
     this.pending = [];
     return entries;
+  }
+
+  /**
+   * Every wait the block suspended in, whichever branch or iteration reported it first: the run is
+   * due at the earliest, and sooner when a child it waits for ends.
+   */
+  suspension(): { untilMs: number; children: readonly string[] } {
+    return this.suspended;
   }
 
   /** Whether a step with an effect completed since the last write: the checkpoint after the block then goes at once. */

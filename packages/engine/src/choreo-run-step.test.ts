@@ -1,8 +1,8 @@
-import { type ChildEnd, ChildFailedError, type ChildRuns, type ChoreoDefinition, parseDefinition } from '@ces/language';
+import { type ChildEnd, ChildFailedError, type ChildRuns, type ChoreoDefinition, parseDefinition, StepTimeoutError } from '@ces/language';
 import { createStepLibrary } from '@ces/steps';
 import { describe, expect, it } from 'vitest';
 import { runChoreo } from './run-choreo.ts';
-import type { EngineHooks } from './run-choreo.ts';
+import type { EngineHooks, ResumePoint, RunOutcome } from './run-choreo.ts';
 
 const library = createStepLibrary();
 
@@ -96,5 +96,132 @@ describe('the choreo.run step in the engine', () => {
       hooks,
     });
     expect(outcome).toMatchObject({ kind: 'failed', error: 'child: sub-Choreos run only on a worker' });
+  });
+});
+
+/**
+ * One child that ends when the test says so: its waiters are woken then, as the worker's
+ * ChildRuns wake on the child's end message; a waiter whose signal aborts is told why.
+ */
+function childEndingLater(): ChildRuns & { end(end: ChildEnd): void; starts: number; resumedStarts: number; abortedWith: unknown[] } {
+  let ended: ChildEnd | undefined;
+  const waiters = new Set<() => void>();
+  const children = {
+    starts: 0,
+    resumedStarts: 0,
+    abortedWith: [] as unknown[],
+    end(end: ChildEnd) {
+      ended = end;
+      for (const wake of waiters) wake();
+    },
+    async start(request: { resumed?: boolean }) {
+      children.starts += 1;
+      if (request.resumed === true) children.resumedStarts += 1;
+      return { id: 'child-1' };
+    },
+    awaitEnd(_id: string, signal: AbortSignal) {
+      return new Promise<ChildEnd>((resolve, reject) => {
+        if (ended !== undefined) return resolve(ended);
+        const wake = () => {
+          waiters.delete(wake);
+          signal.removeEventListener('abort', onAbort);
+          if (ended !== undefined) resolve(ended);
+        };
+        const onAbort = () => {
+          waiters.delete(wake);
+          children.abortedWith.push(signal.reason);
+          reject(new Error('stopped waiting'));
+        };
+        waiters.add(wake);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+  return children;
+}
+
+describe('a choreo.run step in a run that may be suspended', () => {
+  const SUSPEND_FROM_MS = 50;
+  const parent = define({
+    outputs: { Echo: { description: 'The child.', value: '{{steps.child.outputs.Echo}}' } },
+    steps: [{ id: 'child', kind: 'choreo.run', timeoutMs: 60_000, args: { choreo: '/Library/X' } }],
+  });
+
+  async function run(definition: ChoreoDefinition, children: ChildRuns, resumeFrom?: ResumePoint): Promise<RunOutcome> {
+    return runChoreo({
+      definition,
+      inputs: {},
+      steps: library,
+      hooks,
+      childRuns: children,
+      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: () => undefined },
+      ...(resumeFrom ? { resumeFrom } : {}),
+    });
+  }
+
+  it("suspends the run while its child runs on, due at the step's timeout, naming the child; resumed after the end, takes its outputs", async () => {
+    const children = childEndingLater();
+    const before = Date.now();
+    const first = await run(parent, children);
+    expect(first).toMatchObject({ kind: 'suspended', children: ['child-1'] });
+    if (first.kind !== 'suspended') throw new Error('not suspended');
+    expect(first.untilMs).toBeGreaterThanOrEqual(before + 60_000);
+    expect(first.untilMs).toBeLessThan(Date.now() + 60_000);
+    // Its due time is recorded with the suspension, so that a later take keeps the step's timeout.
+    expect(first.waitEntries).toEqual([['child@', first.untilMs]]);
+    // Pausing the wait is no reason to terminate the child.
+    expect(children.abortedWith).toEqual(['child-wait-paused']);
+
+    children.end({ status: 'SUCCESS', outputs: { Echo: 'done' } });
+    const resumed = await run(parent, children, { nextStep: 0, results: {}, progress: new Map(first.waitEntries) });
+    expect(resumed).toMatchObject({ kind: 'completed', checkpoint: { outputs: { Echo: 'done' } } });
+    // The same child, found again by its address: never a second one, and known to be accepted already.
+    expect(children.starts).toBe(2);
+    expect(children.resumedStarts).toBe(1);
+  });
+
+  it('waits in the worker for a child that ends within the threshold', async () => {
+    const children = childEndingLater();
+    setTimeout(() => children.end({ status: 'SUCCESS', outputs: { Echo: 'soon' } }), 5);
+    expect(await run(parent, children)).toMatchObject({ kind: 'completed', checkpoint: { outputs: { Echo: 'soon' } } });
+  });
+
+  it('fails the step with child-failed when the child it was suspended for failed', async () => {
+    const children = childEndingLater();
+    const first = await run(parent, children);
+    children.end({ status: 'ERROR', outputs: {}, error: 'boom' });
+    const resumed = await run(parent, children, { nextStep: 0, results: {}, progress: new Map(first.kind === 'suspended' ? first.waitEntries : []) });
+    expect(resumed).toMatchObject({ kind: 'failed', error: 'child: child execution child-1 ended ERROR: boom' });
+  });
+
+  it('times the step out at its recorded due time, terminating the child with it', async () => {
+    const children = childEndingLater();
+    const resumed = await run(parent, children, { nextStep: 0, results: {}, progress: new Map([['child@', Date.now() - 1]]) });
+    expect(resumed).toMatchObject({ kind: 'failed', error: 'child: timed out after 60000 ms' });
+    expect(children.abortedWith).toHaveLength(1);
+    expect(children.abortedWith[0]).toBeInstanceOf(StepTimeoutError);
+  });
+
+  it('suspends a parallel block until the earliest of its waits, naming the children it waits for', async () => {
+    const children = childEndingLater();
+    const before = Date.now();
+    const outcome = await run(
+      define({
+        steps: [
+          {
+            id: 'both',
+            parallel: [
+              [{ id: 'child', kind: 'choreo.run', timeoutMs: 3_600_000, args: { choreo: '/Library/X' } }],
+              [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '30000' } }],
+            ],
+          },
+        ],
+      }),
+      children,
+    );
+    expect(outcome).toMatchObject({ kind: 'suspended', children: ['child-1'] });
+    if (outcome.kind !== 'suspended') throw new Error('not suspended');
+    expect(outcome.untilMs).toBeGreaterThanOrEqual(before + 30_000);
+    expect(outcome.untilMs).toBeLessThan(before + 3_600_000);
   });
 });

@@ -32,9 +32,11 @@ export type ProgressEvent =
       type: 'wait.started';
       index: number;
       address: string;
-      waitFor: 'time' | 'callback';
-      /** When the wait is due, when it is bounded. */
+      waitFor: 'time' | 'callback' | 'child';
+      /** When the wait is due, when it is bounded (waiting for a child: when its step times out). */
       untilMs?: number;
+      /** Waiting for a child execution: its id. */
+      child?: string;
       time: number;
       /** A wait in the worker (too short to suspend the run), told as it begins rather than with a suspension. */
       inWorker?: boolean;

@@ -72,8 +72,16 @@ export type RunOutcome =
    * A top-level step's wait leaves its entries (its due time, its call back's token) in
    * `waitEntries` instead, for the caller to store with the suspension and give back as
    * `resumeFrom.progress`: a waiting run then holds no progress of its own apart from its record.
+   * `children` are the child executions its steps wait for: the end of any makes the run due sooner.
    */
-  | { kind: 'suspended'; untilMs: number; checkpoint: Checkpoint; callback?: SuspendedCallback; waitEntries?: readonly ProgressEntry[] };
+  | {
+      kind: 'suspended';
+      untilMs: number;
+      checkpoint: Checkpoint;
+      callback?: SuspendedCallback;
+      waitEntries?: readonly ProgressEntry[];
+      children?: readonly string[];
+    };
 
 export type { StepAttempt } from './run-step.ts';
 export type { ProgressEvent, ProgressListener } from './progress-events.ts';
@@ -248,12 +256,15 @@ export async function runChoreo(options: RunChoreoOptions): Promise<RunOutcome> 
         const stop = await block.flush();
         if (stop !== undefined) return { kind: 'stopped', reason: stop, checkpoint };
         const waiting = flow.callback === undefined ? checkpoint : { ...checkpoint, outputs: await outputsWhileWaiting(nextResults, index) };
+        // Other branches may have suspended too: the run is due at the earliest of their waits.
+        const { untilMs, children } = block.suspension();
         return {
           kind: 'suspended',
-          untilMs: flow.untilMs,
+          untilMs: Math.min(flow.untilMs, untilMs),
           checkpoint: waiting,
           ...(flow.callback !== undefined ? { callback: flow.callback } : {}),
           ...(waitEntries !== undefined ? { waitEntries } : {}),
+          ...(children.length > 0 ? { children } : {}),
         };
       }
       case 'cancelled':

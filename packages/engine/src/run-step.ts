@@ -41,8 +41,11 @@ export type StepOutcome =
   | { type: 'ok'; value: unknown }
   | { type: 'failed'; message: string; errorType: ErrorType }
   | { type: 'stopped'; reason: StopReason }
-  /** The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then. */
-  | { type: 'suspended'; untilMs: number; callback?: { token: string; partial: unknown } };
+  /**
+   * The step asked for the run to be suspended until `untilMs` (a durable wait); it runs again then.
+   * Waiting for a child execution, `child` is its id: its end makes the run due sooner.
+   */
+  | { type: 'suspended'; untilMs: number; callback?: { token: string; partial: unknown }; child?: string };
 
 /** The type a `catch` selects a failure by. */
 export function errorTypeOf(error: unknown): ErrorType {
@@ -107,13 +110,16 @@ export async function runStep(
     const ended = (outcome: StepAttempt['outcome'], error?: string) =>
       attempts?.push({ attempt, start, end: Date.now(), durationMs: performance.now() - started, outcome, ...(error !== undefined ? { error } : {}) });
     try {
-      const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, signal, place);
+      const value = await attemptStep(kind, parsed.data, step.timeoutMs ?? kind.defaultTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, start, signal, place);
       // A command is not an outcome of the attempt: the step runs again once the command is carried out.
       const command = stepCommandOf(value);
       if (command?.type === 'suspend') {
-        return command.callback === undefined
-          ? { type: 'suspended', untilMs: command.untilMs }
-          : { type: 'suspended', untilMs: command.untilMs, callback: command.callback };
+        return {
+          type: 'suspended',
+          untilMs: command.untilMs,
+          ...(command.callback !== undefined ? { callback: command.callback } : {}),
+          ...(command.child !== undefined ? { child: command.child } : {}),
+        };
       }
       ended('succeeded');
       return { type: 'ok', value };
@@ -131,7 +137,14 @@ export async function runStep(
 }
 
 /** One attempt, bounded by the step's timeout whether or not the step honours its signal. */
-async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, signal: AbortSignal | undefined, place: StepPlace): Promise<unknown> {
+async function attemptStep(
+  kind: StepKind,
+  args: unknown,
+  timeoutMs: number,
+  start: number,
+  signal: AbortSignal | undefined,
+  place: StepPlace,
+): Promise<unknown> {
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
@@ -155,9 +168,20 @@ async function attemptStep(kind: StepKind, args: unknown, timeoutMs: number, sig
         ...(place.account !== undefined ? { account: place.account } : {}),
         ...(place.waitBegins !== undefined ? { waitBegins: place.waitBegins } : {}),
       });
-      // A child is part of its step's attempt: started and waited for under the same timeout and signal.
+      // A child is part of its step's attempt: started and waited for under the same timeout and
+      // signal. A run that may be suspended is, while its child runs on: the step times out when its
+      // first attempt began plus its timeout (recorded as its wait's due time), however many takes.
       const command = stepCommandOf(value);
-      if (command?.type === 'start-child') return runChild(command, place.childRuns, place.address, controller.signal);
+      if (command?.type === 'start-child') {
+        const { suspension } = place;
+        const durable = suspension && {
+          minimumMs: suspension.minimumMs,
+          timeoutAtMs: suspension.wakeAtMs ?? start + timeoutMs,
+          timeoutMs,
+          resumed: suspension.wakeAtMs !== undefined,
+        };
+        return runChild(command, place.childRuns, place.address, controller.signal, durable);
+      }
       return value;
     };
     return await Promise.race([attempt(), timeout]);

@@ -3,7 +3,7 @@ export { bindInputs } from './bind-inputs.ts';
 export type { Checkpoint, CheckpointDelta, ProgressChanges, ProgressEntry } from './checkpoint.ts';
 export { childReferenceProblems, childReferences } from './child-references.ts';
 export { ChildFailedError, ChildRefusedError, MAX_CHILD_DEPTH, runChild } from './child-runs.ts';
-export type { ChildEnd, ChildRuns } from './child-runs.ts';
+export type { ChildEnd, ChildRuns, DurableChildWait } from './child-runs.ts';
 export { choreoDocumentJsonSchema } from './choreo-document-schema.ts';
 export { compileDefinition, evaluateOutputs, evaluateOutputValues } from './compiled-definition.ts';
 export type { CompiledNode, CompiledStep } from './compiled-definition.ts';
@@ -57,7 +57,7 @@ export {
   StepTimeoutError,
 } from './step-errors.ts';
 export { defineStepKind, stepLibraryFrom } from './step-kind.ts';
-export { startChild, stepCommandOf, suspendRun } from './step-command.ts';
+export { startChild, stepCommandOf, suspendForChild, suspendRun } from './step-command.ts';
 export type { StepCommand } from './step-command.ts';
 export type { StepContext, StepKind, StepLibrary, StepSuspension } from './step-kind.ts';
 export type { CaughtError, TemplateContext } from './template.ts';

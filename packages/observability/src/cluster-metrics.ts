@@ -58,7 +58,7 @@ export function registerClusterMetrics(registry: MetricsRegistry, sources: Clust
   );
   new Gauge({
     name: 'ces_executions_waiting',
-    help: 'RUNNING executions suspended in a durable wait (holding no worker until due), by what they wait for: a time (control.wait) or a call back (control.waitForCallback); among the delayed jobs of ces_queue_jobs.',
+    help: 'RUNNING executions suspended in a durable wait (holding no worker until due), by what they wait for: a time (control.wait, or a child execution: choreo.run) or a call back (control.waitForCallback); among the delayed jobs of ces_queue_jobs.',
     labelNames: ['for'] as const,
     registers: [registry],
     async collect() {

@@ -89,6 +89,16 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
   });
 }
 
+/**
+ * Makes the delayed jobs of these executions due now (runs suspended in a durable wait that has
+ * been made due: a call back delivered, a child ended). A job not delayed is left as it is: one
+ * still held by the worker suspending its run, which looks for what made it due once it has
+ * delayed the job, or one already due.
+ */
+export async function promoteJobs(queues: ExecutionQueues, executionIds: readonly string[]): Promise<void> {
+  await Promise.all(executionIds.map(async (id) => (await queues.of(id).getJob(id))?.promote().catch(() => {})));
+}
+
 /** The execution queue of every shard: a run's job is on its shard's (shard-layout.ts). */
 export interface ExecutionQueues {
   /** The queue of the shard the execution id names. */

@@ -116,12 +116,16 @@ export interface EndRequest {
 
 /**
  * - `ended`: this call ended the execution, with `status` (TERMINATED_MANUALLY when termination had
- *   been requested, whatever was asked);
+ *   been requested, whatever was asked); `wokenParents`: its parent, when suspended in a wait for
+ *   its children, made due by this end (end-record.lua): the caller makes its job due (promoteJobs);
  * - `not-running`: nothing changed, it had ended already (with `status`) or does not exist;
  * - `superseded`: nothing changed, it runs under another worker's lease (or, with `untakenBy`, a
  *   worker has taken it).
  */
-export type EndResult = { outcome: 'ended'; status: TerminalStatus } | { outcome: 'not-running'; status?: TerminalStatus } | { outcome: 'superseded' };
+export type EndResult =
+  | { outcome: 'ended'; status: TerminalStatus; wokenParents?: readonly string[] }
+  | { outcome: 'not-running'; status?: TerminalStatus }
+  | { outcome: 'superseded' };
 
 /** Executions the whole service has accepted and ended since its Redis was new. */
 export interface ExecutionCounts {
@@ -134,10 +138,14 @@ export interface ExecutionCounts {
  * - `not-running`: nothing changed, it has ended (or is gone);
  * - `superseded`: nothing changed, another take has happened since this lease.
  */
-/** What a termination request found (`status`, as it was) and whether it ended the execution now. */
+/**
+ * What a termination request found (`status`, as it was) and whether it ended the execution now;
+ * `wokenParents` as an end's (EndResult).
+ */
 export interface TerminationRequest {
   status: ExecutionStatus;
   ended: boolean;
+  wokenParents?: readonly string[];
 }
 
 export type HandBackResult = 'handed-back' | 'not-running' | 'superseded';
@@ -154,6 +162,8 @@ export interface SuspendRequest {
   waitEntries?: readonly (readonly [string, unknown])[];
   /** Run events not yet written (the wait's `wait.started` among them). */
   runEvents?: readonly RunEvent[];
+  /** The child executions the run waits for: it is due at once when one has ended already, and when one ends. */
+  children?: readonly string[];
 }
 
 /**
@@ -251,6 +261,13 @@ export interface ExecutionStore {
   suspend(id: string, lease: string, request: SuspendRequest): Promise<SuspendResult>;
   /** Whether a call back has come for the step at `address` of a suspended run. */
   callbackDelivered(id: string, address: string): Promise<boolean>;
+  /** Whether a suspended run is due by now (a child it waits for has ended, say): false when it is not suspended. */
+  waitIsDue(id: string): Promise<boolean>;
+  /**
+   * Suspended runs due at or before `dueBy` that no take has resumed yet, at most `limit`, the
+   * longest due first: a job that stayed delayed past its run's due time (its promotion lost) is among them.
+   */
+  overdueWaits(dueBy: number, limit: number): Promise<string[]>;
   /**
    * Delivers a call back to the run waiting for it, once: `body` becomes its step's result. The
    * caller makes the run's job due when it is delivered.
@@ -608,7 +625,7 @@ export function createExecutionStore(deps: {
         history_first: bounds.first,
         history_last: bounds.last,
       };
-      const [code, status, outputBytes, ...ended] = (await run(
+      const [code, status, outputBytes, woken, ...ended] = (await run(
         'endExecution',
         [
           keys.execution(id),
@@ -631,14 +648,14 @@ export function createExecutionStore(deps: {
           joinedRunEvents(request.runEvents),
           ...encodeEvents(id, request.lease, request.stepEvents),
         ],
-      )) as [number, string, number?, ...string[]];
+      )) as [number, string, number?, string?, ...string[]];
       lastWritten.delete(id);
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) {
         // It and the descendants its end ended let their places go (every descendant runs for its root's account).
         if (reserving()) await deps.atSeam?.('ended-unreleased', id);
         if (reserving()) await reservations?.release(ended.length > 0 ? ended : [id], account, { storedBytes: Number(outputBytes ?? 0), now });
-        return { outcome: 'ended', status: status as TerminalStatus };
+        return { outcome: 'ended', status: status as TerminalStatus, ...wokenParents(woken) };
       }
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
     },
@@ -677,10 +694,10 @@ export function createExecutionStore(deps: {
             stored_bytes_after: storedBytes[1] ?? '',
           }),
         ],
-      )) as [string, number, string?, number?, ...string[]];
-      const [, , account, bytes, ...ended] = reply;
+      )) as [string, number, string?, number?, string?, ...string[]];
+      const [, , account, bytes, woken, ...ended] = reply;
       if (ended.length > 0 && account && reserving()) await reservations?.release(ended, account, { storedBytes: Number(bytes ?? 0), now });
-      return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1 } : undefined;
+      return reply[0] ? { status: reply[0] as ExecutionStatus, ended: reply[1] === 1, ...wokenParents(woken) } : undefined;
     },
 
     async handBack(id, lease) {
@@ -695,10 +712,10 @@ export function createExecutionStore(deps: {
       return 'not-running';
     },
 
-    async suspend(id, lease, { untilMs, callback, waitEntries, runEvents }) {
+    async suspend(id, lease, { untilMs, callback, waitEntries, runEvents, children }) {
       const reply = await run(
         'suspendExecution',
-        [keys.execution(id), keys.waiting(), keys.waitingForCallBack(), keys.executionEvents(id)],
+        [keys.execution(id), keys.waiting(), keys.waitingForCallBack(), keys.executionEvents(id), keys.executionChildren(id)],
         [
           JSON.stringify({
             lease,
@@ -715,6 +732,8 @@ export function createExecutionStore(deps: {
             run_events_bound: runEventsBound,
             run_events_channel: runEventsChannel,
             publish,
+            children: children ?? [],
+            now: Date.now(),
           }),
           callback ? JSON.stringify(callback.outputs) : '',
           ...(waitEntries ?? []).flatMap(([address, value]) => [address, JSON.stringify(value)]),
@@ -728,6 +747,15 @@ export function createExecutionStore(deps: {
 
     async callbackDelivered(id, address) {
       return (await redis.hexists(keys.executionProgress(id), callbackAddress(address))) === 1;
+    },
+
+    async waitIsDue(id) {
+      const due = await redis.zscore(keys.waiting(), id);
+      return due !== null && Number(due) <= Date.now();
+    },
+
+    overdueWaits(dueBy, limit) {
+      return redis.zrangebyscore(keys.waiting(), '-inf', dueBy, 'LIMIT', 0, limit);
     },
 
     async deliverCallback(token, body) {
@@ -830,3 +858,8 @@ const startedAt = (flat: string[]) => scoredIds(flat).map(({ id, score }) => ({ 
 
 /** Stands for an account in a key's name, to split it where the account goes. */
 const ACCOUNT_MARK = '\n';
+
+/** The parents a script's end made due (end-record.lua: ids, one space between two), when there are any. */
+function wokenParents(woken: string | undefined): { wokenParents?: readonly string[] } {
+  return woken ? { wokenParents: woken.split(' ') } : {};
+}

@@ -36,6 +36,7 @@ export {
   EXECUTION_JOB_OPTIONS,
   EXECUTION_JOB_RETENTION,
   jobHolds,
+  promoteJobs,
   type ExecutionJobData,
   type JobHold,
 } from './execution-queue.ts';

@@ -47,9 +47,11 @@ export interface WaitRunEvent {
   type: 'wait.started';
   time: number;
   address: string;
-  waitFor: 'time' | 'callback';
+  waitFor: 'time' | 'callback' | 'child';
   /** Epoch milliseconds, when the wait is bounded. */
   until?: number;
+  /** Waiting for a child execution (choreo.run): its id. */
+  child?: string;
 }
 
 export interface ChildRunEvent {
@@ -76,7 +78,7 @@ export function encodeRunEvent(event: RunEvent): string {
   const head = `{"type":"${event.type}","time":"${Math.trunc(event.time)}","address":${text(event.address)}`;
   switch (event.type) {
     case 'wait.started':
-      return `${head},"waitFor":"${event.waitFor}"${event.until !== undefined ? `,"until":"${Math.trunc(event.until)}"` : ''}}`;
+      return `${head},"waitFor":"${event.waitFor}"${event.until !== undefined ? `,"until":"${Math.trunc(event.until)}"` : ''}${event.child !== undefined ? `,"child":${text(event.child)}` : ''}}`;
     case 'child.started':
       return `${head},"child":${text(event.child)}}`;
     default: {

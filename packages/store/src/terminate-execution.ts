@@ -1,4 +1,4 @@
-import type { ExecutionQueues } from './execution-queue.ts';
+import { promoteJobs, type ExecutionQueues } from './execution-queue.ts';
 import { isTerminal, type TerminalStatus } from './execution-status.ts';
 import type { ExecutionStore } from './execution-store.ts';
 
@@ -16,7 +16,7 @@ export type TerminationOutcome =
 
 /**
  * The one termination rule, shared by the API, the admin command line and a parent stopping its
- * child. The store ends a run no worker holds at once, in the same script that would otherwise
+ * child. A child it ends makes its suspended parent due, and the parent's job is made due here. The store ends a run no worker holds at once, in the same script that would otherwise
  * flag it, so that nothing can take it in between; a run a worker holds stops after its current
  * step. The job of a run ended here is then taken out of the queue: BullMQ refuses while a worker
  * still holds the job (one suspending the run, say), and a take of it finds the run ended.
@@ -24,6 +24,8 @@ export type TerminationOutcome =
 export async function terminateExecution(deps: { executions: ExecutionStore; queues: ExecutionQueues }, id: string): Promise<TerminationOutcome> {
   const request = await deps.executions.requestTermination(id);
   if (request === undefined) return { kind: 'not-found' };
+  // A child ended here wakes its parent suspended while waiting for it.
+  if (request.wokenParents !== undefined) await promoteJobs(deps.queues, request.wokenParents);
   const { status } = request;
   if (status === 'TERMINATED_MANUALLY') return { kind: 'already-terminated' };
   if (isTerminal(status)) return { kind: 'already-ended', status };

@@ -5,7 +5,7 @@ export interface RunNotes {
   /** Child execution ids by the address of the step that started them. */
   children: Map<string, string>;
   /** The wait the run is in, when its latest event began one. */
-  waiting?: { address: string; waitFor: 'time' | 'callback'; until?: number };
+  waiting?: { address: string; waitFor: 'time' | 'callback' | 'child'; until?: number; child?: string };
   /** The id of the latest event read: a live page follows the events after it. */
   lastEventId?: string;
 }
@@ -32,8 +32,9 @@ export async function readRunNotes(log: RunEventLog, executionId: string): Promi
     ...(lastEventId ? { lastEventId } : {}),
     waiting: {
       address: String(data.address ?? ''),
-      waitFor: data.waitFor === 'callback' ? 'callback' : 'time',
+      waitFor: data.waitFor === 'callback' || data.waitFor === 'child' ? data.waitFor : 'time',
       ...(Number.isFinite(until) && until > 0 ? { until } : {}),
+      ...(typeof data.child === 'string' ? { child: data.child } : {}),
     },
   };
 }

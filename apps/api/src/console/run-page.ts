@@ -30,7 +30,7 @@ export interface RunPageDeps {
 function waitNote(notes: RunNotes): Html | '' {
   const { waiting } = notes;
   if (!waiting) return '';
-  const what = waiting.waitFor === 'callback' ? 'a call back' : 'a time';
+  const what = waiting.waitFor === 'callback' ? 'a call back' : waiting.waitFor === 'child' ? html`child run <code>${waiting.child ?? ''}</code>` : 'a time';
   const until = waiting.until === undefined ? '' : html` until ${formatTime(waiting.until)}`;
   return html`<dt>Waiting</dt><dd>for ${what} at <code>${waiting.address}</code>${until}</dd>`;
 }

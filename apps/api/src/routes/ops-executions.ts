@@ -6,7 +6,7 @@ import { respond } from '../formats/respond.ts';
 /**
  * `GET /ops/executions`: how many executions are RUNNING in all, and where they are: `queued`
  * (waiting for a worker), `executing` (held by a worker), `waiting` (suspended in a durable wait,
- * holding no worker until due; `waitingForCallBack` of them wait for a call back, the others for a time) and `delayed` (the queue's delayed jobs: the waiting ones, and those
+ * holding no worker until due; `waitingForCallBack` of them wait for a call back, the others for a time or a child execution) and `delayed` (the queue's delayed jobs: the waiting ones, and those
  * deferred for their account's share or a retry).
  */
 export function opsExecutionsRoute(deps: { queues: ExecutionQueues; executions: ExecutionStore }) {

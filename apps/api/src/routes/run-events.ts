@@ -30,7 +30,8 @@ export const runEventsOperation: Operation = {
     '`EVENTS_HEARTBEAT_MS` (15 s by default). For a run that has ended, what is kept is replayed, then `execution.ended`. ' +
     'Event types: `step.started`, `step.ended`, `iteration.started`, `iteration.ended` (data: `type`, `time`, `address`, `step` ' +
     '(not for iterations), `iteration` (inside a loop), `attempt`, `host`; the ends add `outcome` `succeeded`|`failed`|`stopped`, ' +
-    '`durationMs` and `error` when failed), `wait.started` (`address`, `waitFor` `time`|`callback`, `until` when bounded), ' +
+    '`durationMs` and `error` when failed), `wait.started` (`address`, `waitFor` `time`|`callback`|`child`, `until` when bounded, ' +
+    '`child`: the execution id waited for), ' +
     '`child.started` (`address`, `child`: its execution id), `execution.ended` (`execution`). Times are epoch milliseconds as text. ' +
     'Errors are JSON, as the status resource answers them.',
   security: ACCOUNT_SECURITY,

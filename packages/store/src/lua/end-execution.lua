@@ -86,7 +86,7 @@
   ARGV[3] run events since the last write, one per line ('' for none)
   ARGV[4], ARGV[5], … step events since the last write, JSON (none or more)
 
-  Returns { code, status, output bytes, ended id, … } (ScriptReply in script-replies.ts)
+  Returns { code, status, output bytes, woken, ended id, … } (ScriptReply in script-replies.ts)
    code     Done (1): this call ended the execution;
             NotRunning (-5): it had ended already (or is gone);
             Superseded (-6): nothing changed, it is RUNNING under another lease (or none, once
@@ -95,6 +95,8 @@
    output bytes  when this call ended it, the bytes of the outputs it and the descendants it
             ended stored (charged to the account's stored bytes; with shards, the control slot's
             too: account-reservations.ts)
+   woken    the ids of the parents suspended in a wait for a child that this end made due, one
+            space between two ('' for none): their jobs are to be made due (end-record.lua)
    ended ids  when this call ended it: its id, then those of the descendants it ended
 ]]
 --- @include "step-history.lua"
@@ -183,7 +185,8 @@ local ctx = ending_context(args, {
 })
 ctx.ended = {}
 ctx.ended_bytes = 0
+ctx.woken = {}
 end_record(ctx, args.id, state, status, fields, outputs)
 -- Whatever the end, no child runs on for nobody: one still running is terminated with it.
 terminate_descendants(ctx, args.id)
-return { 1, status, ctx.ended_bytes, unpack(ctx.ended) }
+return { 1, status, ctx.ended_bytes, table.concat(ctx.woken, ' '), unpack(ctx.ended) }

@@ -23,7 +23,10 @@
 
   Returns the bytes of outputs the end stored, charged to the account's stored bytes; with
   `ctx.ended` (a list) and `ctx.ended_bytes`, appends the id to the one and the bytes to the other,
-  so that a caller learns every execution one script ended, its descendants among them.
+  so that a caller learns every execution one script ended, its descendants among them. A child's
+  end (`notify` = `parent`) makes its parent due at once when the parent is suspended (in the
+  waiting set, scored `now` unless due sooner); with `ctx.woken` (a list), the parent's id is
+  appended to it, for the caller to make the parent's delayed job due.
 ]]
 --- @include "history-index.lua"
 --- @include "webhook-outbox.lua"
@@ -160,6 +163,20 @@ local function end_record(ctx, id, state, status, fields, output)
     end
   elseif state[4] == 'parent' then
     redis.call(ctx.publish, ctx.child_ended_channel, id)
+    -- A parent suspended while its children run (suspend-execution.lua) is due now, in the same
+    -- write as the child's end: whoever ended the child then makes its job due (`ctx.woken`), and
+    -- a parent whose job stayed delayed is found overdue by the reconciler.
+    if state[7] and state[7] ~= '' then
+      local due = redis.call('ZSCORE', ctx.waiting, state[7])
+      if due then
+        if tonumber(due) > ctx.now then
+          redis.call('ZADD', ctx.waiting, ctx.now, state[7])
+        end
+        if ctx.woken then
+          ctx.woken[#ctx.woken + 1] = state[7]
+        end
+      end
+    end
   end
   if ctx.ended then
     ctx.ended[#ctx.ended + 1] = id

@@ -56,8 +56,9 @@
     publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
 
   Returns { the execution's status as it was ('' when it does not exist), 1 when this call ended
-  it else 0, its account, the bytes of outputs of what it ended, the ids it ended (it, then its
-  descendants) }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
+  it else 0, its account, the bytes of outputs of what it ended, the ids of the parents suspended in
+  a wait for a child that an end made due (one space between two, '' for none: end-record.lua), the
+  ids it ended (it, then its descendants) }. For RUNNING it is now ended or flagged; any other status is terminal and nothing
   changed but its descendants'.
 ]]
 --- @include "end-record.lua"
@@ -87,9 +88,10 @@ local ctx = ending_context(args, {
 })
 ctx.ended = {}
 ctx.ended_bytes = 0
+ctx.woken = {}
 local ended = 0
 if status == 'RUNNING' and terminate_running(ctx, args.id, state, false) then
   ended = 1
 end
 terminate_descendants(ctx, args.id)
-return { status, ended, account, ctx.ended_bytes, unpack(ctx.ended) }
+return { status, ended, account, ctx.ended_bytes, table.concat(ctx.woken, ' '), unpack(ctx.ended) }

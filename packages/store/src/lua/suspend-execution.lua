@@ -20,6 +20,10 @@
   at them, so that the take reads them back with the rest of the progress: one log for every wait.
   Records suspended by earlier versions keep them in the field `wait`, which the take still reads.
 
+  A run that waits for child executions (choreo.run) is due when the first of them ends: a child's
+  end makes its suspended parent due (end-record.lua), and one that ended before this suspension
+  makes it due here, in the same write, so that no end is missed between the two.
+
   Record fields (RECORD_FIELDS in execution-record.ts): reads `status lease letgo account id
   starttime terminate choreo worker cancel`; clears `host worker lease`, writes `letgo`, `cursor`
   for a top-level step's wait, and `output` for a call back.
@@ -28,6 +32,7 @@
   KEYS[2] waiting sorted set (all accounts)
   KEYS[3] waiting-for-call-back sorted set (all accounts): the runs of KEYS[2] that wait for a call back
   KEYS[4] the execution's run events (run-events.lua): the wait's `wait.started` among them
+  KEYS[5] the execution's set of running children (accept-execution.lua, end-record.lua)
 
   ARGV[1] the suspension, a JSON object:
     lease               lease token of the worker suspending it
@@ -47,6 +52,9 @@
     run_events_bound    run events: how many the list keeps
     run_events_channel  run events: the channel on which to publish that some were added
     publish             PUBLISH, or SPUBLISH on a Cluster: the command that publishes run events and ends
+    children            ids of the child executions the run waits for (a list, maybe empty): when
+                        one has ended already (it left KEYS[5]), the run is due at once, `now`
+    now                 epoch milliseconds
   ARGV[2] outputs so far, JSON ('' keeps the stored ones): an argument of its own, so that they are
           not escaped into ARGV[1] and decoded out of it again
   ARGV[3], ARGV[4], … address, JSON value: a top-level step's wait entries to append to the
@@ -76,6 +84,12 @@ if args.callback_entry ~= '' and redis.call('HEXISTS', args.progress, args.callb
   redis.call('SET', args.callback_entry, state[5] .. '\n' .. args.callback_address, 'PXAT', args.callback_expires_at)
   redis.call('ZADD', KEYS[3], args.due, state[5])
 end
-redis.call('ZADD', KEYS[2], args.due, state[5])
+local due = args.due
+for _, child in ipairs(args.children) do
+  if redis.call('SISMEMBER', KEYS[5], child) == 0 then
+    due = args.now
+  end
+end
+redis.call('ZADD', KEYS[2], due, state[5])
 add_run_events(KEYS[4], args.run_events, args.run_events_bound, args.run_events_channel, args.publish)
 return 1
