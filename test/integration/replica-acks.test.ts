@@ -111,6 +111,16 @@ describe('writes acknowledged by replicas', () => {
     }
   });
 
+  it('accepts a run whose caller confirms it later without waiting for the replica, and confirms it once the replica holds it', { timeout: 60_000 }, async () => {
+    await stopReplica();
+    const store = createExecutionStore({ redis, keys, retentionSeconds: 300, replicaAcks: { replicas: 1, timeoutMs: 100 } });
+    const run = newExecutionFixture();
+    expect(await store.accept(run, { maxRunningPerAccount: 0, acknowledgeLater: true })).toEqual({ outcome: 'accepted' });
+    await expect(store.confirmReplicated(run.id)).rejects.toBeInstanceOf(ReplicationShortError);
+    await startReplica();
+    await store.confirmReplicated(run.id);
+  });
+
   it('fails an accept no replica acknowledges in time, and makes a worker wait until one does', { timeout: 60_000 }, async () => {
     await stopReplica();
     const apiStore = createExecutionStore({ redis, keys, retentionSeconds: 300, replicaAcks: { replicas: 1, timeoutMs: 100 } });

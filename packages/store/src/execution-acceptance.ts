@@ -72,6 +72,11 @@ export interface AcceptOptions {
    * that order without a round trip between them (send-acceptance.ts).
    */
   afterRecordSent?: () => void;
+  /**
+   * With REDIS_REPLICA_ACKS: the record is not waited for here, because the caller confirms it
+   * replicated before it answers anyone (a synchronous run: with its end, confirmReplicated).
+   */
+  acknowledgeLater?: boolean;
 }
 
 /** What accept-execution.lua's reply (and each of accept-executions.lua's) says. */
@@ -135,7 +140,7 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
 
   async function acceptOne(
     execution: NewExecution,
-    { maxRunningPerAccount, maxStoredBytesPerAccount = 0, idempotency, childOf, redrive }: AcceptOptions,
+    { maxRunningPerAccount, maxStoredBytesPerAccount = 0, idempotency, childOf, redrive, acknowledgeLater }: AcceptOptions,
     fields: readonly string[],
     entries: readonly string[],
     idempotencyKey: string,
@@ -182,6 +187,7 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
         ...fields,
         ...entries,
       ],
+      { acknowledge: acknowledgeLater !== true },
     );
     return acceptResult(reply);
   }

@@ -47,7 +47,11 @@ const SCRIPTS = {
 export type ScriptName = keyof typeof SCRIPTS;
 type ScriptArg = string | number;
 
-export type ScriptRunner = (name: ScriptName, keys: string[], args: ScriptArg[]) => Promise<unknown>;
+/**
+ * Runs a script; `acknowledge: false` runs one of the acknowledged without its WAIT, for a caller
+ * that confirms the write replicated itself before it tells anyone (ExecutionStore.confirmReplicated).
+ */
+export type ScriptRunner = (name: ScriptName, keys: string[], args: ScriptArg[], options?: { acknowledge?: boolean }) => Promise<unknown>;
 
 /** A script ready to register: its includes set before its own text, and how many KEYS it takes. */
 export interface AssembledScript {
@@ -181,10 +185,10 @@ export function registerScripts(redis: Redis, options: { replicaAcks?: ReplicaAc
   }
   const acks = options.replicaAcks && options.replicaAcks.replicas > 0 ? options.replicaAcks : undefined;
   const acknowledged = new Set(acks ? options.acknowledged : []);
-  return async (name, keys, args) => {
+  return async (name, keys, args, { acknowledge = true } = {}) => {
     const expected = script(name).keys;
     if (keys.length !== expected) throw new Error(`${name} takes ${expected} keys`);
-    if (acks === undefined || !acknowledged.has(name)) {
+    if (acks === undefined || !acknowledged.has(name) || !acknowledge) {
       const command = (redis as unknown as Record<ScriptName, (...a: ScriptArg[]) => Promise<unknown>>)[name];
       return command.call(redis, ...keys, ...args);
     }

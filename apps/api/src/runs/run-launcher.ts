@@ -398,6 +398,9 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
         maxRunningPerAccount: config.maxRunningPerAccount,
         maxStoredBytesPerAccount: config.maxStoredBytesPerAccount,
         notifyEnd: options.wait,
+        // A synchronous run's acceptance is confirmed replicated with its end (or before its 202),
+        // not on its own: one wait for the replicas, not two, before its caller is answered.
+        acknowledgeLater: options.wait,
         ...(options.notifyUrl !== undefined ? { notifyUrl: options.notifyUrl } : {}),
         ...(options.idempotency !== undefined ? { idempotency: options.idempotency } : {}),
         ...(options.redrive !== undefined ? { redrive: options.redrive } : {}),
@@ -448,11 +451,16 @@ export function createRunLauncher(deps: RunLauncherDeps): RunLauncher {
       },
     );
     // Asynchronous: answered as accepted, whatever a fast worker has done since.
-    if (!ending || !queuedOk) {
-      ending?.cancel();
+    if (!ending) return { record: acceptedRecord(accepted), ended: false };
+    if (!queuedOk) {
+      ending.cancel();
+      await waits.confirmReplicated(id);
       return { record: acceptedRecord(accepted), ended: false };
     }
     const record = (await waitForEnd(ending, id)) ?? acceptedRecord(accepted);
+    // An end is confirmed replicated by waitForEnd, and the acceptance with it; a run answered as
+    // still going has its acceptance confirmed here.
+    if (!isTerminal(record.status)) await waits.confirmReplicated(id);
     return { record, ended: isTerminal(record.status) };
   }
 }
