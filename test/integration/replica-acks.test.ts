@@ -111,7 +111,7 @@ describe('writes acknowledged by replicas', () => {
     }
   });
 
-  it('accepts a run whose caller confirms it later without waiting for the replica, and confirms it once the replica holds it', { timeout: 60_000 }, async () => {
+  it('accepts a run its caller confirms later without waiting for the replica, and confirms it once the replica holds it', { timeout: 60_000 }, async () => {
     await stopReplica();
     const store = createExecutionStore({ redis, keys, retentionSeconds: 300, replicaAcks: { replicas: 1, timeoutMs: 100 } });
     const run = newExecutionFixture();
