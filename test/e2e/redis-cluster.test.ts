@@ -104,7 +104,7 @@ describe('on a Redis Cluster', () => {
 
     for (const id of ids) {
       const ended = await stack.waitForEnd(id, alice, 90_000);
-      expect(ended.status, stack.logs()).toBe('SUCCESS');
+      expect(ended.status, `${JSON.stringify(ended)}\n${stack.logs()}`).toBe('SUCCESS');
       const output = (await stack.call('GET', `/choreo-executions/${id}?view=outputs`, alice)).json().output;
       expect(output.CompletedSteps).toBe('10');
     }

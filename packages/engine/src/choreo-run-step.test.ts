@@ -180,6 +180,22 @@ describe('a choreo.run step in a run that may be suspended', () => {
     expect(children.resumedStarts).toBe(1);
   });
 
+  it('suspends again at once, holding no worker, when taken again while its child runs on', async () => {
+    const children = childEndingLater();
+    // A bound of an hour in the worker: a take that waited it out would never answer.
+    const resumed = await runChoreo({
+      definition: parent,
+      inputs: {},
+      steps: library,
+      hooks,
+      childRuns: children,
+      suspension: { minimumMs: 3_600_000, callbackUrl: () => undefined },
+      resumeFrom: { nextStep: 0, results: {}, progress: new Map([['child@', Date.now() + 60_000]]) },
+    });
+    expect(resumed).toMatchObject({ kind: 'suspended', children: ['child-1'] });
+    expect(children.abortedWith).toEqual(['child-wait-paused']);
+  });
+
   it('waits in the worker for a child that ends within the threshold', async () => {
     const children = childEndingLater();
     setTimeout(() => children.end({ status: 'SUCCESS', outputs: { Echo: 'soon' } }), 5);

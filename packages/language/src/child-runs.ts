@@ -96,11 +96,15 @@ export async function runChild(
 /** The child's end if it comes within the wait's bound in the worker; undefined when the run is to be suspended. */
 async function awaitDurably(children: ChildRuns, id: string, signal: AbortSignal, durable: DurableChildWait): Promise<ChildEnd | undefined> {
   const untilTimeout = durable.timeoutAtMs - Date.now();
+  // Taken again while its child runs on (another child's end woke a block, or the periodic
+  // re-check): the end is read once and, not there, the run is suspended again at once rather
+  // than holding a worker for the whole bound.
+  const inWorkerMs = durable.resumed ? 0 : durable.minimumMs;
   const bound = new AbortController();
   // Timing out aborts with the step's own error, so that the child is terminated with the step.
   const timer = setTimeout(
-    () => bound.abort(untilTimeout <= durable.minimumMs ? new StepTimeoutError(durable.timeoutMs) : PAUSED),
-    Math.max(0, Math.min(untilTimeout, durable.minimumMs)),
+    () => bound.abort(untilTimeout <= inWorkerMs ? new StepTimeoutError(durable.timeoutMs) : PAUSED),
+    Math.max(0, Math.min(untilTimeout, inWorkerMs)),
   );
   try {
     return await children.awaitEnd(id, AbortSignal.any([signal, bound.signal]));
