@@ -94,10 +94,14 @@ describe('child runs', () => {
     expect(resumed.id).toBe(id);
     // No job queued again for the ended child.
     expect(await queue.getJob(id)).toBeUndefined();
-    // Its record gone (expired), it is accepted afresh, as a first start would.
+    // Its record gone (expired), it is not run a second time: its end reads as no longer kept.
     const other = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
-    const fresh = await childRunsFor()(other).start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'encode', resumed: true });
-    expect(await executions().get(fresh.id)).toMatchObject({ status: 'RUNNING', parent: other.id });
+    const gone = await childRunsFor()(other).start({ choreo: ENCODE, inputs: { Text: 'hi' }, address: 'encode', resumed: true });
+    expect(await executions().get(gone.id)).toBeUndefined();
+    expect(await childRunsFor()(other).awaitEnd(gone.id, new AbortController().signal)).toMatchObject({
+      status: 'ERROR',
+      error: 'the child execution is no longer kept',
+    });
   });
 
   it('keeps the inputs a child declares secret sealed in its record, and refuses them without a key', async () => {

@@ -93,12 +93,10 @@ export function createChildRunsFactory(deps: ChildRunsDeps): (parent: ExecutionR
 
   return (parent) => ({
     async start({ choreo, inputs, address, resumed }) {
-      // Suspended waiting for this child, the run accepted it then: found, it is not accepted again
-      // (which would queue a job for it again, for nothing once it has ended).
-      if (resumed === true) {
-        const known = childExecutionId(parent.id, address);
-        if ((await executions.get(known)) !== undefined) return { id: known };
-      }
+      // Suspended waiting for this child, the run accepted it then: it is not accepted again (which
+      // would queue a job for it again, for nothing once it has ended, or run it a second time once
+      // its record has expired: its end then reads as no longer kept).
+      if (resumed === true) return { id: childExecutionId(parent.id, address) };
       const depth = (parent.depth ?? 0) + 1;
       if (depth > MAX_CHILD_DEPTH) throw new ChildRefusedError(`sub-Choreos nest at most ${MAX_CHILD_DEPTH} deep; ${choreo} would run at depth ${depth}`);
       const child = await lookup.find(parent.account, choreo);
