@@ -124,7 +124,7 @@ describe('parents suspended while their children run', () => {
     held.kill('SIGKILL');
     await held.exited;
     // The child has ended and its parent is due in Redis; the parent's job is still delayed.
-    expect(await current.executions.waitIsDue(parent)).toBe(true);
+    expect(await current.executions.waitIsDue(parent, Date.now() + 60_000)).toBe(true);
 
     const rescuer = current.addWorker();
     const ended = await current.waitForEnd(parent, alice, 90_000);

@@ -26,20 +26,20 @@ describe('a parent suspended while waiting for its child', () => {
     const child = await accept({ parent, depth: 1 });
     await take(parent, 'lease-p');
     expect(await store.suspend(parent, 'lease-p', { untilMs, children: [child] })).toBe('suspended');
-    return { parent, child };
+    return { parent, child, untilMs };
   }
 
   it('keeps the wait until its time while the child runs, and the child’s end makes it due at once and names it', async () => {
     const untilMs = LATER();
     const { parent, child } = await suspendedParent(untilMs);
     expect(await dueAt(parent)).toBe(untilMs);
-    expect(await store.waitIsDue(parent)).toBe(false);
+    expect(await store.waitIsDue(parent, untilMs)).toBe(false);
 
     const before = Date.now();
     expect(await store.end(child, { status: 'SUCCESS' })).toEqual({ outcome: 'ended', status: 'SUCCESS', wokenParents: [parent] });
     expect(await dueAt(parent)).toBeGreaterThanOrEqual(before);
     expect(await dueAt(parent)).toBeLessThanOrEqual(Date.now());
-    expect(await store.waitIsDue(parent)).toBe(true);
+    expect(await store.waitIsDue(parent, untilMs)).toBe(true);
     expect(await store.overdueWaits(Date.now(), 10)).toContain(parent);
     expect(await store.overdueWaits(before - 1, 10)).not.toContain(parent);
   });
@@ -50,8 +50,9 @@ describe('a parent suspended while waiting for its child', () => {
     await take(parent, 'lease-p');
     // Its end finds the parent held, not suspended: nobody to wake.
     expect(await store.end(child, { status: 'ERROR', error: 'boom' })).toEqual({ outcome: 'ended', status: 'ERROR' });
-    expect(await store.suspend(parent, 'lease-p', { untilMs: LATER(), children: [child] })).toBe('suspended');
-    expect(await store.waitIsDue(parent)).toBe(true);
+    const untilMs = LATER();
+    expect(await store.suspend(parent, 'lease-p', { untilMs, children: [child] })).toBe('suspended');
+    expect(await store.waitIsDue(parent, untilMs)).toBe(true);
   });
 
   it('is due as soon as any of its children ends', async () => {
@@ -59,16 +60,17 @@ describe('a parent suspended while waiting for its child', () => {
     const first = await accept({ parent, depth: 1 });
     const second = await accept({ parent, depth: 1 });
     await take(parent, 'lease-p');
-    expect(await store.suspend(parent, 'lease-p', { untilMs: LATER(), children: [first, second] })).toBe('suspended');
-    expect(await store.waitIsDue(parent)).toBe(false);
+    const untilMs = LATER();
+    expect(await store.suspend(parent, 'lease-p', { untilMs, children: [first, second] })).toBe('suspended');
+    expect(await store.waitIsDue(parent, untilMs)).toBe(false);
     expect(await store.end(second, { status: 'SUCCESS' })).toMatchObject({ wokenParents: [parent] });
-    expect(await store.waitIsDue(parent)).toBe(true);
+    expect(await store.waitIsDue(parent, untilMs)).toBe(true);
   });
 
   it('is made due by the termination of its child too, and names it', async () => {
-    const { parent, child } = await suspendedParent();
+    const { parent, child, untilMs } = await suspendedParent();
     expect(await store.requestTermination(child)).toEqual({ status: 'RUNNING', ended: true, wokenParents: [parent] });
-    expect(await store.waitIsDue(parent)).toBe(true);
+    expect(await store.waitIsDue(parent, untilMs)).toBe(true);
   });
 
   it('terminated itself, ends with its child and wakes nobody', async () => {

@@ -107,7 +107,7 @@ describe('a parent suspended while its child runs', () => {
     expect(seen.delayedUntil[0]).toBeLessThanOrEqual(Date.now() + CHILD_WAIT_RECHECK_MS);
     expect(seen.delayedUntil[0]).toBeGreaterThanOrEqual(before + CHILD_WAIT_RECHECK_MS);
     expect(seen.madeDue).toBe(0);
-    expect(await store.waitIsDue(parentId)).toBe(false);
+    expect(await store.waitIsDue(parentId, Date.now() + 60_000)).toBe(false);
     expect((await store.get(parentId))?.host).toBe('');
     const events = await redis.lrange(keys.executionEvents(parentId), 0, -1);
     expect(events.some((event) => /"type":"wait\.started".*"waitFor":"child"/.test(event))).toBe(true);
@@ -119,7 +119,7 @@ describe('a parent suspended while its child runs', () => {
     });
     const { seen, context } = job(parentId);
     expect(await processorFor(children).process(context)).toBe('suspended');
-    expect(await store.waitIsDue(parentId)).toBe(true);
+    expect(await store.waitIsDue(parentId, Date.now() + 60_000)).toBe(true);
     expect(seen.madeDue).toBe(1);
   });
 

@@ -135,7 +135,7 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const wakeNow =
       (await executions.terminationRequested(record.id)) ||
       (callback !== undefined && (await executions.callbackDelivered(record.id, callback.address))) ||
-      (children.length > 0 && (await executions.waitIsDue(record.id)));
+      (children.length > 0 && (await executions.waitIsDue(record.id, dueMs)));
     if (wakeNow) await context.undefer().catch(() => {});
     if (logger.isLevelEnabled('debug')) log().debug({ until: new Date(untilMs).toISOString() }, 'execution suspended');
     return 'suspended';

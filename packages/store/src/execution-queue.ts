@@ -98,7 +98,18 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
 export async function promoteJobs(queues: ExecutionQueues, executionIds: readonly string[]): Promise<void> {
   // A promotion lost (Redis away, the job not delayed yet) is the reconciler's to make: it finds
   // runs due for a while whose jobs are still delayed. Nothing here fails the end that woke them.
-  await Promise.all(executionIds.map(async (id) => (await queues.of(id).getJob(id).catch(() => undefined))?.promote().catch(() => {})));
+  await Promise.all(
+    executionIds.map(async (id) =>
+      (
+        await queues
+          .of(id)
+          .getJob(id)
+          .catch(() => undefined)
+      )
+        ?.promote()
+        .catch(() => {}),
+    ),
+  );
 }
 
 /** The execution queue of every shard: a run's job is on its shard's (shard-layout.ts). */

@@ -261,8 +261,11 @@ export interface ExecutionStore {
   suspend(id: string, lease: string, request: SuspendRequest): Promise<SuspendResult>;
   /** Whether a call back has come for the step at `address` of a suspended run. */
   callbackDelivered(id: string, address: string): Promise<boolean>;
-  /** Whether a suspended run is due by now (a child it waits for has ended, say): false when it is not suspended. */
-  waitIsDue(id: string): Promise<boolean>;
+  /**
+   * Whether a run suspended until `dueMs` has been made due sooner (a child it waits for has ended):
+   * its place among the waiting is before that time. False when it is not suspended.
+   */
+  waitIsDue(id: string, dueMs: number): Promise<boolean>;
   /**
    * Suspended runs due at or before `dueBy` that no take has resumed yet, at most `limit`, the
    * longest due first: a job that stayed delayed past its run's due time (its promotion lost) is among them.
@@ -749,9 +752,11 @@ export function createExecutionStore(deps: {
       return (await redis.hexists(keys.executionProgress(id), callbackAddress(address))) === 1;
     },
 
-    async waitIsDue(id) {
+    async waitIsDue(id, dueMs) {
+      // Compared with the suspension's own due time, not this process's clock: the end that made it
+      // due wrote its own now, and clocks a few milliseconds apart must not hide it.
       const due = await redis.zscore(keys.waiting(), id);
-      return due !== null && Number(due) <= Date.now();
+      return due !== null && Number(due) < dueMs;
     },
 
     overdueWaits(dueBy, limit) {

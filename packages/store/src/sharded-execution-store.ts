@@ -101,7 +101,7 @@ export function createShardedExecutionStore(
     handBack: (id, lease) => on(id, (store) => store.handBack(id, lease)),
     suspend: (id, lease, request) => on(id, (store) => store.suspend(id, lease, request)),
     callbackDelivered: (id, address) => on(id, (store) => store.callbackDelivered(id, address)),
-    waitIsDue: (id) => on(id, (store) => store.waitIsDue(id)),
+    waitIsDue: (id, dueMs) => on(id, (store) => store.waitIsDue(id, dueMs)),
     async overdueWaits(dueBy, limit) {
       return (await all((store) => store.overdueWaits(dueBy, limit))).flat().slice(0, limit);
     },
