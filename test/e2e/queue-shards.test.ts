@@ -234,32 +234,50 @@ describe('growing QUEUE_SHARDS from 1 to 3 with runs in flight', () => {
   });
 });
 
+/**
+ * For a failover suite: three shards on a six-node Cluster of its own with replica acks, the own
+ * Choreos put, and a step counter; started before the suite's tests and stopped after them.
+ */
+function useCountedStackOnCluster(options: { workers: number; durableWaitThresholdMs: number }) {
+  const counter = new StepCounter();
+  let started: { cluster: LocalRedisCluster; stack: Stack; stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    await counter.start();
+    started = await startStackOnCluster({
+      workers: options.workers,
+      env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
+      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: String(options.durableWaitThresholdMs), WORKER_CONCURRENCY: '150' },
+    });
+    await putOwnChoreos(started.stack, started.stack.credentials.alice);
+  }, 120_000);
+  afterAll(async () => {
+    await started?.stop();
+    await counter.close();
+  });
+  const must = () => {
+    if (!started) throw new Error('the stack is not started yet');
+    return started;
+  };
+  return {
+    counter,
+    get cluster() {
+      return must().cluster;
+    },
+    get stack() {
+      return must().stack;
+    },
+  };
+}
+
 // The primary of one shard SIGKILLed while 300 runs go on over three shards, with replica acks:
 // the API answers 503 (never 500) while the shard has no primary, and every run ends once, each
 // of its steps' effects made once. The runs wait in their workers: the kill meets them mid-step,
 // holding their jobs' locks.
 describe('a shard primary killed under 300 running runs', () => {
-  let cluster: LocalRedisCluster;
-  let stack: Stack;
-  let stop: (() => Promise<void>) | undefined;
-  const counter = new StepCounter();
-
-  beforeAll(async () => {
-    await counter.start();
-    ({ cluster, stack, stop } = await startStackOnCluster({
-      workers: 2,
-      env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
-      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '86400000', WORKER_CONCURRENCY: '150' },
-    }));
-    await putOwnChoreos(stack, stack.credentials.alice);
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await counter.close();
-  });
+  const suite = useCountedStackOnCluster({ workers: 2, durableWaitThresholdMs: 86_400_000 });
 
   it('loses none, runs no step twice, and never answers 500', { timeout: 300_000 }, async () => {
+    const { counter, cluster, stack } = suite;
     const alice = stack.credentials.alice;
     const tags = Array.from({ length: 300 }, (_, i) => `run${i}`);
     const ids = await startCountedRuns(stack, alice, counter, tags, 1500);
@@ -299,27 +317,10 @@ describe('a shard primary killed under 300 running runs', () => {
 // take jobs again: every run ends, each step run once. One worker, so that none stands in for a
 // shard's BullMQ worker that takes nothing.
 describe('each shard primary killed in turn under runs in durable waits', () => {
-  let cluster: LocalRedisCluster;
-  let stack: Stack;
-  let stop: (() => Promise<void>) | undefined;
-  const counter = new StepCounter();
-
-  beforeAll(async () => {
-    await counter.start();
-    ({ cluster, stack, stop } = await startStackOnCluster({
-      workers: 1,
-      env: { QUEUE_SHARDS: '3', MAX_RUNNING_PER_ACCOUNT: '400', REDIS_REPLICA_ACKS: '1' },
-      workerEnv: { DURABLE_WAIT_THRESHOLD_MS: '500', WORKER_CONCURRENCY: '150' },
-    }));
-    await putOwnChoreos(stack, stack.credentials.alice);
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await counter.close();
-  });
+  const suite = useCountedStackOnCluster({ workers: 1, durableWaitThresholdMs: 500 });
 
   it('loses none and runs no step twice', { timeout: 300_000 }, async () => {
+    const { counter, cluster, stack } = suite;
     const alice = stack.credentials.alice;
     const tags: string[] = [];
     const ids: string[] = [];
