@@ -174,8 +174,12 @@ export async function runSteps(options: {
         // Written at once, ahead of what follows: an effect, or a wait in the worker, which a watcher
         // sees begin rather than only when it ends.
         const atOnce = (event.type === 'step.started' && !event.pure) || (event.type === 'wait.started' && event.inWorker === true);
-        if (atOnce && options.writeRunEvents !== undefined) return options.writeRunEvents();
-        return undefined;
+        if (!atOnce || options.writeRunEvents === undefined) return undefined;
+        // A wait in the worker is told from inside its step: Redis failing there (a primary's
+        // failover) is no failure of the step. The run's next write meets it as the run's own
+        // trouble, and the job is tried again; the wait's start is told with no more than that lost.
+        if (event.type === 'wait.started') return options.writeRunEvents().catch(() => {});
+        return options.writeRunEvents();
       },
       onStepEnd: (event) => {
         options.history.add(event);
