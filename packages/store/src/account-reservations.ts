@@ -88,21 +88,28 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
   // a second, however many runs it asks for.
   const pruned = new Map<string, number>();
 
-  async function prune(account: string, now = Date.now()): Promise<number> {
-    const reserved = scoredIds(await redis.zrange(keys.accountReservedRuns(account), '0', '-1', 'WITHSCORES'));
-    if (reserved.length === 0) return 0;
+  /**
+   * Lets go of the members of a set of reservations (execution id → when reserved) whose records,
+   * each read on its own shard (`fields` of it), say they are held no more: how many.
+   */
+  async function letGoOfStale(
+    key: string,
+    fields: readonly string[],
+    stale: (values: readonly (string | null)[], reservedAt: number) => boolean,
+  ): Promise<number> {
+    const members = scoredIds(await redis.zrange(key, '0', '-1', 'WITHSCORES'));
+    if (members.length === 0) return 0;
     // Each record on its own shard: one command per run, no two runs' keys in one.
-    const statuses = await Promise.all(reserved.map(({ id }) => redis.hget(layout.shardOf(id).keys.execution(id), 'status')));
-    const gone = reserved
-      .filter(({ score: reservedAt }, i) => {
-        const status = statuses[i];
-        if (status === null || status === undefined) return now - reservedAt > UNACCEPTED_RESERVATION_MS;
-        return isTerminal(status as ExecutionStatus);
-      })
-      .map(({ id }) => id);
-    if (gone.length > 0) await redis.zrem(keys.accountReservedRuns(account), ...gone);
+    const records = await Promise.all(members.map(({ id }) => redis.hmget(layout.shardOf(id).keys.execution(id), ...fields)));
+    const gone = members.filter(({ score }, i) => stale(records[i] ?? [], score)).map(({ id }) => id);
+    if (gone.length > 0) await redis.zrem(key, ...gone);
     return gone.length;
   }
+
+  const prune = (account: string, now = Date.now()) =>
+    letGoOfStale(keys.accountReservedRuns(account), ['status'], ([status], reservedAt) =>
+      status === null || status === undefined ? now - reservedAt > UNACCEPTED_RESERVATION_MS : isTerminal(status as ExecutionStatus),
+    );
 
   // What one turn of the event loop reserves and releases goes in one script call each: every run
   // costs the control slot's primary a share of a round trip, not one of its own.
@@ -166,16 +173,12 @@ export function createAccountReservations(deps: { redis: Redis; layout: ShardLay
       if ((await run('reserveExecuting', [key], [id, limit, now])) === ScriptReply.Done) return true;
       // Full: each member's record on its own shard says whether it is still held. One reserved
       // a moment ago has no lease yet (its take is on its way): only an older one without is let go.
-      const members = scoredIds(await redis.zrange(key, '0', '-1', 'WITHSCORES'));
-      const held = await Promise.all(members.map((member) => redis.hmget(layout.shardOf(member.id).keys.execution(member.id), 'status', 'lease')));
-      const released = members
-        .filter((member, i) => {
-          const [status, lease] = held[i] ?? [];
-          return status !== 'RUNNING' || (!lease && now - member.score > UNTAKEN_EXECUTING_MS);
-        })
-        .map((member) => member.id);
-      if (released.length === 0) return false;
-      await redis.zrem(key, ...released);
+      const released = await letGoOfStale(
+        key,
+        ['status', 'lease'],
+        ([status, lease], reservedAt) => status !== 'RUNNING' || (!lease && now - reservedAt > UNTAKEN_EXECUTING_MS),
+      );
+      if (released === 0) return false;
       return (await run('reserveExecuting', [key], [id, limit, now])) === ScriptReply.Done;
     },
 

@@ -656,8 +656,10 @@ export function createExecutionStore(deps: {
       if (code === ScriptReply.Superseded) return { outcome: 'superseded' };
       if (code === ScriptReply.Done) {
         // It and the descendants its end ended let their places go (every descendant runs for its root's account).
-        if (reserving()) await deps.atSeam?.('ended-unreleased', id);
-        if (reserving()) await reservations?.release(ended.length > 0 ? ended : [id], account, { storedBytes: Number(outputBytes ?? 0), now });
+        if (reservations && reserving()) {
+          await deps.atSeam?.('ended-unreleased', id);
+          await reservations.release(ended.length > 0 ? ended : [id], account, { storedBytes: Number(outputBytes ?? 0), now });
+        }
         return { outcome: 'ended', status: status as TerminalStatus, ...wokenParents(woken) };
       }
       return { outcome: 'not-running', ...(status ? { status: status as TerminalStatus } : {}) };
