@@ -194,6 +194,8 @@ export async function startWorkerService(
     // Without a listener, BullMQ prints a queue's connection errors to stderr, outside the JSON log.
     onCreated: (queue) => queue.on('error', (error) => log.warn({ err: error.message }, 'queue error')),
   });
+  // Whoever ends a child makes its parent's delayed job due, when the end made the parent due.
+  const makeDue = (executionIds: readonly string[]) => promoteJobs(queues, executionIds);
   const events = await createExecutionEvents({ subscriber, keys: layout, listenFor: ['terminations', 'child-ends'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({
@@ -243,7 +245,7 @@ export async function startWorkerService(
     onStepEnd: (event) => metrics.executions.step(event),
     onExecutionEnd,
     childRunsFor,
-    makeDue: (executionIds) => promoteJobs(queues, executionIds),
+    makeDue,
     ...(cipher ? { cipher } : {}),
   });
   // Ready means taking work: started, not stopping, connected, and the BullMQ loop running.
@@ -343,7 +345,7 @@ export async function startWorkerService(
         // Out of retries: the run cannot go on, so it must not stay RUNNING.
         executions
           .get(job.data.executionId)
-          .then((record) => record && endFailedExecution({ executions, onExecutionEnd, makeDue: (ids) => promoteJobs(queues, ids) }, record))
+          .then((record) => record && endFailedExecution({ executions, onExecutionEnd, makeDue }, record))
           .catch((endError: unknown) => log.error({ err: endError }, 'could not record the failed execution'));
       }
     });
@@ -453,7 +455,7 @@ export async function startWorkerService(
         workerId,
         logger: log,
         onExecutionEnd,
-        makeDue: (executionIds) => promoteJobs(queues, executionIds),
+        makeDue,
         ...(reservations ? { reserveEarly: (page) => reservations.reserveEarly(shard, page) } : {}),
       }),
     );

@@ -16,10 +16,11 @@ export type TerminationOutcome =
 
 /**
  * The one termination rule, shared by the API, the admin command line and a parent stopping its
- * child. A child it ends makes its suspended parent due, and the parent's job is made due here. The store ends a run no worker holds at once, in the same script that would otherwise
- * flag it, so that nothing can take it in between; a run a worker holds stops after its current
- * step. The job of a run ended here is then taken out of the queue: BullMQ refuses while a worker
- * still holds the job (one suspending the run, say), and a take of it finds the run ended.
+ * child. A child it ends makes its suspended parent due, and the parent's job is made due here.
+ * The store ends a run no worker holds at once, in the same script that would otherwise flag it,
+ * so that nothing can take it in between; a run a worker holds stops after its current step. The
+ * job of a run ended here is then taken out of the queue: BullMQ refuses while a worker still
+ * holds the job (one suspending the run, say), and a take of it finds the run ended.
  */
 export async function terminateExecution(deps: { executions: ExecutionStore; queues: ExecutionQueues }, id: string): Promise<TerminationOutcome> {
   const request = await deps.executions.requestTermination(id);
