@@ -242,14 +242,14 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
     ];
     const entries = options.redrive?.entries.flat() ?? [];
     const idempotencyKey = keys.idempotencyKey(execution.account, options.idempotency ? hash('sha256', options.idempotency.key) : '-');
-    const acceptNow = () => {
-      const accepting = acceptOne(execution, options, fields, entries, idempotencyKey);
+    const acceptNow = (withLimits: AcceptOptions) => {
+      const accepting = acceptOne(execution, withLimits, fields, entries, idempotencyKey);
       options.afterRecordSent?.();
       return accepting;
     };
-    if (!reservations || !reserving()) return acceptNow();
+    if (!reservations || !reserving()) return acceptNow(options);
     // A run its Idempotency-Key started already is answered as before, whatever the account's limits now.
-    if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptNow();
+    if (options.idempotency && (await redis.exists(idempotencyKey)) === 1) return acceptNow(options);
     // With shards, the account's limits are the control slot's (account-reservations.ts).
     const size = acceptedBytes(fields, entries, options.idempotency && { key: idempotencyKey, entry: `${execution.id} ${options.idempotency.requestDigest}` });
     const reserved = await reservations.reserve(
@@ -258,9 +258,7 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
     );
     if (reserved.outcome !== 'reserved') return reserved;
     await deps.atSeam?.('reserved', execution.id);
-    const accepting = acceptOne(execution, { ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, fields, entries, idempotencyKey);
-    options.afterRecordSent?.();
-    const accepted = await accepting;
+    const accepted = await acceptNow({ ...options, maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 });
     await giveBack(execution, accepted, reserved, size);
     return accepted;
   }
@@ -282,7 +280,8 @@ export function createExecutionAcceptance(deps: ExecutionAcceptanceDeps): {
     );
     const results: AcceptResult[] = reserved.map((result) => (result.outcome === 'reserved' ? { outcome: 'accepted' } : result));
     const isReserved = (_: unknown, i: number) => reserved[i]?.outcome === 'reserved';
-    if (executions.some(isReserved)) await deps.atSeam?.('reserved', executions.find(isReserved)?.id ?? '');
+    const firstReserved = executions.find(isReserved);
+    if (firstReserved) await deps.atSeam?.('reserved', firstReserved.id);
     const accepted = await acceptBatch(executions.filter(isReserved), { maxRunningPerAccount: 0, maxStoredBytesPerAccount: 0 }, encoded.filter(isReserved));
     let next = 0;
     await Promise.all(
