@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@ces/config';
 import { createLogger, runService } from '@ces/observability';
-import { STORE_CRASH_SEAMS } from '@ces/store';
+import { holdAtSeam, STORE_CRASH_SEAMS } from '@ces/store';
 import { startApiService } from './api-service.ts';
 import { loadApiConfig } from './config.ts';
 
@@ -16,15 +16,7 @@ await runService({
     startApiService(
       config,
       logger,
-      holdAt
-        ? {
-            atSeam: async (seam, id) => {
-              if (seam !== holdAt) return;
-              logger.warn({ id, seam }, `held at the crash seam ${seam} (API_TEST_HOLD_AT)`);
-              await new Promise<void>(() => {});
-            },
-          }
-        : {},
+      holdAt ? { atSeam: holdAtSeam(holdAt, (id) => logger.warn({ id, seam: holdAt }, `held at the crash seam ${holdAt} (API_TEST_HOLD_AT)`)) } : {},
     ),
   stopTimeoutMs: 10_000,
 });

@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from '@ces/config';
 import { createLogger, runService } from '@ces/observability';
+import { holdAtSeam } from '@ces/store';
 import { loadWorkerConfig } from './config.ts';
 import { CRASH_SEAMS, type CrashSeam } from './crash-seam.ts';
 import { startWorkerService } from './worker-service.ts';
@@ -17,11 +18,7 @@ await runService({
       onFatal: fail,
       ...(holdAt
         ? {
-            atSeam: async (seam, executionId) => {
-              if (seam !== holdAt) return;
-              logger.warn({ executionId, seam }, `held at the crash seam ${seam} (WORKER_TEST_HOLD_AT)`);
-              await new Promise<void>(() => {});
-            },
+            atSeam: holdAtSeam(holdAt, (executionId) => logger.warn({ executionId, seam: holdAt }, `held at the crash seam ${holdAt} (WORKER_TEST_HOLD_AT)`)),
           }
         : {}),
     }),

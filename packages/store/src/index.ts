@@ -165,6 +165,6 @@ export {
   type ShardLayout,
 } from './shard-layout.ts';
 export { createShardedExecutionStore } from './sharded-execution-store.ts';
-export { STORE_CRASH_SEAMS, type StoreCrashSeam, type StoreCrashSeamHook } from './store-crash-seam.ts';
+export { holdAtSeam, STORE_CRASH_SEAMS, type StoreCrashSeam, type StoreCrashSeamHook } from './store-crash-seam.ts';
 export { createAccountReservations, type AccountReservations } from './account-reservations.ts';
 export { mirrorAllWebhookEvents } from './webhook-store.ts';

@@ -14,3 +14,15 @@ export const STORE_CRASH_SEAMS: readonly StoreCrashSeam[] = ['reserved', 'ended-
 
 /** Tests only: called at each seam a run passes; a test's hook never returns, to be killed there. */
 export type StoreCrashSeamHook = (seam: StoreCrashSeam, id: string) => Promise<void>;
+
+/**
+ * Tests only: a seam hook that stops its process for good at `seam` (the one a test names through
+ * the environment), once `onHeld` has said so, so that the test can kill it exactly there.
+ */
+export function holdAtSeam<Seam extends string>(seam: Seam, onHeld: (id: string) => void): (at: Seam, id: string) => Promise<void> {
+  return async (at, id) => {
+    if (at !== seam) return;
+    onHeld(id);
+    await new Promise<void>(() => {});
+  };
+}
