@@ -12,6 +12,7 @@ import {
   createWebhookStore,
   SEALED_OUTPUTS,
   webhookDeliveryId,
+  type NewDelivery,
   type WebhookSpec,
 } from '@ces/store';
 import { deleteKeysWithPrefix, isolatedPrefix, must, newExecutionFixture, waitFor } from '@ces/testing';
@@ -161,9 +162,13 @@ describe('webhook deliveries', () => {
   it('delivers an end signed as Standard Webhooks verify it, without the secret outputs, once however often it is dispatched', async () => {
     const secret = await subscribe('signed');
     const id = await run('SUCCESS', { Result: 'ok', [SEALED_OUTPUTS]: 'sealed-bytes' });
-    // Two dispatchers over the same event, as after a crash between a delivery and the event's settling.
     await dispatcher().dispatch();
+    // A second dispatcher over the same event, as after a crash between its delivery and its
+    // settling: it is in the outbox under the lease the dead dispatcher took.
     await redis.zadd(keys.webhookOutbox(), 0, `end\n${account}\n${id}`);
+    const [leased] = await deliveries().claimEvents(Date.now(), 1, 1);
+    expect(leased).toMatchObject({ executionId: id, claimedBefore: false });
+    await waitFor(async () => Number(await redis.zscore(keys.webhookOutbox(), `end\n${account}\n${id}`)) < Date.now(), { what: 'the lease to end' });
     await dispatcher().dispatch();
     const deliveryId = webhookDeliveryId(account, 'signed', id, 'end');
     await waitFor(async () => (await deliveries().get(deliveryId))?.state === 'delivered', { what: 'the delivery' });
@@ -330,6 +335,8 @@ describe('webhook deliveries', () => {
     const id = await run('SUCCESS');
     const deliveryId = webhookDeliveryId(account, 'unlucky', id, 'end');
     await deliveries().open({ id: deliveryId, account, webhook: 'unlucky', executionId: id, type: 'execution.ended', url, body: '{}' }, Date.now());
+    // Its job alone sends it: the run's event, which a dispatcher would send, is not left for the next tests' dispatchers.
+    await redis.zrem(keys.webhookOutbox(), `end\n${account}\n${id}`);
     // Its own queue and worker, whose sender fails as one does when Redis keeps failing it.
     const own = createKeySpace(`${prefix}-failing`);
     const failing = startWebhookWorker({
@@ -341,6 +348,7 @@ describe('webhook deliveries', () => {
       sender: {
         send: () => Promise.reject(new Error('Redis is gone')),
         sendOpened: () => Promise.reject(new Error('Redis is gone')),
+        sendFirst: () => Promise.reject(new Error('Redis is gone')),
       },
       deliveries: deliveries(),
       logger,
@@ -410,6 +418,83 @@ describe('webhook deliveries', () => {
     expect(await store.get(must(second))).toMatchObject({ state: 'pending', attempts: 0 });
     expect(await store.get(must(third))).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 503, nextAttempt: 9_000 });
   });
+  it('a delivery opened with its first attempt is written final or pending by it, once; a 410 disables its subscription', async () => {
+    await subscribe('first');
+    const store = createWebhookDeliveries({ redis, keys, retentionSeconds: 300, recentPerWebhook: 3 });
+    const opening = (name: string) => ({
+      id: webhookDeliveryId(account, 'first', name, 'end'),
+      account,
+      webhook: 'first',
+      executionId: name,
+      type: 'execution.ended' as const,
+      url,
+      body: `{"run":"${name}"}`,
+    });
+    const [delivered, retried, gone, notSent, late] = ['a', 'b', 'c', 'd', 'e'].map(opening) as [
+      NewDelivery,
+      NewDelivery,
+      NewDelivery,
+      NewDelivery,
+      NewDelivery,
+    ];
+    expect(
+      await Promise.all([
+        store.open(delivered, 1_000, { now: 1_200, status: 204, error: '', outcome: 'delivered' }),
+        store.open(retried, 1_000, { now: 1_300, status: 503, error: 'the endpoint answered 503', outcome: 'retry', nextAttempt: 6_000 }),
+        store.open(gone, 1_000, { now: 1_400, status: 410, error: 'the endpoint answered 410', outcome: 'gone' }),
+        store.open(notSent, 1_000),
+      ]),
+    ).toEqual([true, true, true, true]);
+    // Four opened in one call to a list of at most three: trimmed once, at the end of the call.
+    expect(await redis.zcard(keys.webhookDeliveries(account, 'first'))).toBe(3);
+    expect(await store.get(delivered.id)).toMatchObject({
+      state: 'delivered',
+      attempts: 1,
+      lastStatus: 204,
+      lastAttempt: 1_200,
+      deliveredAt: 1_200,
+      created: 1_000,
+    });
+    expect((await store.get(delivered.id))?.nextAttempt).toBeUndefined();
+    expect(await store.get(retried.id)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastStatus: 503,
+      lastError: 'the endpoint answered 503',
+      nextAttempt: 6_000,
+    });
+    expect(await store.get(gone.id)).toMatchObject({ state: 'dead', attempts: 1, lastStatus: 410 });
+    expect((await webhooks().get(account, 'first'))?.disabled).toMatchObject({ reason: expect.stringContaining('410') });
+    expect(await store.get(notSent.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttempt: 1_000 });
+    // One that exists keeps what it recorded: an attempt made again is not written over it.
+    expect(await store.open(delivered, 2_000, { now: 2_100, status: 500, error: 'late', outcome: 'retry', nextAttempt: 9_000 })).toBe(false);
+    expect(await store.get(delivered.id)).toMatchObject({ state: 'delivered', attempts: 1, created: 1_000 });
+    // The recent list keeps its most recent, trimmed once per call.
+    expect(await store.open(late, 3_000, { now: 3_100, status: 204, error: '', outcome: 'delivered' })).toBe(true);
+    expect((await store.recent(account, 'first', 10))[0]?.executionId).toBe('e');
+    expect(await redis.zcard(keys.webhookDeliveries(account, 'first'))).toBe(3);
+    expect(await redis.zscore(keys.webhookDeliveries(account, 'first'), late.id)).toBe('3000');
+  });
+
+  it('an event claimed again after its lease ended says so, and its dispatcher opens a delivery before it sends it', async () => {
+    await subscribe('again');
+    const id = await run('SUCCESS');
+    const member = `end\n${account}\n${id}`;
+    const claim = async () => (await deliveries().claimEvents(Date.now(), 1, 1_000)).find((event) => event.member === member);
+    expect(await claim()).toMatchObject({ claimedBefore: false });
+    await waitFor(async () => Number(await redis.zscore(keys.webhookOutbox(), member)) < Date.now(), { what: 'the lease to end' });
+    expect(await claim()).toMatchObject({ claimedBefore: true });
+    // The dead dispatcher opened the delivery and queued no job: the next one queues it, and it is sent once.
+    const deliveryId = webhookDeliveryId(account, 'again', id, 'end');
+    const body = webhookBody('execution.ended', must(await executions().get(id)));
+    expect(await deliveries().open({ id: deliveryId, account, webhook: 'again', executionId: id, type: 'execution.ended', url, body }, Date.now())).toBe(true);
+    await waitFor(async () => Number(await redis.zscore(keys.webhookOutbox(), member)) < Date.now(), { what: 'the lease to end' });
+    await dispatcher().dispatch();
+    await waitFor(async () => (await deliveries().get(deliveryId))?.state === 'delivered', { what: 'the delivery' });
+    expect(received.map((request) => request.headers['webhook-id'])).toEqual([deliveryId]);
+    expect(await deliveries().get(deliveryId)).toMatchObject({ attempts: 1 });
+  });
+
   it("claims each event with the fields of its run's record that make the same body as the whole record", async () => {
     await subscribe('exact', { events: ['execution.ended', 'execution.failed'] });
     const execution = newExecutionFixture({

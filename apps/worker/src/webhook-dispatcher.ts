@@ -60,9 +60,11 @@ const wants = (webhook: WebhookDescription, choreo: string) =>
 /**
  * Turns the runs' events of the outbox into deliveries, in every worker: events are claimed under
  * a lease, each gets one delivery per subscription that wants it (and the run's own call-back),
- * each delivery its job, and only then does the event leave the outbox. A dispatcher that dies
- * in between leaves the event to be claimed again, whose deliveries and first jobs have the same
- * ids: nothing is sent twice for it.
+ * sent at once and opened with that first attempt, a job for each not delivered, and only then
+ * does the event leave the outbox. A dispatcher that dies in between leaves the event to be
+ * claimed again, known as claimed before: its deliveries are opened before they are sent, with
+ * the same ids, so none recorded delivered is sent again (one sent and not yet recorded may be:
+ * the receiver knows it by its `webhook-id`).
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { webhooks, deliveries, queue, sender, logger, leaseMs, pollMs, batch, now = Date.now } = options;
@@ -91,7 +93,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   async function open(
-    event: WebhookEvent,
+    event: ClaimedWebhookEvent,
     record: WebhookRecord,
     webhook: string,
     type: WebhookEventType,
@@ -108,13 +110,21 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       body: webhookBody(type, record),
     };
     const at = now();
+    // Most deliveries are delivered by their first attempt: sent here, they cost no job; sent
+    // before they are opened, their record is written once, with that attempt.
+    if (!event.claimedBefore) {
+      const { opened, outcome } = await sender.sendFirst(delivery, at, target);
+      if (!opened) await enqueueDelivery(queue, delivery.id, 0);
+      else if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
+      return;
+    }
+    // Its dispatcher died or failed before the event settled: the delivery may exist, delivered
+    // or with no job queued yet. Opened first, it is sent only if it did not.
     if (!(await deliveries.open(delivery, at))) {
-      // Opened by a dispatcher that died before the event settled: its job may never have been
-      // queued. The job's id is the delivery's, and a job finds a delivery sent already done.
+      // The job's id is the delivery's, and a job finds a delivery sent already done.
       await enqueueDelivery(queue, delivery.id, 0);
       return;
     }
-    // Most deliveries are delivered by their first attempt: sent here, they cost no job.
     const outcome = await sender.sendOpened({ ...delivery, created: at, since: at, state: 'pending', round: 0, attempts: 0, nextAttempt: at }, target);
     if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
   }

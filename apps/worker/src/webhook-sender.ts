@@ -1,6 +1,15 @@
 import { EgressRefusedError } from '@ces/language';
 import type { Logger, WebhookAttemptOutcome } from '@ces/observability';
-import { type Delivery, type DeliveryAttempt, NOTIFY_WEBHOOK, type SigningTarget, type WebhookDeliveries, type WebhookStore } from '@ces/store';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type FirstAttempt,
+  type NewDelivery,
+  NOTIFY_WEBHOOK,
+  type SigningTarget,
+  type WebhookDeliveries,
+  type WebhookStore,
+} from '@ces/store';
 import { createWebhookSigner } from './webhook-signature.ts';
 
 /** What an endpoint must answer within: a slower one is tried again later. */
@@ -40,7 +49,16 @@ export interface WebhookSender {
    * Past its webhook's most requests in flight it waits up to FULL_DELAY_MS for one to end.
    */
   sendOpened(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome>;
+  /**
+   * A delivery not yet opened, of an event claimed for the first time: sent as `sendOpened` sends,
+   * then opened with that attempt in one write (or pending when it was not sent). `opened` is false
+   * when the delivery existed already: what it recorded stays, this attempt is not recorded.
+   */
+  sendFirst(delivery: NewDelivery, created: number, target?: SigningTarget): Promise<{ opened: boolean; outcome: SendOutcome }>;
 }
+
+/** Writes an attempt's outcome: whether it was recorded (its delivery still pending in its round). */
+type AttemptRecorder = (delivery: Delivery, attempt: FirstAttempt) => Promise<boolean>;
 
 /** The delay before attempt `attempts + 1`: `initialMs` doubling, with up to a fifth either way of jitter so retries spread out. */
 export function retryDelayMs(initialMs: number, attempts: number, random: () => number = Math.random): number {
@@ -76,22 +94,23 @@ export function createWebhookSender(deps: {
   let requests = 0;
   const sign = createWebhookSigner();
 
-  const record = async (delivery: Delivery, attempt: Omit<DeliveryAttempt, 'round' | 'now'>) => {
-    const recorded = await deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round, now: now() });
-    if (recorded) deps.onAttempt?.(attempt.outcome);
-    return recorded;
-  };
+  const recordAttempt: AttemptRecorder = (delivery, attempt) => deliveries.recordAttempt(delivery, { ...attempt, round: delivery.round });
 
-  async function attempt(delivery: Delivery, known: SigningTarget | undefined): Promise<SendOutcome> {
+  async function attempt(delivery: Delivery, known: SigningTarget | undefined, recordWith: AttemptRecorder): Promise<SendOutcome> {
+    const record = async (made: Omit<DeliveryAttempt, 'round' | 'now'>) => {
+      const recorded = await recordWith(delivery, { ...made, now: now() });
+      if (recorded) deps.onAttempt?.(made.outcome);
+      return recorded;
+    };
     const notify = delivery.webhook === NOTIFY_WEBHOOK;
     const target = known ?? (await webhooks.signingTarget(delivery.account, delivery.webhook));
     const subscription = target?.webhook;
     if (!target) {
-      await record(delivery, { status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
+      await record({ status: 0, error: notify ? 'the account has no notify secret' : 'the subscription was deleted', outcome: 'dead' });
       return { kind: 'done' };
     }
     if (subscription?.disabled) {
-      await record(delivery, { status: 0, error: `the subscription is disabled: ${subscription.disabled.reason}`, outcome: 'dead' });
+      await record({ status: 0, error: `the subscription is disabled: ${subscription.disabled.reason}`, outcome: 'dead' });
       return { kind: 'done' };
     }
     // A subscription's URL as it is now: an owner who moved the endpoint gets the retries there.
@@ -118,23 +137,23 @@ export function createWebhookSender(deps: {
       refused = failure instanceof EgressRefusedError || (failure as Error).cause instanceof EgressRefusedError;
     }
     if (error === '') {
-      await record(delivery, { status, error, outcome: 'delivered' });
+      await record({ status, error, outcome: 'delivered' });
       return { kind: 'done' };
     }
     if (refused) {
-      await record(delivery, { status, error, outcome: 'dead' });
+      await record({ status, error, outcome: 'dead' });
       return { kind: 'done' };
     }
     if (status === 410 && !notify) {
-      await record(delivery, { status, error, outcome: 'gone' });
+      await record({ status, error, outcome: 'gone' });
       return { kind: 'done' };
     }
     const at = now() + retryDelayMs(retry.initialMs, delivery.attempts + 1);
     if (at > delivery.since + retry.maxSeconds * 1000) {
-      await record(delivery, { status, error, outcome: 'dead' });
+      await record({ status, error, outcome: 'dead' });
       return { kind: 'done' };
     }
-    const recorded = await record(delivery, { status, error, outcome: 'retry', nextAttempt: at });
+    const recorded = await record({ status, error, outcome: 'retry', nextAttempt: at });
     return recorded ? { kind: 'retry', at } : { kind: 'done' };
   }
 
@@ -171,7 +190,7 @@ export function createWebhookSender(deps: {
    * requests in flight for longer than `waitMs`: a first attempt waits here as long as its job
    * would have been delayed, which costs no job when the webhook's requests are quick.
    */
-  async function limited(delivery: Delivery, target?: SigningTarget, waitMs = 0): Promise<SendOutcome> {
+  async function limited(delivery: Delivery, target: SigningTarget | undefined, waitMs: number, recordWith: AttemptRecorder): Promise<SendOutcome> {
     const key = `${delivery.account}\n${delivery.webhook}`;
     const until = now() + waitMs;
     let flying: Map<number, number>;
@@ -180,7 +199,11 @@ export function createWebhookSender(deps: {
       started = now();
       flying = inFlight.get(key) ?? new Map<number, number>();
       let slow = 0;
-      for (const at of flying.values()) if (started - at >= SLOW_MS) slow += 1;
+      // In the order they started: the count ends at the first that is not slow.
+      for (const at of flying.values()) {
+        if (started - at < SLOW_MS) break;
+        slow += 1;
+      }
       const jittered = (ms: number) => started + Math.round(ms * (0.5 + Math.random() / 2));
       if (slow >= Math.max(1, Math.floor(deps.perWebhook / 4))) return { kind: 'busy', at: jittered(SLOW_DELAY_MS) };
       if (flying.size < deps.perWebhook) break;
@@ -191,7 +214,7 @@ export function createWebhookSender(deps: {
     flying.set(mark, started);
     inFlight.set(key, flying);
     try {
-      return await attempt(delivery, target);
+      return await attempt(delivery, target, recordWith);
     } catch (error) {
       logger.warn({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt not recorded');
       throw error;
@@ -208,8 +231,19 @@ export function createWebhookSender(deps: {
       if (delivery?.state !== 'pending' || delivery.round !== round) return { kind: 'done' };
       // A job early for its attempt (queued again after a dispatcher's crash) waits for it.
       if (delivery.nextAttempt !== undefined && delivery.nextAttempt > now()) return { kind: 'retry', at: delivery.nextAttempt };
-      return limited(delivery);
+      return limited(delivery, undefined, 0, recordAttempt);
     },
-    sendOpened: (delivery, target) => limited(delivery, target, FULL_DELAY_MS),
+    sendOpened: (delivery, target) => limited(delivery, target, FULL_DELAY_MS, recordAttempt),
+    async sendFirst(delivery, created, target) {
+      const pending: Delivery = { ...delivery, created, since: created, state: 'pending', round: 0, attempts: 0, nextAttempt: created };
+      let opened: boolean | undefined;
+      const outcome = await limited(pending, target, FULL_DELAY_MS, async (_, first) => {
+        opened = await deliveries.open(delivery, created, first);
+        return opened;
+      });
+      // Not sent (its webhook busy here): opened pending, for its job to send.
+      opened ??= await deliveries.open(delivery, created);
+      return { opened, outcome };
+    },
   };
 }

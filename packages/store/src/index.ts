@@ -145,6 +145,7 @@ export {
   type Delivery,
   type DeliveryAttempt,
   type DeliveryState,
+  type FirstAttempt,
   type NewDelivery,
   type WebhookDeliveries,
   type WebhookEvent,

@@ -21,6 +21,8 @@ export type WebhookRecord = ExecutionSummary & Pick<ExecutionRecord, 'sealedInpu
 /** An event claimed, with its run's record as its deliveries need it (undefined once the record expired). */
 export interface ClaimedWebhookEvent extends WebhookEvent {
   record: WebhookRecord | undefined;
+  /** Claimed before by a dispatcher that did not settle it: its deliveries may exist, sent or not. */
+  claimedBefore: boolean;
 }
 
 const F = RECORD_FIELDS;
@@ -67,6 +69,12 @@ export interface DeliveryAttempt {
   nextAttempt?: number;
 }
 
+/** A delivery's first attempt, made before it was opened (the dispatcher sends first, then opens it with this). */
+export type FirstAttempt = Omit<DeliveryAttempt, 'round'>;
+
+/** Most events one claim takes: the claim's script leases them in one command of twice as many arguments. */
+const MOST_CLAIMED = 1_000;
+
 export interface WebhookDeliveries {
   /** Leases up to `limit` events of the outbox for `leaseMs`, oldest first, each with its run's record read in the same call. */
   claimEvents(now: number, leaseMs: number, limit: number): Promise<ClaimedWebhookEvent[]>;
@@ -74,8 +82,11 @@ export interface WebhookDeliveries {
   settleEvents(events: readonly WebhookEvent[]): Promise<void>;
   /** Events in the outbox (claimed or not), for metrics and tests. */
   countEvents(): Promise<number>;
-  /** Opens a delivery unless it exists: true when this call opened it. Those asked in one turn go in one script call. */
-  open(delivery: NewDelivery, now: number): Promise<boolean>;
+  /**
+   * Opens a delivery unless it exists: true when this call opened it, with its first attempt when
+   * one was made (else pending, due at `now`). Those asked in one turn go in one script call.
+   */
+  open(delivery: NewDelivery, now: number, first?: FirstAttempt): Promise<boolean>;
   get(id: string): Promise<Delivery | undefined>;
   /** A subscription's recent deliveries, newest first. */
   recent(account: string, webhook: string, limit: number): Promise<Delivery[]>;
@@ -146,10 +157,11 @@ export function createWebhookDeliveries(deps: {
   const get = async (id: string) => decode(id, await redis.hgetall(keys.webhookDelivery(id)));
   // The deliveries of the events claimed together are opened in one call, and the attempts that
   // end in one turn recorded in one: a delivery's writes cost a share of a round trip and script run.
-  const open = createTurnBatcher(async (items: { delivery: NewDelivery; now: number }[]) => {
-    const args = items.flatMap(({ delivery, now }) => [
+  const open = createTurnBatcher(async (items: { delivery: NewDelivery; now: number; first: FirstAttempt | undefined }[]) => {
+    const args = items.flatMap(({ delivery, now, first }) => [
       keys.webhookDelivery(delivery.id),
       keys.webhookDeliveries(delivery.account, delivery.webhook),
+      keys.accountWebhooks(delivery.account),
       delivery.id,
       String(now),
       delivery.account,
@@ -158,6 +170,11 @@ export function createWebhookDeliveries(deps: {
       delivery.type,
       delivery.url,
       delivery.body,
+      first?.outcome ?? '',
+      String(first?.now ?? ''),
+      String(first?.status ?? ''),
+      first?.error ?? '',
+      String(first?.nextAttempt ?? ''),
     ]);
     const replies = (await run('openWebhookDeliveries', [keys.webhookOutbox()], [deps.retentionSeconds, recentPerWebhook, items.length, ...args])) as number[];
     return replies.map((reply) => reply === 1);
@@ -179,16 +196,18 @@ export function createWebhookDeliveries(deps: {
 
   return {
     async claimEvents(now, leaseMs, limit) {
-      const reply = (await run('claimWebhookEvents', [outbox.webhookOutbox()], [now, leaseMs, limit, outbox.execution(''), ...WEBHOOK_RECORD_FIELDS])) as (
+      const most = Math.min(limit, MOST_CLAIMED);
+      const reply = (await run('claimWebhookEvents', [outbox.webhookOutbox()], [now, leaseMs, most, outbox.execution(''), ...WEBHOOK_RECORD_FIELDS])) as (
         | string
+        | number
         | (string | null)[]
       )[];
       const events: ClaimedWebhookEvent[] = [];
-      for (let at = 0; at + 1 < reply.length; at += 2) {
+      for (let at = 0; at + 2 < reply.length; at += 3) {
         const member = reply[at] as string;
         const [kind = '', account = '', executionId = ''] = member.split('\n');
-        const record = decodeExecution(fieldsToObject(WEBHOOK_RECORD_FIELDS, reply[at + 1] as (string | null)[]));
-        events.push({ member, kind: kind as WebhookEvent['kind'], account, executionId, record });
+        const record = decodeExecution(fieldsToObject(WEBHOOK_RECORD_FIELDS, reply[at + 2] as (string | null)[]));
+        events.push({ member, kind: kind as WebhookEvent['kind'], account, executionId, record, claimedBefore: reply[at + 1] === 1 });
       }
       return events;
     },
@@ -199,7 +218,7 @@ export function createWebhookDeliveries(deps: {
 
     countEvents: () => redis.zcard(outbox.webhookOutbox()),
 
-    open: (delivery, now) => open({ delivery, now }),
+    open: (delivery, now, first) => open({ delivery, now, first }),
 
     get,
 

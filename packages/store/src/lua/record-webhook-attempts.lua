@@ -22,38 +22,22 @@
   Returns one reply per attempt, in order: 1 recorded, 0 not: the delivery is final, gone, or in
   another round
 ]]
+--- @include "webhook-attempt.lua"
+
 local function record(delivery, subscriptions, round, now, status, failure, outcome, next_attempt)
   local state = redis.call('HMGET', delivery, 'state', 'round', 'webhook', 'attempts')
   if state[1] ~= 'pending' or tonumber(state[2]) ~= tonumber(round) then
     return 0
   end
   -- One HSET of every field the attempt changes: a delivery's attempt is the most frequent write here.
-  local fields = {
-    'attempts', (tonumber(state[4]) or 0) + 1, 'laststatus', status, 'lasterror', failure, 'lastattempt', now,
-  }
-  if outcome == 'delivered' then
-    table.insert(fields, 'state')
-    table.insert(fields, 'delivered')
-    table.insert(fields, 'deliveredat')
-    table.insert(fields, now)
-  elseif outcome == 'retry' then
-    table.insert(fields, 'nextattempt')
-    table.insert(fields, next_attempt)
-  else
-    table.insert(fields, 'state')
-    table.insert(fields, 'dead')
-  end
+  local fields = {}
+  add_attempt_fields(fields, (tonumber(state[4]) or 0) + 1, now, status, failure, outcome, next_attempt)
   redis.call('HSET', delivery, unpack(fields))
   if outcome ~= 'retry' then
     redis.call('HDEL', delivery, 'nextattempt')
   end
   if outcome == 'gone' then
-    local subscription = redis.call('HGET', subscriptions, state[3])
-    if subscription then
-      local decoded = cjson.decode(subscription)
-      decoded.disabled = { at = now, reason = 'the endpoint answered 410 Gone' }
-      redis.call('HSET', subscriptions, state[3], cjson.encode(decoded))
-    end
+    disable_gone_webhook(subscriptions, state[3], now)
   end
   return 1
 end
