@@ -38,4 +38,36 @@ describe('a run’s steps in the worker', () => {
     expect(writes).toBe(2);
     expect(outcome).toMatchObject({ kind: 'completed' });
   });
+
+  it('tells the metrics no step duration for a step that suspends its run: it has not ended', async () => {
+    const parsed = parseDefinition(
+      {
+        description: 'A step, then a long wait.',
+        outputs: {},
+        steps: [
+          { id: 'first', kind: 'control.wait', args: { milliseconds: '1' } },
+          { id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } },
+        ],
+      },
+      steps,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+    const record = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 120_000 }));
+    const told: { kind: string; ok: boolean }[] = [];
+    const outcome = await runSteps({
+      record,
+      definition: parsed.definition,
+      run: { executionId: record.id, controller: new AbortController(), done: Promise.resolve(), stepsOver: () => {} },
+      steps,
+      log: () => createLogger({ name: 'run-steps-test', level: 'silent' }),
+      onStepEnd: ({ kind, ok }) => told.push({ kind, ok }),
+      history: new PendingStepEvents('10.0.0.1'),
+      beforeStep: () => undefined,
+      afterStep: async () => undefined,
+      afterProgress: async () => undefined,
+      suspension: { minimumMs: 1_000, callbackUrl: () => '' },
+    });
+    expect(outcome).toMatchObject({ kind: 'suspended' });
+    expect(told).toEqual([{ kind: 'control.wait', ok: true }]);
+  });
 });

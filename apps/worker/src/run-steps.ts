@@ -183,7 +183,8 @@ export async function runSteps(options: {
       },
       onStepEnd: (event) => {
         options.history.add(event);
-        options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok });
+        // A step that suspended its run has not ended: its duration is told when it does.
+        if (event.suspended !== true) options.onStepEnd?.({ choreo: record.choreo, kind: event.kind, durationMs: event.durationMs, ok: event.ok });
       },
     });
   } finally {

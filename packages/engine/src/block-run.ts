@@ -89,7 +89,16 @@ export interface BlockRunOptions {
   /** When held-back entries are written anyway; shared with the top level. */
   readonly pacing: WritePacing;
   onStepEnd?:
-    | ((event: { id: string; address: string; iteration?: number; kind: string; durationMs: number; ok: boolean; attempts: readonly StepAttempt[] }) => void)
+    | ((event: {
+        id: string;
+        address: string;
+        iteration?: number;
+        kind: string;
+        durationMs: number;
+        ok: boolean;
+        suspended?: true;
+        attempts: readonly StepAttempt[];
+      }) => void)
     | undefined;
   /** Told the starts of steps and iterations, the ends of iterations, the waits begun. */
   onProgress?: ProgressListener | undefined;
@@ -217,6 +226,7 @@ export class BlockRun implements Interpreter {
         kind: step.kind,
         durationMs: performance.now() - started,
         ok: outcome.type === 'ok',
+        ...(outcome.type === 'suspended' ? { suspended: true as const } : {}),
         attempts: attempts ?? [],
       });
     }

@@ -103,6 +103,33 @@ describe('durable waits', () => {
     expect(due.checkpoint.results.wait).toEqual({ waitedMs: 60000 });
   });
 
+  it('tells a step that suspends its run as suspended, not as a step that failed, and its end once resumed', async () => {
+    const stored = store();
+    const ends: { id: string; ok: boolean; suspended?: true }[] = [];
+    const onStepEnd = ({ id, ok, suspended }: { id: string; ok: boolean; suspended?: true }) => {
+      ends.push({ id, ok, ...(suspended ? { suspended } : {}) });
+    };
+    const options = {
+      definition: topLevel,
+      inputs: {},
+      steps: library,
+      hooks: stored,
+      onStepEnd,
+      suspension: { minimumMs: SUSPEND_FROM_MS, callbackUrl: () => '' },
+    };
+    keepWaitEntries(stored, await runChoreo(options));
+    expect(ends).toEqual([
+      { id: 'before', ok: true },
+      { id: 'wait', ok: false, suspended: true },
+    ]);
+    ends.length = 0;
+    expect((await runChoreo({ ...options, resumeFrom: resumeWhenDue(stored, 1) })).kind).toBe('completed');
+    expect(ends).toEqual([
+      { id: 'wait', ok: true },
+      { id: 'after', ok: true },
+    ]);
+  });
+
   it('waits in-process below the threshold', async () => {
     const outcome = await run(define([{ id: 'wait', kind: 'control.wait', args: { milliseconds: '20' } }]), store());
     expect(outcome.kind).toBe('completed');

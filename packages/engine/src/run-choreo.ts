@@ -99,6 +99,11 @@ export interface StepEndEvent {
   kind: string;
   durationMs: number;
   ok: boolean;
+  /**
+   * It asked for its run to be suspended (a durable wait): it has not ended, and runs again when
+   * the run resumes. Told for the attempts that failed before it asked, if any.
+   */
+  suspended?: true;
   /** Its attempts, in order (retries add one each). */
   attempts: readonly StepAttempt[];
 }

@@ -39,7 +39,7 @@ export function createExecutionMetrics(registry: MetricsRegistry): ExecutionMetr
   });
   const stepDuration = new Histogram({
     name: 'ces_step_duration_seconds',
-    help: 'Time one step took, by step kind and whether it completed (ok="false": it failed, or a termination, time limit or shutdown interrupted it).',
+    help: 'Time one step took, by step kind and whether it completed (ok="false": it failed, or a termination, time limit or shutdown interrupted it). A step that suspends its run is told when it ends.',
     labelNames: ['kind', 'ok'] as const,
     buckets: STEP_DURATION_BUCKETS,
     registers: [registry],
