@@ -13,7 +13,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { JOB_FAILED_MESSAGE } from './end-failed-execution.ts';
-import { createReconciler, ORPHAN_GRACE_MS, OVERDUE_WAIT_MS } from './reconciler.ts';
+import { createReconciler, ORPHAN_GRACE_MS, OVERDUE_PAGE_SIZE, OVERDUE_WAIT_MS } from './reconciler.ts';
 
 // Against a real Redis and real BullMQ queue: what the reconciler does with each kind of job.
 describe('reconciler', () => {
@@ -64,7 +64,7 @@ describe('reconciler', () => {
   async function endAll(ids: string[]) {
     for (const id of ids) await executions().end(id, { status: 'SUCCESS' });
     await queue.obliterate({ force: true });
-    await redis.del(keys.reconcilerCursor());
+    await redis.del(keys.reconcilerCursor(), keys.reconcilerOverduePlace());
   }
 
   it('takes out of the running indexes an execution whose record is gone, freeing its quota', async () => {
@@ -175,5 +175,24 @@ describe('reconciler', () => {
     expect(await queue.getJobState(justDue)).toBe('delayed');
     expect((await reconcile()).promoted).toEqual([]);
     await endAll([stuck, queued, justDue]);
+  });
+
+  it('scans the overdue waits a page a pass, and reaches a lost promotion behind a backlog of waits merely queued', async () => {
+    // A page of runs overdue longest, their jobs due already (here: none to promote), and behind
+    // them one whose job stayed delayed.
+    const longAgo = Date.now() - OVERDUE_WAIT_MS - 60_000;
+    const backlog = Array.from({ length: OVERDUE_PAGE_SIZE }, (_, index) => `queued-${index}`);
+    await redis.zadd(keys.waiting(), ...backlog.flatMap((id, index) => [longAgo + index, id]));
+    const stuck = await running(0);
+    await redis.zadd(keys.waiting(), longAgo + OVERDUE_PAGE_SIZE + 1_000, stuck);
+    await queue.add('run', { executionId: stuck }, { jobId: stuck, delay: 3_600_000 });
+
+    expect((await reconcile()).promoted).toEqual([]);
+    expect((await reconcile({ workerId: 'another' })).promoted).toEqual([stuck]);
+    expect(await queue.getJobState(stuck)).toBe('waiting');
+    // Past its last page, the next scan starts again from the longest due.
+    expect(await redis.get(keys.reconcilerOverduePlace())).toBeNull();
+    await redis.zrem(keys.waiting(), ...backlog);
+    await endAll([stuck]);
   });
 });

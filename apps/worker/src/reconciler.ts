@@ -107,9 +107,16 @@ export function createReconciler(deps: {
     return page;
   }
 
-  /** The overdue waits whose job is still delayed, their jobs made due. */
+  /**
+   * The overdue waits whose job is still delayed, their jobs made due: a page a pass, the next
+   * pass (on whichever worker) reading the page after it, and the first again after the last.
+   * Under a backlog the longest due are mostly queued behind others: a scan that read them alone,
+   * pass after pass, would never reach a lost promotion behind them.
+   */
   async function promoteOverdueWaits(now: number): Promise<string[]> {
-    const overdue = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE);
+    const page = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE, await state.overduePlace());
+    await state.keepOverduePlace(page.length === OVERDUE_PAGE_SIZE ? page.at(-1)?.dueMs : undefined, CURSOR_TTL_MS);
+    const overdue = page.map((wait) => wait.id);
     if (overdue.length === 0) return [];
     // Most overdue waits are merely queued behind others (their jobs due, not delayed): one
     // round trip tells which are still delayed.

@@ -172,6 +172,12 @@ export interface SuspendRequest {
  * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` ends it at once
  * when no worker holds it, or flags it to stop after its current step. Each transition is one Lua script of `lua/`, named after it.
  */
+/** A suspended run past its due time, and that time (epoch ms). */
+export interface OverdueWait {
+  id: string;
+  dueMs: number;
+}
+
 export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
@@ -267,10 +273,11 @@ export interface ExecutionStore {
    */
   waitIsDue(id: string, dueMs: number): Promise<boolean>;
   /**
-   * Suspended runs due at or before `dueBy` that no take has resumed yet, at most `limit`, the
-   * longest due first: a job that stayed delayed past its run's due time (its promotion lost) is among them.
+   * Suspended runs due at or before `dueBy` that no take has resumed yet, each with its due time,
+   * at most `limit`, the longest due first, and only those due after `after` when given (a scan's
+   * next page): a job that stayed delayed past its run's due time (its promotion lost) is among them.
    */
-  overdueWaits(dueBy: number, limit: number): Promise<string[]>;
+  overdueWaits(dueBy: number, limit: number, after?: number): Promise<OverdueWait[]>;
   /**
    * Delivers a call back to the run waiting for it, once: `body` becomes its step's result. The
    * caller makes the run's job due when it is delivered.
@@ -761,8 +768,11 @@ export function createExecutionStore(deps: {
       return due !== null && Number(due) < dueMs;
     },
 
-    overdueWaits(dueBy, limit) {
-      return redis.zrangebyscore(keys.waiting(), '-inf', dueBy, 'LIMIT', 0, limit);
+    async overdueWaits(dueBy, limit, after) {
+      const reply = await redis.zrangebyscore(keys.waiting(), after === undefined ? '-inf' : `(${after}`, dueBy, 'WITHSCORES', 'LIMIT', 0, limit);
+      const waits: OverdueWait[] = [];
+      for (let at = 0; at + 1 < reply.length; at += 2) waits.push({ id: reply[at] as string, dueMs: Number(reply[at + 1]) });
+      return waits;
     },
 
     async deliverCallback(token, body) {

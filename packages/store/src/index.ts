@@ -17,6 +17,7 @@ export {
   type RedriveSource,
   type ExecutionCounts,
   type ExecutionStore,
+  type OverdueWait,
   type CallbackDelivery,
   type TerminationRequest,
 } from './execution-store.ts';

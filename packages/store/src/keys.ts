@@ -217,6 +217,11 @@ export interface KeySpace {
    * its current walk through them, whichever worker takes the next pass.
    */
   reconcilerCursor(): string;
+  /**
+   * String with TTL: the due time up to which the reconciler has looked at overdue durable waits
+   * in its current scan of them, whichever worker takes the next pass.
+   */
+  reconcilerOverduePlace(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */
   executionEndedChannel(): string;
   /**
@@ -305,6 +310,7 @@ export function createKeySpace(prefix: string): KeySpace {
     shards: () => `${prefix}:shards`,
     reconcilerLock: () => `${prefix}:reconciler:lock`,
     reconcilerCursor: () => `${prefix}:reconciler:cursor`,
+    reconcilerOverduePlace: () => `${prefix}:reconciler:overdue-place`,
     executionEndedChannel: () => `${prefix}:events:execution-ended`,
     replicationMark: () => `${prefix}:replicated`,
     runEventsChannel: () => `${prefix}:events:run-events`,

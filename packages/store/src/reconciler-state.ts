@@ -3,7 +3,8 @@ import type { KeySpace } from './keys.ts';
 
 /**
  * What the workers' reconciler keeps in Redis between passes, whichever worker runs them: the lock
- * that lets one pass run at a time, and the walk's place among the RUNNING executions.
+ * that lets one pass run at a time, the walk's place among the RUNNING executions, and the place
+ * of its scan of overdue durable waits.
  */
 export interface ReconcilerState {
   /** Takes the lock for `ttlMs` unless another worker holds it; true when this one has it now. */
@@ -14,6 +15,10 @@ export interface ReconcilerState {
   keepPlace(starttime: number, ttlMs: number): Promise<void>;
   /** The walk reached the youngest: the next pass starts again from the oldest. */
   restartWalk(): Promise<void>;
+  /** The due time up to which the current scan of overdue waits has looked, undefined when it starts afresh. */
+  overduePlace(): Promise<number | undefined>;
+  /** Keeps the overdue scan's place for `ttlMs`; undefined starts the next scan from the longest due. */
+  keepOverduePlace(dueMs: number | undefined, ttlMs: number): Promise<void>;
 }
 
 export function createReconcilerState(deps: { redis: Redis; keys: KeySpace }): ReconcilerState {
@@ -31,6 +36,14 @@ export function createReconcilerState(deps: { redis: Redis; keys: KeySpace }): R
     },
     async restartWalk() {
       await redis.del(keys.reconcilerCursor());
+    },
+    async overduePlace() {
+      const place = await redis.get(keys.reconcilerOverduePlace());
+      return place === null ? undefined : Number(place);
+    },
+    async keepOverduePlace(dueMs, ttlMs) {
+      if (dueMs === undefined) await redis.del(keys.reconcilerOverduePlace());
+      else await redis.set(keys.reconcilerOverduePlace(), String(dueMs), 'PX', ttlMs);
     },
   };
 }
