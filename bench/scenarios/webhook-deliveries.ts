@@ -15,6 +15,14 @@ const PACED_CONNECTIONS = 4;
 
 const WEBHOOK = 'bench-ends';
 
+/**
+ * How many times BENCH_SECONDS each setting is measured for, in four rounds: a difference of 10 %
+ * needs rounds of several seconds on two shared cores. Rounds of 2 s (8 s a setting) measured the
+ * webhook's CPU per run at 0.07–0.13 ms in ten runs, rounds of 12 s at 0.05 in three, and single
+ * 2-s rounds' ratios swung from 0.70 to 1.15.
+ */
+const SETTING_SECONDS_FACTOR = 6;
+
 /** An authenticated request of the bench account's application to the API; its status. */
 function call(context: ScenarioContext, method: 'PUT' | 'DELETE', path: string, body?: string): Promise<number> {
   const ca = readFileSync(context.stack.caFile, 'utf8');
@@ -95,7 +103,7 @@ export async function webhookDeliveries(context: ScenarioContext): Promise<Row[]
   };
   let measured: Record<'without' | 'withOne', Throughput>;
   try {
-    measured = await compareServiceSettings(context, ['without', 'withOne'] as const, use);
+    measured = await compareServiceSettings({ ...context, durationMs: context.durationMs * SETTING_SECONDS_FACTOR }, ['without', 'withOne'] as const, use);
     // The latency short of the machine's limit: runs at the rate a few connections start them.
     await use('withOne');
     const fromHere = receiver.latenciesMs.length;
