@@ -41,9 +41,10 @@ interface LoopTotals {
  * Closed loop: each of `lanes` sends its next operation when its last one is done, until the count
  * or the time runs out. A sample that throws is tallied as an error. With `warmupMs`, the loop first
  * runs that long unrecorded (`sample` is told), so that this process's JIT and connections are warm.
+ * With `perSecond`, the n-th operation is not sent before n / perSecond seconds from the start.
  */
 async function closedLoop(
-  limits: { lanes: number; maxCount: number; durationMs: number; warmupMs?: number },
+  limits: { lanes: number; maxCount: number; durationMs: number; warmupMs?: number; perSecond?: number },
   sample: (recording: boolean) => Promise<Sample>,
 ): Promise<LoopTotals> {
   const warmupCount = limits.warmupMs ? (await closedLoop({ ...limits, durationMs: limits.warmupMs, warmupMs: 0 }, () => sample(false))).count : 0;
@@ -58,6 +59,12 @@ async function closedLoop(
   async function lane() {
     while (count < limits.maxCount && performance.now() < deadline) {
       count += 1;
+      if (limits.perSecond !== undefined) {
+        const due = t0 + ((count - 1) * 1000) / limits.perSecond;
+        const early = due - performance.now();
+        if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
+        if (performance.now() >= deadline) break;
+      }
       try {
         const outcome = await sample(true);
         tally(statuses, outcome.status);
@@ -134,7 +141,13 @@ async function runHttp(job: HttpLoadJob): Promise<LoadResult> {
   const client = await httpClient(job);
   const durations: number[] = [];
   const totals = await closedLoop(
-    { lanes: job.connections, maxCount: job.maxRequests, durationMs: job.durationMs, warmupMs: job.warmupMs ?? 0 },
+    {
+      lanes: job.connections,
+      maxCount: job.maxRequests,
+      durationMs: job.durationMs,
+      warmupMs: job.warmupMs ?? 0,
+      ...(job.perSecond !== undefined ? { perSecond: job.perSecond } : {}),
+    },
     async (recording) => {
       const start = performance.now();
       const response = await client.call();

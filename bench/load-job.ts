@@ -28,6 +28,8 @@ export interface HttpLoadJob {
   keepSamples?: boolean;
   /** Run this long first, unrecorded (a fresh generator's JIT and connections are cold). */
   warmupMs?: number;
+  /** At most this many requests a second, spread evenly (the lanes bound how many are in flight); absent: as fast as answered. */
+  perSecond?: number;
   /** The HTTP client: the minimal one (default), or undici for comparison (BENCH_HTTP_CLIENT). */
   client?: HttpClientKind;
 }

@@ -50,6 +50,7 @@ export function runJob(
     executionDurations?: boolean;
     keepSamples?: boolean;
     warmupMs?: number;
+    perSecond?: number;
   },
 ): HttpLoadJob {
   return {
@@ -68,6 +69,7 @@ export function runJob(
     },
     okStatuses: options.async ? [202] : [200],
     ...(options.executionDurations ? { executionDurations: true } : {}),
+    ...(options.perSecond !== undefined ? { perSecond: options.perSecond } : {}),
     ...(options.keepSamples ? { keepSamples: true } : {}),
     ...(options.warmupMs ? { warmupMs: options.warmupMs } : {}),
   };
