@@ -99,6 +99,38 @@ describe('waiting for a call back', () => {
     expect((await outputsOf(id)).Decision).toBe('real');
   });
 
+  it("keeps a call back's URL for its own wait when another branch's wait is due first", { timeout: 60_000 }, async () => {
+    const alice = stack.credentials.alice;
+    const both = {
+      description: 'Waits for a call back beside a shorter wait.',
+      outputs: {},
+      steps: [
+        {
+          id: 'both',
+          parallel: [
+            [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
+            [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+          ],
+        },
+      ],
+    };
+    const put = await stack.call('PUT', '/choreos/Mine/CallBackBeside', alice, { body: JSON.stringify(both) });
+    expect(put.status, put.text).toBeOneOf([200, 201]);
+    const id = await stack.startRun('/Mine/CallBackBeside', alice);
+    // The run is due when the shorter wait ends (a minute); the call back's entry lives as long as
+    // its own wait (an hour), within the run's time limit (15 minutes), not only until then.
+    const due = await waitFor(async () => (await stack.redis.zscore(`${stack.prefix}:waiting`, id)) ?? undefined, {
+      timeoutMs: 20_000,
+      what: 'the suspension',
+    });
+    expect(Number(due) - Date.now()).toBeLessThan(70_000);
+    const [entry] = await stack.redis.keys(`${stack.prefix}:callback:*`);
+    expect(entry).toBeDefined();
+    expect(await stack.redis.pttl(entry as string)).toBeGreaterThan(600_000);
+    expect((await stack.call('DELETE', `/choreo-executions/${id}`, alice)).status).toBeLessThan(300);
+    await stack.waitForEnd(id, alice);
+  });
+
   it("shows the URL of a wait inside a loop while it waits, then the next iteration's new one", { timeout: 60_000 }, async () => {
     const alice = stack.credentials.alice;
     const approvals = {

@@ -114,13 +114,18 @@ export function createTakenRuns(deps: TakenRunDeps): (context: ProcessingContext
     const waitEntries = suspension.waitEntries !== undefined ? sealing.sealEntries(suspension.waitEntries) : undefined;
     // The outputs so far are stored with the wait: secret ones sealed.
     const outputs = sealOutputs(suspension.outputs);
-    const dueMs = record.deadline > 0 ? Math.min(untilMs, record.deadline) : untilMs;
+    const withinDeadline = (ms: number) => (record.deadline > 0 ? Math.min(ms, record.deadline) : ms);
+    const dueMs = withinDeadline(untilMs);
     const suspended = await executions.suspend(record.id, lease, {
       untilMs,
       ...(waitEntries !== undefined ? { waitEntries } : {}),
       runEvents: suspension.history.takeRunEvents(),
       ...(children.length > 0 ? { children } : {}),
-      ...(callback !== undefined ? { callback: { token: callback.token, address: callback.address, expiresAtMs: dueMs, outputs } } : {}),
+      // The call back's entry lives as long as its own wait, not only until the run's earliest
+      // (another branch's): one delivered while the run is taken again in between is not refused.
+      ...(callback !== undefined
+        ? { callback: { token: callback.token, address: callback.address, expiresAtMs: withinDeadline(callback.untilMs), outputs } }
+        : {}),
     });
     if (suspended !== 'suspended') {
       log().info({ outcome: suspended }, 'execution ended or was taken over while suspending; not suspended');

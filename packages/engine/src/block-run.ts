@@ -256,7 +256,7 @@ export class BlockRun implements Interpreter {
       return {
         type: 'suspended',
         untilMs: outcome.untilMs,
-        callback: { token: outcome.callback.token, address },
+        callback: { token: outcome.callback.token, address, untilMs: outcome.untilMs },
         partial: { value: outcome.callback.partial },
       };
     }

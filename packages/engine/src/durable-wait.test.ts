@@ -130,6 +130,24 @@ describe('durable waits', () => {
     ]);
   });
 
+  it("tells a call back's own due time beside the run's, when another branch's wait is due first", async () => {
+    const block = define([
+      {
+        id: 'both',
+        parallel: [
+          [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
+          [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+        ],
+      },
+    ]);
+    const before = Date.now();
+    const outcome = await run(block, store());
+    expect(outcome.kind).toBe('suspended');
+    if (outcome.kind !== 'suspended') return;
+    expect(outcome.untilMs).toBeLessThan(before + 120_000);
+    expect(outcome.callback?.untilMs).toBeGreaterThanOrEqual(before + 3_600_000);
+  });
+
   it('waits in-process below the threshold', async () => {
     const outcome = await run(define([{ id: 'wait', kind: 'control.wait', args: { milliseconds: '20' } }]), store());
     expect(outcome.kind).toBe('completed');
@@ -207,7 +225,7 @@ describe('waits for a call back', () => {
     if (first.kind !== 'suspended') return;
     const token = stored.progress.get('approval@token') as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(first.callback).toEqual({ token, address: 'approval' });
+    expect(first.callback).toEqual({ token, address: 'approval', untilMs: first.untilMs });
     expect(first.checkpoint.outputs).toEqual({ ApprovalURL: `https://service.test/run-callbacks/${token}`, Decision: '' });
 
     // Another run gets another token.

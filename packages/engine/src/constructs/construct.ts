@@ -22,10 +22,12 @@ export type Flow =
   | { type: 'cancelled' }
   | { type: 'suspended'; untilMs: number; callback?: SuspendedCallback; partial?: { value: unknown } };
 
-/** A wait for a call back the run is suspended in: its token, and the address of its step. */
+/** A wait for a call back the run is suspended in: its token, the address of its step, and when it times out (epoch ms). */
 export interface SuspendedCallback {
   readonly token: string;
   readonly address: string;
+  /** Its own due time, which may be later than the run's (another branch's wait is due first). */
+  readonly untilMs: number;
 }
 
 /**
