@@ -11,15 +11,15 @@ describe('a run’s steps in the worker', () => {
   const sandbox = createSandbox();
   const steps = createStepLibrary({ ...DEFAULT_STEP_LIBRARY_OPTIONS, sandbox });
 
-  it('goes on with a wait in the worker when telling its start fails (Redis failing over): the step does not fail', async () => {
+  /** Runs `waits` (their milliseconds, one control.wait each) as a taken run would, with `more` of runSteps' options. */
+  function runWaits(waits: string[], more: Partial<Parameters<typeof runSteps>[0]> = {}) {
     const parsed = parseDefinition(
-      { description: 'One short wait.', outputs: {}, steps: [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '10' } }] },
+      { description: 'Waits.', outputs: {}, steps: waits.map((milliseconds, index) => ({ id: `wait${index}`, kind: 'control.wait', args: { milliseconds } })) },
       steps,
     );
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
-    const record = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 30_000 }));
-    let writes = 0;
-    const outcome = await runSteps({
+    const record = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 120_000 }));
+    return runSteps({
       record,
       definition: parsed.definition,
       run: { executionId: record.id, controller: new AbortController(), done: Promise.resolve(), stepsOver: () => {} },
@@ -29,6 +29,13 @@ describe('a run’s steps in the worker', () => {
       beforeStep: () => undefined,
       afterStep: async () => undefined,
       afterProgress: async () => undefined,
+      ...more,
+    });
+  }
+
+  it('goes on with a wait in the worker when telling its start fails (Redis failing over): the step does not fail', async () => {
+    let writes = 0;
+    const outcome = await runWaits(['10'], {
       // The step's start is written; the wait's, from inside the step, meets the dead primary.
       writeRunEvents: async () => {
         writes += 1;
@@ -40,31 +47,9 @@ describe('a run’s steps in the worker', () => {
   });
 
   it('tells the metrics no step duration for a step that suspends its run: it has not ended', async () => {
-    const parsed = parseDefinition(
-      {
-        description: 'A step, then a long wait.',
-        outputs: {},
-        steps: [
-          { id: 'first', kind: 'control.wait', args: { milliseconds: '1' } },
-          { id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } },
-        ],
-      },
-      steps,
-    );
-    if (!parsed.ok) throw new Error(parsed.problems.join('; '));
-    const record = acceptedRecord(newExecutionFixture({ deadline: Date.now() + 120_000 }));
     const told: { kind: string; ok: boolean }[] = [];
-    const outcome = await runSteps({
-      record,
-      definition: parsed.definition,
-      run: { executionId: record.id, controller: new AbortController(), done: Promise.resolve(), stepsOver: () => {} },
-      steps,
-      log: () => createLogger({ name: 'run-steps-test', level: 'silent' }),
+    const outcome = await runWaits(['1', '60000'], {
       onStepEnd: ({ kind, ok }) => told.push({ kind, ok }),
-      history: new PendingStepEvents('10.0.0.1'),
-      beforeStep: () => undefined,
-      afterStep: async () => undefined,
-      afterProgress: async () => undefined,
       suspension: { minimumMs: 1_000, callbackUrl: () => '' },
     });
     expect(outcome).toMatchObject({ kind: 'suspended' });

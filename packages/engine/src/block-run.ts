@@ -30,6 +30,7 @@ import { CONSTRUCTS } from './constructs/constructs.ts';
 import type { ProgressListener } from './progress-events.ts';
 import { runStep } from './run-step.ts';
 import type { StepAttempt } from './run-step.ts';
+import type { StepEndEvent } from './step-end-event.ts';
 import { stopReasonOf } from './stop-reason.ts';
 import type { StopReason } from './stop-reason.ts';
 import type { WritePacing } from './write-pacing.ts';
@@ -88,18 +89,7 @@ export interface BlockRunOptions {
   isPure(step: CompiledStep): boolean;
   /** When held-back entries are written anyway; shared with the top level. */
   readonly pacing: WritePacing;
-  onStepEnd?:
-    | ((event: {
-        id: string;
-        address: string;
-        iteration?: number;
-        kind: string;
-        durationMs: number;
-        ok: boolean;
-        suspended?: true;
-        attempts: readonly StepAttempt[];
-      }) => void)
-    | undefined;
+  onStepEnd?: ((event: Omit<StepEndEvent, 'index'>) => void) | undefined;
   /** Told the starts of steps and iterations, the ends of iterations, the waits begun. */
   onProgress?: ProgressListener | undefined;
   readonly maxStepResultChars: number;
