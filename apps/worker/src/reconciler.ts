@@ -3,6 +3,7 @@ import {
   enqueueExecution,
   isTerminal,
   jobHolds,
+  promoteJobs,
   type ExecutionEndListener,
   type ExecutionJobData,
   type ExecutionStore,
@@ -128,20 +129,8 @@ export function createReconciler(deps: {
       if (error) throw error;
       return score !== null;
     });
-    const promoted: string[] = [];
-    for (const id of delayed) {
-      const job = await queue.getJob(id);
-      if (job === undefined) continue;
-      // Taken meanwhile, or made due by someone else: nothing to do.
-      if (
-        await job.promote().then(
-          () => true,
-          () => false,
-        )
-      )
-        promoted.push(id);
-    }
-    return promoted;
+    // Taken meanwhile, or made due by someone else: not among those promoted.
+    return promoteJobs({ of: () => queue }, delayed);
   }
 
   async function reconcileOnce(now = Date.now()): Promise<ReconcileReport> {

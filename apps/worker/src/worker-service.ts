@@ -195,7 +195,9 @@ export async function startWorkerService(
     onCreated: (queue) => queue.on('error', (error) => log.warn({ err: error.message }, 'queue error')),
   });
   // Whoever ends a child makes its parent's delayed job due, when the end made the parent due.
-  const makeDue = (executionIds: readonly string[]) => promoteJobs(queues, executionIds);
+  const makeDue = async (executionIds: readonly string[]) => {
+    await promoteJobs(queues, executionIds);
+  };
   const events = await createExecutionEvents({ subscriber, keys: layout, listenFor: ['terminations', 'child-ends'] });
   const sandbox = createSandbox({ idleProcesses: config.WORKER_CONCURRENCY });
   const steps = createStepLibrary({

@@ -93,23 +93,25 @@ export async function jobHolds(redis: Redis, queue: Queue<ExecutionJobData>, exe
  * Makes the delayed jobs of these executions due now (runs suspended in a durable wait that has
  * been made due: a call back delivered, a child ended). A job not delayed is left as it is: one
  * still held by the worker suspending its run, which looks for what made it due once it has
- * delayed the job, or one already due.
+ * delayed the job, or one already due. Resolves with the ids whose job it made due.
  */
-export async function promoteJobs(queues: ExecutionQueues, executionIds: readonly string[]): Promise<void> {
+export async function promoteJobs(queues: Pick<ExecutionQueues, 'of'>, executionIds: readonly string[]): Promise<string[]> {
   // A promotion lost (Redis away, the job not delayed yet) is the reconciler's to make: it finds
   // runs due for a while whose jobs are still delayed. Nothing here fails the end that woke them.
-  await Promise.all(
-    executionIds.map(async (id) =>
-      (
-        await queues
-          .of(id)
-          .getJob(id)
-          .catch(() => undefined)
-      )
-        ?.promote()
-        .catch(() => {}),
-    ),
+  const promoted = await Promise.all(
+    executionIds.map(async (id) => {
+      const job = await queues
+        .of(id)
+        .getJob(id)
+        .catch(() => undefined);
+      if (job === undefined) return false;
+      return job.promote().then(
+        () => true,
+        () => false,
+      );
+    }),
   );
+  return executionIds.filter((_, index) => promoted[index]);
 }
 
 /** The execution queue of every shard: a run's job is on its shard's (shard-layout.ts). */

@@ -1,4 +1,4 @@
-import { CALLBACK_TOKEN_PATTERN, RUN_CALLBACK_PATH, type ExecutionQueues, type ExecutionStore } from '@ces/store';
+import { CALLBACK_TOKEN_PATTERN, type ExecutionQueues, type ExecutionStore, promoteJobs, RUN_CALLBACK_PATH } from '@ces/store';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env.ts';
 import { ApiError } from '../errors/api-error.ts';
@@ -26,8 +26,9 @@ export function deliverCallbackRoute(deps: { executions: ExecutionStore; queues:
     if (delivery.outcome === 'unknown') throw new ApiError('NOT_FOUND', 'No such call back.');
     if (delivery.outcome === 'not-running') throw new ApiError('CONFLICT', 'The run this call back was for has ended.');
     // Not delayed (the worker is still suspending it): the worker sees the delivery once it has
-    // delayed the job, and makes it due itself.
-    await (await deps.queues.of(delivery.executionId).getJob(delivery.executionId))?.promote().catch(() => {});
+    // delayed the job, and makes it due itself. Redis failing here fails no delivery already
+    // recorded (a retry would find its call back used up): the reconciler makes the job due.
+    await promoteJobs(deps.queues, [delivery.executionId]);
     return respond(c, 202, { json: { callback: { delivered: true } }, xml: { root: 'callback', tree: { delivered: 'true' } } });
   });
 }
