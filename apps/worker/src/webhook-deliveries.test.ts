@@ -164,11 +164,9 @@ describe('webhook deliveries', () => {
     const id = await run('SUCCESS', { Result: 'ok', [SEALED_OUTPUTS]: 'sealed-bytes' });
     await dispatcher().dispatch();
     // A second dispatcher over the same event, as after a crash between its delivery and its
-    // settling: it is in the outbox under the lease the dead dispatcher took.
+    // settling: it is in the outbox under the lease the dead dispatcher took (any score but the
+    // run's end time, whichever version of the dispatcher leased it).
     await redis.zadd(keys.webhookOutbox(), 0, `end\n${account}\n${id}`);
-    const [leased] = await deliveries().claimEvents(Date.now(), 1, 1);
-    expect(leased).toMatchObject({ executionId: id, claimedBefore: false });
-    await waitFor(async () => Number(await redis.zscore(keys.webhookOutbox(), `end\n${account}\n${id}`)) < Date.now(), { what: 'the lease to end' });
     await dispatcher().dispatch();
     const deliveryId = webhookDeliveryId(account, 'signed', id, 'end');
     await waitFor(async () => (await deliveries().get(deliveryId))?.state === 'delivered', { what: 'the delivery' });
