@@ -179,12 +179,14 @@ describe('reconciler', () => {
 
   it('scans the overdue waits a page a pass, and reaches a lost promotion behind a backlog of waits merely queued', async () => {
     // A page of runs overdue longest, their jobs due already (here: none to promote), and behind
-    // them one whose job stayed delayed.
+    // them one whose job stayed delayed, all due at the same time (a fan-out's children ending
+    // together): the page's end is told by how many of that time it has passed, not by the time.
     const longAgo = Date.now() - OVERDUE_WAIT_MS - 60_000;
-    const backlog = Array.from({ length: OVERDUE_PAGE_SIZE }, (_, index) => `queued-${index}`);
-    await redis.zadd(keys.waiting(), ...backlog.flatMap((id, index) => [longAgo + index, id]));
+    // Before the stuck run's id among those due at the same time ('!' sorts before any hex digit).
+    const backlog = Array.from({ length: OVERDUE_PAGE_SIZE }, (_, index) => `!queued-${String(index).padStart(3, '0')}`);
+    await redis.zadd(keys.waiting(), ...backlog.flatMap((id) => [longAgo, id]));
     const stuck = await running(0);
-    await redis.zadd(keys.waiting(), longAgo + OVERDUE_PAGE_SIZE + 1_000, stuck);
+    await redis.zadd(keys.waiting(), longAgo, stuck);
     await queue.add('run', { executionId: stuck }, { jobId: stuck, delay: 3_600_000 });
 
     expect((await reconcile()).promoted).toEqual([]);

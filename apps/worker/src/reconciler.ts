@@ -115,9 +115,22 @@ export function createReconciler(deps: {
    * pass after pass, would never reach a lost promotion behind them.
    */
   async function promoteOverdueWaits(now: number): Promise<string[]> {
-    const page = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE, await state.overduePlace());
-    await state.keepOverduePlace(page.length === OVERDUE_PAGE_SIZE ? page.at(-1)?.dueMs : undefined, CURSOR_TTL_MS);
-    const overdue = page.map((wait) => wait.id);
+    const from = await state.overduePlace();
+    const page = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE, from);
+    const promoted = await promoteDelayed(page.map((wait) => wait.id));
+    // Kept once the page is done with: a pass that failed reads it again. Runs due at the same
+    // time as the page's last are told apart by how many of them it has passed.
+    const last = page.at(-1);
+    const place =
+      page.length === OVERDUE_PAGE_SIZE && last !== undefined
+        ? { dueMs: last.dueMs, skip: page.filter((wait) => wait.dueMs === last.dueMs).length + (from?.dueMs === last.dueMs ? from.skip : 0) }
+        : undefined;
+    await state.keepOverduePlace(place, CURSOR_TTL_MS);
+    return promoted;
+  }
+
+  /** Of these overdue waits, those whose job is still delayed, their jobs made due. */
+  async function promoteDelayed(overdue: string[]): Promise<string[]> {
     if (overdue.length === 0) return [];
     // Most overdue waits are merely queued behind others (their jobs due, not delayed): one
     // round trip tells which are still delayed.

@@ -178,6 +178,12 @@ export interface OverdueWait {
   dueMs: number;
 }
 
+/** Where a scan of overdue waits goes on: from due time `dueMs`, past the first `skip` runs due then. */
+export interface OverduePlace {
+  dueMs: number;
+  skip: number;
+}
+
 export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;
@@ -274,10 +280,10 @@ export interface ExecutionStore {
   waitIsDue(id: string, dueMs: number): Promise<boolean>;
   /**
    * Suspended runs due at or before `dueBy` that no take has resumed yet, each with its due time,
-   * at most `limit`, the longest due first, and only those due after `after` when given (a scan's
-   * next page): a job that stayed delayed past its run's due time (its promotion lost) is among them.
+   * at most `limit`, the longest due first, from `from` when given (a scan's next page): a job that
+   * stayed delayed past its run's due time (its promotion lost) is among them.
    */
-  overdueWaits(dueBy: number, limit: number, after?: number): Promise<OverdueWait[]>;
+  overdueWaits(dueBy: number, limit: number, from?: OverduePlace): Promise<OverdueWait[]>;
   /**
    * Delivers a call back to the run waiting for it, once: `body` becomes its step's result. The
    * caller makes the run's job due when it is delivered.
@@ -768,8 +774,8 @@ export function createExecutionStore(deps: {
       return due !== null && Number(due) < dueMs;
     },
 
-    async overdueWaits(dueBy, limit, after) {
-      const reply = await redis.zrangebyscore(keys.waiting(), after === undefined ? '-inf' : `(${after}`, dueBy, 'WITHSCORES', 'LIMIT', 0, limit);
+    async overdueWaits(dueBy, limit, from) {
+      const reply = await redis.zrangebyscore(keys.waiting(), from?.dueMs ?? '-inf', dueBy, 'WITHSCORES', 'LIMIT', from?.skip ?? 0, limit);
       const waits: OverdueWait[] = [];
       for (let at = 0; at + 1 < reply.length; at += 2) waits.push({ id: reply[at] as string, dueMs: Number(reply[at + 1]) });
       return waits;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { OverduePlace } from './execution-store.ts';
 import type { KeySpace } from './keys.ts';
 
 /**
@@ -15,10 +16,10 @@ export interface ReconcilerState {
   keepPlace(starttime: number, ttlMs: number): Promise<void>;
   /** The walk reached the youngest: the next pass starts again from the oldest. */
   restartWalk(): Promise<void>;
-  /** The due time up to which the current scan of overdue waits has looked, undefined when it starts afresh. */
-  overduePlace(): Promise<number | undefined>;
+  /** Where the current scan of overdue waits goes on, undefined when it starts afresh. */
+  overduePlace(): Promise<OverduePlace | undefined>;
   /** Keeps the overdue scan's place for `ttlMs`; undefined starts the next scan from the longest due. */
-  keepOverduePlace(dueMs: number | undefined, ttlMs: number): Promise<void>;
+  keepOverduePlace(place: OverduePlace | undefined, ttlMs: number): Promise<void>;
 }
 
 export function createReconcilerState(deps: { redis: Redis; keys: KeySpace }): ReconcilerState {
@@ -38,12 +39,12 @@ export function createReconcilerState(deps: { redis: Redis; keys: KeySpace }): R
       await redis.del(keys.reconcilerCursor());
     },
     async overduePlace() {
-      const place = await redis.get(keys.reconcilerOverduePlace());
-      return place === null ? undefined : Number(place);
+      const [dueMs, skip] = ((await redis.get(keys.reconcilerOverduePlace())) ?? '').split(':').map(Number);
+      return dueMs === undefined || skip === undefined || !Number.isFinite(dueMs) || !Number.isFinite(skip) ? undefined : { dueMs, skip };
     },
-    async keepOverduePlace(dueMs, ttlMs) {
-      if (dueMs === undefined) await redis.del(keys.reconcilerOverduePlace());
-      else await redis.set(keys.reconcilerOverduePlace(), String(dueMs), 'PX', ttlMs);
+    async keepOverduePlace(place, ttlMs) {
+      if (place === undefined) await redis.del(keys.reconcilerOverduePlace());
+      else await redis.set(keys.reconcilerOverduePlace(), `${place.dueMs}:${place.skip}`, 'PX', ttlMs);
     },
   };
 }

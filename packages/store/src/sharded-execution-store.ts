@@ -102,8 +102,8 @@ export function createShardedExecutionStore(
     suspend: (id, lease, request) => on(id, (store) => store.suspend(id, lease, request)),
     callbackDelivered: (id, address) => on(id, (store) => store.callbackDelivered(id, address)),
     waitIsDue: (id, dueMs) => on(id, (store) => store.waitIsDue(id, dueMs)),
-    async overdueWaits(dueBy, limit, after) {
-      const waits = (await all((store) => store.overdueWaits(dueBy, limit, after))).flat();
+    async overdueWaits(dueBy, limit, from) {
+      const waits = (await all((store) => store.overdueWaits(dueBy, limit, from))).flat();
       return waits.sort((one, other) => one.dueMs - other.dueMs).slice(0, limit);
     },
     forgetLostRecord: (id) => on(id, (store) => store.forgetLostRecord(id)),
