@@ -195,6 +195,75 @@ describe('durable waits', () => {
     expect(done.kind).toBe('completed');
     expect(calls).toEqual([]);
   });
+
+  it('goes on with the other branches while one waits, and suspends once they end or wait too', async () => {
+    const block = define([
+      {
+        id: 'both',
+        parallel: [
+          [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+          [
+            { id: 'a', kind: 'test.count', args: { name: 'a' } },
+            { id: 'b', kind: 'test.count', args: { name: 'b' } },
+          ],
+        ],
+      },
+      { id: 'after', kind: 'test.count', args: { name: 'after' } },
+    ]);
+    const stored = store();
+    expect((await run(block, stored)).kind).toBe('suspended');
+    // The other branch ran to its end before the run was suspended, not after the wait.
+    expect(calls).toEqual(['a', 'b']);
+    const done = await run(block, stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(calls).toEqual(['after']);
+  });
+
+  it("suspends in a call back's wait whichever branch waits first, with its URL among the block's results so far", async () => {
+    const parsed = parseDefinition(
+      {
+        description: 'A short wait beside a call back.',
+        outputs: { URL: { description: 'The URL.', type: 'STRING_VARIABLE', value: "{% $exists(steps.both[1].url) ? steps.both[1].url : '' %}" } },
+        steps: [
+          {
+            id: 'both',
+            parallel: [
+              [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+              [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
+            ],
+          },
+        ],
+      },
+      library,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const stored = store();
+    const before = Date.now();
+    const outcome = await run(parsed.definition, stored);
+    if (outcome.kind !== 'suspended') throw new Error(`not suspended: ${outcome.kind}`);
+    const token =
+      stored.progress.get('both{1}.ask@token') ??
+      stored.progress.get('both[1].ask@token') ??
+      [...stored.progress].find(([key]) => key.endsWith('ask@token'))?.[1];
+    expect(outcome.callback).toMatchObject({ token, untilMs: expect.any(Number) });
+    expect(outcome.callback?.untilMs).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(outcome.untilMs).toBeLessThan(before + 120_000);
+    expect(outcome.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${token}` });
+  });
+
+  it('fails the block when a branch fails while another waits', async () => {
+    const block = define([
+      {
+        id: 'both',
+        parallel: [
+          [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+          [{ id: 'broken', kind: 'control.fail', args: { message: 'it broke' } }],
+        ],
+      },
+    ]);
+    const outcome = await run(block, store());
+    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringContaining('it broke') });
+  });
 });
 
 describe('waits for a call back', () => {
