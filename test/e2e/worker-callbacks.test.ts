@@ -108,8 +108,8 @@ describe('waiting for a call back', () => {
         {
           id: 'both',
           parallel: [
-            [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
             [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+            [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
           ],
         },
       ],

@@ -195,6 +195,74 @@ describe('durable waits', () => {
     expect(done.kind).toBe('completed');
     expect(calls).toEqual([]);
   });
+
+  it("suspends in a call back's wait whichever branch suspends first, with its URL among the block's results so far", async () => {
+    const parsed = parseDefinition(
+      {
+        description: 'A short wait beside a call back.',
+        outputs: { URL: { description: 'The URL.', type: 'STRING_VARIABLE', value: "{% $exists(steps.both[1].url) ? steps.both[1].url : '' %}" } },
+        steps: [
+          {
+            id: 'both',
+            parallel: [
+              [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }],
+              [{ id: 'ask', kind: 'control.waitForCallback', args: { timeoutSeconds: '3600' } }],
+            ],
+          },
+        ],
+      },
+      library,
+    );
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+    const stored = store();
+    const before = Date.now();
+    const outcome = await run(parsed.definition, stored);
+    if (outcome.kind !== 'suspended') throw new Error(`not suspended: ${outcome.kind}`);
+    expect(outcome.callback?.address).toMatch(/ask$/);
+    const token = stored.progress.get(`${outcome.callback?.address}@token`);
+    expect(token).toEqual(outcome.callback?.token);
+    expect(outcome.callback?.untilMs).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(outcome.untilMs).toBeLessThan(before + 120_000);
+    expect(outcome.checkpoint.outputs).toEqual({ URL: `https://service.test/run-callbacks/${token}` });
+  });
+
+  it('leaves a parallel block cut short by its enclosing loop unrecorded, to run again', async () => {
+    const loop = define([
+      {
+        id: 'each',
+        forEach: '[0,1]',
+        concurrency: 2,
+        steps: [
+          {
+            id: 'pick',
+            choice: [{ when: '{% loop.item = 0 %}', steps: [{ id: 'pause', kind: 'control.wait', args: { milliseconds: '60000' } }] }],
+            default: [
+              {
+                id: 'both',
+                parallel: [
+                  [
+                    { id: 'slowA', kind: 'control.wait', args: { milliseconds: '50' } },
+                    { id: 'a', kind: 'test.count', args: { name: 'a' } },
+                  ],
+                  [
+                    { id: 'slowB', kind: 'control.wait', args: { milliseconds: '50' } },
+                    { id: 'b', kind: 'test.count', args: { name: 'b' } },
+                  ],
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const stored = store();
+    expect((await run(loop, stored)).kind).toBe('suspended');
+    // Iteration 1's branches were cut short by iteration 0's suspension: nothing of it is recorded as done.
+    expect(stored.progress.has('each[1]')).toBe(false);
+    const done = await run(loop, stored, resumeWhenDue(stored, 0));
+    expect(done.kind).toBe('completed');
+    expect(calls.sort()).toEqual(['a', 'b']);
+  });
 });
 
 describe('waits for a call back', () => {
