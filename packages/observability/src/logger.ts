@@ -43,6 +43,8 @@ const WRITE_AT_CHARS = 8 * 1024;
 const FLUSH_INTERVAL_MS = 200;
 /** Bytes the destination may hold while its reader is slow; lines beyond are dropped, not queued. */
 const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
+/** How long an exit lets a batch already handed to the thread pool reach the destination before it writes the rest. */
+const IN_FLIGHT_GRACE_MS = 100;
 
 /**
  * Asynchronous, batched writes keep logging off the request path. A write per line cost a busy API
@@ -96,7 +98,11 @@ function bufferedStdout() {
     // At exit there is no event loop left to finish an asynchronous write: the last batch must be
     // written before this returns, as sonic-boom's own flushSync writes what it holds.
     // Its `sync` option is a plain property that each write consults, so it is set for this one.
-    const mode = destination as unknown as { sync: boolean };
+    const mode = destination as unknown as { sync: boolean; _writing?: boolean };
+    // A batch handed to the thread pool is written by its thread, which needs no event loop but
+    // may not have run yet: the exit waits a moment for it, or it would be lost, and the lines
+    // after it written first.
+    if (mode._writing === true) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, IN_FLIGHT_GRACE_MS);
     mode.sync = true;
     try {
       release();

@@ -30,7 +30,7 @@ export async function runService(options: {
     }, options.stopTimeoutMs);
     force.unref();
     (service ? service.close() : Promise.resolve()).then(
-      () => process.exit(status),
+      () => exitAfterLogs(logger, status),
       (error: unknown) => {
         logger.error({ err: error }, `${name} did not stop cleanly`);
         process.exit(1);
@@ -53,5 +53,19 @@ export async function runService(options: {
       logger.info({ signal }, `${name} stopping`);
       stop(0);
     });
+  }
+}
+
+/** How long a stopping process waits for its last log lines to be written. */
+const LOG_DRAIN_MS = 2_000;
+
+/** Ends the process once the lines logged so far are written (or LOG_DRAIN_MS has passed). */
+function exitAfterLogs(logger: Logger, status: number): void {
+  const exit = () => process.exit(status);
+  setTimeout(exit, LOG_DRAIN_MS).unref();
+  try {
+    logger.flush(exit);
+  } catch {
+    exit();
   }
 }
