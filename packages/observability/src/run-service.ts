@@ -33,7 +33,7 @@ export async function runService(options: {
       () => exitAfterLogs(logger, status),
       (error: unknown) => {
         logger.error({ err: error }, `${name} did not stop cleanly`);
-        process.exit(1);
+        exitAfterLogs(logger, 1);
       },
     );
   };
@@ -43,10 +43,14 @@ export async function runService(options: {
   };
   service = await options.start(fail).catch((error: unknown) => {
     logger.fatal({ err: error }, `${name} failed to start`);
+    // Ending now, with this status: a signal meanwhile does not stop it again with another.
+    stopping = true;
     // A configuration error says which status means "do not restart me" (see @ces/config).
     const exitCode = (error as { exitCode?: unknown }).exitCode;
-    process.exit(typeof exitCode === 'number' ? exitCode : 1);
+    exitAfterLogs(logger, typeof exitCode === 'number' ? exitCode : 1);
+    return undefined;
   });
+  if (service === undefined) return;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (stopping) return;
