@@ -9,6 +9,8 @@ import {
   type ExecutionStore,
   executionShard,
   newExecutionId,
+  type OverduePlace,
+  overduePlaceAfter,
   placeExecutionId,
   openShardLayout,
   type ShardLayout,
@@ -71,6 +73,23 @@ describe('executions over three shards', () => {
     } finally {
       await redis.del(legacy.shards());
     }
+  });
+
+  it('pages the overdue waits of every shard as one set: by due time, then id, none twice, none left out', async () => {
+    // Waits on all three shards, many due at the same moment (a fan-out's children ending together).
+    const due = Date.now() - 60_000;
+    const waits = [0, 1, 2].flatMap((shard) => [0, 1, 2].map((n) => ({ id: newExecutionId(shard), dueMs: due + (n === 2 ? 1 : 0) })));
+    for (const wait of waits) await redis.zadd(layout.shards[executionShard(wait.id)]?.keys.waiting() ?? '', wait.dueMs, wait.id);
+    const expected = [...waits].sort((one, other) => one.dueMs - other.dueMs || (one.id < other.id ? -1 : 1));
+    const seen: string[] = [];
+    let from: OverduePlace | undefined;
+    do {
+      const page = await store.overdueWaits(due + 10, 4, from);
+      seen.push(...page.map((wait) => wait.id));
+      from = overduePlaceAfter(page, 4, from);
+    } while (from !== undefined);
+    expect(seen).toEqual(expected.map((wait) => wait.id));
+    for (const wait of waits) await redis.zrem(layout.shards[executionShard(wait.id)]?.keys.waiting() ?? '', wait.id);
   });
 
   it('puts each run on the shard its id names, and reads it back from there', async () => {

@@ -3,6 +3,7 @@ import {
   enqueueExecution,
   isTerminal,
   jobHolds,
+  overduePlaceAfter,
   promoteJobs,
   type ExecutionEndListener,
   type ExecutionJobData,
@@ -118,14 +119,8 @@ export function createReconciler(deps: {
     const from = await state.overduePlace();
     const page = await executions.overdueWaits(now - OVERDUE_WAIT_MS, OVERDUE_PAGE_SIZE, from);
     const promoted = await promoteDelayed(page.map((wait) => wait.id));
-    // Kept once the page is done with: a pass that failed reads it again. Runs due at the same
-    // time as the page's last are told apart by how many of them it has passed.
-    const last = page.at(-1);
-    const place =
-      page.length === OVERDUE_PAGE_SIZE && last !== undefined
-        ? { dueMs: last.dueMs, skip: page.filter((wait) => wait.dueMs === last.dueMs).length + (from?.dueMs === last.dueMs ? from.skip : 0) }
-        : undefined;
-    await state.keepOverduePlace(place, CURSOR_TTL_MS);
+    // Kept once the page is done with: a pass that failed reads it again.
+    await state.keepOverduePlace(overduePlaceAfter(page, OVERDUE_PAGE_SIZE, from), CURSOR_TTL_MS);
     return promoted;
   }
 

@@ -166,12 +166,6 @@ export interface SuspendRequest {
   children?: readonly string[];
 }
 
-/**
- * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
- * take) → `take` (held by a worker under a lease; or deferred) → `checkpoint` after each step →
- * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` ends it at once
- * when no worker holds it, or flags it to stop after its current step. Each transition is one Lua script of `lua/`, named after it.
- */
 /** A suspended run past its due time, and that time (epoch ms). */
 export interface OverdueWait {
   id: string;
@@ -184,6 +178,24 @@ export interface OverduePlace {
   skip: number;
 }
 
+/**
+ * Where a scan goes on after `page` (read from `from`, at most `limit`): undefined once a page
+ * came short, the scan's end. Runs due at the same time as the page's last are told apart by how
+ * many of them it has passed, this page's and those before it.
+ */
+export function overduePlaceAfter(page: readonly OverdueWait[], limit: number, from: OverduePlace | undefined): OverduePlace | undefined {
+  const last = page.at(-1);
+  if (page.length < limit || last === undefined) return undefined;
+  const passed = page.filter((wait) => wait.dueMs === last.dueMs).length;
+  return { dueMs: last.dueMs, skip: passed + (from?.dueMs === last.dueMs ? from.skip : 0) };
+}
+
+/**
+ * The life of an execution in Redis, one method per transition: `accept` (RUNNING, waiting for a
+ * take) → `take` (held by a worker under a lease; or deferred) → `checkpoint` after each step →
+ * `handBack` (waiting again) or `end` (a terminal status). `requestTermination` ends it at once
+ * when no worker holds it, or flags it to stop after its current step. Each transition is one Lua script of `lua/`, named after it.
+ */
 export interface ExecutionStore {
   /** Records a new execution RUNNING, waiting for a take, within the account's quota and budget. */
   accept(execution: NewExecution, options: AcceptOptions): Promise<AcceptResult>;

@@ -17,7 +17,9 @@ export {
   type RedriveSource,
   type ExecutionCounts,
   type ExecutionStore,
+  type OverduePlace,
   type OverdueWait,
+  overduePlaceAfter,
   type CallbackDelivery,
   type TerminationRequest,
 } from './execution-store.ts';

@@ -218,8 +218,8 @@ export interface KeySpace {
    */
   reconcilerCursor(): string;
   /**
-   * String with TTL: the due time up to which the reconciler has looked at overdue durable waits
-   * in its current scan of them, whichever worker takes the next pass.
+   * String with TTL: `<due time>:<count>`, where the reconciler's current scan of overdue durable
+   * waits goes on (past that many of the runs due at that time), whichever worker takes the next pass.
    */
   reconcilerOverduePlace(): string;
   /** Pub/sub channel: an execution id, published when it reaches a terminal status. */

@@ -103,8 +103,13 @@ export function createShardedExecutionStore(
     callbackDelivered: (id, address) => on(id, (store) => store.callbackDelivered(id, address)),
     waitIsDue: (id, dueMs) => on(id, (store) => store.waitIsDue(id, dueMs)),
     async overdueWaits(dueBy, limit, from) {
-      const waits = (await all((store) => store.overdueWaits(dueBy, limit, from))).flat();
-      return waits.sort((one, other) => one.dueMs - other.dueMs).slice(0, limit);
+      // A place counts the runs due at its time across every shard, in the order of a single set
+      // (due time, then id): each shard is read from that time whole, and the merge skips them.
+      const skip = from?.skip ?? 0;
+      const start = from === undefined ? undefined : { dueMs: from.dueMs, skip: 0 };
+      const waits = (await all((store) => store.overdueWaits(dueBy, limit + skip, start))).flat();
+      waits.sort((one, other) => one.dueMs - other.dueMs || (one.id < other.id ? -1 : one.id > other.id ? 1 : 0));
+      return waits.slice(skip, skip + limit);
     },
     forgetLostRecord: (id) => on(id, (store) => store.forgetLostRecord(id)),
 
