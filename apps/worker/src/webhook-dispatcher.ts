@@ -125,7 +125,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       await enqueueDelivery(queue, delivery.id, 0);
       return;
     }
-    const outcome = await sender.sendOpened({ ...delivery, created: at, since: at, state: 'pending', round: 0, attempts: 0, nextAttempt: at }, target);
+    const outcome = await sender.sendOpened(delivery, at, target);
     if (outcome.kind !== 'done') await enqueueDelivery(queue, delivery.id, 0, outcome.at - now());
   }
 

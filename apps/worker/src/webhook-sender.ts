@@ -44,11 +44,12 @@ export interface WebhookSender {
   /** A round of a delivery, as its job asks: read, then sent when it is pending in that round and due. */
   send(deliveryId: string, round: number): Promise<SendOutcome>;
   /**
-   * A delivery just opened, sent at once by the dispatcher that opened it (no job unless it fails),
-   * with its subscription and secrets as the dispatcher read them an instant before (else read here).
-   * Past its webhook's most requests in flight it waits up to FULL_DELAY_MS for one to end.
+   * A delivery just opened (at `created`, pending), sent at once by the dispatcher that opened it
+   * (no job unless it fails), with its subscription and secrets as the dispatcher read them an
+   * instant before (else read here). Past its webhook's most requests in flight it waits up to
+   * FULL_DELAY_MS for one to end.
    */
-  sendOpened(delivery: Delivery, target?: SigningTarget): Promise<SendOutcome>;
+  sendOpened(delivery: NewDelivery, created: number, target?: SigningTarget): Promise<SendOutcome>;
   /**
    * A delivery not yet opened, of an event claimed for the first time: sent as `sendOpened` sends,
    * then opened with that attempt in one write (or pending when it was not sent). `opened` is false
@@ -56,6 +57,17 @@ export interface WebhookSender {
    */
   sendFirst(delivery: NewDelivery, created: number, target?: SigningTarget): Promise<{ opened: boolean; outcome: SendOutcome }>;
 }
+
+/** A delivery as opened at `created`, before any attempt. */
+const pendingSince = (delivery: NewDelivery, created: number): Delivery => ({
+  ...delivery,
+  created,
+  since: created,
+  state: 'pending',
+  round: 0,
+  attempts: 0,
+  nextAttempt: created,
+});
 
 /** Writes an attempt's outcome: whether it was recorded (its delivery still pending in its round). */
 type AttemptRecorder = (delivery: Delivery, attempt: FirstAttempt) => Promise<boolean>;
@@ -233,11 +245,10 @@ export function createWebhookSender(deps: {
       if (delivery.nextAttempt !== undefined && delivery.nextAttempt > now()) return { kind: 'retry', at: delivery.nextAttempt };
       return limited(delivery, undefined, 0, recordAttempt);
     },
-    sendOpened: (delivery, target) => limited(delivery, target, FULL_DELAY_MS, recordAttempt),
+    sendOpened: (delivery, created, target) => limited(pendingSince(delivery, created), target, FULL_DELAY_MS, recordAttempt),
     async sendFirst(delivery, created, target) {
-      const pending: Delivery = { ...delivery, created, since: created, state: 'pending', round: 0, attempts: 0, nextAttempt: created };
       let opened: boolean | undefined;
-      const outcome = await limited(pending, target, FULL_DELAY_MS, async (_, first) => {
+      const outcome = await limited(pendingSince(delivery, created), target, FULL_DELAY_MS, async (_, first) => {
         opened = await deliveries.open(delivery, created, first);
         return opened;
       });
